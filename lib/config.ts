@@ -1,0 +1,136 @@
+import { z } from 'zod';
+
+// The one place that reads process.env. Every variable of the worker, the UI and the scripts is declared
+// here with its default; a bad value stops start-up with a message naming the variable, the problem and
+// an example. Tests never read the environment: they build options themselves.
+
+const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/warden';
+
+const port = (fallback: number) => z.coerce.number().int().min(1).max(65_535).default(fallback);
+const positiveMs = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+const topicName = (fallback: string) =>
+  z
+    .string()
+    .regex(/^[a-zA-Z0-9._-]{1,249}$/, 'must be a Kafka topic name (letters, digits, . _ -)')
+    .default(fallback);
+const optionalPattern = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (!value) return null;
+    try {
+      return new RegExp(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a valid regular expression' });
+      return z.NEVER;
+    }
+  });
+
+const brokerList = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value.trim() === '') return null;
+    const brokers = value.split(',').map((b) => b.trim());
+    for (const broker of brokers) {
+      if (!/^[^\s:]+:\d{1,5}$/.test(broker)) {
+        ctx.addIssue({ code: 'custom', message: `"${broker}" is not host:port` });
+        return z.NEVER;
+      }
+    }
+    return brokers;
+  });
+
+const postgresUrl = z
+  .string()
+  .default(DEFAULT_DATABASE_URL)
+  .refine((value) => /^postgres(ql)?:\/\/[^/]+\/[^/?]+/.test(value), 'must be a postgresql:// URL with a database name');
+
+export const envSchema = z.object({
+  DATABASE_URL: postgresUrl,
+  KAFKA_BROKERS: brokerList,
+  WARDEN_KAFKA_PORT: port(9092),
+  KAFKA_CLIENT_ID: z.string().min(1).default('warden'),
+  WARDEN_GROUP_ID: z.string().min(1).default('warden-pipeline'),
+  WARDEN_INPUT_TOPIC: topicName('warden.demo.events'),
+  WARDEN_RESULTS_TOPIC: topicName('warden.demo.results'),
+  WARDEN_INPUT_PARTITIONS: positiveInt(6),
+  WORKER_PORT: port(9464),
+  SAMPLE_INTERVAL_MS: positiveMs(5_000),
+  SAMPLER_GROUP_INCLUDE: optionalPattern,
+  SAMPLER_GROUP_EXCLUDE: optionalPattern,
+  UI_PORT: port(3000),
+  UI_REFRESH_MS: positiveMs(3_000),
+  DEMO_RATE_PER_SEC: z.coerce.number().min(0).default(20),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+export type WardenConfig = z.infer<typeof envSchema> & { kafkaBrokers: string[]; usesLocalBroker: boolean };
+
+/** Example values quoted in start-up errors, so the fix is one copy-paste away. */
+const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
+  DATABASE_URL: DEFAULT_DATABASE_URL,
+  KAFKA_BROKERS: '127.0.0.1:9092,127.0.0.1:9094',
+  WARDEN_KAFKA_PORT: '9092',
+  KAFKA_CLIENT_ID: 'warden',
+  WARDEN_GROUP_ID: 'warden-pipeline',
+  WARDEN_INPUT_TOPIC: 'warden.demo.events',
+  WARDEN_RESULTS_TOPIC: 'warden.demo.results',
+  WARDEN_INPUT_PARTITIONS: '6',
+  WORKER_PORT: '9464',
+  SAMPLE_INTERVAL_MS: '5000',
+  SAMPLER_GROUP_INCLUDE: '^orders-.*',
+  SAMPLER_GROUP_EXCLUDE: '^console-consumer-.*',
+  UI_PORT: '3000',
+  UI_REFRESH_MS: '3000',
+  DEMO_RATE_PER_SEC: '20',
+  LOG_LEVEL: 'info',
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid Warden configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function parseConfig(env: Record<string, string | undefined>): WardenConfig {
+  // Empty strings mean "unset", as in most shells' `VAR= command`.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const name = String(issue.path[0]) as keyof typeof EXAMPLES;
+        const given = cleaned[name];
+        const shown = given === undefined ? 'missing' : `"${given}"`;
+        return `${name}=${shown}: ${issue.message} (example: ${name}=${EXAMPLES[name] ?? '?'})`;
+      }),
+    );
+  }
+  const parsed = result.data;
+  return {
+    ...parsed,
+    kafkaBrokers: parsed.KAFKA_BROKERS ?? [`127.0.0.1:${parsed.WARDEN_KAFKA_PORT}`],
+    usesLocalBroker: parsed.KAFKA_BROKERS === null,
+  };
+}
+
+let cached: WardenConfig | undefined;
+
+/** The process's configuration, parsed once. Throws ConfigError naming every bad variable. */
+export function loadConfig(): WardenConfig {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** The environment to hand to a child process, with overrides; the only other read of process.env. */
+export function childProcessEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...overrides };
+}
+
+/** Whether this process runs under CI (the CI variable), for scripts that install what CI lacks. */
+export function isCi(): boolean {
+  return process.env.CI === 'true' || process.env.CI === '1';
+}

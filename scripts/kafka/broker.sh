@@ -1,0 +1,399 @@
+#!/usr/bin/env bash
+# Local single-node Apache Kafka (KRaft, combined broker+controller) for development and tests.
+# Usage: scripts/kafka/broker.sh install|start|stop|status|tool <main class> [args...]
+# See scripts/kafka/README.md for the environment knobs.
+set -euo pipefail
+
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO_ROOT="$(cd "$SCRIPT_DIR/../.." && pwd)"
+POM="$SCRIPT_DIR/pom.xml"
+
+KHOME="${WARDEN_KAFKA_HOME:-$REPO_ROOT/.warden/kafka}"
+[[ "$KHOME" == /* ]] || KHOME="$PWD/$KHOME"
+PORT="${WARDEN_KAFKA_PORT:-9092}"
+CONTROLLER_PORT="${WARDEN_KAFKA_CONTROLLER_PORT:-9093}"
+FRESH="${WARDEN_KAFKA_FRESH:-0}"
+START_TIMEOUT="${WARDEN_KAFKA_START_TIMEOUT:-60}"
+STOP_TIMEOUT=30
+HOST=127.0.0.1
+# Any fixed base64url encoding of 16 bytes; this one is "WardenLocalKafka".
+CLUSTER_ID=V2FyZGVuTG9jYWxLYWZrYQ
+
+KAFKA_VERSION="$(sed -n 's:.*<kafka\.version>\(.*\)</kafka\.version>.*:\1:p' "$POM")"
+LIBS="$KHOME/libs-$KAFKA_VERSION"
+DATA="$KHOME/data"
+LOGS="$KHOME/logs"
+PIDFILE="$KHOME/broker.pid"
+SERVER_PROPS="$KHOME/server.properties"
+LOG4J_BROKER="$KHOME/log4j2-broker.properties"
+LOG4J_TOOLS="$KHOME/log4j2-tools.properties"
+SERVER_LOG="$LOGS/server.log"
+STDOUT_LOG="$LOGS/stdout.log"
+JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+
+say() { echo "kafka: $*"; }
+die() { echo "kafka: error: $*" >&2; exit 1; }
+
+now_ms() {
+  if [[ -n "${EPOCHREALTIME:-}" ]]; then
+    local t="${EPOCHREALTIME/[.,]/}"
+    echo $((t / 1000))
+  else
+    echo $(($(date +%s) * 1000))
+  fi
+}
+secs_since() { local d=$(($(now_ms) - $1)); echo "$((d / 1000)).$(((d % 1000) / 100))"; }
+
+[[ -n "$KAFKA_VERSION" ]] || die "cannot read <kafka.version> from $POM"
+for v in PORT CONTROLLER_PORT START_TIMEOUT; do
+  [[ "${!v}" =~ ^[0-9]+$ ]] || die "$v must be a number, got '${!v}'"
+done
+[[ "$PORT" != "$CONTROLLER_PORT" ]] || die "WARDEN_KAFKA_PORT and WARDEN_KAFKA_CONTROLLER_PORT must differ"
+
+# Serialises install/start/stop across concurrent callers (e.g. parallel test setups).
+# The fd must not leak into the broker or a tool JVM, or they would hold the lock for their lifetime.
+lock() {
+  mkdir -p "$KHOME"
+  # Self-ignoring, so jars and data never get committed wherever WARDEN_KAFKA_HOME points.
+  [[ -f "$KHOME/.gitignore" ]] || printf '*\n' >"$KHOME/.gitignore"
+  command -v flock >/dev/null 2>&1 || return 0
+  exec 9>"$KHOME/.lock"
+  flock -w 300 9 || die "timed out waiting for $KHOME/.lock"
+}
+unlock() { exec 9>&-; }
+
+pom_hash() {
+  if command -v sha256sum >/dev/null 2>&1; then sha256sum "$POM"; else shasum -a 256 "$POM"; fi | cut -d' ' -f1
+}
+
+installed() {
+  [[ -f "$LIBS/.pom.sha256" && "$(cat "$LIBS/.pom.sha256")" == "$(pom_hash)" ]]
+}
+
+# Resolves into a temp dir and renames it into place, so an interrupted download never
+# leaves a half-filled libs dir that looks installed.
+install_jars() {
+  if installed; then return 0; fi
+  command -v mvn >/dev/null 2>&1 || die "mvn not found (needed once to download the Kafka jars)"
+  mkdir -p "$LOGS"
+  local tmp="$LIBS.tmp.$$" t0
+  t0=$(now_ms)
+  say "resolving Kafka $KAFKA_VERSION jars into $LIBS (~55 MB; downloads only on a cold Maven cache)"
+  rm -rf "$tmp"
+  if ! mvn -B -q -f "$POM" \
+      org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies \
+      -DincludeScope=runtime -DoutputDirectory="$tmp" >"$LOGS/install.log" 2>&1; then
+    tail -n 40 "$LOGS/install.log" >&2
+    rm -rf "$tmp"
+    die "maven could not resolve the jars (full output: $LOGS/install.log)"
+  fi
+  local jar
+  for jar in "kafka_2.13-$KAFKA_VERSION.jar" "kafka-tools-$KAFKA_VERSION.jar"; do
+    [[ -f "$tmp/$jar" ]] || { rm -rf "$tmp"; die "resolved jars lack $jar"; }
+  done
+  ls "$tmp"/log4j-slf4j2-impl-*.jar >/dev/null 2>&1 || { rm -rf "$tmp"; die "resolved jars lack a logging binding"; }
+  pom_hash >"$tmp/.pom.sha256"
+  rm -rf "$LIBS"
+  mv "$tmp" "$LIBS"
+  say "installed $(ls "$LIBS"/*.jar | wc -l | tr -d ' ') jars in $(secs_since "$t0") s"
+}
+
+read_pid() {
+  local pid=""
+  [[ -f "$PIDFILE" ]] && read -r pid <"$PIDFILE" || true
+  [[ "$pid" =~ ^[0-9]+$ ]] && echo "$pid" || true
+}
+
+# A zombie counts as dead: the launcher detaches the broker, and the reaper (pid 1) may never reap it.
+pid_alive() {
+  local stat
+  stat="$(ps -o stat= -p "$1" 2>/dev/null)" || return 1
+  stat="${stat//[[:space:]]/}"
+  [[ -n "$stat" && "$stat" != Z* ]]
+}
+
+# Ours = a kafka.Kafka JVM running this home's server.properties (guards against pid reuse).
+is_ours() {
+  local args
+  args="$(ps -ww -o args= -p "$1" 2>/dev/null)" || return 1
+  [[ "$args" == *" kafka.Kafka "* && "$args" == *"$SERVER_PROPS"* ]]
+}
+
+port_open() { (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null; }
+
+file_size() { if [[ -f "$1" ]]; then wc -c <"$1" | tr -d ' '; else echo 0; fi; }
+
+print_log_tail() {
+  local offset="${1:-0}"
+  if [[ -f "$SERVER_LOG" ]]; then
+    echo "---- $SERVER_LOG (tail) ----" >&2
+    tail -c "+$((offset + 1))" "$SERVER_LOG" | tail -n 40 >&2 || true
+  fi
+  if [[ -s "$STDOUT_LOG" ]]; then
+    echo "---- $STDOUT_LOG (tail) ----" >&2
+    tail -n 20 "$STDOUT_LOG" >&2 || true
+  fi
+}
+
+# SIGTERM (controlled shutdown), then SIGKILL after STOP_TIMEOUT seconds.
+kill_broker() {
+  local pid="$1" i
+  kill -TERM "$pid" 2>/dev/null || true
+  for ((i = 0; i < STOP_TIMEOUT * 4; i++)); do
+    pid_alive "$pid" || return 0
+    sleep 0.25
+  done
+  say "pid $pid did not exit within ${STOP_TIMEOUT} s of SIGTERM; sending SIGKILL"
+  kill -KILL "$pid" 2>/dev/null || true
+  for ((i = 0; i < 40; i++)); do
+    pid_alive "$pid" || return 0
+    sleep 0.25
+  done
+  die "pid $pid survived SIGKILL"
+}
+
+write_config() {
+  cat >"$SERVER_PROPS" <<EOF
+# Generated by scripts/kafka/broker.sh on every start; edits are overwritten.
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@$HOST:$CONTROLLER_PORT
+listeners=PLAINTEXT://$HOST:$PORT,CONTROLLER://$HOST:$CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://$HOST:$PORT
+inter.broker.listener.name=PLAINTEXT
+controller.listener.names=CONTROLLER
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+log.dirs=$DATA
+num.partitions=1
+default.replication.factor=1
+auto.create.topics.enable=true
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+transaction.state.log.num.partitions=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+# After a kill -9 the controller refuses the restarted broker until the old session
+# expires (default 9 s); a short session keeps crash/restart tests fast.
+broker.heartbeat.interval.ms=1000
+broker.session.timeout.ms=3000
+num.network.threads=2
+num.io.threads=2
+EOF
+
+  cat >"$LOG4J_BROKER" <<EOF
+# Generated by scripts/kafka/broker.sh. Broker logs go to files only, never to stdout.
+status = warn
+appender.file.type = RollingFile
+appender.file.name = file
+appender.file.fileName = $SERVER_LOG
+appender.file.filePattern = $SERVER_LOG.%i
+appender.file.layout.type = PatternLayout
+appender.file.layout.pattern = [%d] %p %m (%c)%n
+appender.file.policies.type = Policies
+appender.file.policies.size.type = SizeBasedTriggeringPolicy
+appender.file.policies.size.size = 10MB
+appender.file.strategy.type = DefaultRolloverStrategy
+appender.file.strategy.max = 3
+rootLogger.level = info
+rootLogger.appenderRef.file.ref = file
+logger.request.name = kafka.request.logger
+logger.request.level = warn
+# Full config dumps ("KafkaConfig values: ...", ~1000 lines per start); server.properties is next to this file.
+logger.config.name = org.apache.kafka.common.config.AbstractConfig
+logger.config.level = warn
+EOF
+}
+
+# Written via rename: a tool JVM started a moment ago may be reading the previous copy.
+write_tools_log4j() {
+  cat >"$LOG4J_TOOLS.$$" <<EOF
+# Generated by scripts/kafka/broker.sh. CLI tools: warnings and errors on stderr only.
+status = warn
+appender.err.type = Console
+appender.err.name = err
+appender.err.target = SYSTEM_ERR
+appender.err.layout.type = PatternLayout
+appender.err.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = warn
+rootLogger.appenderRef.err.ref = err
+EOF
+  mv -f "$LOG4J_TOOLS.$$" "$LOG4J_TOOLS"
+}
+
+format_storage() {
+  if ! "$JAVA" -Xmx256m -Dlog4j2.configurationFile="$LOG4J_TOOLS" -cp "$LIBS/*" \
+      kafka.tools.StorageTool format -t "$CLUSTER_ID" -c "$SERVER_PROPS" --ignore-formatted \
+      >"$LOGS/format.log" 2>&1; then
+    cat "$LOGS/format.log" >&2
+    die "formatting $DATA failed (delete it, or start with WARDEN_KAFKA_FRESH=1)"
+  fi
+}
+
+# setsid (where available) + nohup: the broker outlives the calling shell and its terminal.
+# Only ever called in a background subshell, which it replaces.
+detach() {
+  if command -v setsid >/dev/null 2>&1; then exec setsid nohup "$@"; else exec nohup "$@"; fi
+}
+
+launch() {
+  rm -f "$PIDFILE"
+  # The inner shell writes its own pid before exec'ing java, so the pid file names the JVM
+  # even if setsid forks.
+  (
+    cd "$KHOME"
+    detach bash -c 'echo $$ >"$1.tmp" && mv "$1.tmp" "$1" && shift && exec "$@"' _ "$PIDFILE" \
+      "$JAVA" -Xms256m -Xmx512m -XX:+UseG1GC -XX:ErrorFile="$LOGS/hs_err_%p.log" \
+      -Djava.awt.headless=true -Dkafka.logs.dir="$LOGS" \
+      -Dlog4j2.configurationFile="$LOG4J_BROKER" \
+      -cp "$LIBS/*" kafka.Kafka "$SERVER_PROPS" \
+      </dev/null >>"$STDOUT_LOG" 2>&1 9>&- &
+  )
+  local i pid
+  for ((i = 0; i < 100; i++)); do
+    pid="$(read_pid)"
+    [[ -n "$pid" ]] && { echo "$pid"; return 0; }
+    sleep 0.05
+  done
+  die "broker process did not write $PIDFILE"
+}
+
+# Ready = the startup line appears in the log written after $2, or the client port accepts
+# connections (it opens only once the broker is unfenced).
+wait_ready() {
+  local pid="$1" offset="$2" deadline=$(($(now_ms) + START_TIMEOUT * 1000))
+  while (($(now_ms) < deadline)); do
+    if ! pid_alive "$pid"; then
+      print_log_tail "$offset"
+      rm -f "$PIDFILE"
+      die "broker pid $pid exited during startup"
+    fi
+    if port_open "$PORT"; then return 0; fi
+    if [[ -f "$SERVER_LOG" ]] &&
+      tail -c "+$((offset + 1))" "$SERVER_LOG" | grep -F 'Kafka Server started' >/dev/null; then
+      return 0
+    fi
+    sleep 0.25
+  done
+  return 1
+}
+
+cmd_install() {
+  lock
+  if installed; then say "Kafka $KAFKA_VERSION jars already installed in $LIBS"; return 0; fi
+  install_jars
+}
+
+cmd_start() {
+  local t0 pid offset
+  t0=$(now_ms)
+  lock
+  install_jars
+
+  pid="$(read_pid)"
+  if [[ -n "$pid" ]]; then
+    if pid_alive "$pid" && is_ours "$pid"; then
+      if [[ "$FRESH" == 1 ]]; then
+        say "WARDEN_KAFKA_FRESH=1: restarting running broker pid $pid with an empty data dir"
+        kill_broker "$pid"
+        rm -f "$PIDFILE"
+      elif port_open "$PORT" || wait_ready "$pid" "$(file_size "$SERVER_LOG")"; then
+        say "already running pid $pid on $HOST:$PORT"
+        return 0
+      else
+        die "pid $pid is alive but $HOST:$PORT does not accept connections after ${START_TIMEOUT} s (try: $0 stop)"
+      fi
+    else
+      say "removing stale pid file (pid $pid is not a running broker)"
+      rm -f "$PIDFILE"
+    fi
+  fi
+
+  local p
+  for p in "$PORT" "$CONTROLLER_PORT"; do
+    if port_open "$p"; then
+      die "$HOST:$p is already in use by a process this script did not start (no live broker in $PIDFILE). Free the port (see: ss -ltnp 'sport = :$p') or set WARDEN_KAFKA_PORT / WARDEN_KAFKA_CONTROLLER_PORT"
+    fi
+  done
+
+  if [[ "$FRESH" == 1 ]]; then rm -rf "$DATA"; fi
+  mkdir -p "$DATA" "$LOGS"
+  write_config
+  write_tools_log4j
+  format_storage
+
+  offset="$(file_size "$SERVER_LOG")"
+  pid="$(launch)"
+  if ! wait_ready "$pid" "$offset"; then
+    print_log_tail "$offset"
+    # A broker that missed the deadline is stopped, so a failed start never leaves a stray JVM.
+    kill_broker "$pid"
+    rm -f "$PIDFILE"
+    die "broker not ready within ${START_TIMEOUT} s"
+  fi
+  say "started pid $pid on $HOST:$PORT in $(secs_since "$t0") s"
+}
+
+cmd_stop() {
+  local pid t0
+  lock
+  pid="$(read_pid)"
+  if [[ -z "$pid" ]]; then say "not running"; return 0; fi
+  if ! pid_alive "$pid" || ! is_ours "$pid"; then
+    rm -f "$PIDFILE"
+    say "not running (removed stale pid file for pid $pid)"
+    return 0
+  fi
+  t0=$(now_ms)
+  kill_broker "$pid"
+  rm -f "$PIDFILE"
+  say "stopped pid $pid in $(secs_since "$t0") s"
+}
+
+cmd_status() {
+  local pid
+  pid="$(read_pid)"
+  if [[ -n "$pid" ]] && pid_alive "$pid" && is_ours "$pid"; then
+    if port_open "$PORT"; then
+      say "running pid $pid on $HOST:$PORT (Kafka $KAFKA_VERSION, home $KHOME)"
+      return 0
+    fi
+    say "pid $pid is alive but $HOST:$PORT does not accept connections"
+    return 1
+  fi
+  say "not running"
+  return 1
+}
+
+# Each tool runs in its own JVM (Kafka tools call System.exit); the exit code is the tool's.
+cmd_tool() {
+  [[ $# -ge 1 ]] || die "usage: $0 tool <main class> [args...]  (e.g. org.apache.kafka.tools.TopicCommand --bootstrap-server $HOST:$PORT --list)"
+  lock
+  install_jars >&2
+  write_tools_log4j
+  unlock
+  exec "$JAVA" -Xms64m -Xmx512m -Dlog4j2.configurationFile="$LOG4J_TOOLS" -cp "$LIBS/*" "$@"
+}
+
+usage() {
+  cat <<EOF
+usage: $0 install|start|stop|status|tool <main class> [args...]
+  env: WARDEN_KAFKA_HOME=$KHOME WARDEN_KAFKA_PORT=$PORT
+       WARDEN_KAFKA_CONTROLLER_PORT=$CONTROLLER_PORT WARDEN_KAFKA_FRESH=$FRESH
+       WARDEN_KAFKA_START_TIMEOUT=$START_TIMEOUT
+EOF
+}
+
+cmd="${1:-}"
+[[ $# -gt 0 ]] && shift
+case "$cmd" in
+  install) cmd_install ;;
+  start) cmd_start ;;
+  stop) cmd_stop ;;
+  status) cmd_status ;;
+  tool) cmd_tool "$@" ;;
+  -h | --help | help) usage ;;
+  *) usage >&2; exit 2 ;;
+esac

@@ -1,0 +1,26 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit tests are pure and fast; integration tests need the real broker and Postgres that scripts/test.ts
+// starts, and run serially so they do not fight over one broker.
+export default defineConfig({
+  resolve: { alias: { '@': import.meta.dirname } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['{lib,worker,components,scripts}/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['{lib,worker,scripts,prisma}/**/*.it.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,52 @@
+// npm run worker - hosts the default document pipeline on the partition-isolating consumer, the lag
+// sampler and the health endpoints. SIGTERM/SIGINT drain and commit, then exit 0; a second signal forces
+// exit 1.
+import { ConfigError, loadConfig } from '../lib/config';
+import { createLogger } from './logger';
+import { WardenWorker } from './worker';
+
+const SHUTDOWN_DEADLINE_MS = 15_000;
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.LOG_LEVEL);
+  const worker = new WardenWorker(config, logger);
+
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals += 1;
+    if (signals > 1) {
+      logger.warn({ signal }, 'second signal: exiting without draining');
+      process.exit(1);
+    }
+    logger.info({ signal, deadlineMs: SHUTDOWN_DEADLINE_MS }, 'stopping: draining in-flight work, then committing');
+    worker.stop(SHUTDOWN_DEADLINE_MS).then(
+      () => process.exit(0),
+      (error: Error) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  try {
+    await worker.start();
+  } catch (error) {
+    logger.error({ err: error }, 'worker failed to start');
+    await worker.stop(1_000).catch(() => undefined);
+    process.exit(1);
+  }
+}
+
+void main();

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { classifyPipelineError } from './classify-error';
+
+const named = (name: string, extra: object = {}) => Object.assign(new Error(name), { name }, extra);
+
+describe('classifyPipelineError', () => {
+  it.each([
+    ['database unreachable (Prisma P1001)', named('PrismaClientKnownRequestError', { code: 'P1001' })],
+    [
+      'adapter says the database is not reachable',
+      named('PrismaClientKnownRequestError', { code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'DatabaseNotReachable' } } } }),
+    ],
+    ['postgres admin shutdown (57P01)', named('DriverAdapterError', { cause: { kind: 'postgres', code: '57P01' } })],
+    ['serialization failure (40001)', named('DriverAdapterError', { cause: { kind: 'postgres', code: '40001' } })],
+    ['connection refused', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })],
+    ['kafkajs connection error', named('KafkaJSConnectionError')],
+    ['kafkajs retriable protocol error', named('KafkaJSProtocolError', { retriable: true })],
+    ['initialization error', named('PrismaClientInitializationError')],
+    ['wrapped transient cause', new Error('store failed', { cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }) })],
+  ])('%s is transient', (_name, error) => {
+    expect(classifyPipelineError(error)).toBe('transient');
+  });
+
+  it.each([
+    ['unsupported unicode in jsonb (22P05)', named('DriverAdapterError', { cause: { kind: 'postgres', code: '22P05' } })],
+    ['unique violation', named('DriverAdapterError', { cause: { kind: 'UniqueConstraintViolation' } })],
+    ['kafkajs non-retriable (message too large)', named('KafkaJSProtocolError', { retriable: false })],
+    ['a plain bug', new TypeError('cannot read properties of undefined')],
+    ['a thrown string', 'boom'],
+  ])('%s is permanent', (_name, error) => {
+    expect(classifyPipelineError(error)).toBe('permanent');
+  });
+});

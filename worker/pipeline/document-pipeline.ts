@@ -1,0 +1,86 @@
+import type { Producer } from 'kafkajs';
+import type { Database } from '../../lib/db';
+import type { SourceRecord } from '../core/types';
+import { admitEvent, type AdmittedEvent } from './events';
+import { classifyPipelineError } from './classify-error';
+
+// The default pipeline: upsert a document keyed by business id (idempotent, so redelivery is harmless),
+// then publish a `stored` result; a record the store rejects for good publishes a `failed` result with
+// the same key. A record completes only when its result is acknowledged by the broker (acks=all).
+
+export interface ResultEvent {
+  eventId: string;
+  businessId: string;
+  status: 'stored' | 'failed';
+  error?: { errorClass: string; message: string };
+  source: { topic: string; partition: number; offset: string };
+}
+
+export interface DocumentPipelineOptions {
+  db: Database;
+  /** An idempotent producer; sends here use acks=all. */
+  producer: Producer;
+  resultsTopic: string;
+  /** Test hook: runs before each store write; throw from it to inject faults. */
+  beforeStore?: (admitted: AdmittedEvent, record: SourceRecord) => Promise<void> | void;
+}
+
+export function createDocumentPipeline(options: DocumentPipelineOptions) {
+  const { db, producer, resultsTopic } = options;
+
+  async function publish(resultKey: string, result: ResultEvent, record: SourceRecord): Promise<void> {
+    const traceparent = record.headers.traceparent;
+    await producer.send({
+      topic: resultsTopic,
+      acks: -1,
+      messages: [
+        {
+          key: resultKey,
+          value: JSON.stringify(result),
+          headers: traceparent === undefined ? {} : { traceparent: traceparent.toString() },
+        },
+      ],
+    });
+  }
+
+  const sourceOf = (record: SourceRecord) => ({ topic: record.topic, partition: record.partition, offset: record.offset });
+
+  return {
+    admit: admitEvent,
+    classifyError: classifyPipelineError,
+
+    async handle({ event, resultKey }: AdmittedEvent, record: SourceRecord): Promise<void> {
+      if (resultKey === null) return;
+      await options.beforeStore?.({ event, resultKey }, record);
+      const source = { sourceTopic: record.topic, sourcePartition: record.partition, sourceOffset: BigInt(record.offset) };
+      await db.storedDocument.upsert({
+        where: { businessId: event.businessId },
+        create: { businessId: event.businessId, eventType: event.type, payload: event.payload as object, ...source },
+        update: {
+          eventType: event.type,
+          payload: event.payload as object,
+          ...source,
+          writeCount: { increment: 1 },
+          lastStoredAt: new Date(),
+        },
+      });
+      await publish(resultKey, { eventId: event.eventId, businessId: event.businessId, status: 'stored', source: sourceOf(record) }, record);
+    },
+
+    async onPermanentFailure({ event, resultKey }: AdmittedEvent, record: SourceRecord, error: unknown): Promise<void> {
+      if (resultKey === null) return;
+      const failure = error instanceof Error ? error : new Error(String(error));
+      await publish(
+        resultKey,
+        {
+          eventId: event.eventId,
+          businessId: event.businessId,
+          status: 'failed',
+          error: { errorClass: failure.name, message: failure.message.slice(0, 500) },
+          source: sourceOf(record),
+        },
+        record,
+      );
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { buildLagRows, isGroupSampled, type GroupSnapshot } from './lag-rows';
+
+const at = new Date('2026-11-29T12:00:00Z');
+
+describe('buildLagRows', () => {
+  const group: GroupSnapshot = {
+    groupId: 'orders',
+    state: 'Stable',
+    members: [{ clientId: 'c-1', clientHost: '/10.0.0.1', assignment: { orders: [0] } }],
+    committed: [{ topic: 'orders', partitions: [{ partition: 0, offset: '40' }, { partition: 1, offset: '-1' }] }],
+  };
+
+  it('computes lag per partition, null when nothing is committed, and names the owner', () => {
+    const rows = buildLagRows(
+      group,
+      [
+        { topic: 'orders', partitions: [{ partition: 1, low: '0', high: '7' }, { partition: 0, low: '5', high: '100' }] },
+        { topic: 'unrelated', partitions: [{ partition: 0, low: '0', high: '9' }] },
+      ],
+      at,
+    );
+    expect(rows).toEqual([
+      {
+        sampledAt: at, groupId: 'orders', topic: 'orders', partition: 0, committedOffset: 40n, logStartOffset: 5n,
+        logEndOffset: 100n, lag: 60n, groupState: 'Stable', memberClientId: 'c-1', memberHost: '/10.0.0.1',
+      },
+      {
+        sampledAt: at, groupId: 'orders', topic: 'orders', partition: 1, committedOffset: null, logStartOffset: 0n,
+        logEndOffset: 7n, lag: null, groupState: 'Stable', memberClientId: null, memberHost: null,
+      },
+    ]);
+  });
+
+  it('never reports negative lag when the committed offset leads a stale log end', () => {
+    const rows = buildLagRows(group, [{ topic: 'orders', partitions: [{ partition: 0, low: '0', high: '30' }] }], at);
+    expect(rows[0]?.lag).toBe(0n);
+  });
+
+  it('keeps int64 offsets exact', () => {
+    const big: GroupSnapshot = { ...group, committed: [{ topic: 'orders', partitions: [{ partition: 0, offset: '9223372036854775000' }] }] };
+    const rows = buildLagRows(big, [{ topic: 'orders', partitions: [{ partition: 0, low: '0', high: '9223372036854775807' }] }], at);
+    expect(rows[0]?.lag).toBe(807n);
+  });
+});
+
+describe('isGroupSampled', () => {
+  it('applies include and exclude, but always keeps the own group', () => {
+    const filter = { include: /^orders/, exclude: /-tmp$/, ownGroupId: 'warden' };
+    expect(isGroupSampled('orders-eu', filter)).toBe(true);
+    expect(isGroupSampled('orders-tmp', filter)).toBe(false);
+    expect(isGroupSampled('billing', filter)).toBe(false);
+    expect(isGroupSampled('warden', filter)).toBe(true);
+  });
+});
