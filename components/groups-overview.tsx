@@ -48,6 +48,11 @@ function GroupCard({ group, now }: { group: TGroupLag; now: number }) {
         <span className="stat">
           Total lag <strong data-testid="total-lag">{formatCount(group.totalLag)}</strong>
         </span>
+        {group.partitionsWithoutCommit > 0 ? (
+          <span className="pill pill-warn" title="These partitions have no committed offset, so their lag is unknown">
+            {group.partitionsWithoutCommit} never committed
+          </span>
+        ) : null}
         <span className="muted">sampled {formatAge(group.sampledAt, now)}</span>
       </header>
       <table className="grid">

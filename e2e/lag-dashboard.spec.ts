@@ -73,13 +73,30 @@ test('the home page shows live per-partition lag of real groups, refreshed witho
   await expect(workerCard).toBeVisible({ timeout: 60_000 });
   await expect(workerCard.getByTestId('partition-row')).toHaveCount(PARTITIONS);
   // The worker processes all 30 records and commits; the next samples show it caught up.
-  await expect(workerCard.getByTestId('total-lag')).toHaveText('0', { timeout: 60_000 });
+  await expect(workerCard.getByTestId('partition-lag')).toHaveText(['0', '0', '0'], { timeout: 60_000 });
+  await expect(workerCard.getByTestId('total-lag')).toHaveText('0');
+  await expect(workerCard.getByText('never committed')).toHaveCount(0);
   await expect(workerCard.getByText('Stable')).toBeVisible();
 
   const laggingCard = page.locator(`[data-group-id="${laggingGroup}"]`);
   await expect(laggingCard).toBeVisible();
   const partitionZero = laggingCard.getByTestId('partition-row').filter({ has: page.getByRole('cell', { name: '0', exact: true }) }).first();
   await expect(partitionZero.getByTestId('partition-lag')).toHaveText(String(RECORDS / PARTITIONS - 4));
+
+  // New records on partition 0 raise the lagging group's lag on screen through polling, with no reload.
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  await producer.send({
+    topic: inputTopic,
+    acks: -1,
+    messages: Array.from({ length: 5 }, (_, i) => ({
+      partition: 0,
+      key: 'late',
+      value: JSON.stringify({ eventId: `late-${i}`, type: 'heartbeat', businessId: `late-${i}` }),
+    })),
+  });
+  await producer.disconnect();
+  await expect(partitionZero.getByTestId('partition-lag')).toHaveText(String(RECORDS / PARTITIONS - 4 + 5));
   await page.screenshot({ path: path.join(ROOT, 'test-results', 'home.png'), fullPage: true });
 });
 
@@ -90,5 +107,8 @@ test('GET /api/groups serves the same data, valid against the shared schema', as
   const lagging = groups.find((g) => g.groupId === laggingGroup);
   expect(lagging?.partitions.find((p) => p.partition === 0)?.committedOffset).toBe('4');
   expect(lagging?.partitions.find((p) => p.partition === 1)?.lag).toBeNull();
-  expect(groups.find((g) => g.groupId === workerGroup)?.totalLag).toBe(0);
+  const worker = groups.find((g) => g.groupId === workerGroup);
+  expect(worker?.totalLag).toBe(0);
+  expect(worker?.partitionsWithoutCommit).toBe(0);
+  expect(lagging?.partitionsWithoutCommit).toBe(PARTITIONS - 1);
 });

@@ -1,18 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Admin } from 'kafkajs';
 import { loadConfig } from '../lib/config';
-import { createDatabase, type Database } from '../lib/db';
 import { createKafka } from '../worker/kafka/client';
 
-// Shared by integration and e2e tests. `npm test` points KAFKA_BROKERS and DATABASE_URL at the broker
+// Shared by integration and e2e tests (kept free of the Prisma client, which Playwright's loader cannot
+// load; integration tests get the database from test-support/database.ts). `npm test` points KAFKA_BROKERS and DATABASE_URL at the broker
 // it started and at the fresh test database; each test names its own topics and groups.
 
 export function testKafka(clientId = 'warden-test') {
   return createKafka({ brokers: loadConfig().kafkaBrokers, clientId });
-}
-
-export function testDatabase(): Database {
-  return createDatabase(loadConfig().DATABASE_URL);
 }
 
 /** A name no other test uses, so tests never see each other's topics or groups. */

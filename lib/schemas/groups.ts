@@ -21,7 +21,10 @@ export const ZGroupLag = z.object({
   groupId: z.string(),
   state: z.string(),
   sampledAt: z.iso.datetime(),
+  /** Sum of the known partition lags. */
   totalLag: z.number(),
+  /** Partitions the group never committed: their lag is unknown and not in totalLag. */
+  partitionsWithoutCommit: z.number().int().min(0),
   partitions: z.array(ZPartitionLag),
 });
 

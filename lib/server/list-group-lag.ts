@@ -23,11 +23,12 @@ export async function listGroupLag(db: Database, options: { now?: Date; withinMs
   for (const row of rows) {
     let group = groups.get(row.groupId);
     if (!group) {
-      group = { groupId: row.groupId, state: row.groupState, sampledAt: row.sampledAt.toISOString(), totalLag: 0, partitions: [] };
+      group = { groupId: row.groupId, state: row.groupState, sampledAt: row.sampledAt.toISOString(), totalLag: 0, partitionsWithoutCommit: 0, partitions: [] };
       groups.set(row.groupId, group);
     }
     const lag = row.lag === null ? null : Number(row.lag);
-    group.totalLag += lag ?? 0;
+    if (lag === null) group.partitionsWithoutCommit += 1;
+    else group.totalLag += lag;
     group.partitions.push({
       topic: row.topic,
       partition: row.partition,

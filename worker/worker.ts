@@ -1,0 +1,99 @@
+import type { Admin, Producer } from 'kafkajs';
+import type { WardenConfig } from '../lib/config';
+import { createDatabase, type Database } from '../lib/db';
+import { WorkerServer } from './http/worker-server';
+import { createKafka } from './kafka/client';
+import { ensureTopics } from './kafka/topics';
+import { createConsumer, type WardenConsumer } from './kafka/warden-consumer';
+import type { Logger } from './logger';
+import type { AdmittedEvent } from './pipeline/events';
+import { createDocumentPipeline } from './pipeline/document-pipeline';
+import { QuarantineStore } from './pipeline/quarantine-store';
+import { LagSampler } from './sampler/lag-sampler';
+
+/**
+ * The worker process: the document pipeline on a WardenConsumer, the lag sampler and the HTTP port.
+ * Start order: database and producer first (a record must be able to complete before one is fetched),
+ * then the consumer, then the sampler and the health port. Stop order is the reverse of what depends on
+ * what: readiness goes false, the consumer drains and commits, then the producer (its last results must
+ * be acknowledged) and the database close.
+ */
+export class WardenWorker {
+  private db: Database | null = null;
+  private admin: Admin | null = null;
+  private producer: Producer | null = null;
+  private consumer: WardenConsumer<AdmittedEvent> | null = null;
+  private sampler: LagSampler | null = null;
+  private server: WorkerServer | null = null;
+  private stopping = false;
+
+  constructor(
+    private readonly config: WardenConfig,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    const { config, logger } = this;
+    const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: config.KAFKA_CLIENT_ID, logLevel: 'error' });
+    this.db = createDatabase(config.DATABASE_URL);
+    this.admin = kafka.admin();
+    await this.admin.connect();
+    await ensureTopics(this.admin, [
+      { topic: config.WARDEN_INPUT_TOPIC, numPartitions: config.WARDEN_INPUT_PARTITIONS },
+      { topic: config.WARDEN_RESULTS_TOPIC, numPartitions: config.WARDEN_INPUT_PARTITIONS },
+    ]);
+    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+    await this.producer.connect();
+
+    const pipeline = createDocumentPipeline({ db: this.db, producer: this.producer, resultsTopic: config.WARDEN_RESULTS_TOPIC });
+    const quarantines = new QuarantineStore(this.db, config.WARDEN_GROUP_ID);
+    this.consumer = createConsumer<AdmittedEvent>({
+      kafka,
+      admin: this.admin,
+      groupId: config.WARDEN_GROUP_ID,
+      topics: [config.WARDEN_INPUT_TOPIC],
+      fromBeginning: true,
+      logger,
+      admit: pipeline.admit,
+      handle: (value, record) => pipeline.handle(value, record),
+      onPermanentFailure: (value, record, error) => pipeline.onPermanentFailure(value, record, error),
+      classifyError: pipeline.classifyError,
+      onQuarantine: (q) => quarantines.save(q),
+      onQuarantineCleared: (tp) => quarantines.clear(tp),
+    });
+    this.server = new WorkerServer({ port: config.WORKER_PORT, readiness: () => this.readiness() });
+    await this.server.start();
+    await this.consumer.start();
+
+    this.sampler = new LagSampler({
+      admin: this.admin,
+      db: this.db,
+      intervalMs: config.SAMPLE_INTERVAL_MS,
+      ownGroupId: config.WARDEN_GROUP_ID,
+      include: config.SAMPLER_GROUP_INCLUDE,
+      exclude: config.SAMPLER_GROUP_EXCLUDE,
+      onRoundError: (error) => logger.warn({ err: error }, 'sampler round failed; the next round runs on schedule'),
+    });
+    this.sampler.start();
+    logger.info(
+      { groupId: config.WARDEN_GROUP_ID, topic: config.WARDEN_INPUT_TOPIC, port: config.WORKER_PORT },
+      'worker started',
+    );
+  }
+
+  private readiness() {
+    if (this.stopping) return { ready: false, detail: 'shutting down' };
+    return this.consumer?.readiness() ?? { ready: false, detail: 'starting' };
+  }
+
+  async stop(deadlineMs: number): Promise<void> {
+    this.stopping = true;
+    await this.sampler?.stop();
+    await this.consumer?.stop(deadlineMs);
+    await this.producer?.disconnect();
+    await this.admin?.disconnect();
+    await this.db?.$disconnect();
+    await this.server?.stop();
+    this.logger.info('worker stopped');
+  }
+}
