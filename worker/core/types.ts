@@ -59,3 +59,170 @@ export type ErrorClass = 'transient' | 'permanent';
 export type Admission<T> =
   | { ok: true; value: T; orderingKey: string | null }
   | { ok: false; reason: string; errorClass: string };
+
+// ---------------------------------------------------------------------------------------------------------
+// Shapes the consumer core reports through its callbacks, events and snapshot.
+
+/** A partition stopped at one record that no automatic path could finish (seed 000: quarantine, not recovery). */
+export interface QuarantineInfo {
+  topic: string;
+  partition: number;
+  /** The quarantined record. The commit position never passes it while the quarantine holds. */
+  offset: Offset;
+  reason: string;
+  /** The admission's errorClass for admission failures, 'permanent' for failures after admission. */
+  errorClass: string;
+  sinceMs: number;
+  /** Handler attempts made before the quarantine (0 when the record failed admission). */
+  attempts: number;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: Record<string, Buffer | string | undefined>;
+  timestampMs: number;
+}
+
+export type QuarantineClearReason = 'resumed' | 'skipped' | 'seeked' | 'revoked';
+
+export interface DeadLetterInfo {
+  /** The admission errorClass, 'permanent' for an undeliverable failure result, 'stalled' for a stuck record. */
+  errorClass: string;
+  reason: string;
+  attempts: number;
+}
+
+export interface HandlerContext {
+  /** 1 for the first attempt; retries of a transient failure increase it. */
+  attempt: number;
+  /** Aborted when the core abandons the attempt (partition revoked, stall dead-letter, drain deadline). */
+  signal?: AbortSignal;
+}
+
+/** Which call currently owns a record: its handler, the failure-result publisher, or the dead-letter writer. */
+export type RecordPhase = 'handle' | 'permanent-failure' | 'dead-letter';
+
+export type CompletionOutcome =
+  | 'handled'
+  | 'failed-result'
+  | 'dead-lettered'
+  | 'skipped-metadata'
+  | 'skipped-completed'
+  | 'skipped-operator';
+
+/** Where a remembered "already complete" offset came from. */
+export type SkipOrigin = 'metadata' | 'completed' | 'operator';
+
+export type DropReason = 'not-owned' | 'quarantined' | 'rebalancing' | 'draining' | 'fatal';
+
+export type RedeliveryReason = 'rebalance' | 'quarantine' | 'resume' | 'skip';
+
+interface RecordRef {
+  topic: string;
+  partition: number;
+  offset: Offset;
+}
+
+export type CoreEvent =
+  | (RecordRef & { type: 'completed'; outcome: CompletionOutcome; attempts: number })
+  | (RecordRef & {
+      type: 'retry-scheduled';
+      phase: RecordPhase;
+      attempt: number;
+      delayMs: number;
+      error: unknown;
+    })
+  | (RecordRef & { type: 'permanent-failure'; phase: RecordPhase; error: unknown })
+  | (RecordRef & { type: 'admission-failed'; reason: string; errorClass: string })
+  | (RecordRef & { type: 'dead-lettered'; errorClass: string; reason: string })
+  | (RecordRef & { type: 'stall-dead-letter'; ageMs: number })
+  | (RecordRef & { type: 'late-completion-ignored'; phase: RecordPhase })
+  | (RecordRef & { type: 'metadata-overflow' })
+  | { type: 'quarantined'; quarantine: QuarantineInfo }
+  | (TopicPartition & { type: 'quarantine-cleared'; reason: QuarantineClearReason; seekOffset: Offset | null })
+  | (TopicPartition & { type: 'redelivered'; count: number; reason: RedeliveryReason })
+  | (TopicPartition & { type: 'batch-dropped'; count: number; reason: DropReason })
+  | (TopicPartition & { type: 'backpressure'; paused: boolean; pending: number; bufferedBytes: number })
+  | { type: 'committed'; requests: CommitRequest[] }
+  | { type: 'commit-failed'; requests: CommitRequest[]; error: unknown; errorClass: ErrorClass }
+  | { type: 'callback-failed'; callback: 'onQuarantine' | 'onQuarantineCleared'; error: unknown }
+  | (TopicPartition & { type: 'source-call-failed'; call: 'resume'; error: unknown })
+  | { type: 'fatal'; reason: string };
+
+export interface StallInfo {
+  topic: string;
+  partition: number;
+  offset: Offset;
+  /** Time since the record was delivered to the core. */
+  ageMs: number;
+  state: 'buffered' | 'running' | 'retry-wait' | 'quarantined';
+  phase: RecordPhase;
+  attempts: number;
+}
+
+export interface PartitionSnapshot {
+  topic: string;
+  partition: number;
+  /** Last offset the broker acknowledged for this partition ("next to read"), null before the first commit. */
+  watermark: Offset | null;
+  /** What the next commit would store, null when nothing is committable. */
+  committableOffset: Offset | null;
+  highestCompleted: Offset | null;
+  /** Delivered and not yet committed. */
+  deliveredCount: number;
+  inFlight: number;
+  completedUncommitted: number;
+  /** Admitted records waiting for a lane or an execution slot. */
+  buffered: number;
+  /** Payload bytes of delivered records that are not complete yet. */
+  bufferedBytes: number;
+  retryWaiting: number;
+  lanes: number;
+  oldestUnfinishedOffset: Offset | null;
+  oldestUnfinishedAgeMs: number | null;
+  /** Paused by backpressure (a quarantine pauses too; see `quarantine`). */
+  paused: boolean;
+  quarantine: QuarantineInfo | null;
+}
+
+export interface CoreCounters {
+  completed: number;
+  handled: number;
+  retries: number;
+  permanentFailures: number;
+  admissionFailures: number;
+  deadLettered: number;
+  stallDeadLetters: number;
+  quarantines: number;
+  redelivered: number;
+  skippedFromMetadata: number;
+  skippedCompleted: number;
+  skippedByOperator: number;
+  droppedDeliveries: number;
+  commits: number;
+  commitFailures: number;
+}
+
+export type CoreState = 'running' | 'rebalancing' | 'draining' | 'closed' | 'fatal';
+
+export interface CoreSnapshot {
+  nowMs: number;
+  state: CoreState;
+  fatalReason: string | null;
+  /** Execution slots in use, including attempts of revoked partitions that have not settled yet. */
+  inFlight: number;
+  partitions: PartitionSnapshot[];
+  counters: CoreCounters;
+}
+
+export interface DrainResult {
+  timedOut: boolean;
+  /** Calls still running when drain gave up; their completion is not committed by this drain. */
+  abandonedCalls: number;
+}
+
+export interface OperatorActionResult {
+  topic: string;
+  partition: number;
+  action: 'resumed' | 'skipped' | 'seeked';
+  /** Where the source was told to continue reading. */
+  seekOffset: Offset;
+}

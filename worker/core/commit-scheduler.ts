@@ -1,0 +1,70 @@
+// When commits happen: at most one in flight (later requests queue behind it), automatic commits at most
+// every intervalMs after a change, and a failed attempt retried one interval after it started (never in a
+// tight loop against a failing broker). What is committed is the caller's business (`attempt`).
+
+import type { Clock, TimerHandle } from './types';
+
+export type CommitAttempt = () => Promise<'committed' | 'failed' | 'nothing-to-commit'>;
+
+export class CommitScheduler {
+  private timer: TimerHandle | null = null;
+  private chain: Promise<void> = Promise.resolve();
+  private lastAttemptMs: number | null = null;
+  private runningAttemptStartedMs: number | null = null;
+  private automatic = true;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly intervalMs: number,
+    private readonly attempt: CommitAttempt,
+    /** A bug in `attempt` (it must not throw); the chain continues afterwards. */
+    private readonly onCrash: (err: unknown) => void,
+  ) {}
+
+  /**
+   * Arms the timer if none is armed: the commit runs intervalMs after the start of the running or previous
+   * attempt (or intervalMs from now before the first one), so a burst of completions costs one commit.
+   */
+  schedule(): void {
+    if (this.timer !== null || !this.automatic) return;
+    const now = this.clock.now();
+    const reference = this.runningAttemptStartedMs ?? this.lastAttemptMs;
+    const delay = reference === null ? this.intervalMs : Math.max(0, reference + this.intervalMs - now);
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = null;
+      void this.commitNow();
+    }, delay);
+  }
+
+  /** Commits now, after any commit already in flight. Never rejects. */
+  commitNow(): Promise<void> {
+    this.cancelTimer();
+    this.chain = this.chain
+      .then(async () => {
+        const startedMs = this.clock.now();
+        this.runningAttemptStartedMs = startedMs;
+        let outcome: Awaited<ReturnType<CommitAttempt>>;
+        try {
+          outcome = await this.attempt();
+        } finally {
+          this.runningAttemptStartedMs = null;
+        }
+        if (outcome !== 'nothing-to-commit') this.lastAttemptMs = startedMs;
+        if (outcome === 'failed') this.schedule();
+      })
+      .catch(this.onCrash);
+    return this.chain;
+  }
+
+  /** No more automatic commits (closed, fatal); explicit commitNow() still works. */
+  stopAutomatic(): void {
+    this.automatic = false;
+    this.cancelTimer();
+  }
+
+  private cancelTimer(): void {
+    if (this.timer === null) return;
+    this.clock.clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

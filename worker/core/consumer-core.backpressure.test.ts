@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { createHarness, makeRecord, makeRecords, tp } from './testing/harness';
+
+describe('ConsumerCore backpressure', () => {
+  it('pauses only the partition whose pending records reach the limit; resumes below half after commits', async () => {
+    const h = createHarness({ ordering: 'unordered', maxPendingPerPartition: 4, assign: [tp(0), tp(1)] });
+    h.core.deliver(makeRecords(0, 3, { partition: 0 }));
+    expect(h.source.isPaused(tp(0))).toBe(false);
+    h.core.deliver(makeRecords(3, 1, { partition: 0 }));
+    expect(h.source.isPaused(tp(0))).toBe(true);
+    expect(h.partitionSnapshot(0).paused).toBe(true);
+    h.core.deliver(makeRecords(0, 2, { partition: 1 }));
+    expect(h.source.isPaused(tp(1))).toBe(false);
+
+    // Completion alone does not free pending slots: the records stay held until committed.
+    await h.succeed(0, 0);
+    await h.succeed(1, 0);
+    expect(h.source.isPaused(tp(0))).toBe(true);
+    await h.core.commitNow(); // pending 2: not below half (2) yet
+    expect(h.source.isPaused(tp(0))).toBe(true);
+    await h.succeed(2, 0);
+    await h.core.commitNow(); // pending 1
+    expect(h.source.isPaused(tp(0))).toBe(false);
+    expect(h.source.pauseCalls(tp(0), 'pause')).toBe(1);
+    expect(h.source.pauseCalls(tp(0), 'resume')).toBe(1);
+    expect(h.eventsOf('backpressure').map((event) => event.paused)).toEqual([true, false]);
+  });
+
+  it('accepts a batch beyond the limit whole: the bound is the limit plus one fetch batch', () => {
+    const h = createHarness({ ordering: 'unordered', maxPendingPerPartition: 4 });
+    expect(h.core.deliver(makeRecords(0, 10))).toMatchObject({ accepted: 10 });
+    expect(h.partitionSnapshot().deliveredCount).toBe(10);
+    expect(h.source.isPaused(tp())).toBe(true);
+  });
+
+  it('pauses on unfinished payload bytes and resumes when completions free them', async () => {
+    const h = createHarness({ ordering: 'unordered', maxBufferedBytesPerPartition: 100 });
+    const big = 'x'.repeat(40);
+    h.core.deliver([makeRecord(0, { value: big }), makeRecord(1, { value: big })]);
+    expect(h.source.isPaused(tp())).toBe(false);
+    expect(h.partitionSnapshot().bufferedBytes).toBe(80);
+    h.core.deliver([makeRecord(2, { value: big })]);
+    expect(h.source.isPaused(tp())).toBe(true);
+    await h.succeed(0);
+    expect(h.source.isPaused(tp())).toBe(true); // 80 >= 50
+    await h.succeed(1);
+    expect(h.partitionSnapshot().bufferedBytes).toBe(40);
+    expect(h.source.isPaused(tp())).toBe(false);
+  });
+
+  it('does not resume a quarantined partition when backpressure clears', async () => {
+    const h = createHarness({ ordering: 'unordered', maxPendingPerPartition: 4 });
+    h.core.deliver(makeRecords(0, 4));
+    expect(h.source.isPaused(tp())).toBe(true);
+    // A batch fetched before the pause landed still arrives, with a bad record in it.
+    h.core.deliver([makeRecord(4, { invalid: true })]);
+    expect(h.partitionSnapshot().quarantine?.offset).toBe('4');
+    for (let offset = 0; offset < 4; offset++) await h.succeed(offset);
+    await h.core.commitNow();
+    expect(h.source.committed(tp())?.offset).toBe('4');
+    expect(h.partitionSnapshot()).toMatchObject({ paused: false, deliveredCount: 1 });
+    expect(h.source.isPaused(tp())).toBe(true);
+    expect(h.source.pauseCalls(tp(), 'resume')).toBe(0);
+  });
+});

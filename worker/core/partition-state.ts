@@ -1,0 +1,195 @@
+// Bookkeeping of one owned partition: what was delivered and not committed, which of it is complete,
+// its ordering lanes, what is remembered as already complete, and its quarantine.
+//
+// Invariants:
+// - `entries` holds every delivered, not yet committed record in ascending offset order without holes:
+//   every record the source holds between the acknowledged commit and the last accepted offset is either
+//   here, or was released together with everything after it (a rewind), so a commit computed from the
+//   completed prefix of `entries` can never pass a record that was not finished.
+// - An offset is accepted only at or above `floor`, which moves past every accepted record and is set to
+//   the seek position by a rewind. Redelivered copies below it are ignored.
+// - `skip` remembers offsets known to be complete that are not in `entries` (commit metadata, calls that
+//   finished after their record was released, operator skips). The redelivered copy completes without work.
+
+import { LaneTable } from './lane-table';
+import { encodeCompletedAbove, nextCommitOffset } from './offsets';
+import type { RecordEntry } from './record-entry';
+import { topicPartitionKey } from './topic-partition';
+import type { CommitRequest, Offset, QuarantineInfo, SkipOrigin, TopicPartition } from './types';
+
+export interface QuarantineState<T> {
+  info: QuarantineInfo;
+  /** The quarantined record while it is still tracked; null after a rebalance rewound past it. */
+  entry: RecordEntry<T> | null;
+  /** Where reading must restart when the quarantine is lifted: the record itself, or an earlier rewind point. */
+  resumeFrom: Offset;
+}
+
+export interface CommitCandidate {
+  request: CommitRequest;
+  /** The completed-above set did not fit the metadata budget; a restart replays those records. */
+  metadataOverflow: boolean;
+}
+
+export class PartitionState<T> {
+  readonly key: string;
+  /** Bumped when an operator seek discards the state: calls started before must not touch it. */
+  epoch = 0;
+  readonly lanes = new LaneTable<RecordEntry<T>>((entry) => entry.status === 'buffered' && entry.phase === 'handle');
+  readonly skip = new Map<Offset, SkipOrigin>();
+  /** Last commit the broker acknowledged (or the committed offset the adapter read after assignment). */
+  committed: { offset: Offset; metadata: string | null } | null = null;
+  quarantine: QuarantineState<T> | null = null;
+  /** Pending or unfinished bytes crossed the limit; cleared with hysteresis at half the limit. */
+  backpressured = false;
+  /** What the core last told the source. */
+  sourcePaused = false;
+  /** Execution slots held by this partition's handler calls (including calls of released records). */
+  inFlight = 0;
+  unfinishedBytes = 0;
+  highestCompleted: bigint | null = null;
+
+  private readonly entries: RecordEntry<T>[] = [];
+  private floor: bigint | null = null;
+
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+  ) {
+    this.key = topicPartitionKey({ topic, partition });
+  }
+
+  get tp(): TopicPartition {
+    return { topic: this.topic, partition: this.partition };
+  }
+
+  /** Delivered and not committed, the quantity `maxPendingPerPartition` bounds. */
+  get pending(): number {
+    return this.entries.length;
+  }
+
+  get delivered(): readonly RecordEntry<T>[] {
+    return this.entries;
+  }
+
+  accepts(offset: bigint): boolean {
+    return this.floor === null || offset >= this.floor;
+  }
+
+  /** Sets where the next accepted record may start, if nothing later was accepted yet. */
+  raiseFloor(offset: bigint): void {
+    if (this.floor === null || offset > this.floor) this.floor = offset;
+  }
+
+  append(entry: RecordEntry<T>): void {
+    if (!this.accepts(entry.offsetValue)) throw new Error(`offset ${entry.offset} is below the accept floor`);
+    this.entries.push(entry);
+    this.floor = entry.offsetValue + 1n;
+    this.unfinishedBytes += entry.bytes;
+  }
+
+  /** Marks an unfinished tracked record complete and frees its payload. False if it was not unfinished. */
+  complete(entry: RecordEntry<T>): boolean {
+    if (!entry.isUnfinished) return false;
+    entry.status = 'complete';
+    this.unfinishedBytes -= entry.bytes;
+    if (this.highestCompleted === null || entry.offsetValue > this.highestCompleted) {
+      this.highestCompleted = entry.offsetValue;
+    }
+    if (entry.laneKey !== undefined) this.lanes.remove(entry.laneKey, entry);
+    entry.releasePayload();
+    return true;
+  }
+
+  remember(offset: Offset, origin: SkipOrigin): void {
+    if (!this.skip.has(offset)) this.skip.set(offset, origin);
+  }
+
+  /**
+   * Drops every tracked record at or above `from` (all records when null) because the source will deliver
+   * them again from `from`. Completed ones are remembered when `rememberCompleted`, so they do not run twice.
+   * Returns the dropped records; the caller detaches their running calls and cancels their retry timers.
+   */
+  releaseFrom(from: bigint | null, rememberCompleted: boolean): RecordEntry<T>[] {
+    let cut = this.entries.length;
+    while (cut > 0 && (from === null || this.entries[cut - 1]!.offsetValue >= from)) cut--;
+    const released = this.entries.splice(cut);
+    if (released.length === 0) {
+      if (from !== null) this.floor = from;
+      return released;
+    }
+    const releasedSet = new Set(released);
+    this.lanes.removeWhere((entry) => releasedSet.has(entry));
+    for (const entry of released) {
+      if (entry.status === 'complete') {
+        if (rememberCompleted) this.remember(entry.offset, 'completed');
+        continue;
+      }
+      if (entry.isUnfinished) this.unfinishedBytes -= entry.bytes;
+      entry.status = 'released';
+    }
+    if (this.quarantine?.entry && releasedSet.has(this.quarantine.entry)) this.quarantine.entry = null;
+    if (from !== null) this.floor = from;
+    return released;
+  }
+
+  /** Forgets everything (operator seek): later calls of this partition's old records cannot touch it. */
+  discardAll(nextOffset: bigint): RecordEntry<T>[] {
+    const released = this.releaseFrom(null, false);
+    this.lanes.clear();
+    this.skip.clear();
+    this.committed = null;
+    this.highestCompleted = null;
+    this.epoch++;
+    this.floor = nextOffset;
+    return released;
+  }
+
+  /** Where the source restarts after a rebalance: the committed offset, else the first tracked record. */
+  rewindPoint(): Offset | null {
+    return this.committed?.offset ?? this.entries[0]?.offset ?? null;
+  }
+
+  oldestUnfinished(): RecordEntry<T> | undefined {
+    return this.entries.find((entry) => entry.isUnfinished);
+  }
+
+  /** The commit this partition needs now, or null when the broker already has it. */
+  commitCandidate(metadataMaxBytes: number): CommitCandidate | null {
+    const offsets: string[] = [];
+    const completed = new Set<string>();
+    for (const entry of this.entries) {
+      offsets.push(entry.offset);
+      if (entry.status === 'complete') completed.add(entry.offset);
+    }
+    let next = nextCommitOffset(offsets, completed);
+    const committedOffset = this.committed?.offset ?? null;
+    if (next === null || (committedOffset !== null && BigInt(next) < BigInt(committedOffset))) next = committedOffset;
+    if (next === null) return null;
+
+    const completedAbove = [...completed, ...this.skip.keys()];
+    const metadata = encodeCompletedAbove(next, completedAbove, metadataMaxBytes);
+    if (this.committed && this.committed.offset === next && this.committed.metadata === metadata) return null;
+    return {
+      request: { topic: this.topic, partition: this.partition, offset: next, metadata },
+      metadataOverflow: metadata === null,
+    };
+  }
+
+  /** After the broker stored `request`: forget the committed prefix. */
+  acknowledgeCommit(request: CommitRequest): void {
+    this.committed = { offset: request.offset, metadata: request.metadata };
+    const committedValue = BigInt(request.offset);
+    let drop = 0;
+    while (drop < this.entries.length) {
+      const entry = this.entries[drop]!;
+      if (entry.offsetValue >= committedValue || entry.status !== 'complete') break;
+      drop++;
+    }
+    this.entries.splice(0, drop);
+    for (const offset of [...this.skip.keys()]) {
+      if (BigInt(offset) < committedValue) this.skip.delete(offset);
+    }
+    this.raiseFloor(committedValue);
+  }
+}

@@ -1,0 +1,85 @@
+// Bookkeeping of one delivered record and of one call (attempt) made for it.
+
+import type { LaneKey } from './lane-table';
+import type { PartitionState } from './partition-state';
+import type { DeadLetterInfo, Offset, RecordPhase, SourceRecord, TimerHandle } from './types';
+
+export type EntryStatus =
+  /** admitted (or waiting for its failure path), not running */
+  | 'buffered'
+  | 'running'
+  /** waiting for a backoff timer; keeps its lane, holds no execution slot */
+  | 'retry-wait'
+  | 'complete'
+  /** the partition is stopped at this record */
+  | 'quarantined'
+  /** dropped by a rewind; the source will deliver the record again */
+  | 'released';
+
+/**
+ * What happens when a call settles after its record was released:
+ * 'remember' — a success is remembered so the redelivered copy completes without running again;
+ * 'ignore' — the outcome no longer matters (partition revoked, cleared by an operator, stall dead-letter).
+ */
+export type DetachMode = 'remember' | 'ignore';
+
+export class RecordEntry<T> {
+  status: EntryStatus = 'buffered';
+  phase: RecordPhase = 'handle';
+  /** Undefined when the record is in no lane (admission failures, records completed on delivery). */
+  laneKey: LaneKey | undefined = undefined;
+  /** Released on completion so completed-uncommitted records hold only a few numbers. */
+  record: SourceRecord | null;
+  value: T | undefined = undefined;
+  handleAttempts = 0;
+  /** Attempts of the current failure phase (failure result or dead-letter write). */
+  phaseAttempts = 0;
+  firstStartedAtMs: number | null = null;
+  failure: { error: unknown; reason: string } | null = null;
+  deadLetterInfo: DeadLetterInfo | null = null;
+  retryTimer: TimerHandle | null = null;
+  call: RecordCall<T> | null = null;
+
+  constructor(
+    /** The partition state that delivered the record; a revoked or rewound partition gets a new one or epoch. */
+    readonly owner: PartitionState<T>,
+    record: SourceRecord,
+    readonly offset: Offset,
+    readonly offsetValue: bigint,
+    readonly deliveredAtMs: number,
+    readonly bytes: number,
+  ) {
+    this.record = record;
+  }
+
+  get isUnfinished(): boolean {
+    return this.status !== 'complete' && this.status !== 'released';
+  }
+
+  releasePayload(): void {
+    this.record = null;
+    this.value = undefined;
+  }
+}
+
+/** One invocation of handle / onPermanentFailure / deadLetter. Only 'handle' calls hold an execution slot. */
+export interface RecordCall<T> {
+  readonly entry: RecordEntry<T>;
+  readonly phase: RecordPhase;
+  readonly holdsSlot: boolean;
+  readonly identity: string;
+  /** Partition state generation the call started in; see PartitionState.epoch. */
+  readonly epoch: number;
+  readonly controller: AbortController;
+  detached: DetachMode | null;
+}
+
+export function payloadBytes(record: SourceRecord): number {
+  let bytes = (record.key?.length ?? 0) + (record.value?.length ?? 0);
+  for (const [name, header] of Object.entries(record.headers)) {
+    bytes += name.length;
+    if (typeof header === 'string') bytes += Buffer.byteLength(header, 'utf8');
+    else if (header) bytes += header.length;
+  }
+  return bytes;
+}
