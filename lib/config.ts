@@ -42,6 +42,12 @@ const brokerList = z
     return brokers;
   });
 
+const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true' || value === '1');
+
 const postgresUrl = z
   .string()
   .default(DEFAULT_DATABASE_URL)
@@ -64,6 +70,20 @@ export const envSchema = z.object({
   UI_REFRESH_MS: positiveMs(3_000),
   DEMO_RATE_PER_SEC: z.coerce.number().min(0).default(20),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  WARDEN_ORDERING: z.enum(['partition', 'key', 'unordered']).default('key'),
+  WARDEN_QUARANTINE_POLICY: z.enum(['pause', 'dead-letter']).default('pause'),
+  WARDEN_DLQ_TOPIC: topicName('warden.demo.dlq'),
+  WARDEN_MAX_IN_FLIGHT: positiveInt(64),
+  WARDEN_MAX_IN_FLIGHT_PER_PARTITION: positiveInt(16),
+  WARDEN_MAX_PENDING_PER_PARTITION: positiveInt(1000),
+  WARDEN_COMMIT_INTERVAL_MS: positiveMs(1_000),
+  WARDEN_COMMIT_METADATA: booleanFlag(true),
+  WARDEN_STALL_THRESHOLD_MS: positiveMs(30_000),
+  WARDEN_STALL_DEAD_LETTER_MS: z.coerce.number().int().min(1).optional(),
+  WARDEN_FAULT_TRANSIENT_RATE: z.coerce.number().min(0).max(1).default(0),
+  WARDEN_FAULT_LATENCY_MS: z.coerce.number().int().min(0).default(0),
+  WARDEN_KAFKA_HOME: z.string().min(1).optional(),
+  WARDEN_KAFKA_CONTROLLER_PORT: port(9093),
 });
 
 export type WardenConfig = z.infer<typeof envSchema> & { kafkaBrokers: string[]; usesLocalBroker: boolean };
@@ -86,6 +106,20 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   UI_REFRESH_MS: '3000',
   DEMO_RATE_PER_SEC: '20',
   LOG_LEVEL: 'info',
+  WARDEN_ORDERING: 'key',
+  WARDEN_QUARANTINE_POLICY: 'pause',
+  WARDEN_DLQ_TOPIC: 'warden.demo.dlq',
+  WARDEN_MAX_IN_FLIGHT: '64',
+  WARDEN_MAX_IN_FLIGHT_PER_PARTITION: '16',
+  WARDEN_MAX_PENDING_PER_PARTITION: '1000',
+  WARDEN_COMMIT_INTERVAL_MS: '1000',
+  WARDEN_COMMIT_METADATA: 'true',
+  WARDEN_STALL_THRESHOLD_MS: '30000',
+  WARDEN_STALL_DEAD_LETTER_MS: '600000',
+  WARDEN_FAULT_TRANSIENT_RATE: '0.1',
+  WARDEN_FAULT_LATENCY_MS: '5',
+  WARDEN_KAFKA_HOME: '/var/lib/warden/kafka',
+  WARDEN_KAFKA_CONTROLLER_PORT: '9093',
 };
 
 export class ConfigError extends Error {

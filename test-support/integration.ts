@@ -35,3 +35,39 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
 }
+
+/** Every message of `topic` from the beginning, read by a throwaway group until `count` arrived. */
+export async function readTopic(
+  kafka: ReturnType<typeof testKafka>,
+  topic: string,
+  count: number,
+  timeoutMs = 30_000,
+): Promise<Array<{ partition: number; offset: string; key: string | null; value: string | null; headers: Record<string, string> }>> {
+  const consumer = kafka.consumer({ groupId: uniqueName('reader') });
+  const seen: Array<{ partition: number; offset: string; key: string | null; value: string | null; headers: Record<string, string> }> = [];
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ partition, message }) => {
+        seen.push({
+          partition,
+          offset: message.offset,
+          key: message.key?.toString() ?? null,
+          value: message.value?.toString() ?? null,
+          headers: Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)])),
+        });
+      },
+    });
+    await eventually(`${count} messages on ${topic}`, async () => (seen.length >= count ? true : undefined), timeoutMs);
+    return seen;
+  } finally {
+    await consumer.disconnect();
+  }
+}
+
+/** The group's committed offset per partition of `topic` ("-1" when none). */
+export async function committedOffsets(admin: Admin, groupId: string, topic: string): Promise<Map<number, string>> {
+  const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
+  return new Map((offsets?.partitions ?? []).map((p) => [p.partition, p.offset]));
+}

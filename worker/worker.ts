@@ -7,7 +7,10 @@ import { ensureTopics } from './kafka/topics';
 import { createConsumer, type WardenConsumer } from './kafka/warden-consumer';
 import type { Logger } from './logger';
 import type { AdmittedEvent } from './pipeline/events';
+import { createDeadLetterWriter } from './pipeline/dead-letter';
 import { createDocumentPipeline } from './pipeline/document-pipeline';
+import { createFaultInjector } from './pipeline/fault-injection';
+import { logCoreEvent } from './log-core-event';
 import { QuarantineStore } from './pipeline/quarantine-store';
 import { LagSampler } from './sampler/lag-sampler';
 
@@ -41,11 +44,17 @@ export class WardenWorker {
     await ensureTopics(this.admin, [
       { topic: config.WARDEN_INPUT_TOPIC, numPartitions: config.WARDEN_INPUT_PARTITIONS },
       { topic: config.WARDEN_RESULTS_TOPIC, numPartitions: config.WARDEN_INPUT_PARTITIONS },
+      { topic: config.WARDEN_DLQ_TOPIC, numPartitions: 1 },
     ]);
     this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
     await this.producer.connect();
 
-    const pipeline = createDocumentPipeline({ db: this.db, producer: this.producer, resultsTopic: config.WARDEN_RESULTS_TOPIC });
+    const pipeline = createDocumentPipeline({
+      db: this.db,
+      producer: this.producer,
+      resultsTopic: config.WARDEN_RESULTS_TOPIC,
+      beforeStore: createFaultInjector({ rate: config.WARDEN_FAULT_TRANSIENT_RATE, maxLatencyMs: config.WARDEN_FAULT_LATENCY_MS }),
+    });
     const quarantines = new QuarantineStore(this.db, config.WARDEN_GROUP_ID);
     this.consumer = createConsumer<AdmittedEvent>({
       kafka,
@@ -58,8 +67,21 @@ export class WardenWorker {
       handle: (value, record) => pipeline.handle(value, record),
       onPermanentFailure: (value, record, error) => pipeline.onPermanentFailure(value, record, error),
       classifyError: pipeline.classifyError,
+      deadLetter: createDeadLetterWriter(this.producer, config.WARDEN_DLQ_TOPIC),
       onQuarantine: (q) => quarantines.save(q),
       onQuarantineCleared: (tp) => quarantines.clear(tp),
+      onEvent: (event) => logCoreEvent(logger, event),
+      onFatal: (reason) => this.onFatal(reason),
+      ordering: config.WARDEN_ORDERING,
+      quarantinePolicy: config.WARDEN_QUARANTINE_POLICY,
+      maxInFlight: config.WARDEN_MAX_IN_FLIGHT,
+      maxInFlightPerPartition: config.WARDEN_MAX_IN_FLIGHT_PER_PARTITION,
+      maxPendingPerPartition: config.WARDEN_MAX_PENDING_PER_PARTITION,
+      commitIntervalMs: config.WARDEN_COMMIT_INTERVAL_MS,
+      // 0 bytes disables the completed-above metadata: every commit is a plain offset.
+      metadataMaxBytes: config.WARDEN_COMMIT_METADATA ? 4_000 : 0,
+      stallThresholdMs: config.WARDEN_STALL_THRESHOLD_MS,
+      stallDeadLetterAfterMs: config.WARDEN_STALL_DEAD_LETTER_MS ?? null,
     });
     this.server = new WorkerServer({ port: config.WORKER_PORT, readiness: () => this.readiness() });
     await this.server.start();
@@ -81,12 +103,23 @@ export class WardenWorker {
     );
   }
 
+  /**
+   * The core cannot go on (a pause, seek, resume or commit failed for good). The consumer has stopped
+   * fetching and reports not ready; the process exits non-zero so its supervisor restarts it from the
+   * last commit, which never passes unfinished work.
+   */
+  private onFatal(reason: string): void {
+    this.logger.fatal({ reason }, 'consumer core is fatal; stopping the worker');
+    void this.stop(5_000).finally(() => process.exit(1));
+  }
+
   private readiness() {
     if (this.stopping) return { ready: false, detail: 'shutting down' };
     return this.consumer?.readiness() ?? { ready: false, detail: 'starting' };
   }
 
   async stop(deadlineMs: number): Promise<void> {
+    if (this.stopping) return;
     this.stopping = true;
     await this.sampler?.stop();
     await this.consumer?.stop(deadlineMs);

@@ -30,6 +30,11 @@ export type WardenConsumerOptions<T> = Omit<ConsumerCoreOptions<T>, 'source' | '
   restartAfterMs?: number;
   kafkaConsumerConfig?: Omit<ConsumerConfig, 'groupId'>;
   clock?: Clock;
+  /**
+   * Called once when the core turns fatal (a pause, seek, resume or commit it cannot recover from). The
+   * consumer has already stopped fetching and reports not ready; the host decides whether to exit.
+   */
+  onFatal?: (reason: string) => void;
 };
 
 const systemClock: Clock = {
@@ -76,7 +81,16 @@ export class WardenConsumer<T> {
       seek: (tp, offset) => this.seek(tp, offset),
       commit: (requests) => this.commit(requests),
     };
-    this.core = new ConsumerCore<T>({ ...options, source, clock: this.clock, random: Math.random });
+    this.core = new ConsumerCore<T>({
+      ...options,
+      source,
+      clock: this.clock,
+      random: Math.random,
+      onEvent: (event) => {
+        options.onEvent?.(event);
+        if (event.type === 'fatal') this.onCoreFatal(event.reason);
+      },
+    });
   }
 
   /** Connects and starts consuming; resolves once kafkajs runs (not when the first assignment arrives). */
@@ -122,6 +136,14 @@ export class WardenConsumer<T> {
       return { ready: false, detail: `no fetch or heartbeat for ${Math.round(silentMs / 1000)} s` };
     }
     return { ready: true, detail: `${this.assigned.length} partition(s) assigned; last progress ${Math.round(silentMs / 1000)} s ago` };
+  }
+
+  /** Stops fetching everything at once; undecided input stays uncommitted for the next owner. */
+  private onCoreFatal(reason: string): void {
+    if (this.stopping) return;
+    const consumer = this.consumer;
+    if (consumer) for (const tp of this.assigned) this.tryPause(consumer, tp);
+    this.options.onFatal?.(reason);
   }
 
   get assignment(): readonly TopicPartition[] {

@@ -1,0 +1,230 @@
+// "Scale consumers to N, catch up in T": a per-consumer capacity plan from measured rates.
+//
+// Model: a partition is consumed by exactly one consumer, so load is per consumer, not per group. A consumer
+// carrying partitions with total arrival rate a and total backlog b, processing `rate` records/s while it
+// has work, catches up in b / (rate - a) s when a < rate (0 when b = 0); when a = rate only if b = 0 (then 0);
+// never when a > rate. The group catches up when its slowest consumer does. Comparing group totals is wrong:
+// a consumer with two partitions carries twice the load.
+
+import { formatDuration } from '../lag/format-duration';
+import { formatPartitionList, formatRate, plural } from './format';
+
+export { formatDuration } from '../lag/format-duration';
+export { estimateRates, type OffsetSample, type RateEstimate } from './rates';
+
+export interface PartitionLoad {
+  partition: number;
+  arrivalRatePerSec: number;
+  backlog: number;
+}
+
+export interface CapacityInput {
+  partitions: readonly PartitionLoad[];
+  /** Members currently consuming. */
+  consumers: number;
+  /** Measured processing rate of one consumer when it has work. */
+  perConsumerRatePerSec: number;
+  targetCatchUpSec: number;
+  /**
+   * True when the rate was measured while consumers had no backlog (see estimateRates): it is only a lower
+   * bound, and the plan says so. Default false.
+   */
+  perConsumerRateIsLowerBound?: boolean;
+}
+
+export interface CapacityPlan {
+  /** Never more than the partition count (0 only when there are no partitions). */
+  recommendedConsumers: number;
+  /** With recommendedConsumers; null means it never catches up. */
+  catchUpSec: number | null;
+  /** What-if curve for 1..partition count consumers. */
+  catchUpSecByConsumers: Array<{ consumers: number; catchUpSec: number | null }>;
+  /** Consumers beyond the partition count, at the current count. */
+  idleConsumers: number;
+  /** Even one consumer per partition misses the target. */
+  limitedByPartitions: boolean;
+  /** Partitions whose own arrival rate is at or above one consumer's rate, ascending. */
+  hotPartitions: number[];
+  /** Echo of perConsumerRateIsLowerBound. */
+  rateIsLowerBound: boolean;
+  summary: string;
+}
+
+export interface ConsumerLoad {
+  /** Assigned partitions in assignment order. */
+  partitions: number[];
+  arrivalRatePerSec: number;
+  backlog: number;
+}
+
+/**
+ * Relative tolerance for "a = rate": sums of measured float rates (0.1 + 0.2) must not turn "exactly keeps
+ * up" into "falls behind".
+ */
+const RATE_EPSILON = 1e-9;
+
+function compareRate(a: number, rate: number): -1 | 0 | 1 {
+  if (Math.abs(a - rate) <= RATE_EPSILON * Math.max(1, Math.abs(rate))) return 0;
+  return a < rate ? -1 : 1;
+}
+
+/**
+ * Greedy assignment: partitions by arrival rate descending (ties: lower partition number), each onto the
+ * consumer with the least arrival rate so far (ties: fewer partitions, then lower consumer index).
+ * Decision: the "fewer partitions" tie-break is ours; without it partitions with no arrivals (producer
+ * stopped, backlog only) would all pile onto consumer 0 and adding consumers would never help.
+ */
+export function assignPartitions(partitions: readonly PartitionLoad[], consumers: number): ConsumerLoad[] {
+  const loads: ConsumerLoad[] = Array.from({ length: consumers }, () => ({ partitions: [], arrivalRatePerSec: 0, backlog: 0 }));
+  if (consumers === 0) return loads;
+  const ordered = [...partitions].sort((x, y) => y.arrivalRatePerSec - x.arrivalRatePerSec || x.partition - y.partition);
+  for (const partition of ordered) {
+    let target = loads[0] as ConsumerLoad;
+    for (const load of loads) {
+      if (
+        load.arrivalRatePerSec < target.arrivalRatePerSec ||
+        (load.arrivalRatePerSec === target.arrivalRatePerSec && load.partitions.length < target.partitions.length)
+      ) {
+        target = load; // strict comparisons keep the lower index on full ties
+      }
+    }
+    target.partitions.push(partition.partition);
+    target.arrivalRatePerSec += partition.arrivalRatePerSec;
+    target.backlog += partition.backlog;
+  }
+  return loads;
+}
+
+/** Catch-up time of one consumer (see the model above); null means never. */
+export function consumerCatchUpSec(arrivalRatePerSec: number, backlog: number, ratePerSec: number): number | null {
+  const comparison = compareRate(arrivalRatePerSec, ratePerSec);
+  if (comparison > 0) return null;
+  if (backlog === 0) return 0;
+  if (comparison === 0) return null;
+  return backlog / (ratePerSec - arrivalRatePerSec);
+}
+
+/** The group's catch-up time with `consumers` consumers: its slowest consumer's; null if any never does. */
+export function groupCatchUpSec(partitions: readonly PartitionLoad[], consumers: number, ratePerSec: number): number | null {
+  let worst = 0;
+  for (const load of assignPartitions(partitions, consumers)) {
+    const sec = consumerCatchUpSec(load.arrivalRatePerSec, load.backlog, ratePerSec);
+    if (sec === null) return null;
+    worst = Math.max(worst, sec);
+  }
+  return worst;
+}
+
+/**
+ * Plans the consumer count. `recommendedConsumers` is the smallest N in 1..partitions whose catch-up time is
+ * within the target (<=); when none is, it is the partition count and `limitedByPartitions` is true.
+ * Throws RangeError on invalid input (duplicate or negative partition numbers, negative or non-finite rates,
+ * backlogs or target, a non-integer consumer count, or a per-consumer rate <= 0: with no measured rate there
+ * is nothing to plan, and the caller must say "rate unknown" instead).
+ */
+export function planCapacity(input: CapacityInput): CapacityPlan {
+  validate(input);
+  const { partitions, consumers, perConsumerRatePerSec: rate, targetCatchUpSec } = input;
+  const rateIsLowerBound = input.perConsumerRateIsLowerBound ?? false;
+  const partitionCount = partitions.length;
+
+  const catchUpSecByConsumers = Array.from({ length: partitionCount }, (_, i) => ({
+    consumers: i + 1,
+    catchUpSec: groupCatchUpSec(partitions, i + 1, rate),
+  }));
+  const withinTarget = catchUpSecByConsumers.find((point) => point.catchUpSec !== null && point.catchUpSec <= targetCatchUpSec);
+  const limitedByPartitions = partitionCount > 0 && withinTarget === undefined;
+  const recommended = withinTarget ?? catchUpSecByConsumers[partitionCount - 1] ?? { consumers: 0, catchUpSec: 0 };
+  const hotPartitions = partitions
+    .filter((p) => compareRate(p.arrivalRatePerSec, rate) >= 0)
+    .map((p) => p.partition)
+    .sort((a, b) => a - b);
+  const idleConsumers = Math.max(0, consumers - partitionCount);
+  const currentCatchUpSec = consumers === 0 ? null : catchUpSecByConsumers[Math.min(consumers, partitionCount) - 1]?.catchUpSec;
+
+  const plan = {
+    recommendedConsumers: recommended.consumers,
+    catchUpSec: recommended.catchUpSec,
+    catchUpSecByConsumers,
+    idleConsumers,
+    limitedByPartitions,
+    hotPartitions,
+    rateIsLowerBound,
+  };
+  return { ...plan, summary: summarize({ ...plan, input, currentCatchUpSec }) };
+}
+
+function summarize(plan: Omit<CapacityPlan, 'summary'> & { input: CapacityInput; currentCatchUpSec: number | null | undefined }): string {
+  const { input, recommendedConsumers: n, catchUpSec } = plan;
+  const { consumers: current, perConsumerRatePerSec: rate, targetCatchUpSec } = input;
+  const partitionCount = input.partitions.length;
+  if (partitionCount === 0) return 'No partitions: nothing to plan.';
+
+  // Partitions that never catch up even alone on a consumer; non-empty exactly when catchUpSec is null.
+  const stuck = [...input.partitions]
+    .filter((p) => consumerCatchUpSec(p.arrivalRatePerSec, p.backlog, rate) === null)
+    .sort((a, b) => a.partition - b.partition);
+  const sentences: string[] = [];
+  const outcome = catchUpSec === 0 ? 'keep up (no backlog to catch up)' : `catch up in ${formatDuration(catchUpSec ?? 0)}`;
+  if (!plan.limitedByPartitions) {
+    if (n > current) sentences.push(`Scale consumers to ${n} to ${outcome}.`);
+    else if (n === current) sentences.push(`Keep ${plural(n, 'consumer')}: ${n === 1 ? 'it is' : 'they are'} enough to ${outcome}.`);
+    else sentences.push(`${plural(n, 'consumer')} would be enough to ${outcome}; ${current} are running.`);
+    if (current > 0 && current < n) sentences.push(`At the current ${current} ${describe(plan.currentCatchUpSec ?? null)}.`);
+  } else {
+    if (catchUpSec === null) {
+      sentences.push(
+        `No consumer count catches up: ${formatPartitionList(stuck.map((p) => p.partition))} ` +
+          `${stuck.length === 1 ? 'receives' : 'receive'} ${stuck.map((p) => formatRate(p.arrivalRatePerSec)).join(', ')} ` +
+          `and one consumer processes ${formatRate(rate)}; a partition is consumed by one consumer only, so adding ` +
+          'consumers cannot help. Re-key or move the hot key, or make processing faster.',
+      );
+    } else {
+      sentences.push(
+        `Even ${plural(partitionCount, 'consumer')} (one per partition) ${partitionCount === 1 ? 'needs' : 'need'} ${formatDuration(catchUpSec)} to catch up, ` +
+          `over the ${formatDuration(targetCatchUpSec)} target: ` +
+          (current < partitionCount ? `scale to ${partitionCount} and ` : '') +
+          'make processing faster or add partitions.',
+      );
+    }
+  }
+  const otherHot = plan.hotPartitions.filter((p) => !stuck.some((s) => s.partition === p));
+  if (otherHot.length > 0) {
+    sentences.push(
+      `${formatPartitionList(otherHot)} already receive${otherHot.length === 1 ? 's' : ''} as much as one consumer ` +
+        'processes: any backlog there would never drain.',
+    );
+  }
+  if (plan.idleConsumers > 0) {
+    sentences.push(`${plan.idleConsumers} of the ${current} current consumers ${plan.idleConsumers === 1 ? 'is' : 'are'} idle: there ${partitionCount === 1 ? 'is only 1 partition' : `are only ${partitionCount} partitions`}.`);
+  }
+  if (plan.rateIsLowerBound) {
+    sentences.push(`The per-consumer rate (${formatRate(rate)}) was measured without a backlog, so it is only a lower bound: fewer consumers may do.`);
+  }
+  return sentences.join(' ');
+}
+
+function describe(catchUpSec: number | null): string {
+  if (catchUpSec === null) return 'it never catches up';
+  return catchUpSec === 0 ? 'it keeps up' : `it takes ${formatDuration(catchUpSec)}`;
+}
+
+function validate(input: CapacityInput): void {
+  const { partitions, consumers, perConsumerRatePerSec, targetCatchUpSec } = input;
+  if (!Number.isInteger(consumers) || consumers < 0) throw new RangeError(`consumers must be an integer >= 0, got ${consumers}`);
+  if (!Number.isFinite(perConsumerRatePerSec) || perConsumerRatePerSec <= 0) {
+    throw new RangeError(`perConsumerRatePerSec must be a measured rate > 0, got ${perConsumerRatePerSec}`);
+  }
+  if (!Number.isFinite(targetCatchUpSec) || targetCatchUpSec < 0) throw new RangeError(`targetCatchUpSec must be >= 0, got ${targetCatchUpSec}`);
+  const seen = new Set<number>();
+  for (const p of partitions) {
+    if (!Number.isInteger(p.partition) || p.partition < 0 || seen.has(p.partition)) {
+      throw new RangeError(`partition numbers must be distinct integers >= 0, got ${p.partition}`);
+    }
+    seen.add(p.partition);
+    if (!Number.isFinite(p.arrivalRatePerSec) || p.arrivalRatePerSec < 0) {
+      throw new RangeError(`partition ${p.partition}: arrivalRatePerSec must be >= 0, got ${p.arrivalRatePerSec}`);
+    }
+    if (!Number.isFinite(p.backlog) || p.backlog < 0) throw new RangeError(`partition ${p.partition}: backlog must be >= 0, got ${p.backlog}`);
+  }
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from './config';
+
+describe('parseConfig', () => {
+  it('fills every default from an empty environment and uses the local broker', () => {
+    const config = parseConfig({});
+    expect(config.DATABASE_URL).toBe('postgresql://postgres@127.0.0.1:5432/warden');
+    expect(config.kafkaBrokers).toEqual(['127.0.0.1:9092']);
+    expect(config.usesLocalBroker).toBe(true);
+    expect(config.SAMPLE_INTERVAL_MS).toBe(5000);
+    expect(config.WARDEN_COMMIT_METADATA).toBe(true);
+    expect(config.SAMPLER_GROUP_INCLUDE).toBeNull();
+  });
+
+  it('uses KAFKA_BROKERS when set and treats empty strings as unset', () => {
+    const config = parseConfig({ KAFKA_BROKERS: 'a:1, b:2', SAMPLE_INTERVAL_MS: '' });
+    expect(config.kafkaBrokers).toEqual(['a:1', 'b:2']);
+    expect(config.usesLocalBroker).toBe(false);
+    expect(config.SAMPLE_INTERVAL_MS).toBe(5000);
+  });
+
+  it('parses booleans, numbers and patterns', () => {
+    const config = parseConfig({ WARDEN_COMMIT_METADATA: 'false', WORKER_PORT: '8080', SAMPLER_GROUP_INCLUDE: '^orders-' });
+    expect(config.WARDEN_COMMIT_METADATA).toBe(false);
+    expect(config.WORKER_PORT).toBe(8080);
+    expect(config.SAMPLER_GROUP_INCLUDE?.test('orders-eu')).toBe(true);
+  });
+
+  it('names every bad variable, its value, the problem and an example', () => {
+    let error: unknown;
+    try {
+      parseConfig({ KAFKA_BROKERS: 'nohost', WORKER_PORT: '70000', SAMPLER_GROUP_EXCLUDE: '(', DATABASE_URL: 'mysql://x' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(4);
+    expect(problems.find((p) => p.startsWith('KAFKA_BROKERS="nohost"'))).toMatch(/not host:port.*example: KAFKA_BROKERS=127\.0\.0\.1:9092/);
+    expect(problems.find((p) => p.startsWith('WORKER_PORT="70000"'))).toMatch(/example: WORKER_PORT=9464/);
+    expect(problems.find((p) => p.startsWith('SAMPLER_GROUP_EXCLUDE="("'))).toMatch(/regular expression/);
+    expect(problems.find((p) => p.startsWith('DATABASE_URL='))).toMatch(/postgresql:\/\//);
+  });
+
+  it('rejects a bad enum with the allowed values', () => {
+    expect(() => parseConfig({ WARDEN_ORDERING: 'random' })).toThrow(/WARDEN_ORDERING="random".*partition.*key.*unordered/);
+  });
+});
