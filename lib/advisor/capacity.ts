@@ -78,21 +78,45 @@ export function assignPartitions(partitions: readonly PartitionLoad[], consumers
   const loads: ConsumerLoad[] = Array.from({ length: consumers }, () => ({ partitions: [], arrivalRatePerSec: 0, backlog: 0 }));
   if (consumers === 0) return loads;
   const ordered = [...partitions].sort((x, y) => y.arrivalRatePerSec - x.arrivalRatePerSec || x.partition - y.partition);
+  // Min-heap of consumer indexes under (arrival, partition count, index): the what-if curve runs this for
+  // every N up to the partition count, so a linear scan per partition would be cubic in partitions.
+  const before = (a: number, b: number): boolean => {
+    const x = loads[a] as ConsumerLoad;
+    const y = loads[b] as ConsumerLoad;
+    if (x.arrivalRatePerSec !== y.arrivalRatePerSec) return x.arrivalRatePerSec < y.arrivalRatePerSec;
+    if (x.partitions.length !== y.partitions.length) return x.partitions.length < y.partitions.length;
+    return a < b;
+  };
+  const heap = loads.map((_, index) => index); // all-zero loads: index order is already a valid heap
   for (const partition of ordered) {
-    let target = loads[0] as ConsumerLoad;
-    for (const load of loads) {
-      if (
-        load.arrivalRatePerSec < target.arrivalRatePerSec ||
-        (load.arrivalRatePerSec === target.arrivalRatePerSec && load.partitions.length < target.partitions.length)
-      ) {
-        target = load; // strict comparisons keep the lower index on full ties
-      }
-    }
-    target.partitions.push(partition.partition);
-    target.arrivalRatePerSec += partition.arrivalRatePerSec;
-    target.backlog += partition.backlog;
+    const index = heap[0] as number;
+    const load = loads[index] as ConsumerLoad;
+    load.partitions.push(partition.partition);
+    load.arrivalRatePerSec += partition.arrivalRatePerSec;
+    load.backlog += partition.backlog;
+    siftDown(heap, before);
   }
   return loads;
+}
+
+/** Restores the heap after its root grew. */
+function siftDown(heap: number[], before: (a: number, b: number) => boolean): void {
+  let i = 0;
+  for (;;) {
+    const left = 2 * i + 1;
+    const right = left + 1;
+    let smallest = i;
+    if (left < heap.length && before(heap[left] as number, heap[smallest] as number)) smallest = left;
+    if (right < heap.length && before(heap[right] as number, heap[smallest] as number)) smallest = right;
+    if (smallest === i) return;
+    [heap[i], heap[smallest]] = [heap[smallest] as number, heap[i] as number];
+    i = smallest;
+  }
+}
+
+/** A partition one consumer cannot get ahead of: its own arrival rate is at or above one consumer's rate. */
+export function isHotPartition(arrivalRatePerSec: number, perConsumerRatePerSec: number): boolean {
+  return compareRate(arrivalRatePerSec, perConsumerRatePerSec) >= 0;
 }
 
 /** Catch-up time of one consumer (see the model above); null means never. */
@@ -136,7 +160,7 @@ export function planCapacity(input: CapacityInput): CapacityPlan {
   const limitedByPartitions = partitionCount > 0 && withinTarget === undefined;
   const recommended = withinTarget ?? catchUpSecByConsumers[partitionCount - 1] ?? { consumers: 0, catchUpSec: 0 };
   const hotPartitions = partitions
-    .filter((p) => compareRate(p.arrivalRatePerSec, rate) >= 0)
+    .filter((p) => isHotPartition(p.arrivalRatePerSec, rate))
     .map((p) => p.partition)
     .sort((a, b) => a - b);
   const idleConsumers = Math.max(0, consumers - partitionCount);

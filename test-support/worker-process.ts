@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { childProcessEnv } from '../lib/config';
+import { eventually } from './integration';
+
+const ROOT = path.resolve(__dirname, '..');
+
+/** A real worker process (what `npm run worker` runs, as one node process so signals and exit codes are its own). */
+export class WorkerProcess {
+  private child: ChildProcess | null = null;
+  output = '';
+
+  constructor(private readonly env: Record<string, string>) {}
+
+  get port(): string {
+    return this.env.WORKER_PORT!;
+  }
+
+  async start(): Promise<void> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: childProcessEnv(this.env),
+    });
+    child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    this.child = child;
+    await eventually(`worker on port ${this.port} ready`, () => this.ready().then((ok) => (ok ? true : undefined)), 60_000);
+  }
+
+  async ready(): Promise<boolean> {
+    try {
+      const response = await fetch(`http://127.0.0.1:${this.port}/readyz`);
+      return response.status === 200;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Sends `signal` to the whole process group and waits for the worker to exit; returns its exit code. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    const child = this.child;
+    this.child = null;
+    if (!child?.pid || child.exitCode !== null) return child?.exitCode ?? null;
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    process.kill(-child.pid, signal);
+    return exited;
+  }
+}

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Admin } from 'kafkajs';
+import type { Database } from '../lib/db';
+import { testDatabase } from '../test-support/database';
+import { committedOffsets, createTopic, eventually, testKafka, uniqueName } from '../test-support/integration';
+import { WorkerProcess } from '../test-support/worker-process';
+
+// The real worker process (`npm run worker`) killed with SIGKILL mid-run and restarted: nothing is lost and
+// no commit ever passes a record that was not processed.
+
+const kafka = testKafka('warden-worker-it');
+let admin: Admin;
+let db: Database;
+
+beforeAll(async () => {
+  admin = kafka.admin();
+  await admin.connect();
+  db = testDatabase();
+});
+
+afterAll(async () => {
+  await admin?.disconnect();
+  await db?.$disconnect();
+});
+
+const PARTITIONS = 3;
+const RECORDS = 4_000;
+
+/** For every partition, the records below the committed offset must all be stored (offsets are dense here). */
+async function assertCommitsCoverOnlyStoredRecords(groupId: string, topic: string): Promise<Map<number, string>> {
+  const committed = await committedOffsets(admin, groupId, topic);
+  for (const [partition, offset] of committed) {
+    if (offset === '-1') continue;
+    const stored = await db.storedDocument.count({
+      where: { sourceTopic: topic, sourcePartition: partition, sourceOffset: { lt: BigInt(offset) } },
+    });
+    expect(stored, `partition ${partition} committed ${offset} but only ${stored} records below it are stored`).toBe(Number(offset));
+  }
+  return committed;
+}
+
+describe('kill -9 and restart of the worker', () => {
+  it.each([
+    ['with completed offsets in the commit metadata', 'true'],
+    ['with plain commits', 'false'],
+  ])('loses nothing and never commits past unfinished work (%s)', async (label, metadata) => {
+    const prefix = uniqueName('kill');
+    const topic = `${prefix}-in`;
+    const groupId = `${prefix}-group`;
+    await createTopic(admin, topic, PARTITIONS);
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    for (let batch = 0; batch < RECORDS / 1_000; batch++) {
+      await producer.send({
+        topic,
+        acks: -1,
+        messages: Array.from({ length: 1_000 }, (_, j) => {
+          const i = batch * 1_000 + j;
+          return {
+            key: `key-${i % 40}`,
+            value: JSON.stringify({ eventId: `${prefix}-${i}`, type: 'document.upsert', businessId: `${prefix}-${i}`, resultKey: `r-${i}`, payload: { i } }),
+          };
+        }),
+      });
+    }
+    await producer.disconnect();
+
+    const env = {
+      WARDEN_GROUP_ID: groupId,
+      WARDEN_INPUT_TOPIC: topic,
+      WARDEN_RESULTS_TOPIC: `${prefix}-results`,
+      WARDEN_DLQ_TOPIC: `${prefix}-dlq`,
+      WARDEN_INPUT_PARTITIONS: String(PARTITIONS),
+      WORKER_PORT: '19471',
+      SAMPLER_GROUP_INCLUDE: '^$',
+      SAMPLE_INTERVAL_MS: '60000',
+      WARDEN_FAULT_LATENCY_MS: '30',
+      WARDEN_COMMIT_INTERVAL_MS: '500',
+      WARDEN_COMMIT_METADATA: metadata,
+      LOG_LEVEL: 'warn',
+    };
+    const storedCount = () => db.storedDocument.count({ where: { sourceTopic: topic } });
+
+    const first = new WorkerProcess(env);
+    await first.start();
+    await eventually('a quarter of the records stored', async () => ((await storedCount()) >= RECORDS / 4 ? true : undefined), 60_000);
+    await first.stop('SIGKILL');
+    const atKill = await assertCommitsCoverOnlyStoredRecords(groupId, topic);
+    const storedAtKill = await storedCount();
+    expect(storedAtKill).toBeLessThan(RECORDS);
+
+    const second = new WorkerProcess(env);
+    await second.start();
+    try {
+      await eventually(
+        'every record stored and committed',
+        async () => {
+          const offsets = await committedOffsets(admin, groupId, topic);
+          const committedTotal = [...offsets.values()].reduce((sum, o) => sum + Math.max(0, Number(o)), 0);
+          return committedTotal === RECORDS && (await storedCount()) === RECORDS ? true : undefined;
+        },
+        90_000,
+      );
+      await assertCommitsCoverOnlyStoredRecords(groupId, topic);
+      const rewrites = await db.storedDocument.aggregate({ where: { sourceTopic: topic }, _sum: { writeCount: true } });
+      const redelivered = (rewrites._sum.writeCount ?? 0) - RECORDS;
+      const committedAtKill = [...atKill.values()].reduce((sum, o) => sum + Math.max(0, Number(o)), 0);
+      // Reported, not asserted: the number depends on timing. The commit-metadata variant should replay fewer.
+      console.log(
+        `kill -9 ${label}: stored at kill ${storedAtKill}, committed at kill ${committedAtKill}, redelivered after restart ${redelivered}`,
+      );
+      expect(redelivered).toBeGreaterThanOrEqual(0);
+      expect(redelivered).toBeLessThanOrEqual(storedAtKill - committedAtKill);
+    } finally {
+      expect(await second.stop('SIGTERM')).toBe(0);
+    }
+  });
+});
