@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { defineConfig } from 'prisma/config';
-import { loadConfig } from './lib/config';
+import { loadConfig, provideDatabaseUrlToPrismaCli } from './lib/config';
 import { migrationAdapter } from './prisma/offline-adapter';
 
 // Prisma 6.19 with the JS schema engine over a driver adapter: migrations apply with no download.
 // See prisma/offline-adapter.ts for the workaround this needs and when to drop it.
+provideDatabaseUrlToPrismaCli();
+
 export default defineConfig({
   experimental: { adapter: true },
   engine: 'js',

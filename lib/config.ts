@@ -84,6 +84,8 @@ export const envSchema = z.object({
   WARDEN_FAULT_LATENCY_MS: z.coerce.number().int().min(0).default(0),
   WARDEN_KAFKA_HOME: z.string().min(1).optional(),
   WARDEN_KAFKA_CONTROLLER_PORT: port(9093),
+  /** npm test's ports: broker base+92, controller base+93, UI base+100, workers base+464 and up. */
+  WARDEN_TEST_PORT_BASE: z.coerce.number().int().min(1_024).max(60_000).default(19_000),
 });
 
 export type WardenConfig = z.infer<typeof envSchema> & { kafkaBrokers: string[]; usesLocalBroker: boolean };
@@ -120,6 +122,7 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   WARDEN_FAULT_LATENCY_MS: '5',
   WARDEN_KAFKA_HOME: '/var/lib/warden/kafka',
   WARDEN_KAFKA_CONTROLLER_PORT: '9093',
+  WARDEN_TEST_PORT_BASE: '19000',
 };
 
 export class ConfigError extends Error {
@@ -167,4 +170,13 @@ export function childProcessEnv(overrides: Record<string, string | undefined> = 
 /** Whether this process runs under CI (the CI variable), for scripts that install what CI lacks. */
 export function isCi(): boolean {
   return process.env.CI === 'true' || process.env.CI === '1';
+}
+
+/**
+ * The Prisma CLI resolves `env("DATABASE_URL")` in the schema even though the driver adapter connects, and
+ * with the variable unset it falls back to downloading a native engine (impossible offline). Called from
+ * prisma.config.ts so every CLI run (postinstall's generate included) sees the configured URL.
+ */
+export function provideDatabaseUrlToPrismaCli(): void {
+  process.env.DATABASE_URL ??= loadConfig().DATABASE_URL;
 }

@@ -3,6 +3,7 @@
 // `N passed, N failed` summing every suite, and exits non-zero on any failure.
 //   npm test                      all suites
 //   npm test -- unit integration  only those suites
+//   npm test -- integration worker/sampler   vitest file filters (any argument that is not a suite name)
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { childProcessEnv, loadConfig } from '../lib/config';
@@ -15,74 +16,86 @@ const SUITES = ['unit', 'integration', 'e2e'] as const;
 type Suite = (typeof SUITES)[number];
 
 const ROOT = path.resolve(__dirname, '..');
-const REPORTS = path.join(ROOT, '.warden', 'test-reports');
-const TEST_BROKER: LocalBrokerOptions = {
-  port: 19092,
-  controllerPort: 19093,
-  home: path.join(ROOT, '.warden', 'kafka-test'),
-  fresh: true,
-};
-const E2E_UI_PORT = '3100';
-const E2E_WORKER_PORT = '19464';
-
-function selectedSuites(): Suite[] {
-  const asked = process.argv.slice(2);
-  const unknown = asked.filter((a) => !(SUITES as readonly string[]).includes(a));
-  if (unknown.length > 0) throw new Error(`unknown suite(s) ${unknown.join(', ')}; choose from ${SUITES.join(', ')}`);
-  return asked.length === 0 ? [...SUITES] : (asked as Suite[]);
+/** Ports from WARDEN_TEST_PORT_BASE, so several checkouts (or engineers) can run npm test at once. */
+function testPorts(base: number) {
+  return { broker: base + 92, controller: base + 93, ui: base + 100, worker: base + 464 };
 }
 
-async function vitest(project: 'unit' | 'integration', env: NodeJS.ProcessEnv): Promise<SuiteCount> {
-  const report = path.join(REPORTS, `${project}.json`);
-  await run('npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile=${report}`], {
+function parseArguments(): { suites: Suite[]; filters: string[] } {
+  const args = process.argv.slice(2);
+  const isSuite = (a: string): a is Suite => (SUITES as readonly string[]).includes(a);
+  const suites = args.filter(isSuite);
+  return { suites: suites.length === 0 ? [...SUITES] : suites, filters: args.filter((a) => !isSuite(a)) };
+}
+
+async function vitest(
+  project: 'unit' | 'integration',
+  env: NodeJS.ProcessEnv,
+  reports: string,
+  filters: string[],
+): Promise<SuiteCount> {
+  const report = path.join(reports, `${project}.json`);
+  await run('npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile=${report}`, ...filters], {
     cwd: ROOT,
     env: { ...env, NO_COLOR: '1' },
   });
   return readVitestCounts(project, report);
 }
 
-async function e2e(env: NodeJS.ProcessEnv): Promise<SuiteCount> {
+async function e2e(env: NodeJS.ProcessEnv, reports: string): Promise<SuiteCount> {
   const build = await run('npx', ['next', 'build'], { cwd: ROOT, env });
   if (build !== 0) {
     console.error('e2e: next build failed; the end-to-end suite did not run');
     return { suite: 'e2e', passed: 0, failed: 1, skipped: 0 };
   }
-  const report = path.join(REPORTS, 'e2e.json');
+  const report = path.join(reports, 'e2e.json');
   await run('npx', ['playwright', 'test'], { cwd: ROOT, env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report } });
   return readPlaywrightCounts('e2e', report);
 }
 
 async function main(): Promise<number> {
-  const suites = selectedSuites();
+  const { suites, filters } = parseArguments();
   const config = loadConfig();
-  rmSync(REPORTS, { recursive: true, force: true });
-  mkdirSync(REPORTS, { recursive: true });
+  const ports = testPorts(config.WARDEN_TEST_PORT_BASE);
+  const testBroker: LocalBrokerOptions = {
+    port: ports.broker,
+    controllerPort: ports.controller,
+    home: path.join(ROOT, '.warden', `kafka-test-${ports.broker}`),
+    fresh: true,
+  };
+  const reports = path.join(ROOT, '.warden', `test-reports-${config.WARDEN_TEST_PORT_BASE}`);
+  rmSync(reports, { recursive: true, force: true });
+  mkdirSync(reports, { recursive: true });
   const counts: SuiteCount[] = [];
 
-  if (suites.includes('unit')) counts.push(await vitest('unit', childProcessEnv()));
+  if (suites.includes('unit')) counts.push(await vitest('unit', childProcessEnv(), reports, filters));
 
   const needsServices = suites.some((s) => s !== 'unit');
   if (needsServices) {
     const databaseUrl = testDatabaseUrl(config.DATABASE_URL);
     const brokerStartedHere = config.usesLocalBroker;
     try {
-      const brokers = brokerStartedHere ? await startLocalBroker(TEST_BROKER) : config.kafkaBrokers.join(',');
+      const brokers = brokerStartedHere ? await startLocalBroker(testBroker) : config.kafkaBrokers.join(',');
       await resetTestDatabase(databaseUrl);
       const env = childProcessEnv({
         KAFKA_BROKERS: brokers,
         DATABASE_URL: databaseUrl,
-        UI_PORT: E2E_UI_PORT,
-        WORKER_PORT: E2E_WORKER_PORT,
+        UI_PORT: String(ports.ui),
+        WORKER_PORT: String(ports.worker),
+        // Lets tests restart the broker they run against (fault injection); unset for an external cluster.
+        ...(brokerStartedHere
+          ? { WARDEN_KAFKA_HOME: testBroker.home, WARDEN_KAFKA_PORT: String(ports.broker), WARDEN_KAFKA_CONTROLLER_PORT: String(ports.controller) }
+          : {}),
         UI_REFRESH_MS: '1000',
         SAMPLE_INTERVAL_MS: '1000',
       });
-      if (suites.includes('integration')) counts.push(await vitest('integration', env));
-      if (suites.includes('e2e')) counts.push(await e2e(env));
+      if (suites.includes('integration')) counts.push(await vitest('integration', env, reports, filters));
+      if (suites.includes('e2e')) counts.push(await e2e(env, reports));
     } catch (error) {
       console.error(`test setup failed: ${(error as Error).message}`);
       counts.push({ suite: 'setup', passed: 0, failed: 1, skipped: 0 });
     } finally {
-      if (brokerStartedHere) await stopLocalBroker(TEST_BROKER).catch((e: Error) => console.error(e.message));
+      if (brokerStartedHere) await stopLocalBroker(testBroker).catch((e: Error) => console.error(e.message));
     }
   }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
+import { loadConfig } from '../lib/config';
 import type { Database } from '../lib/db';
 import { testDatabase } from '../test-support/database';
 import { committedOffsets, createTopic, eventually, testKafka, uniqueName } from '../test-support/integration';
@@ -71,7 +72,7 @@ describe('kill -9 and restart of the worker', () => {
       WARDEN_RESULTS_TOPIC: `${prefix}-results`,
       WARDEN_DLQ_TOPIC: `${prefix}-dlq`,
       WARDEN_INPUT_PARTITIONS: String(PARTITIONS),
-      WORKER_PORT: '19471',
+      WORKER_PORT: String(loadConfig().WORKER_PORT + 7),
       SAMPLER_GROUP_INCLUDE: '^$',
       SAMPLE_INTERVAL_MS: '60000',
       WARDEN_FAULT_LATENCY_MS: '30',
