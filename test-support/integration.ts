@@ -8,7 +8,8 @@ import { createKafka } from '../worker/kafka/client';
 // it started and at the fresh test database; each test names its own topics and groups.
 
 export function testKafka(clientId = 'warden-test') {
-  return createKafka({ brokers: loadConfig().kafkaBrokers, clientId });
+  // Silent: tests assert on outcomes, and kafkajs's retry chatter during fault injection buries them.
+  return createKafka({ brokers: loadConfig().kafkaBrokers, clientId, logLevel: 'nothing' });
 }
 
 /** A name no other test uses, so tests never see each other's topics or groups. */

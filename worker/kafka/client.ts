@@ -4,10 +4,10 @@ export interface KafkaClientOptions {
   brokers: string[];
   clientId: string;
   /** kafkajs logs through this; by default only errors, to stderr as JSON lines. */
-  logLevel?: 'error' | 'warn' | 'info' | 'debug';
+  logLevel?: 'nothing' | 'error' | 'warn' | 'info' | 'debug';
 }
 
-const LEVELS = { error: logLevel.ERROR, warn: logLevel.WARN, info: logLevel.INFO, debug: logLevel.DEBUG } as const;
+const LEVELS = { nothing: logLevel.NOTHING, error: logLevel.ERROR, warn: logLevel.WARN, info: logLevel.INFO, debug: logLevel.DEBUG } as const;
 
 export function createKafka(options: KafkaClientOptions): Kafka {
   const config: KafkaConfig = {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "stored_document" ADD COLUMN     "first_store_seq" BIGSERIAL NOT NULL;

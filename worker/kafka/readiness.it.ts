@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Admin } from 'kafkajs';
+import { loadConfig } from '../../lib/config';
+import type { Database } from '../../lib/db';
+import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../../scripts/lib/broker';
+import { testDatabase } from '../../test-support/database';
+import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
+import { startPipelineConsumer, upsertEvent } from '../../test-support/pipeline-consumer';
+
+// Seed 000 ends with an unresolved bug: after a transient error during reassignment, polling never resumed
+// while readiness stayed green. This forces that situation on the real broker: a second member joins, and
+// while Warden's consumer is mid-rebalance the broker goes away. Readiness must turn red, and the consumer
+// must recover by itself when the broker is back.
+
+const config = loadConfig();
+// Only a broker this test run started can be stopped and restarted (npm test sets WARDEN_KAFKA_HOME).
+const brokerHome = config.WARDEN_KAFKA_HOME;
+const broker: LocalBrokerOptions = {
+  port: config.WARDEN_KAFKA_PORT,
+  controllerPort: config.WARDEN_KAFKA_CONTROLLER_PORT,
+  home: brokerHome,
+  fresh: false,
+};
+
+describe.runIf(brokerHome !== undefined)('readiness through a broker outage during a rebalance', () => {
+  const kafka = testKafka('warden-readiness-it');
+  let admin: Admin;
+  let db: Database;
+
+  beforeAll(async () => {
+    admin = kafka.admin();
+    await admin.connect();
+    db = testDatabase();
+  });
+
+  afterAll(async () => {
+    await admin?.disconnect().catch(() => undefined);
+    await db?.$disconnect();
+  });
+
+  it('reports not ready while polling cannot resume, and recovers by itself when the broker returns', async () => {
+    const prefix = uniqueName('ready');
+    const topic = `${prefix}-in`;
+    const groupId = `${prefix}-group`;
+    await createTopic(admin, topic, 2);
+    const storedCount = () => db.storedDocument.count({ where: { sourceTopic: topic } });
+
+    const pipeline = await startPipelineConsumer({
+      kafka,
+      db,
+      groupId,
+      topics: [topic],
+      resultsTopic: `${prefix}-results`,
+      consumer: { readinessWindowMs: 3_000, restartAfterMs: 10_000 },
+    });
+    const intruder = kafka.consumer({ groupId, retry: { retries: 0, restartOnFailure: async () => false } });
+    try {
+      const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+      await producer.connect();
+      await producer.send({ topic, acks: -1, messages: Array.from({ length: 10 }, (_, i) => ({ partition: i % 2, value: upsertEvent(i, { businessId: `${prefix}-a${i}` }) })) });
+      await producer.disconnect();
+      await eventually('the first records stored', async () => ((await storedCount()) === 10 ? true : undefined));
+      await eventually('ready', async () => (pipeline.consumer.readiness().ready ? true : undefined));
+
+      // A second member joins; while the group is rebalancing, the broker goes down.
+      await intruder.connect();
+      await intruder.subscribe({ topic, fromBeginning: true });
+      void intruder.run({ eachMessage: async () => undefined }).catch(() => undefined);
+      await eventually('the group mid-rebalance', async () => {
+        const { groups } = await admin.describeGroups([groupId]);
+        return groups[0]?.state === 'PreparingRebalance' || groups[0]?.state === 'CompletingRebalance' ? true : undefined;
+      });
+      await stopLocalBroker(broker);
+
+      const notReady = await eventually(
+        'readiness to turn red',
+        async () => {
+          const readiness = pipeline.consumer.readiness();
+          return readiness.ready ? undefined : readiness;
+        },
+        30_000,
+      );
+      expect(notReady.detail).toMatch(/no fetch or heartbeat|crashed|not joined/);
+      await Promise.race([intruder.disconnect().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 3_000))]);
+
+      await startLocalBroker(broker);
+      await eventually('readiness to recover by itself', async () => (pipeline.consumer.readiness().ready ? true : undefined), 90_000);
+
+      const after = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+      await after.connect();
+      await after.send({ topic, acks: -1, messages: Array.from({ length: 10 }, (_, i) => ({ partition: i % 2, value: upsertEvent(100 + i, { businessId: `${prefix}-b${i}` }) })) });
+      await after.disconnect();
+      await eventually('records produced after the outage stored', async () => ((await storedCount()) === 20 ? true : undefined), 60_000);
+      expect(pipeline.consumer.readiness().ready).toBe(true);
+    } finally {
+      // Whatever happened, leave a running broker for the test files after this one.
+      await startLocalBroker(broker);
+      await pipeline.stop();
+    }
+  });
+});
