@@ -4,7 +4,7 @@ import { loadConfig } from '../lib/config';
 import type { Database } from '../lib/db';
 import { testDatabase } from '../test-support/database';
 import { committedOffsets, createTopic, eventually, testKafka, uniqueName } from '../test-support/integration';
-import { WorkerProcess } from '../test-support/worker-process';
+import { WorkerProcess } from '../scripts/lib/worker-process';
 
 // The real worker process (`npm run worker`) killed with SIGKILL mid-run and restarted: nothing is lost and
 // no commit ever passes a record that was not processed.

@@ -16,6 +16,8 @@ describe('classifyPipelineError', () => {
     ['kafkajs connection error', named('KafkaJSConnectionError')],
     ['kafkajs retriable protocol error', named('KafkaJSProtocolError', { retriable: true })],
     ['initialization error', named('PrismaClientInitializationError')],
+    ['node-postgres connection loss (plain Error)', new Error('Connection terminated unexpectedly')],
+    ['node-postgres connect timeout', new Error('timeout exceeded when trying to connect')],
     ['wrapped transient cause', new Error('store failed', { cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }) })],
   ])('%s is transient', (_name, error) => {
     expect(classifyPipelineError(error)).toBe('transient');
@@ -26,6 +28,7 @@ describe('classifyPipelineError', () => {
     ['unique violation', named('DriverAdapterError', { cause: { kind: 'UniqueConstraintViolation' } })],
     ['kafkajs non-retriable (message too large)', named('KafkaJSProtocolError', { retriable: false })],
     ['a plain bug', new TypeError('cannot read properties of undefined')],
+    ['a message merely mentioning connections', new Error('invalid connection string in payload')],
     ['a thrown string', 'boom'],
   ])('%s is permanent', (_name, error) => {
     expect(classifyPipelineError(error)).toBe('permanent');

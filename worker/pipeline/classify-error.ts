@@ -27,8 +27,21 @@ const TRANSIENT_KAFKAJS_NAMES = new Set([
   'KafkaJSLockTimeout',
 ]);
 
+/**
+ * node-postgres raises connection loss as plain Errors with these messages (no code), and the Prisma pg
+ * adapter passes them through unwrapped. Found by the db-outage verification scenario.
+ */
+const TRANSIENT_PG_MESSAGES = [
+  /^Connection terminated/,
+  /^timeout exceeded when trying to connect/,
+  /connection error and is not queryable/,
+  /^Client was closed and is not queryable/,
+  /^Query read timeout/,
+];
+
 interface ErrorLike {
   name?: unknown;
+  message?: unknown;
   code?: unknown;
   retriable?: unknown;
   cause?: unknown;
@@ -45,6 +58,7 @@ function isTransient(error: unknown, depth: number): boolean {
   if (e.name === 'PrismaClientInitializationError') return true;
   if (typeof e.name === 'string' && TRANSIENT_KAFKAJS_NAMES.has(e.name)) return true;
   if (e.retriable === true) return true;
+  if (typeof e.message === 'string' && TRANSIENT_PG_MESSAGES.some((pattern) => pattern.test(e.message as string))) return true;
   if (typeof e.code === 'string' && (TRANSIENT_NODE_CODES.has(e.code) || TRANSIENT_PRISMA_CODES.has(e.code))) return true;
   if (isTransientAdapterCause(e.meta?.driverAdapterError?.cause)) return true;
   if (e.name === 'DriverAdapterError' && isTransientAdapterCause(e.cause)) return true;

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { childProcessEnv } from '../lib/config';
-import { eventually } from './integration';
+import { childProcessEnv } from '../../lib/config';
+import { eventually } from './eventually';
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '..', '..');
 
 /** A real worker process (what `npm run worker` runs, as one node process so signals and exit codes are its own). */
 export class WorkerProcess {
@@ -23,8 +23,10 @@ export class WorkerProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: childProcessEnv(this.env),
     });
-    child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    // The last 64 KiB of its logs, for reports when something went wrong.
+    const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-65_536));
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
     this.child = child;
     await eventually(`worker on port ${this.port} ready`, () => this.ready().then((ok) => (ok ? true : undefined)), 60_000);
   }

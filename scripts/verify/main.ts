@@ -1,0 +1,84 @@
+// npm run verify - fault scenarios on real worker processes, judged by a checker (see run-verification.ts).
+//   npm run verify                                  every scenario, seed 001's size (50,000 records, 10 keys)
+//   npm run verify -- --scenarios kill9,rebalance   a selection
+//   npm run verify -- --quick                       3,000 records per scenario
+//   options: --records N --keys K --partitions P --transient-rate 0.1 --latency-ms 5
+// Starts the local broker unless KAFKA_BROKERS is set; uses the configured DATABASE_URL (migrated first).
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../lib/config';
+import { createDatabase } from '../../lib/db';
+import { createKafka } from '../../worker/kafka/client';
+import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
+import { migrateDatabase } from '../lib/database';
+import { formatReports } from './report';
+import { runVerification, SCENARIOS, type ScenarioName } from './run-verification';
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      scenarios: { type: 'string', default: SCENARIOS.join(',') },
+      records: { type: 'string' },
+      keys: { type: 'string', default: '10' },
+      partitions: { type: 'string', default: '6' },
+      'transient-rate': { type: 'string', default: '0.1' },
+      'latency-ms': { type: 'string', default: '2' },
+      quick: { type: 'boolean', default: false },
+    },
+  });
+  const scenarios = values.scenarios.split(',').map((s) => s.trim());
+  const unknown = scenarios.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
+  if (unknown.length > 0) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; choose from ${SCENARIOS.join(', ')}`);
+  const number = (name: string, value: string) => {
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`--${name} must be a non-negative number, got "${value}"`);
+    return parsed;
+  };
+
+  const config = loadConfig();
+  let localBroker: LocalBrokerOptions | null = null;
+  let brokerStartedHere = false;
+  if (config.usesLocalBroker) {
+    localBroker = { port: config.WARDEN_KAFKA_PORT, controllerPort: config.WARDEN_KAFKA_CONTROLLER_PORT, home: config.WARDEN_KAFKA_HOME };
+    brokerStartedHere = !(await localBrokerRunning(localBroker));
+    await startLocalBroker(localBroker);
+  }
+  await migrateDatabase(config.DATABASE_URL);
+  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'warden-verify', logLevel: 'nothing' });
+  const admin = kafka.admin();
+  await admin.connect();
+  const db = createDatabase(config.DATABASE_URL);
+  try {
+    const reports = await runVerification({
+      kafka,
+      admin,
+      db,
+      databaseUrl: config.DATABASE_URL,
+      localBroker,
+      scenarios: scenarios as ScenarioName[],
+      records: values.records ? number('records', values.records) : values.quick ? 3_000 : 50_000,
+      keys: number('keys', values.keys),
+      partitions: number('partitions', values.partitions),
+      transientRate: number('transient-rate', values['transient-rate']),
+      maxLatencyMs: number('latency-ms', values['latency-ms']),
+      poisonShare: 0.001,
+      malformedShare: 0.001,
+      ignoredShare: 0.02,
+      firstWorkerPort: config.WORKER_PORT + 20,
+      log: (line) => console.log(line),
+    });
+    console.log(formatReports(reports));
+    return reports.every((r) => r.passed) ? 0 : 1;
+  } finally {
+    await admin.disconnect();
+    await db.$disconnect();
+    if (brokerStartedHere && localBroker) await stopLocalBroker(localBroker);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    console.error(`verify: ${error.message}`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,25 @@
+import type { ScenarioReport } from './run-verification';
+
+/** A plain-text table of scenario verdicts, then the notes that explain any failure. */
+export function formatReports(reports: readonly ScenarioReport[]): string {
+  const header = ['scenario', 'result', 'seconds', 'produced', 'stored', 'lost', 'order viol.', 'duplicates', 'bad', 'dead-lettered', 'quarantined', 'dropped', 'commit viol.'];
+  const rows = reports.map((r) => [
+    r.scenario,
+    r.passed ? 'PASS' : 'FAIL',
+    String(r.seconds),
+    String(r.verdict.produced),
+    String(r.verdict.stored),
+    String(r.verdict.lost.length),
+    String(r.verdict.orderViolations),
+    String(r.verdict.duplicates),
+    String(r.verdict.badRecords),
+    String(r.verdict.deadLettered),
+    String(r.verdict.quarantined),
+    String(r.verdict.silentlyDropped.length),
+    String(r.verdict.commitViolations.length + r.checkpoints.reduce((sum, c) => sum + c.commitViolations, 0)),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  const notes = reports.flatMap((r) => r.notes.map((n) => `  ${r.scenario}: ${n}`));
+  return [line(header), ...rows.map(line), ...(notes.length > 0 ? ['notes:', ...notes] : [])].join('\n');
+}

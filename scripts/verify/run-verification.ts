@@ -1,0 +1,287 @@
+import type { Admin, Kafka } from 'kafkajs';
+import type { Database } from '../../lib/db';
+import { ensureTopics } from '../../worker/kafka/topics';
+import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
+import { eventually } from '../lib/eventually';
+import { uniqueName } from '../lib/unique-name';
+import { WorkerProcess } from '../lib/worker-process';
+import { observe, readWholeTopic } from './observe';
+import { encodeRecord, planRecords, type PlanOptions } from './records';
+import { TcpProxy } from './tcp-proxy';
+import { judge, passes, type ProducedRecord, type Verdict } from './verdict';
+
+// Runs fault scenarios against real worker processes (the same worker `npm run worker` starts) and judges
+// what they did: nothing lost, per-key order kept, no record silently dropped, no commit past unfinished
+// work, checked after every fault and at the end.
+
+export const SCENARIOS = ['steady', 'kill9', 'rebalance', 'broker-restart', 'db-outage', 'keys1000', 'isolation'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export interface VerifyOptions {
+  kafka: Kafka;
+  admin: Admin;
+  db: Database;
+  databaseUrl: string;
+  /** Only when the broker was started here can the broker-restart scenario restart it. */
+  localBroker: LocalBrokerOptions | null;
+  scenarios: ScenarioName[];
+  records: number;
+  keys: number;
+  partitions: number;
+  transientRate: number;
+  maxLatencyMs: number;
+  poisonShare: number;
+  malformedShare: number;
+  ignoredShare: number;
+  firstWorkerPort: number;
+  log: (line: string) => void;
+}
+
+export interface ScenarioReport {
+  scenario: ScenarioName;
+  passed: boolean;
+  seconds: number;
+  verdict: Verdict;
+  checkpoints: Array<{ after: string; commitViolations: number }>;
+  notes: string[];
+}
+
+interface ScenarioContext {
+  startWorker(index: number): Promise<void>;
+  stopWorker(index: number, signal: NodeJS.Signals): Promise<void>;
+  progress(fraction: number): Promise<void>;
+  checkpoint(after: string): Promise<void>;
+  note(line: string): void;
+}
+
+type ScenarioPlan = {
+  keys?: number;
+  policy: 'pause' | 'dead-letter';
+  ordered: boolean;
+  /** Mixes of bad records; the isolation scenario places its one poison record itself. */
+  mixes: boolean;
+  run(ctx: ScenarioContext, faults: { broker: LocalBrokerOptions | null; proxy: TcpProxy }): Promise<void>;
+};
+
+const SCENARIO_PLANS: Record<ScenarioName, ScenarioPlan> = {
+  steady: { policy: 'dead-letter', ordered: true, mixes: true, run: async (ctx) => ctx.startWorker(0) },
+  kill9: {
+    policy: 'dead-letter',
+    ordered: true,
+    mixes: true,
+    async run(ctx) {
+      await ctx.startWorker(0);
+      await ctx.startWorker(1);
+      await ctx.progress(0.3);
+      await ctx.stopWorker(0, 'SIGKILL');
+      await ctx.checkpoint('kill -9 of worker 0');
+      await ctx.startWorker(0);
+    },
+  },
+  rebalance: {
+    policy: 'dead-letter',
+    ordered: true,
+    mixes: true,
+    async run(ctx) {
+      await ctx.startWorker(0);
+      await ctx.progress(0.2);
+      await ctx.startWorker(1);
+      await ctx.checkpoint('worker 1 joined');
+      await ctx.progress(0.6);
+      await ctx.stopWorker(0, 'SIGTERM');
+      await ctx.checkpoint('worker 0 left');
+    },
+  },
+  'broker-restart': {
+    policy: 'dead-letter',
+    ordered: true,
+    mixes: true,
+    async run(ctx, { broker }) {
+      await ctx.startWorker(0);
+      if (!broker) return ctx.note('KAFKA_BROKERS is an external cluster: the broker was not restarted');
+      await ctx.progress(0.3);
+      await stopLocalBroker(broker);
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      await startLocalBroker({ ...broker, fresh: false });
+      await ctx.checkpoint('broker restart');
+    },
+  },
+  'db-outage': {
+    policy: 'dead-letter',
+    ordered: true,
+    mixes: true,
+    async run(ctx, { proxy }) {
+      await ctx.startWorker(0);
+      await ctx.progress(0.3);
+      proxy.setDown(true);
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+      proxy.setDown(false);
+      await ctx.checkpoint('database back after 10 s');
+    },
+  },
+  keys1000: { keys: 1_000, policy: 'dead-letter', ordered: true, mixes: true, run: async (ctx) => ctx.startWorker(0) },
+  isolation: { policy: 'pause', ordered: true, mixes: false, run: async (ctx) => ctx.startWorker(0) },
+};
+
+export async function runVerification(options: VerifyOptions): Promise<ScenarioReport[]> {
+  const reports: ScenarioReport[] = [];
+  for (const scenario of options.scenarios) reports.push(await runScenario(scenario, options));
+  return reports;
+}
+
+async function runScenario(scenario: ScenarioName, options: VerifyOptions): Promise<ScenarioReport> {
+  const plan = SCENARIO_PLANS[scenario];
+  const started = Date.now();
+  const runId = uniqueName(`verify-${scenario}`);
+  const topics = { input: `${runId}-in`, results: `${runId}-results`, dlq: `${runId}-dlq` };
+  const groupId = `${runId}-group`;
+  const { kafka, admin, db, log } = options;
+  const notes: string[] = [];
+  const checkpoints: ScenarioReport['checkpoints'] = [];
+  log(`verify ${scenario}: producing ${options.records} records on ${options.partitions} partitions`);
+
+  await ensureTopics(admin, [
+    { topic: topics.input, numPartitions: options.partitions },
+    { topic: topics.results, numPartitions: 1 },
+    { topic: topics.dlq, numPartitions: 1 },
+  ]);
+  const produced = await produce(kafka, admin, topics.input, {
+    runId,
+    records: options.records,
+    keys: plan.keys ?? options.keys,
+    poisonShare: plan.mixes ? options.poisonShare : 0,
+    malformedShare: plan.mixes ? options.malformedShare : 0,
+    ignoredShare: options.ignoredShare,
+  }, scenario === 'isolation');
+
+  const proxy = new TcpProxy({ host: new URL(options.databaseUrl).hostname, port: Number(new URL(options.databaseUrl).port || 5432) });
+  const proxyPort = await proxy.start();
+  const workerDatabaseUrl = new URL(options.databaseUrl);
+  if (scenario === 'db-outage') workerDatabaseUrl.port = String(proxyPort);
+  const workers = new Map<number, WorkerProcess>();
+  const env = (index: number) => ({
+    DATABASE_URL: workerDatabaseUrl.toString(),
+    WARDEN_GROUP_ID: groupId,
+    WARDEN_INPUT_TOPIC: topics.input,
+    WARDEN_RESULTS_TOPIC: topics.results,
+    WARDEN_DLQ_TOPIC: topics.dlq,
+    WARDEN_INPUT_PARTITIONS: String(options.partitions),
+    WARDEN_QUARANTINE_POLICY: plan.policy,
+    WARDEN_FAULT_TRANSIENT_RATE: String(options.transientRate),
+    WARDEN_FAULT_LATENCY_MS: String(options.maxLatencyMs),
+    WORKER_PORT: String(options.firstWorkerPort + index),
+    KAFKA_CLIENT_ID: `verify-worker-${index}`,
+    SAMPLER_GROUP_INCLUDE: '^$',
+    SAMPLE_INTERVAL_MS: '60000',
+    LOG_LEVEL: 'error',
+  });
+  // Observing retries: right after a broker restart the group coordinator is still loading.
+  const seen = () =>
+    eventually('an observation of the run', () => observe({ kafka, admin, db, runId, groupId, inputTopic: topics.input, dlqTopic: topics.dlq }), 60_000);
+  const validCount = produced.filter((r) => r.kind === 'valid').length;
+
+  const ctx: ScenarioContext = {
+    async startWorker(index) {
+      const worker = new WorkerProcess(env(index));
+      workers.set(index, worker);
+      await worker.start();
+    },
+    async stopWorker(index, signal) {
+      await workers.get(index)?.stop(signal);
+      workers.delete(index);
+    },
+    async progress(fraction) {
+      const target = Math.floor(validCount * fraction);
+      await eventually(
+        `${Math.round(fraction * 100)}% of ${scenario} processed`,
+        async () => ((await db.storedDocument.count({ where: { businessId: { startsWith: `${runId}-` } } })) >= target ? true : undefined),
+        300_000,
+      );
+    },
+    async checkpoint(after) {
+      const verdict = judge(produced, await seen(), false);
+      checkpoints.push({ after, commitViolations: verdict.commitViolations.length });
+      if (verdict.commitViolations.length > 0) notes.push(`after ${after}: ${verdict.commitViolations.slice(0, 3).join('; ')}`);
+    },
+    note: (line) => notes.push(line),
+  };
+
+  let verdict: Verdict;
+  try {
+    await plan.run(ctx, { broker: options.localBroker, proxy });
+    verdict = await waitForCompletion(produced, seen, plan.policy);
+  } catch (error) {
+    notes.push(`scenario failed: ${(error as Error).message}`);
+    verdict = judge(produced, await seen(), true);
+  } finally {
+    for (const [index, worker] of workers) {
+      await worker.stop('SIGTERM');
+      const errors = worker.output.split('\n').filter((line) => /"level":(50|60)/.test(line));
+      if (errors.length > 0) notes.push(`worker ${index} logged ${errors.length} error(s); last: ${errors.at(-1)!.slice(0, 300)}`);
+    }
+    await proxy.stop();
+  }
+  if (scenario === 'isolation') checkIsolation(produced, verdict, await seen(), notes);
+  if (verdict.lost.length > 0) notes.push(`lost, for example: ${verdict.lost.slice(0, 5).join(', ')}`);
+  const passed = passes(verdict, { ordered: plan.ordered }) && checkpoints.every((c) => c.commitViolations === 0) && !notes.some((n) => n.startsWith('scenario failed') || n.startsWith('isolation'));
+  const seconds = Math.round((Date.now() - started) / 100) / 10;
+  log(`verify ${scenario}: ${passed ? 'PASS' : 'FAIL'} in ${seconds} s`);
+  return { scenario, passed, seconds, verdict, checkpoints, notes };
+}
+
+/** No progress for this long ends the wait: what is missing then is reported as lost. */
+const STALLED_RUN_MS = 60_000;
+
+/** Waits until every valid record is stored and every bad record accounted for, or progress stops. */
+async function waitForCompletion(
+  produced: ProducedRecord[],
+  seen: () => Promise<Awaited<ReturnType<typeof observe>>>,
+  policy: 'pause' | 'dead-letter',
+): Promise<Verdict> {
+  let lastProgress = { at: Date.now(), handled: -1 };
+  for (;;) {
+    const verdict = judge(produced, await seen(), true);
+    const accounted = policy === 'pause' || verdict.deadLettered === verdict.badRecords;
+    if (verdict.lost.length === 0 && accounted) return verdict;
+    const handled = verdict.stored + verdict.deadLettered;
+    if (handled > lastProgress.handled) lastProgress = { at: Date.now(), handled };
+    else if (Date.now() - lastProgress.at > STALLED_RUN_MS) return verdict;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
+/** While one partition is quarantined, all other partitions finish and its commit stays at the poison. */
+function checkIsolation(produced: ProducedRecord[], verdict: Verdict, seen: Awaited<ReturnType<typeof observe>>, notes: string[]): void {
+  const poison = produced.find((r) => r.kind === 'poison');
+  if (!poison) return void notes.push('isolation: no poison record was produced');
+  const held = seen.quarantined.get(poison.partition);
+  if (held !== poison.offset) notes.push(`isolation: partition ${poison.partition} is held at ${held ?? 'nothing'}, expected ${poison.offset}`);
+  const committed = seen.committed.get(poison.partition);
+  if (committed !== undefined && committed > poison.offset) notes.push(`isolation: partition ${poison.partition} committed ${committed}, past the poison at ${poison.offset}`);
+  const othersUnfinished = produced.filter((r) => r.partition !== poison.partition && r.kind === 'valid' && !seen.stored.has(r.id));
+  if (othersUnfinished.length > 0) notes.push(`isolation: ${othersUnfinished.length} records of healthy partitions unfinished`);
+  if (verdict.lost.length > 0) notes.push(`isolation: ${verdict.lost.length} lost`);
+}
+
+async function produce(kafka: Kafka, admin: Admin, topic: string, plan: PlanOptions, withOnePoison: boolean): Promise<ProducedRecord[]> {
+  let seed = 7;
+  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const planned = planRecords(plan, random);
+  if (withOnePoison) planned[Math.min(5, planned.length - 1)]!.kind = 'poison';
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  try {
+    for (let start = 0; start < planned.length; start += 2_000) {
+      const slice = planned.slice(start, start + 2_000);
+      await producer.send({ topic, acks: -1, messages: slice.map((record, i) => encodeRecord(record, start + i)) });
+    }
+  } finally {
+    await producer.disconnect();
+  }
+  const positions = new Map((await readWholeTopic(kafka, admin, topic)).map((m) => [m.headers['verify-id'], m] as const));
+  return planned.map((record) => {
+    const position = positions.get(record.id);
+    if (!position) throw new Error(`produced record ${record.id} not found in ${topic}`);
+    return { ...record, partition: position.partition, offset: BigInt(position.offset) };
+  });
+}
