@@ -117,3 +117,41 @@ describe('kill -9 and restart of the worker', () => {
     }
   });
 });
+
+describe('shutdown signals', () => {
+  it('a second signal during the drain forces exit 1 without waiting for in-flight work', async () => {
+    const prefix = uniqueName('signal');
+    const topic = `${prefix}-in`;
+    await createTopic(admin, topic, 1);
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: Array.from({ length: 20 }, (_, i) => ({
+        key: `key-${i}`,
+        value: JSON.stringify({ eventId: `${prefix}-${i}`, type: 'document.upsert', businessId: `${prefix}-${i}`, resultKey: `r-${i}`, payload: {} }),
+      })),
+    });
+    await producer.disconnect();
+    const worker = new WorkerProcess({
+      WARDEN_GROUP_ID: `${prefix}-group`,
+      WARDEN_INPUT_TOPIC: topic,
+      WARDEN_RESULTS_TOPIC: `${prefix}-results`,
+      WARDEN_DLQ_TOPIC: `${prefix}-dlq`,
+      WARDEN_INPUT_PARTITIONS: '1',
+      WORKER_PORT: String(loadConfig().WORKER_PORT + 8),
+      SAMPLER_GROUP_INCLUDE: '^$',
+      // Every record's store waits up to 30 s: the drain cannot finish before the second signal.
+      WARDEN_FAULT_LATENCY_MS: '30000',
+      LOG_LEVEL: 'warn',
+    });
+    await worker.start();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const exit = worker.signal('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    void worker.signal('SIGTERM');
+    expect(await exit).toBe(1);
+    expect(worker.output).toMatch(/second signal: exiting without draining/);
+  });
+});

@@ -40,6 +40,15 @@ export class WorkerProcess {
     }
   }
 
+  /** Sends `signal` to the worker's process group without waiting; resolves with its exit code once it exits. */
+  signal(signal: NodeJS.Signals): Promise<number | null> {
+    const child = this.child;
+    if (!child?.pid || child.exitCode !== null) return Promise.resolve(child?.exitCode ?? null);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    process.kill(-child.pid, signal);
+    return exited;
+  }
+
   /** Sends `signal` to the whole process group and waits for the worker to exit; returns its exit code. */
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
     const child = this.child;

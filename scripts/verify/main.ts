@@ -2,8 +2,12 @@
 //   npm run verify                                  every scenario, seed 001's size (50,000 records, 10 keys)
 //   npm run verify -- --scenarios kill9,rebalance   a selection
 //   npm run verify -- --quick                       3,000 records per scenario
-//   options: --records N --keys K --partitions P --transient-rate 0.1 --latency-ms 5
+//   options: --records N --keys K --partitions P --transient-rate 0.1 --latency-ms 5 --ordering key
+// Prints a table and writes it as JSON to verify-results/ (git-ignored); exits 1 on any loss, violation
+// or silent drop.
 // Starts the local broker unless KAFKA_BROKERS is set; uses the configured DATABASE_URL (migrated first).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../lib/config';
 import { createDatabase } from '../../lib/db';
@@ -12,6 +16,8 @@ import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBroker
 import { migrateDatabase } from '../lib/database';
 import { formatReports } from './report';
 import { runVerification, SCENARIOS, type ScenarioName } from './run-verification';
+
+const RESULTS_DIR = path.resolve(__dirname, '..', '..', 'verify-results');
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -23,6 +29,7 @@ async function main(): Promise<number> {
       'transient-rate': { type: 'string', default: '0.1' },
       'latency-ms': { type: 'string', default: '2' },
       quick: { type: 'boolean', default: false },
+      ordering: { type: 'string', default: 'key' },
     },
   });
   const scenarios = values.scenarios.split(',').map((s) => s.trim());
@@ -34,6 +41,10 @@ async function main(): Promise<number> {
     return parsed;
   };
 
+  const ordering = values.ordering;
+  if (ordering !== 'key' && ordering !== 'partition' && ordering !== 'unordered') {
+    throw new Error(`--ordering must be key, partition or unordered, got "${ordering}"`);
+  }
   const config = loadConfig();
   let localBroker: LocalBrokerOptions | null = null;
   let brokerStartedHere = false;
@@ -59,6 +70,7 @@ async function main(): Promise<number> {
       keys: number('keys', values.keys),
       partitions: number('partitions', values.partitions),
       transientRate: number('transient-rate', values['transient-rate']),
+      ordering,
       maxLatencyMs: number('latency-ms', values['latency-ms']),
       poisonShare: 0.001,
       malformedShare: 0.001,
@@ -67,6 +79,10 @@ async function main(): Promise<number> {
       log: (line) => console.log(line),
     });
     console.log(formatReports(reports));
+    const file = path.join(RESULTS_DIR, `verify-${new Date().toISOString().replaceAll(':', '-')}.json`);
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    writeFileSync(file, JSON.stringify(reports, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2));
+    console.log(`verify: results written to ${path.relative(process.cwd(), file)}`);
     return reports.every((r) => r.passed) ? 0 : 1;
   } finally {
     await admin.disconnect();

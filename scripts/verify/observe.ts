@@ -9,10 +9,11 @@ export async function readWholeTopic(
   kafka: Kafka,
   admin: Admin,
   topic: string,
-): Promise<Array<{ partition: number; offset: string; headers: Record<string, string> }>> {
+  withValues = false,
+): Promise<Array<{ partition: number; offset: string; headers: Record<string, string>; value?: string }>> {
   const ends = new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, BigInt(p.high)]));
   const remaining = new Set([...ends].filter(([, high]) => high > 0n).map(([p]) => p));
-  const seen: Array<{ partition: number; offset: string; headers: Record<string, string> }> = [];
+  const seen: Array<{ partition: number; offset: string; headers: Record<string, string>; value?: string }> = [];
   if (remaining.size === 0) return seen;
   const consumer = kafka.consumer({ groupId: uniqueName('verify-reader'), maxBytes: 50 * 1024 * 1024 });
   await consumer.connect();
@@ -27,6 +28,7 @@ export async function readWholeTopic(
               partition: batch.partition,
               offset: message.offset,
               headers: Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)])),
+              ...(withValues ? { value: message.value?.toString() } : {}),
             });
           }
           if (BigInt(batch.highWatermark) - 1n <= BigInt(batch.lastOffset())) remaining.delete(batch.partition);
@@ -51,6 +53,8 @@ export async function observe(options: {
   groupId: string;
   inputTopic: string;
   dlqTopic: string;
+  /** Read the results topic too (expensive on big runs: done once, for the final verdict). */
+  resultsTopic?: string;
 }): Promise<Observation> {
   const { kafka, admin, db } = options;
   // Committed offsets first: what was stored can only grow after, so a commit is never judged against
@@ -72,5 +76,15 @@ export async function observe(options: {
   );
   const quarantines = await db.partitionQuarantine.findMany({ where: { groupId: options.groupId, topic: options.inputTopic } });
   const quarantined = new Map(quarantines.map((q) => [q.partition, q.offset] as const));
-  return { stored, deadLettered, quarantined, committed };
+  const storedResults = options.resultsTopic ? await readStoredResults(kafka, admin, options.resultsTopic) : null;
+  return { stored, deadLettered, quarantined, committed, storedResults };
+}
+
+async function readStoredResults(kafka: Kafka, admin: Admin, topic: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const message of await readWholeTopic(kafka, admin, topic, true)) {
+    const result = JSON.parse(message.value ?? '{}') as { eventId?: string; status?: string };
+    if (result.status === 'stored' && result.eventId) ids.add(result.eventId);
+  }
+  return ids;
 }

@@ -8,7 +8,7 @@ import { WorkerProcess } from '../lib/worker-process';
 import { observe, readWholeTopic } from './observe';
 import { encodeRecord, planRecords, type PlanOptions } from './records';
 import { TcpProxy } from './tcp-proxy';
-import { judge, passes, type ProducedRecord, type Verdict } from './verdict';
+import { judge, passes, type Observation, type ProducedRecord, type Verdict } from './verdict';
 
 // Runs fault scenarios against real worker processes (the same worker `npm run worker` starts) and judges
 // what they did: nothing lost, per-key order kept, no record silently dropped, no commit past unfinished
@@ -29,6 +29,8 @@ export interface VerifyOptions {
   keys: number;
   partitions: number;
   transientRate: number;
+  /** The workers' ordering mode; per-key order is asserted in 'key' and 'partition' modes. */
+  ordering: 'partition' | 'key' | 'unordered';
   maxLatencyMs: number;
   poisonShare: number;
   malformedShare: number;
@@ -167,6 +169,7 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
     WARDEN_DLQ_TOPIC: topics.dlq,
     WARDEN_INPUT_PARTITIONS: String(options.partitions),
     WARDEN_QUARANTINE_POLICY: plan.policy,
+    WARDEN_ORDERING: options.ordering,
     WARDEN_FAULT_TRANSIENT_RATE: String(options.transientRate),
     WARDEN_FAULT_LATENCY_MS: String(options.maxLatencyMs),
     WORKER_PORT: String(options.firstWorkerPort + index),
@@ -176,8 +179,13 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
     LOG_LEVEL: 'error',
   });
   // Observing retries: right after a broker restart the group coordinator is still loading.
-  const seen = () =>
-    eventually('an observation of the run', () => observe({ kafka, admin, db, runId, groupId, inputTopic: topics.input, dlqTopic: topics.dlq }), 60_000);
+  const seen = (withResults = false) =>
+    eventually(
+      'an observation of the run',
+      () =>
+        observe({ kafka, admin, db, runId, groupId, inputTopic: topics.input, dlqTopic: topics.dlq, ...(withResults ? { resultsTopic: topics.results } : {}) }),
+      60_000,
+    );
   const validCount = produced.filter((r) => r.kind === 'valid').length;
 
   const ctx: ScenarioContext = {
@@ -221,9 +229,13 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
     }
     await proxy.stop();
   }
-  if (scenario === 'isolation') checkIsolation(produced, verdict, await seen(), notes);
+  // The final verdict also checks every stored record's result reached the results topic.
+  const final = await seen(true);
+  verdict = judge(produced, final, true);
+  if (scenario === 'isolation') checkIsolation(produced, verdict, final, notes);
+  if (verdict.missingResults.length > 0) notes.push(`${verdict.missingResults.length} stored records without a stored result`);
   if (verdict.lost.length > 0) notes.push(`lost, for example: ${verdict.lost.slice(0, 5).join(', ')}`);
-  const passed = passes(verdict, { ordered: plan.ordered }) && checkpoints.every((c) => c.commitViolations === 0) && !notes.some((n) => n.startsWith('scenario failed') || n.startsWith('isolation'));
+  const passed = passes(verdict, { ordered: plan.ordered && options.ordering !== 'unordered' }) && checkpoints.every((c) => c.commitViolations === 0) && !notes.some((n) => n.startsWith('scenario failed') || n.startsWith('isolation'));
   const seconds = Math.round((Date.now() - started) / 100) / 10;
   log(`verify ${scenario}: ${passed ? 'PASS' : 'FAIL'} in ${seconds} s`);
   return { scenario, passed, seconds, verdict, checkpoints, notes };
@@ -235,7 +247,7 @@ const STALLED_RUN_MS = 60_000;
 /** Waits until every valid record is stored and every bad record accounted for, or progress stops. */
 async function waitForCompletion(
   produced: ProducedRecord[],
-  seen: () => Promise<Awaited<ReturnType<typeof observe>>>,
+  seen: () => Promise<Observation>,
   policy: 'pause' | 'dead-letter',
 ): Promise<Verdict> {
   let lastProgress = { at: Date.now(), handled: -1 };
@@ -251,7 +263,7 @@ async function waitForCompletion(
 }
 
 /** While one partition is quarantined, all other partitions finish and its commit stays at the poison. */
-function checkIsolation(produced: ProducedRecord[], verdict: Verdict, seen: Awaited<ReturnType<typeof observe>>, notes: string[]): void {
+function checkIsolation(produced: ProducedRecord[], verdict: Verdict, seen: Observation, notes: string[]): void {
   const poison = produced.find((r) => r.kind === 'poison');
   if (!poison) return void notes.push('isolation: no poison record was produced');
   const held = seen.quarantined.get(poison.partition);

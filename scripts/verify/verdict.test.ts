@@ -14,7 +14,7 @@ const stored = (entries: Array<[string, number, number?]>) =>
   new Map(entries.map(([id, seq, writes]) => [id, { id, firstStoreSeq: BigInt(seq), writeCount: writes ?? 1 }]));
 
 function observation(overrides: Partial<Observation>): Observation {
-  return { stored: new Map(), deadLettered: new Set(), quarantined: new Map(), committed: new Map(), ...overrides };
+  return { stored: new Map(), deadLettered: new Set(), quarantined: new Map(), committed: new Map(), storedResults: null, ...overrides };
 }
 
 describe('judge', () => {
@@ -55,6 +55,17 @@ describe('judge', () => {
     expect(droppedRun.silentlyDropped).toEqual(['p at 0/2']);
     expect(droppedRun.lost).toEqual(['d']);
     expect(droppedRun.commitViolations).toEqual(['p at 0/2 (committed 4)']);
+  });
+});
+
+describe('results check', () => {
+  it('reports stored records whose stored result never reached the results topic', () => {
+    const produced = [rec('a', 0, 0), rec('b', 0, 1)];
+    const seen = observation({ stored: stored([['a', 1], ['b', 2]]), committed: new Map([[0, 2n]]), storedResults: new Set(['a']) });
+    const verdict = judge(produced, seen, true);
+    expect(verdict.missingResults).toEqual(['b']);
+    expect(passes(verdict, { ordered: true })).toBe(false);
+    expect(judge(produced, { ...seen, storedResults: new Set(['a', 'b']) }, true).missingResults).toEqual([]);
   });
 });
 

@@ -27,6 +27,8 @@ export interface Observation {
   quarantined: ReadonlyMap<number, bigint>;
   /** Committed offset per partition ("next to read"); absent when never committed. */
   committed: ReadonlyMap<number, bigint>;
+  /** Ids with a `stored` result event on the results topic; null when the topic was not read. */
+  storedResults: ReadonlySet<string> | null;
 }
 
 export interface Verdict {
@@ -46,6 +48,8 @@ export interface Verdict {
   silentlyDropped: string[];
   /** Records below a committed offset that were not handled: a commit past unfinished work. */
   commitViolations: string[];
+  /** Stored records whose `stored` result never reached the results topic (checked when it was read). */
+  missingResults: string[];
 }
 
 const coordinate = (r: { partition: number; offset: bigint }) => `${r.partition}/${r.offset}`;
@@ -94,6 +98,8 @@ export function judge(produced: readonly ProducedRecord[], seen: Observation, fi
     quarantined: seen.quarantined.size,
     silentlyDropped,
     commitViolations,
+    missingResults:
+      finished && seen.storedResults ? valid.filter((r) => seen.stored.has(r.id) && !seen.storedResults!.has(r.id)).map((r) => r.id) : [],
   };
 }
 
@@ -120,6 +126,7 @@ export function passes(verdict: Verdict, options: { ordered: boolean }): boolean
     verdict.lost.length === 0 &&
     verdict.silentlyDropped.length === 0 &&
     verdict.commitViolations.length === 0 &&
+    verdict.missingResults.length === 0 &&
     (!options.ordered || verdict.orderViolations === 0)
   );
 }

@@ -39,6 +39,7 @@ describe('verification scenarios (short)', () => {
       keys: 10,
       partitions: 4,
       transientRate: 0.1,
+      ordering: 'key',
       maxLatencyMs: 2,
       poisonShare: 0.002,
       malformedShare: 0.004,

@@ -1,5 +1,5 @@
 import type { Database } from '../../lib/db';
-import type { QuarantineInfo, TopicPartition } from '../core/types';
+import type { QuarantineClearReason, QuarantineInfo, TopicPartition } from '../core/types';
 
 /** Longest payload preview kept; the record itself stays in Kafka at its offset. */
 export const PREVIEW_MAX_CHARS = 2_048;
@@ -36,7 +36,13 @@ export class QuarantineStore {
     });
   }
 
-  async clear(tp: TopicPartition): Promise<void> {
+  /**
+   * Lifts the persisted quarantine when an operator resumed, skipped or sought past it. A revocation does
+   * not: the quarantine belongs to the group's partition, the next owner stops at the same record, and
+   * deleting here could race with that owner's save and hide a live quarantine.
+   */
+  async clear(tp: TopicPartition, reason: QuarantineClearReason): Promise<void> {
+    if (reason === 'revoked') return;
     await this.db.partitionQuarantine.deleteMany({ where: { groupId: this.groupId, topic: tp.topic, partition: tp.partition } });
   }
 }
