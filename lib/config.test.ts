@@ -45,4 +45,17 @@ describe('parseConfig', () => {
   it('rejects a bad enum with the allowed values', () => {
     expect(() => parseConfig({ WARDEN_ORDERING: 'random' })).toThrow(/WARDEN_ORDERING="random".*partition.*key.*unordered/);
   });
+
+  it('reads the sampler settings: defaults, 0 turns exact time lag off, a one-point window is refused', () => {
+    expect(parseConfig({})).toMatchObject({
+      SAMPLER_RETENTION_DAYS: 7,
+      SAMPLER_ROLLUP_RETENTION_DAYS: 90,
+      SAMPLER_EXACT_TIME_LAG_INTERVAL_MS: 15_000,
+      SAMPLER_EXACT_TIME_LAG_MAX_PARTITIONS: 200,
+      SAMPLER_TIME_LAG_POINTS: 60,
+    });
+    expect(parseConfig({ SAMPLER_EXACT_TIME_LAG_MAX_PARTITIONS: '0' }).SAMPLER_EXACT_TIME_LAG_MAX_PARTITIONS).toBe(0);
+    expect(() => parseConfig({ SAMPLER_TIME_LAG_POINTS: '1' })).toThrow(/SAMPLER_TIME_LAG_POINTS="1".*example: SAMPLER_TIME_LAG_POINTS=60/);
+    expect(() => parseConfig({ SAMPLER_RETENTION_DAYS: '0' })).toThrow(/SAMPLER_RETENTION_DAYS="0"/);
+  });
 });

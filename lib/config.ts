@@ -66,8 +66,30 @@ export const envSchema = z.object({
   SAMPLE_INTERVAL_MS: positiveMs(5_000),
   SAMPLER_GROUP_INCLUDE: optionalPattern,
   SAMPLER_GROUP_EXCLUDE: optionalPattern,
+  /** Raw lag_sample rows older than this are deleted (after being rolled up into 1-minute lag_rollup rows). */
+  SAMPLER_RETENTION_DAYS: positiveInt(7),
+  /** lag_rollup, rebalance_event and sampler_gap rows older than this are deleted. */
+  SAMPLER_ROLLUP_RETENTION_DAYS: positiveInt(90),
+  /** At most one batch of exact time-lag reads (the record at the committed offset) per this interval. */
+  SAMPLER_EXACT_TIME_LAG_INTERVAL_MS: positiveMs(15_000),
+  /** Records read per exact time-lag batch, worst estimated time lag first; 0 turns exact reads off. */
+  SAMPLER_EXACT_TIME_LAG_MAX_PARTITIONS: z.coerce.number().int().min(0).default(200),
+  /** Arrival and consumption rates are averaged over this window of samples. */
+  SAMPLER_RATE_WINDOW_MS: positiveMs(60_000),
+  /** Log-end points kept per partition for time-lag interpolation (the window is points x spacing). */
+  SAMPLER_TIME_LAG_POINTS: z.coerce.number().int().min(2).default(60),
+  /** Minimum time between two persisted log-end points of a partition. */
+  SAMPLER_TIME_LAG_SPACING_MS: positiveMs(30_000),
+  /** Longest wait between sampler rounds while the cluster cannot be read (backoff cap). */
+  SAMPLER_MAX_BACKOFF_MS: positiveMs(60_000),
   UI_PORT: port(3000),
   UI_REFRESH_MS: positiveMs(3_000),
+  /** Group status turns WARN when the worst time lag is above this; 0: no objective. */
+  TIME_LAG_OBJECTIVE_MS: z.coerce.number().int().min(0).default(300_000),
+  ADVISOR_RATE_WINDOW_MS: positiveMs(300_000),
+  ADVISOR_TARGET_CATCH_UP_SEC: positiveInt(300),
+  COMMAND_POLL_INTERVAL_MS: positiveMs(1_000),
+  COMMAND_EXPIRE_AFTER_MS: positiveMs(300_000),
   DEMO_RATE_PER_SEC: z.coerce.number().min(0).default(20),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   WARDEN_ORDERING: z.enum(['partition', 'key', 'unordered']).default('key'),
@@ -104,8 +126,21 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   SAMPLE_INTERVAL_MS: '5000',
   SAMPLER_GROUP_INCLUDE: '^orders-.*',
   SAMPLER_GROUP_EXCLUDE: '^console-consumer-.*',
+  SAMPLER_RETENTION_DAYS: '7',
+  SAMPLER_ROLLUP_RETENTION_DAYS: '90',
+  SAMPLER_EXACT_TIME_LAG_INTERVAL_MS: '15000',
+  SAMPLER_EXACT_TIME_LAG_MAX_PARTITIONS: '200',
+  SAMPLER_RATE_WINDOW_MS: '60000',
+  SAMPLER_TIME_LAG_POINTS: '60',
+  SAMPLER_TIME_LAG_SPACING_MS: '30000',
+  SAMPLER_MAX_BACKOFF_MS: '60000',
   UI_PORT: '3000',
   UI_REFRESH_MS: '3000',
+  TIME_LAG_OBJECTIVE_MS: '60000',
+  ADVISOR_RATE_WINDOW_MS: '300000',
+  ADVISOR_TARGET_CATCH_UP_SEC: '300',
+  COMMAND_POLL_INTERVAL_MS: '1000',
+  COMMAND_EXPIRE_AFTER_MS: '300000',
   DEMO_RATE_PER_SEC: '20',
   LOG_LEVEL: 'info',
   WARDEN_ORDERING: 'key',

@@ -7,7 +7,8 @@ describe('buildLagRows', () => {
   const group: GroupSnapshot = {
     groupId: 'orders',
     state: 'Stable',
-    members: [{ clientId: 'c-1', clientHost: '/10.0.0.1', assignment: { orders: [0] } }],
+    protocol: 'RoundRobinAssigner',
+    members: [{ memberId: 'm-1', clientId: 'c-1', clientHost: '/10.0.0.1', assignment: { orders: [0] } }],
     committed: [{ topic: 'orders', partitions: [{ partition: 0, offset: '40' }, { partition: 1, offset: '-1' }] }],
   };
 
@@ -24,10 +25,12 @@ describe('buildLagRows', () => {
       {
         sampledAt: at, groupId: 'orders', topic: 'orders', partition: 0, committedOffset: 40n, logStartOffset: 5n,
         logEndOffset: 100n, lag: 60n, groupState: 'Stable', memberClientId: 'c-1', memberHost: '/10.0.0.1',
+        groupProtocol: 'RoundRobinAssigner',
       },
       {
         sampledAt: at, groupId: 'orders', topic: 'orders', partition: 1, committedOffset: null, logStartOffset: 0n,
         logEndOffset: 7n, lag: null, groupState: 'Stable', memberClientId: null, memberHost: null,
+        groupProtocol: 'RoundRobinAssigner',
       },
     ]);
   });
@@ -35,6 +38,11 @@ describe('buildLagRows', () => {
   it('never reports negative lag when the committed offset leads a stale log end', () => {
     const rows = buildLagRows(group, [{ topic: 'orders', partitions: [{ partition: 0, low: '0', high: '30' }] }], at);
     expect(rows[0]?.lag).toBe(0n);
+  });
+
+  it('records no protocol for a group without one (no members: offsets set by an admin)', () => {
+    const rows = buildLagRows({ ...group, state: 'Empty', protocol: '', members: [] }, [{ topic: 'orders', partitions: [{ partition: 0, low: '0', high: '50' }] }], at);
+    expect(rows.map((r) => [r.groupProtocol, r.memberClientId, r.lag])).toEqual([[null, null, 10n]]);
   });
 
   it('keeps int64 offsets exact', () => {

@@ -1,10 +1,20 @@
 // Pure assembly of one sampler round: what the cluster said, turned into one row per
 // group/topic/partition. Kept free of kafkajs so it is unit-tested on plain data.
 
+export interface GroupMember {
+  memberId: string;
+  clientId: string;
+  clientHost: string;
+  /** Partitions per topic; {} while the group is rebalancing. */
+  assignment: Record<string, number[]>;
+}
+
 export interface GroupSnapshot {
   groupId: string;
   state: string;
-  members: Array<{ clientId: string; clientHost: string; assignment: Record<string, number[]> }>;
+  /** Assignor the group chose (describeGroups' protocol, e.g. RoundRobinAssigner); '' when none. */
+  protocol: string;
+  members: GroupMember[];
   /** Committed offsets per topic; offset "-1" means nothing committed for that partition. */
   committed: Array<{ topic: string; partitions: Array<{ partition: number; offset: string }> }>;
 }
@@ -26,6 +36,7 @@ export interface LagRow {
   groupState: string;
   memberClientId: string | null;
   memberHost: string | null;
+  groupProtocol: string | null;
 }
 
 /** Topics whose watermarks a round needs: everything a group committed to or is assigned. */
@@ -73,6 +84,7 @@ export function buildLagRows(group: GroupSnapshot, watermarks: TopicWatermarks[]
         groupState: group.state,
         memberClientId: owner?.clientId ?? null,
         memberHost: owner?.clientHost ?? null,
+        groupProtocol: group.protocol === '' ? null : group.protocol,
       });
     }
   }

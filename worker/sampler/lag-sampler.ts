@@ -1,93 +1,331 @@
-import { AssignerProtocol, type Admin } from 'kafkajs';
 import type { Database } from '../../lib/db';
-import { buildLagRows, isGroupSampled, topicsOf, type GroupSnapshot, type LagRow, type TopicWatermarks } from './lag-rows';
+import type { ConsumerLogger } from '../kafka/warden-consumer';
+import type { ClusterReaderPort } from './cluster-reader';
+import type { LockAttempt } from './leader-lock';
+import { insertLagSamples } from './lag-sample-store';
+import { LogEndPointStore } from './log-end-point-store';
+import { inferredRebalanceRow, rebalanceEventData, type RebalanceRow } from './rebalance-rows';
+import { runMaintenance } from './retention';
+import { nextRoundDelayMs } from './round-schedule';
+import { SamplerGapStore } from './sampler-gap-store';
+import { SamplerState, type LagSampleRow, type SamplerStateOptions } from './sampler-state';
 
-export interface LagSamplerOptions {
-  admin: Admin;
-  db: Database;
-  intervalMs: number;
-  ownGroupId: string;
-  include: RegExp | null;
-  exclude: RegExp | null;
-  onRoundError?: (error: Error) => void;
+/** The leader lock as the sampler uses it (LeaderLock implements it). */
+export interface LeaderLockPort {
+  tryAcquire(): Promise<LockAttempt>;
+  release(): Promise<void>;
+  readonly isHeld: boolean;
 }
 
+export interface LagSamplerOptions {
+  reader: ClusterReaderPort;
+  /** A Prisma client for the sampler alone (its own small pool, so the pipeline's writes never wait on it). */
+  db: Database;
+  /** null: this instance always samples (a single worker, tests, benchmarks). */
+  lock: LeaderLockPort | null;
+  instanceId: string;
+  intervalMs: number;
+  maxBackoffMs: number;
+  state: SamplerStateOptions;
+  retention: { rawDays: number; rollupDays: number };
+  /** Rollup and retention cadence. Default 60 s. */
+  maintenanceIntervalMs?: number;
+  logger?: ConsumerLogger;
+  now?: () => number;
+  random?: () => number;
+}
+
+export interface SamplerStats {
+  leader: boolean;
+  rounds: number;
+  failedRounds: number;
+  consecutiveFailures: number;
+  /** Rounds not run: the lock could not be asked or the state could not be loaded (Postgres down). */
+  skippedRounds: number;
+  rowsWritten: number;
+  /** lag_sample rows read from the cluster but not written (Postgres down). */
+  rowsDropped: number;
+  rebalancesWritten: number;
+  rebalancesDropped: number;
+  lastRoundMs: number | null;
+  lastError: string | null;
+}
+
+export interface RoundResult {
+  rows: LagSampleRow[];
+  rebalances: RebalanceRow[];
+  /** Whether the rows reached Postgres. */
+  written: boolean;
+  /** Groups, offsets and watermarks from the cluster. */
+  clusterReadMs: number;
+  /** Records read for exact time lag (0 when the cadence was not due). */
+  exactReadMs: number;
+  /** Turning the observation into rows and rebalances (CPU). */
+  computeMs: number;
+  /** lag_sample, rebalance_event and log_end_point writes. */
+  writeMs: number;
+  durationMs: number;
+}
+
+const MAX_PENDING_REBALANCES = 1_000;
+
 /**
- * Every `intervalMs`, reads every sampled group's committed offsets and its topics' watermarks and writes
- * one row per group/topic/partition. A failed round is reported and skipped; the next round runs on time.
+ * The cluster-wide lag sampler. Every interval, the instance holding the leader lock reads every sampled
+ * group (cluster-reader.ts), turns the round into lag_sample rows with time lag and rates plus inferred
+ * rebalances (sampler-state.ts), and writes them with a few batched statements; about once a minute it rolls
+ * up and applies retention (retention.ts). Instances without the lock try to take it every interval.
+ *
+ * Failure behaviour (it never throws out of its loop, and never touches the consumer core):
+ * - cluster unreadable (broker down): the round fails, the sampler retries with exponential backoff
+ *   (round-schedule.ts) and records the outage in sampler_gap until a round succeeds;
+ * - Postgres down: the round's rows are dropped and counted (stats), inferred rebalances are kept for the
+ *   next round (bounded), log-end points stay queued in memory; a follower that cannot ask for the lock
+ *   skips the round and counts it;
+ * - leadership lost (its lock session died): it stops sampling at once and competes again next interval.
  * Rounds never overlap.
  */
 export class LagSampler {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = true;
+  private state: SamplerState;
+  private stateLoaded = false;
+  private leading = false;
+  private lastMaintenanceMs = Number.NEGATIVE_INFINITY;
+  private pendingRebalances: RebalanceRow[] = [];
+  private readonly points: LogEndPointStore;
+  private readonly gaps: SamplerGapStore;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly counters: Omit<SamplerStats, 'leader'> = {
+    rounds: 0,
+    failedRounds: 0,
+    consecutiveFailures: 0,
+    skippedRounds: 0,
+    rowsWritten: 0,
+    rowsDropped: 0,
+    rebalancesWritten: 0,
+    rebalancesDropped: 0,
+    lastRoundMs: null,
+    lastError: null,
+  };
 
-  constructor(private readonly options: LagSamplerOptions) {}
+  constructor(private readonly options: LagSamplerOptions) {
+    this.state = new SamplerState(options.state);
+    this.points = new LogEndPointStore(options.db);
+    this.gaps = new SamplerGapStore(options.db, options.instanceId);
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+  }
 
   start(): void {
     this.stopped = false;
     this.schedule(0);
   }
 
+  /** Stops the loop, waits for a running round, gives the lock up and disconnects from the cluster. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
+    if (this.leading) await this.gaps.abandon(new Date(this.now()));
+    this.leading = false;
+    await this.options.lock?.release();
+    await this.options.reader.disconnect();
   }
 
-  /** One round, awaited; used by the loop and by tests. Returns the rows written. */
-  async sampleOnce(now = new Date()): Promise<LagRow[]> {
-    const { admin, db } = this.options;
-    const { groups } = await admin.listGroups();
-    const groupIds = groups
-      .filter((g) => g.protocolType === 'consumer' || g.protocolType === '')
-      .map((g) => g.groupId)
-      .filter((id) => isGroupSampled(id, this.options));
-    if (groupIds.length === 0) return [];
-    const described = await admin.describeGroups(groupIds);
-    const snapshots: GroupSnapshot[] = await Promise.all(
-      described.groups.map(async (group) => ({
-        groupId: group.groupId,
-        state: group.state,
-        members: group.members.map((member) => ({
-          clientId: member.clientId,
-          clientHost: member.clientHost,
-          assignment: decodeAssignment(member.memberAssignment),
-        })),
-        committed: await admin.fetchOffsets({ groupId: group.groupId }),
-      })),
-    );
-    const topics = new Set(snapshots.flatMap((s) => [...topicsOf(s)]));
-    const watermarks: TopicWatermarks[] = await Promise.all(
-      [...topics].map(async (topic) => ({ topic, partitions: await admin.fetchTopicOffsets(topic) })),
-    );
-    const rows = snapshots.flatMap((snapshot) => buildLagRows(snapshot, watermarks, now));
-    if (rows.length > 0) await db.lagSample.createMany({ data: rows });
-    return rows;
+  stats(): SamplerStats {
+    return { leader: this.isLeader, ...this.counters };
+  }
+
+  /** Leading: it won the lock and its lock session is still alive. */
+  get isLeader(): boolean {
+    return this.leading && (this.options.lock?.isHeld ?? true);
+  }
+
+  /**
+   * One loop step: compete for (or confirm) leadership, then sample as leader. Returns the delay before the
+   * next step. Never throws.
+   */
+  async tick(): Promise<number> {
+    const { intervalMs, maxBackoffMs, lock } = this.options;
+    if (lock) {
+      const attempt = await lock.tryAcquire();
+      if (attempt !== 'leader') {
+        if (this.leading) await this.loseLeadership(attempt);
+        if (attempt === 'unavailable') this.counters.skippedRounds += 1;
+        return intervalMs;
+      }
+    }
+    if (!this.leading) this.gainLeadership();
+    if (!this.stateLoaded) {
+      try {
+        const loaded = await this.points.load(this.state.points, this.options.state.timeLagPoints);
+        this.stateLoaded = true;
+        this.options.logger?.info({ points: loaded }, 'sampler leads: log-end points loaded');
+      } catch (error) {
+        this.counters.skippedRounds += 1;
+        this.counters.lastError = describe(error);
+        this.options.logger?.warn({ err: error }, 'sampler could not load its log-end points; round skipped');
+        return intervalMs;
+      }
+    }
+    const started = this.now();
+    try {
+      await this.sampleOnce();
+    } catch {
+      // Counted and recorded by sampleOnce; the schedule below backs off.
+    }
+    await this.maintainIfDue();
+    return nextRoundDelayMs({
+      consecutiveFailures: this.counters.consecutiveFailures,
+      intervalMs,
+      maxBackoffMs,
+      roundDurationMs: this.now() - started,
+      random: this.random,
+    });
+  }
+
+  /**
+   * One round regardless of the lock (the loop calls it as leader; tests and benchmarks call it directly;
+   * only the loop loads the persisted log-end points first). Throws when the cluster cannot be read (after
+   * counting it and recording the gap); a Postgres failure does not throw: the result says written: false.
+   */
+  async sampleOnce(): Promise<RoundResult> {
+    const started = this.now();
+    let prepared;
+    let reads;
+    let clusterReadMs = 0;
+    let exactReadMs = 0;
+    let computeMs = 0;
+    try {
+      const observation = await this.options.reader.readCluster();
+      clusterReadMs = this.now() - started;
+      const computeStarted = this.now();
+      prepared = this.state.prepareRound(observation, this.now());
+      computeMs = this.now() - computeStarted;
+      const exactStarted = this.now();
+      reads = prepared.reads.length > 0 ? await this.options.reader.readRecordTimestamps(prepared.reads) : [];
+      exactReadMs = this.now() - exactStarted;
+    } catch (error) {
+      this.counters.failedRounds += 1;
+      this.counters.consecutiveFailures += 1;
+      this.counters.lastError = describe(error);
+      if (this.counters.consecutiveFailures === 1) {
+        this.options.logger?.warn({ err: error }, 'sampler cannot read the cluster; backing off and recording the gap');
+      }
+      await this.gaps.roundFailed(new Date(started), error as Error);
+      throw error;
+    }
+    const completeStarted = this.now();
+    const rows = this.state.completeRound(prepared, reads);
+    const readDone = this.now();
+    computeMs += readDone - completeStarted;
+    const rebalances = prepared.rebalances.map(inferredRebalanceRow);
+    this.queueRebalances(rebalances);
+    // A leader whose lock session died during the round writes nothing: another instance may lead by now.
+    const written = this.options.lock && this.leading && !this.options.lock.isHeld ? false : await this.write(rows);
+    if (!written && this.options.lock && !this.options.lock.isHeld) this.counters.skippedRounds += 1;
+    await this.gaps.roundSucceeded(new Date(prepared.nowMs)).catch(() => undefined);
+    if (this.counters.consecutiveFailures > 0) {
+      this.options.logger?.info({ failedRounds: this.counters.consecutiveFailures }, 'sampler reads the cluster again');
+    }
+    this.counters.consecutiveFailures = 0;
+    this.counters.rounds += 1;
+    const done = this.now();
+    this.counters.lastRoundMs = done - started;
+    return { rows, rebalances, written, clusterReadMs, exactReadMs, computeMs, writeMs: done - readDone, durationMs: done - started };
+  }
+
+  /** Rollups and retention now (the loop runs it about once a minute). */
+  async maintain(): Promise<void> {
+    const { rawDays, rollupDays } = this.options.retention;
+    await runMaintenance(this.options.db, { now: new Date(this.now()), rawRetentionDays: rawDays, rollupRetentionDays: rollupDays });
+  }
+
+  private async write(rows: LagSampleRow[]): Promise<boolean> {
+    const { db } = this.options;
+    let written = true;
+    try {
+      await insertLagSamples(db, rows);
+      this.counters.rowsWritten += rows.length;
+    } catch (error) {
+      written = false;
+      this.counters.rowsDropped += rows.length;
+      this.counters.lastError = describe(error);
+      this.options.logger?.warn({ err: error, rowsDropped: this.counters.rowsDropped }, 'lag samples not written (Postgres unavailable?); dropped');
+    }
+    if (this.pendingRebalances.length > 0) {
+      const batch = this.pendingRebalances;
+      try {
+        await db.rebalanceEvent.createMany({ data: batch.map(rebalanceEventData) });
+        this.pendingRebalances = this.pendingRebalances.slice(batch.length);
+        this.counters.rebalancesWritten += batch.length;
+      } catch {
+        // Kept (bounded) for the next round.
+      }
+    }
+    try {
+      await this.points.save(this.state.points);
+    } catch {
+      // The tables keep their changes queued; the next round retries them.
+    }
+    return written;
+  }
+
+  private queueRebalances(rows: RebalanceRow[]): void {
+    this.pendingRebalances.push(...rows);
+    const excess = this.pendingRebalances.length - MAX_PENDING_REBALANCES;
+    if (excess > 0) {
+      this.pendingRebalances.splice(0, excess);
+      this.counters.rebalancesDropped += excess;
+    }
+  }
+
+  private async maintainIfDue(): Promise<void> {
+    const interval = this.options.maintenanceIntervalMs ?? 60_000;
+    if (this.now() - this.lastMaintenanceMs < interval) return;
+    this.lastMaintenanceMs = this.now();
+    try {
+      await this.maintain();
+    } catch (error) {
+      this.options.logger?.warn({ err: error }, 'rollup or retention failed; retried at the next maintenance');
+    }
+  }
+
+  /** A new leader starts from the persisted points and empty histories (rates, rebalance trackers). */
+  private gainLeadership(): void {
+    this.leading = true;
+    this.state = new SamplerState(this.options.state);
+    this.stateLoaded = false;
+    this.pendingRebalances = [];
+    this.counters.consecutiveFailures = 0;
+  }
+
+  private async loseLeadership(attempt: LockAttempt): Promise<void> {
+    this.leading = false;
+    this.stateLoaded = false;
+    this.options.logger?.warn({ attempt }, 'sampler lost its leader lock; it stops sampling and competes again');
+    await this.gaps.abandon(new Date(this.now()));
   }
 
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      const started = Date.now();
-      this.running = this.sampleOnce()
-        .then(() => undefined)
-        .catch((error: Error) => this.options.onRoundError?.(error))
-        .finally(() => {
+      this.running = this.tick()
+        .catch((error: Error) => {
+          this.options.logger?.error({ err: error }, 'sampler step failed unexpectedly');
+          return this.options.intervalMs;
+        })
+        .then((next) => {
           this.running = null;
-          this.schedule(Math.max(0, this.options.intervalMs - (Date.now() - started)));
+          this.schedule(next);
         });
     }, delayMs);
   }
 }
 
-/** A member's assignment, or {} when the group is rebalancing and has none (or it is not a consumer's). */
-function decodeAssignment(raw: Buffer): Record<string, number[]> {
-  if (!raw || raw.length === 0) return {};
-  try {
-    return AssignerProtocol.MemberAssignment.decode(raw)?.assignment ?? {};
-  } catch {
-    return {};
-  }
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

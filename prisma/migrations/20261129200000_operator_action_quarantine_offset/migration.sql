@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "operator_action" ADD COLUMN     "quarantine_offset" BIGINT;

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Admin } from 'kafkajs';
+import { eventually, testKafka, uniqueName } from '../../test-support/integration';
+import { createKafka } from '../kafka/client';
+import { ClusterReader } from './cluster-reader';
+import { createTopicWithLeaders } from './testing/create-topic';
+import { commitOffsets } from './testing/commit-offsets';
+
+// The kafkajs internals the reader relies on (kafkajs-cluster.ts), proven against the real broker: batched
+// watermarks for many topics, a group-less Fetch of the record at an offset, deleted and grown topics.
+
+describe('ClusterReader on the real broker', () => {
+  const kafka = testKafka('warden-cluster-reader-it');
+  const prefix = uniqueName('reader');
+  const groupId = `${prefix}-group`;
+  let admin: Admin;
+  let reader: ClusterReader;
+
+  beforeAll(async () => {
+    admin = kafka.admin();
+    await admin.connect();
+    reader = new ClusterReader({ kafka, ownGroupId: 'not-this-one', include: new RegExp(`^${prefix}`), exclude: null });
+  });
+
+  afterAll(async () => {
+    await reader?.disconnect();
+    await admin?.disconnect();
+  });
+
+  it('reads groups, members, committed offsets and watermarks of several topics at once', async () => {
+    const a = `${prefix}-a`;
+    const b = `${prefix}-b`;
+    await createTopicWithLeaders(admin, a, 2);
+    await createTopicWithLeaders(admin, b, 1);
+    const producer = kafka.producer();
+    await producer.connect();
+    await producer.send({ topic: a, acks: -1, messages: [{ partition: 0, value: '1' }, { partition: 0, value: '2' }, { partition: 1, value: '3' }] });
+    await producer.send({ topic: b, acks: -1, messages: [{ partition: 0, value: '4' }] });
+    await producer.disconnect();
+    await commitOffsets(kafka, groupId, a, [{ partition: 0, offset: '1' }]);
+    await commitOffsets(kafka, groupId, b, [{ partition: 0, offset: '0' }]);
+    await commitOffsets(kafka, `other-${prefix}`, b, [{ partition: 0, offset: '0' }]); // outside the include filter
+
+    const observation = await reader.readCluster();
+    expect(observation.groups.map((g) => [g.groupId, g.state, g.members.length])).toEqual([[groupId, 'Empty', 0]]);
+    expect(observation.watermarks).toEqual([
+      { topic: a, partitions: [{ partition: 0, low: '0', high: '2' }, { partition: 1, low: '0', high: '1' }] },
+      { topic: b, partitions: [{ partition: 0, low: '0', high: '1' }] },
+    ]);
+  });
+
+  it('reads the timestamp of the record at an offset without joining a group, and survives out-of-range offsets', async () => {
+    const topic = `${prefix}-ts`;
+    await createTopicWithLeaders(admin, topic, 3);
+    const producer = kafka.producer();
+    await producer.connect();
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: [
+        { partition: 0, value: 'a', timestamp: '1700000000000' },
+        { partition: 0, value: 'b', timestamp: '1700000001000' },
+        { partition: 1, value: 'c', timestamp: '1700000005000' },
+      ],
+    });
+    await producer.disconnect();
+    await commitOffsets(kafka, groupId, topic, [{ partition: 0, offset: '1' }]);
+    await reader.readCluster(); // loads metadata for the round's topics, as the sampler does
+
+    const results = await reader.readRecordTimestamps([
+      { topic, partition: 0, offset: 1n },
+      { topic, partition: 0, offset: 0n }, // a second group at another offset of the same partition
+      { topic, partition: 1, offset: 0n },
+      { topic, partition: 2, offset: 999n }, // beyond the log end: the broker answers OFFSET_OUT_OF_RANGE
+    ]);
+    const byKey = Object.fromEntries(results.map((r) => [`${r.partition}@${r.offset}`, r.timestampMs]));
+    expect(byKey).toEqual({ '0@1': 1700000001000, '0@0': 1700000000000, '1@0': 1700000005000, '2@999': null });
+    const groups = await admin.listGroups();
+    expect(groups.groups.filter((g) => g.groupId.startsWith(prefix)).map((g) => g.groupId)).toEqual([groupId]);
+  });
+
+  it('reads every partition of a wide topic in one Fetch (kafkajs splits a shuffled topic into several entries)', async () => {
+    const topic = `${prefix}-wide`;
+    const partitions = 24;
+    await createTopicWithLeaders(admin, topic, partitions);
+    const producer = kafka.producer();
+    await producer.connect();
+    await producer.send({ topic, acks: -1, messages: Array.from({ length: partitions }, (_, p) => ({ partition: p, value: 'x', timestamp: String(1700000000000 + p) })) });
+    await producer.disconnect();
+    await commitOffsets(kafka, groupId, topic, [{ partition: 0, offset: '0' }]);
+    await reader.readCluster();
+    const results = await reader.readRecordTimestamps(Array.from({ length: partitions }, (_, p) => ({ topic, partition: p, offset: 0n })));
+    expect(results.map((r) => [r.partition, r.timestampMs]).sort((a, b) => (a[0] as number) - (b[0] as number))).toEqual(
+      Array.from({ length: partitions }, (_, p) => [p, 1700000000000 + p]),
+    );
+  });
+
+  it('leaves out a topic deleted since the group committed to it, and sees partitions added to another', async () => {
+    const kept = `${prefix}-kept`;
+    const doomed = `${prefix}-doomed`;
+    const group = `${prefix}-group-2`;
+    await createTopicWithLeaders(admin, kept, 1);
+    await createTopicWithLeaders(admin, doomed, 1);
+    await commitOffsets(kafka, group, kept, [{ partition: 0, offset: '0' }]);
+    await commitOffsets(kafka, group, doomed, [{ partition: 0, offset: '0' }]);
+    const before = await reader.readCluster();
+    expect(before.watermarks.map((w) => w.topic)).toEqual(expect.arrayContaining([kept, doomed]));
+
+    await admin.deleteTopics({ topics: [doomed] });
+    await admin.createPartitions({ topicPartitions: [{ topic: kept, count: 3 }] });
+    const after = await reader.readCluster();
+    expect(after.watermarks.map((w) => w.topic)).not.toContain(doomed);
+    expect(after.topics).toContain(kept);
+    // New partitions join the rounds as soon as they have a leader.
+    await eventually('the added partitions', async () => {
+      const partitions = (await reader.readCluster()).watermarks.find((w) => w.topic === kept)?.partitions.map((p) => p.partition);
+      return partitions?.length === 3 ? partitions : undefined;
+    });
+    // And the next round is not poisoned by the deleted topic either.
+    const again = await reader.readCluster();
+    expect(again.watermarks.find((w) => w.topic === kept)?.partitions).toHaveLength(3);
+  });
+
+  it('stops reporting a deleted group', async () => {
+    const topic = `${prefix}-del`;
+    const doomedGroup = `${prefix}-group-doomed`;
+    await createTopicWithLeaders(admin, topic, 1);
+    await commitOffsets(kafka, doomedGroup, topic, [{ partition: 0, offset: '0' }]);
+    expect((await reader.readCluster()).groups.map((g) => g.groupId)).toContain(doomedGroup);
+    await admin.deleteGroups([doomedGroup]);
+    expect((await reader.readCluster()).groups.map((g) => g.groupId)).not.toContain(doomedGroup);
+  });
+
+  it('fails a round (rejects, never hangs or crashes) when the cluster cannot be reached', async () => {
+    const unreachable = new ClusterReader({
+      kafka: createKafka({ brokers: ['127.0.0.1:1'], clientId: 'nowhere', logLevel: 'error' }),
+      ownGroupId: 'x',
+      include: null,
+      exclude: null,
+    });
+    await expect(unreachable.readCluster()).rejects.toThrow();
+    await unreachable.disconnect();
+  });
+});

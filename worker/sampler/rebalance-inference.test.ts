@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import type { GroupMember } from './lag-rows';
+import { countMoved, trackGroup, type GroupObservation, type RebalanceTracker } from './rebalance-inference';
+
+const member = (id: string, assignment: Record<string, number[]>): GroupMember => ({ memberId: id, clientId: `c-${id}`, clientHost: '/10.0.0.1', assignment });
+
+function observe(atMs: number, state: string, members: GroupMember[], partitions: GroupObservation['partitions'] = []): GroupObservation {
+  return { groupId: 'g', atMs, state, members, partitions };
+}
+
+/** Feeds observations in order; returns every rebalance reported. */
+function run(observations: GroupObservation[], silenceMs?: number) {
+  let tracker: RebalanceTracker | undefined;
+  const rebalances = [];
+  for (const o of observations) {
+    const result = trackGroup(tracker, o, { silenceMs });
+    tracker = result.tracker ?? undefined;
+    if (result.rebalance) rebalances.push(result.rebalance);
+  }
+  return { rebalances, tracker };
+}
+
+const a = member('a', { t: [0, 1, 2, 3] });
+
+describe('trackGroup', () => {
+  it('reports a second member joining, seen in progress, with bounds and the partitions that moved', () => {
+    const { rebalances } = run([
+      observe(1_000, 'Stable', [a]),
+      observe(2_000, 'PreparingRebalance', [a]),
+      observe(3_000, 'CompletingRebalance', [member('a', {}), member('b', {})]),
+      observe(4_000, 'Stable', [member('a', { t: [0, 1] }), member('b', { t: [2, 3] })]),
+    ]);
+    expect(rebalances).toHaveLength(1);
+    expect(rebalances[0]).toMatchObject({
+      startedAtMs: 1_000,
+      endedAtMs: 4_000,
+      durationMs: 3_000,
+      membersJoined: ['b'],
+      membersLeft: [],
+      partitionsMoved: 2,
+      trigger: 'join',
+      statesSeen: ['PreparingRebalance', 'CompletingRebalance'],
+    });
+    expect(rebalances[0]?.membersBefore.map((m) => m.memberId)).toEqual(['a']);
+    expect(rebalances[0]?.membersAfter.map((m) => m.memberId)).toEqual(['a', 'b']);
+  });
+
+  it('reports a rebalance that happened entirely between two samples', () => {
+    const { rebalances } = run([
+      observe(1_000, 'Stable', [member('a', { t: [0, 1] }), member('b', { t: [2, 3] })]),
+      observe(6_000, 'Stable', [a]),
+    ]);
+    expect(rebalances).toMatchObject([{ startedAtMs: 1_000, endedAtMs: 6_000, membersLeft: ['b'], partitionsMoved: 2, trigger: 'leave', statesSeen: [] }]);
+  });
+
+  it('calls a departure a timeout when the leaving member had stopped committing its lagging partitions', () => {
+    const before = [member('a', { t: [0] }), member('b', { t: [1] })];
+    const lagging = (committed: bigint) => [
+      { topic: 't', partition: 0, committedOffset: 100n, lag: 0n },
+      { topic: 't', partition: 1, committedOffset: committed, lag: 50n },
+    ];
+    const stuck = run(
+      [
+        observe(0, 'Stable', before, lagging(10n)),
+        observe(5_000, 'Stable', before, lagging(10n)),
+        observe(15_000, 'Stable', before, lagging(10n)),
+        observe(20_000, 'Stable', [member('a', { t: [0, 1] })], lagging(10n)),
+      ],
+      10_000,
+    );
+    expect(stuck.rebalances.map((r) => r.trigger)).toEqual(['timeout']);
+
+    const committing = run(
+      [
+        observe(0, 'Stable', before, lagging(10n)),
+        observe(5_000, 'Stable', before, lagging(20n)),
+        observe(15_000, 'Stable', before, lagging(30n)),
+        observe(20_000, 'Stable', [member('a', { t: [0, 1] })], lagging(30n)),
+      ],
+      10_000,
+    );
+    expect(committing.rebalances.map((r) => r.trigger)).toEqual(['leave']);
+  });
+
+  it('reports the last member leaving (Stable to Empty) and the first joining (Empty to Stable)', () => {
+    const { rebalances } = run([observe(0, 'Stable', [a]), observe(5_000, 'Empty', []), observe(10_000, 'Stable', [member('c', { t: [0, 1, 2, 3] })])]);
+    expect(rebalances.map((r) => [r.trigger, r.partitionsMoved, r.membersAfter.length])).toEqual([
+      ['leave', 4, 0],
+      ['join', 4, 1],
+    ]);
+  });
+
+  it('reports a reassignment without membership change as unknown, and nothing when nothing changed', () => {
+    const { rebalances } = run([
+      observe(0, 'Stable', [a]),
+      observe(5_000, 'Stable', [a]),
+      observe(10_000, 'Stable', [member('a', { t: [0, 1, 2, 3, 4] })]), // partitions added to the topic
+    ]);
+    expect(rebalances.map((r) => [r.trigger, r.partitionsMoved])).toEqual([['unknown', 1]]);
+  });
+
+  it('reports nothing for a rebalance already in progress when tracking starts', () => {
+    const { rebalances } = run([observe(0, 'PreparingRebalance', [a]), observe(5_000, 'Stable', [a, member('b', {})])]);
+    expect(rebalances).toEqual([]);
+  });
+
+  it('forgets a Dead group and ignores stale observations', () => {
+    const first = trackGroup(undefined, observe(5_000, 'Stable', [a]));
+    expect(trackGroup(first.tracker ?? undefined, observe(4_000, 'Empty', [])).rebalance).toBeNull();
+    expect(trackGroup(first.tracker ?? undefined, observe(6_000, 'Dead', [])).tracker).toBeNull();
+  });
+});
+
+describe('countMoved', () => {
+  it('counts partitions whose owner changed, became owned or became unowned', () => {
+    expect(countMoved([member('a', { t: [0, 1] })], [member('a', { t: [0] }), member('b', { t: [1], u: [0] })])).toBe(2);
+    expect(countMoved([member('a', { t: [0, 1] })], [])).toBe(2);
+    expect(countMoved([a], [a])).toBe(0);
+  });
+});

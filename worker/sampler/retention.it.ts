@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../lib/db';
+import { testDatabase } from '../../test-support/database';
+import { uniqueName } from '../../test-support/integration';
+import { runMaintenance } from './retention';
+
+// Rollups and retention on the real Postgres, with an explicit `now`; only this test's rows are old enough
+// to be deleted, so the other files' rows are left alone.
+
+const DAY = 86_400_000;
+
+describe('runMaintenance', () => {
+  let db: Database;
+
+  beforeAll(() => {
+    db = testDatabase();
+  });
+
+  afterAll(async () => {
+    await db?.$disconnect();
+  });
+
+  it('rolls complete minutes up, keeps raw rows for the retention, then deletes them and old history', async () => {
+    const groupId = uniqueName('ret');
+    const topic = `${groupId}-t`;
+    const now = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000); // hh:mm:30 of the current minute
+    const minute = (offsetMinutes: number, seconds: number) => new Date(now.getTime() - 30_000 + offsetMinutes * 60_000 + seconds * 1_000);
+    const sample = (sampledAt: Date, committed: bigint | null, logEnd: bigint, timeLagMs: bigint | null, exactTimeLagMs: bigint | null = null) => ({
+      sampledAt, groupId, topic, partition: 0, committedOffset: committed, logStartOffset: 0n, logEndOffset: logEnd,
+      lag: committed === null ? null : logEnd - committed, groupState: 'Stable', timeLagMs, timeLagKind: 'interpolated', exactTimeLagMs,
+    });
+    await db.lagSample.createMany({
+      data: [
+        sample(minute(-2, 5), 10n, 30n, 1_000n), // lag 20
+        sample(minute(-2, 35), 25n, 35n, 4_000n, 2_500n), // lag 10, exact time lag preferred
+        sample(minute(-1, 10), null, 40n, null), // no commit: no lag
+        sample(minute(0, 0), 40n, 40n, 0n), // the current minute: not rolled up yet
+        sample(new Date(now.getTime() - 8 * DAY), 1n, 2n, 0n), // beyond the 7-day raw retention
+      ],
+    });
+    await db.lagRollup.create({ data: { groupId, topic, partition: 0, bucket: new Date(now.getTime() - 91 * DAY), lastLogEnd: 1n, samples: 1 } });
+    await db.rebalanceEvent.create({
+      data: { groupId, source: 'describe-groups', startedAt: new Date(now.getTime() - 91 * DAY), membersBefore: [], membersAfter: [], trigger: 'join' },
+    });
+    await db.logEndPoint.createMany({
+      data: [
+        { topic: `${topic}-gone`, partition: 0, offset: 1n, at: new Date(now.getTime() - 8 * DAY) },
+        { topic, partition: 0, offset: 1n, at: new Date(now.getTime() - 8 * DAY) }, // old, but its partition is still observed:
+        { topic, partition: 0, offset: 40n, at: minute(0, 0) }, //                        a flat run's first point is history
+      ],
+    });
+    await db.consumerPartitionState.create({
+      data: { groupId, topic, partition: 0, instanceId: 'gone', sampledAt: new Date(now.getTime() - 2 * 3_600_000), inFlight: 0, completedUncommitted: 0, buffered: 0, bufferedBytes: 0, paused: false },
+    });
+
+    // A bucket in the future (a clock that jumped back) must not stop the rollups.
+    await db.lagRollup.create({ data: { groupId: `${groupId}-future`, topic, partition: 0, bucket: new Date(now.getTime() + 30 * DAY), lastLogEnd: 1n, samples: 1 } });
+
+    const result = await runMaintenance(db, { now, rawRetentionDays: 7, rollupRetentionDays: 90 });
+
+    const rollups = await db.lagRollup.findMany({ where: { groupId }, orderBy: { bucket: 'asc' } });
+    expect(rollups.map((r) => [r.bucket.getTime(), r.maxLag, r.avgLag, r.maxTimeLagMs, r.lastCommitted, r.lastLogEnd, r.samples])).toEqual([
+      [minute(-2, 0).getTime(), 20n, 15, 2_500n, 25n, 35n, 2],
+      [minute(-1, 0).getTime(), null, null, null, null, 40n, 1],
+    ]);
+    expect(await db.lagSample.count({ where: { groupId } })).toBe(4); // only the 8-day-old row went
+    expect(await db.rebalanceEvent.count({ where: { groupId } })).toBe(0);
+    expect((await db.logEndPoint.findMany({ where: { topic: { startsWith: topic } } })).map((p) => [p.topic, p.offset])).toEqual([
+      [topic, 1n],
+      [topic, 40n],
+    ]);
+    expect(await db.consumerPartitionState.count({ where: { groupId } })).toBe(0);
+    expect(result.deletedSamples).toBeGreaterThanOrEqual(1);
+
+    // Idempotent: a second run recomputes the newest bucket without double counting.
+    await runMaintenance(db, { now, rawRetentionDays: 7, rollupRetentionDays: 90 });
+    const again = await db.lagRollup.findMany({ where: { groupId }, orderBy: { bucket: 'asc' } });
+    expect(again.map((r) => r.samples)).toEqual([2, 1]);
+
+    // The next minute completes: its row joins the rollups.
+    await runMaintenance(db, { now: new Date(now.getTime() + 60_000), rawRetentionDays: 7, rollupRetentionDays: 90 });
+    expect((await db.lagRollup.findMany({ where: { groupId }, orderBy: { bucket: 'asc' } })).map((r) => [r.maxLag, r.samples])).toEqual([
+      [20n, 2],
+      [null, 1],
+      [0n, 1],
+    ]);
+    await db.lagRollup.deleteMany({ where: { groupId: { startsWith: groupId } } });
+  });
+});

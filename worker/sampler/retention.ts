@@ -1,0 +1,102 @@
+import type { Database } from '../../lib/db';
+
+// Rollups and retention, run by the leading sampler about once a minute.
+// - 1-minute rollups of lag_sample into lag_rollup: every complete minute from the newest bucket already
+//   rolled up before the current minute, always including the last ROLLUP_LOOKBACK_MINUTES (recomputed, so
+//   rows written late count), up to the start of the current minute. Idempotent (upsert): a crash or a second
+//   run never double counts, and a bucket in the future (clock jump) never stops the rollups.
+// - Raw lag_sample rows older than the raw retention are deleted only after their minute was rolled up, in
+//   bounded batches so a large backlog never holds long locks.
+// - lag_rollup, rebalance_event and sampler_gap keep the longer rollup retention; log_end_point rows of
+//   partitions not observed for the raw retention go; consumer_partition_state rows not refreshed for an hour
+//   belong to instances that stopped and are removed.
+
+export interface RetentionOptions {
+  now: Date;
+  rawRetentionDays: number;
+  rollupRetentionDays: number;
+  /** Rows deleted per statement. Default 20,000. */
+  batchSize?: number;
+  /** Statements per table per run; the rest waits for the next run. Default 50. */
+  maxBatches?: number;
+}
+
+export interface MaintenanceResult {
+  rolledUpBuckets: number;
+  deletedSamples: number;
+  deletedRollups: number;
+  deletedRebalances: number;
+  deletedGaps: number;
+  deletedPoints: number;
+  deletedStaleStates: number;
+}
+
+const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+export const ROLLUP_LOOKBACK_MINUTES = 2;
+export const STALE_CONSUMER_STATE_MS = 3_600_000;
+
+export async function runMaintenance(db: Database, options: RetentionOptions): Promise<MaintenanceResult> {
+  const rolledUpBuckets = await rollUpLagSamples(db, options.now, options.rawRetentionDays);
+  const rawCutoff = new Date(options.now.getTime() - options.rawRetentionDays * DAY_MS);
+  const rollupCutoff = new Date(options.now.getTime() - options.rollupRetentionDays * DAY_MS);
+  const batchSize = options.batchSize ?? 20_000;
+  const maxBatches = options.maxBatches ?? 50;
+
+  // Never delete raw rows of a minute that is not rolled up yet (the rollup above covers everything before
+  // the current minute, so this only matters when the rollup failed).
+  const rolledUpTo = await newestBucketBefore(db, options.now);
+  const sampleCutoff = rolledUpTo === null ? null : new Date(Math.min(rawCutoff.getTime(), rolledUpTo.getTime()));
+  let deletedSamples = 0;
+  if (sampleCutoff !== null) {
+    for (let i = 0; i < maxBatches; i++) {
+      const deleted = await db.$executeRaw`
+        DELETE FROM lag_sample WHERE id IN (SELECT id FROM lag_sample WHERE sampled_at < ${sampleCutoff} LIMIT ${batchSize})`;
+      deletedSamples += deleted;
+      if (deleted < batchSize) break;
+    }
+  }
+  const deletedRollups = (await db.lagRollup.deleteMany({ where: { bucket: { lt: rollupCutoff } } })).count;
+  const deletedRebalances = (await db.rebalanceEvent.deleteMany({ where: { startedAt: { lt: rollupCutoff } } })).count;
+  const deletedGaps = (await db.samplerGap.deleteMany({ where: { startedAt: { lt: rollupCutoff }, endedAt: { not: null } } })).count;
+  const deletedPoints = await db.$executeRaw`
+    DELETE FROM log_end_point p
+    WHERE NOT EXISTS (
+      SELECT 1 FROM log_end_point q WHERE q.topic = p.topic AND q.partition = p.partition AND q.at >= ${rawCutoff}
+    )`;
+  const deletedStaleStates = (
+    await db.consumerPartitionState.deleteMany({ where: { sampledAt: { lt: new Date(options.now.getTime() - STALE_CONSUMER_STATE_MS) } } })
+  ).count;
+  return { rolledUpBuckets, deletedSamples, deletedRollups, deletedRebalances, deletedGaps, deletedPoints, deletedStaleStates };
+}
+
+/**
+ * Upserts one lag_rollup row per group/topic/partition/minute. max_time_lag_ms takes the exact time lag where
+ * the sampler read it and the estimate otherwise. Returns the number of rows written.
+ */
+export async function rollUpLagSamples(db: Database, now: Date, rawRetentionDays: number): Promise<number> {
+  const currentMinute = new Date(Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS);
+  const newest = await newestBucketBefore(db, currentMinute);
+  const oldestKept = now.getTime() - rawRetentionDays * DAY_MS;
+  const lookback = currentMinute.getTime() - ROLLUP_LOOKBACK_MINUTES * MINUTE_MS;
+  const from = new Date(Math.max(oldestKept, Math.min(newest?.getTime() ?? oldestKept, lookback)));
+  if (from >= currentMinute) return 0;
+  return db.$executeRaw`
+    INSERT INTO lag_rollup (group_id, topic, partition, bucket, max_lag, avg_lag, max_time_lag_ms, last_committed, last_log_end, samples)
+    SELECT group_id, topic, partition, date_trunc('minute', sampled_at) AS bucket,
+           max(lag), avg(lag)::float8, max(COALESCE(exact_time_lag_ms, time_lag_ms)),
+           (array_agg(committed_offset ORDER BY sampled_at DESC))[1],
+           (array_agg(log_end_offset ORDER BY sampled_at DESC))[1],
+           count(*)::int
+    FROM lag_sample
+    WHERE sampled_at >= ${from} AND sampled_at < ${currentMinute}
+    GROUP BY group_id, topic, partition, date_trunc('minute', sampled_at)
+    ON CONFLICT (group_id, topic, partition, bucket) DO UPDATE SET
+      max_lag = EXCLUDED.max_lag, avg_lag = EXCLUDED.avg_lag, max_time_lag_ms = EXCLUDED.max_time_lag_ms,
+      last_committed = EXCLUDED.last_committed, last_log_end = EXCLUDED.last_log_end, samples = EXCLUDED.samples`;
+}
+
+async function newestBucketBefore(db: Database, before: Date): Promise<Date | null> {
+  const newest = await db.lagRollup.aggregate({ where: { bucket: { lt: before } }, _max: { bucket: true } });
+  return newest._max.bucket;
+}

@@ -1,0 +1,42 @@
+import type { Kafka } from 'kafkajs';
+import { createInternalCluster, type InternalCluster } from '../kafkajs-cluster';
+
+type ClusterWithCoordinator = InternalCluster & {
+  findGroupCoordinator(args: { groupId: string }): Promise<{
+    offsetCommit(request: {
+      groupId: string;
+      groupGenerationId: number;
+      memberId: string;
+      retentionTime?: number;
+      topics: Array<{ topic: string; partitions: Array<{ partition: number; offset: string }> }>;
+    }): Promise<unknown>;
+  }>;
+};
+
+const COORDINATOR_NOT_READY = ['NOT_COORDINATOR_FOR_GROUP', 'GROUP_LOAD_IN_PROGRESS', 'GROUP_COORDINATOR_NOT_AVAILABLE'];
+
+/**
+ * Tests only: commits offsets for a group with no running members in one OffsetCommit request, as an admin
+ * tool does. (kafkajs's admin.setOffsets joins the group with a throwaway consumer: about 5 s per call.)
+ * Retries while the group coordinator is not ready (a freshly started broker), for up to 30 s.
+ */
+export async function commitOffsets(kafka: Kafka, groupId: string, topic: string, partitions: Array<{ partition: number; offset: string }>): Promise<void> {
+  const cluster = createInternalCluster(kafka) as ClusterWithCoordinator;
+  await cluster.connect();
+  const deadline = Date.now() + 30_000;
+  try {
+    for (;;) {
+      try {
+        const coordinator = await cluster.findGroupCoordinator({ groupId });
+        await coordinator.offsetCommit({ groupId, groupGenerationId: -1, memberId: '', retentionTime: -1, topics: [{ topic, partitions }] });
+        return;
+      } catch (error) {
+        const type = (error as { type?: string }).type ?? '';
+        if (!COORDINATOR_NOT_READY.includes(type) || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  } finally {
+    await cluster.disconnect();
+  }
+}
