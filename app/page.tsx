@@ -1,8 +1,9 @@
-import { GroupsOverview } from '@/components/groups-overview';
 import { loadConfig } from '@/lib/config';
+import { OverviewPageClient } from './page-client';
 
 export const dynamic = 'force-dynamic';
 
-export default function HomePage() {
-  return <GroupsOverview refreshMs={loadConfig().UI_REFRESH_MS} />;
+export default function OverviewPage() {
+  const config = loadConfig();
+  return <OverviewPageClient refreshMs={config.UI_REFRESH_MS} sampleIntervalMs={config.SAMPLE_INTERVAL_MS} />;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge, formatCount } from './format';
+import { describeTimeLag, formatAge, formatCount, formatDurationCompact, formatMs, formatRate, formatTimeLag, isStale } from './format';
 
 describe('formatCount', () => {
   it('groups thousands and shows unknown as a dash', () => {
@@ -18,5 +18,51 @@ describe('formatAge', () => {
   });
   it('never shows a negative age when clocks disagree', () => {
     expect(formatAge('2026-11-29T12:00:05Z', now)).toBe('0 s ago');
+  });
+});
+
+describe('formatTimeLag', () => {
+  it('reads in human units, marks lower bounds and never shows NaN', () => {
+    expect(formatTimeLag({ ms: 260_000, kind: 'interpolated' })).toBe('4 min 20 s');
+    expect(formatTimeLag({ ms: 600_000, kind: 'lower-bound' })).toBe('≥ 10 min');
+    expect(formatTimeLag({ ms: 0, kind: 'caught-up' })).toBe('0 s');
+    expect(formatTimeLag({ ms: null, kind: 'unknown' })).toBe('—');
+    expect(formatTimeLag(null)).toBe('—');
+  });
+  it('says how it was estimated', () => {
+    expect(describeTimeLag({ ms: 1, kind: 'lower-bound', basis: 'lag-samples' })).toEqual({
+      label: 'at least',
+      explanation: "The waiting record is older than every observation kept, so this is a minimum; from the stored samples' log-end offsets over time.",
+    });
+    expect(describeTimeLag({ ms: 1, kind: 'exact', basis: 'record-timestamp' }).label).toBe('exact');
+  });
+});
+
+describe('formatRate and formatMs', () => {
+  it('keeps one decimal below 10 and shows unknown as a dash', () => {
+    expect(formatRate(4.25)).toBe('4.3/s');
+    expect(formatRate(1234.5)).toBe('1,235/s');
+    expect(formatRate(null)).toBe('—');
+    expect(formatMs(90_000)).toBe('1 min 30 s');
+    expect(formatMs(null)).toBe('—');
+  });
+});
+
+describe('isStale', () => {
+  const now = Date.parse('2026-11-29T12:00:00Z');
+  it('allows three sampler rounds and ten seconds of slack', () => {
+    expect(isStale('2026-11-29T11:59:36Z', now, 5_000)).toBe(false); // 24 s
+    expect(isStale('2026-11-29T11:59:34Z', now, 5_000)).toBe(true); // 26 s
+  });
+});
+
+describe('formatDurationCompact', () => {
+  it('keeps axis labels short', () => {
+    expect(formatDurationCompact(0)).toBe('0s');
+    expect(formatDurationCompact(45_000)).toBe('45s');
+    expect(formatDurationCompact(1_400_000)).toBe('23m20s');
+    expect(formatDurationCompact(1_380_000)).toBe('23m');
+    expect(formatDurationCompact(7_500_000)).toBe('2h5m');
+    expect(formatDurationCompact(3 * 86_400_000 + 4 * 3_600_000)).toBe('3d4h');
   });
 });

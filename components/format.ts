@@ -1,3 +1,6 @@
+import { formatDuration } from '@/lib/lag/format-duration';
+import type { TTimeLag } from '@/lib/schemas/groups';
+
 /** "12,345" for counts; "—" when unknown. */
 export function formatCount(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : value.toLocaleString('en-US');
@@ -10,4 +13,79 @@ export function formatAge(iso: string, nowMs: number): string {
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes} min ago`;
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min ago`;
+}
+
+/** "4 min 20 s" from milliseconds; "—" when unknown. */
+export function formatMs(ms: number | null | undefined): string {
+  return ms === null || ms === undefined ? '—' : formatDuration(ms / 1000);
+}
+
+/** "12.3/s"; "—" when not measured. */
+export function formatRate(perSec: number | null | undefined): string {
+  if (perSec === null || perSec === undefined) return '—';
+  return `${perSec.toLocaleString('en-US', { maximumFractionDigits: perSec < 10 ? 1 : 0 })}/s`;
+}
+
+/** A time lag as a reader should take it: "≥ 10 min" for a lower bound, "—" when unknown. */
+export function formatTimeLag(lag: Pick<TTimeLag, 'ms' | 'kind'> | null | undefined): string {
+  if (!lag || lag.ms === null || lag.kind === 'unknown') return '—';
+  return lag.kind === 'lower-bound' ? `≥ ${formatDuration(lag.ms / 1000)}` : formatDuration(lag.ms / 1000);
+}
+
+const KIND_TEXT: Record<TTimeLag['kind'], string> = {
+  exact: 'exact',
+  'caught-up': 'caught up',
+  interpolated: 'interpolated',
+  'lower-bound': 'at least',
+  unknown: 'unknown',
+};
+
+const BASIS_TEXT: Record<TTimeLag['basis'], string> = {
+  'record-timestamp': 'from the timestamp of the record at the committed offset',
+  sampler: "from the sampler's log-end history",
+  'lag-samples': "from the stored samples' log-end offsets over time",
+  none: 'no commit or no history to estimate from',
+};
+
+/** Short label of how a time lag was obtained, and the sentence behind it (for a tooltip or screen reader). */
+export function describeTimeLag(lag: TTimeLag): { label: string; explanation: string } {
+  const label = KIND_TEXT[lag.kind];
+  const how =
+    lag.kind === 'lower-bound'
+      ? 'The waiting record is older than every observation kept, so this is a minimum'
+      : lag.kind === 'interpolated'
+        ? 'Time the log end passed the committed offset, interpolated between two observations'
+        : lag.kind === 'exact'
+          ? 'Now minus the timestamp of the record the group waits for'
+          : lag.kind === 'caught-up'
+            ? 'Nothing is waiting'
+            : 'Not known';
+  return { label, explanation: `${how}; ${BASIS_TEXT[lag.basis]}.` };
+}
+
+/** "2026-11-29 14:03:07" in the viewer's time zone (24 h, sortable). */
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/**
+ * A sample is stale when three sampler rounds (plus slack for a slow round) passed without a newer one: the
+ * sampler is down or no longer sees the group, and the numbers are history, not the present.
+ */
+export function isStale(sampledAtIso: string, nowMs: number, sampleIntervalMs: number): boolean {
+  return nowMs - Date.parse(sampledAtIso) > 3 * sampleIntervalMs + 10_000;
+}
+
+/** Axis labels: "45s", "23m", "23m20s", "2h5m", "3d4h": short enough for a chart axis. */
+export function formatDurationCompact(ms: number): string {
+  const sec = Math.round(ms / 1000);
+  if (sec < 60) return `${sec}s`;
+  if (sec < 3600) return sec % 60 === 0 ? `${Math.floor(sec / 60)}m` : `${Math.floor(sec / 60)}m${sec % 60}s`;
+  const min = Math.round(sec / 60);
+  if (min < 24 * 60) return min % 60 === 0 ? `${Math.floor(min / 60)}h` : `${Math.floor(min / 60)}h${min % 60}m`;
+  const hours = Math.round(min / 60);
+  return hours % 24 === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${hours % 24}h`;
 }

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Admin, Kafka } from 'kafkajs';
 import { childProcessEnv } from '../lib/config';
-import { ZGroupsResponse } from '../lib/schemas/groups';
-import { createTopic, testKafka, uniqueName } from '../test-support/integration';
+import { ZGroupDetail, ZGroupsResponse } from '../lib/schemas/groups';
+import { testKafka, uniqueName } from '../test-support/integration';
+import { createTopicWhenReady } from './support';
 
 // The whole chain on real parts: records produced through the broker, a real worker process consuming
 // and sampling into Postgres, and the production UI in Chromium reading it back.
@@ -25,8 +26,8 @@ test.beforeAll(async () => {
   kafka = testKafka('warden-e2e');
   admin = kafka.admin();
   await admin.connect();
-  await createTopic(admin, inputTopic, PARTITIONS);
-  await createTopic(admin, resultsTopic, 1);
+  await createTopicWhenReady(admin, inputTopic, PARTITIONS);
+  await createTopicWhenReady(admin, resultsTopic, 1);
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   await producer.send({
@@ -65,25 +66,37 @@ test.afterAll(async () => {
   await admin?.disconnect();
 });
 
-test('the home page shows live per-partition lag of real groups, refreshed without a reload', async ({ page }) => {
+test('the overview lists live groups and the group page shows per-partition lag, refreshed without a reload', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Consumer groups' })).toBeVisible();
 
-  const workerCard = page.locator(`[data-group-id="${workerGroup}"]`);
-  await expect(workerCard).toBeVisible({ timeout: 60_000 });
-  await expect(workerCard.getByTestId('partition-row')).toHaveCount(PARTITIONS);
+  const workerRow = page.locator(`[data-testid="group-row"][data-group-id="${workerGroup}"]`);
+  await expect(workerRow).toBeVisible({ timeout: 60_000 });
   // The worker processes all 30 records and commits; the next samples show it caught up.
-  await expect(workerCard.getByTestId('partition-lag')).toHaveText(['0', '0', '0'], { timeout: 60_000 });
-  await expect(workerCard.getByTestId('total-lag')).toHaveText('0');
-  await expect(workerCard.getByText('never committed')).toHaveCount(0);
-  await expect(workerCard.getByText('Stable')).toBeVisible();
+  await expect(workerRow.getByTestId('total-lag')).toHaveText('0', { timeout: 60_000 });
+  await expect(workerRow.getByText('never committed')).toHaveCount(0);
+  await expect(workerRow.getByText('Stable')).toBeVisible();
 
-  const laggingCard = page.locator(`[data-group-id="${laggingGroup}"]`);
-  await expect(laggingCard).toBeVisible();
-  const partitionZero = laggingCard.getByTestId('partition-row').filter({ has: page.getByRole('cell', { name: '0', exact: true }) }).first();
+  const laggingRow = page.locator(`[data-testid="group-row"][data-group-id="${laggingGroup}"]`);
+  await expect(laggingRow.getByTestId('total-lag')).toHaveText(String(RECORDS / PARTITIONS - 4));
+  await expect(laggingRow.getByText(`${PARTITIONS - 1} never committed`)).toBeVisible();
+
+  // The filter narrows the table to matching groups.
+  await page.getByLabel('Filter groups by name').fill(laggingGroup);
+  await expect(page.getByTestId('group-row')).toHaveCount(1);
+
+  await laggingRow.getByRole('link', { name: laggingGroup }).click();
+  await expect(page.getByRole('heading', { name: laggingGroup })).toBeVisible();
+  const rows = page.getByTestId('partition-row');
+  await expect(rows).toHaveCount(PARTITIONS);
+  const partitionZero = page.locator('[data-testid="partition-row"][data-partition="0"]');
   await expect(partitionZero.getByTestId('partition-lag')).toHaveText(String(RECORDS / PARTITIONS - 4));
+  await expect(partitionZero.getByTestId('committed-offset')).toHaveText('4');
+  // Its waiting record's age in human units, with how it was obtained (exact, interpolated or a lower bound).
+  await expect(partitionZero.getByTestId('time-lag')).toHaveText(/^(≥ )?\d+ (s|min)/);
+  await expect(partitionZero.locator('.timelag-kind')).toHaveText(/^(exact|interpolated|at least)$/);
 
-  // New records on partition 0 raise the lagging group's lag on screen through polling, with no reload.
+  // New records on partition 0 raise the lag on screen through polling, with no reload.
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   await producer.send({
@@ -97,18 +110,18 @@ test('the home page shows live per-partition lag of real groups, refreshed witho
   });
   await producer.disconnect();
   await expect(partitionZero.getByTestId('partition-lag')).toHaveText(String(RECORDS / PARTITIONS - 4 + 5));
-  await page.screenshot({ path: path.join(ROOT, 'test-results', 'home.png'), fullPage: true });
+  await page.screenshot({ path: path.join(ROOT, 'test-results', 'lagging-group.png'), fullPage: true });
 });
 
-test('GET /api/groups serves the same data, valid against the shared schema', async ({ request }) => {
+test('GET /api/groups and GET /api/groups/{groupId} serve the same data, valid against the shared schemas', async ({ request }) => {
   const response = await request.get('/api/groups');
   expect(response.status()).toBe(200);
   const { groups } = ZGroupsResponse.parse(await response.json());
-  const lagging = groups.find((g) => g.groupId === laggingGroup);
-  expect(lagging?.partitions.find((p) => p.partition === 0)?.committedOffset).toBe('4');
-  expect(lagging?.partitions.find((p) => p.partition === 1)?.lag).toBeNull();
-  const worker = groups.find((g) => g.groupId === workerGroup);
-  expect(worker?.totalLag).toBe(0);
-  expect(worker?.partitionsWithoutCommit).toBe(0);
-  expect(lagging?.partitionsWithoutCommit).toBe(PARTITIONS - 1);
+  expect(groups.find((g) => g.groupId === workerGroup)).toMatchObject({ totalLag: 0, partitionsWithoutCommit: 0, partitionCount: PARTITIONS });
+  expect(groups.find((g) => g.groupId === laggingGroup)?.partitionsWithoutCommit).toBe(PARTITIONS - 1);
+
+  const detail = ZGroupDetail.parse(await (await request.get(`/api/groups/${encodeURIComponent(laggingGroup)}`)).json());
+  expect(detail.partitions.find((p) => p.partition === 0)?.committedOffset).toBe('4');
+  expect(detail.partitions.find((p) => p.partition === 1)).toMatchObject({ lag: null, timeLag: { ms: null, kind: 'unknown' } });
+  expect(detail.isWardenConsumer).toBe(false);
 });

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { Admin, Producer } from 'kafkajs';
 import type { WardenConfig } from '../lib/config';
 import { createDatabase, type Database } from '../lib/db';
@@ -12,7 +13,10 @@ import { createDocumentPipeline } from './pipeline/document-pipeline';
 import { createFaultInjector } from './pipeline/fault-injection';
 import { logCoreEvent } from './log-core-event';
 import { QuarantineStore } from './pipeline/quarantine-store';
-import { LagSampler } from './sampler/lag-sampler';
+import { createLagSampler, workerInstanceId, type LagSamplerHandle } from './sampler/create-lag-sampler';
+import { OwnConsumerStateWriter } from './sampler/own-consumer-state-writer';
+import { OwnRebalanceRecorder } from './sampler/own-rebalance-recorder';
+import { startOperatorCommands } from './commands';
 
 /**
  * The worker process: the document pipeline on a WardenConsumer, the lag sampler and the HTTP port.
@@ -26,7 +30,11 @@ export class WardenWorker {
   private admin: Admin | null = null;
   private producer: Producer | null = null;
   private consumer: WardenConsumer<AdmittedEvent> | null = null;
-  private sampler: LagSampler | null = null;
+  private sampler: LagSamplerHandle | null = null;
+  private consumerState: OwnConsumerStateWriter | null = null;
+  private ownRebalances: OwnRebalanceRecorder | null = null;
+  /** Applies operator actions (resume/skip/seek) on partitions this worker owns; stopped before the consumer. */
+  private commands: { stop: () => Promise<void> } | null = null;
   private server: WorkerServer | null = null;
   private stopping = false;
 
@@ -56,6 +64,8 @@ export class WardenWorker {
       beforeStore: createFaultInjector({ rate: config.WARDEN_FAULT_TRANSIENT_RATE, maxLatencyMs: config.WARDEN_FAULT_LATENCY_MS }),
     });
     const quarantines = new QuarantineStore(this.db, config.WARDEN_GROUP_ID);
+    const ownRebalances = new OwnRebalanceRecorder({ db: this.db, clientId: config.KAFKA_CLIENT_ID, clientHost: hostname(), logger });
+    this.ownRebalances = ownRebalances;
     this.consumer = createConsumer<AdmittedEvent>({
       kafka,
       admin: this.admin,
@@ -69,9 +79,13 @@ export class WardenWorker {
       classifyError: pipeline.classifyError,
       deadLetter: createDeadLetterWriter(this.producer, config.WARDEN_DLQ_TOPIC),
       onQuarantine: (q) => quarantines.save(q),
-      onQuarantineCleared: (tp) => quarantines.clear(tp),
+      onQuarantineCleared: (tp, reason) => quarantines.clear(tp, reason),
       onEvent: (event) => logCoreEvent(logger, event),
+      onStalls: (stalls) => {
+        for (const stall of stalls) logger.warn({ ...stall, event: 'stalled' }, 'oldest unfinished record is stuck past the stall threshold');
+      },
       onFatal: (reason) => this.onFatal(reason),
+      onRebalance: (timing) => ownRebalances.record(timing),
       ordering: config.WARDEN_ORDERING,
       quarantinePolicy: config.WARDEN_QUARANTINE_POLICY,
       maxInFlight: config.WARDEN_MAX_IN_FLIGHT,
@@ -87,16 +101,22 @@ export class WardenWorker {
     await this.server.start();
     await this.consumer.start();
 
-    this.sampler = new LagSampler({
-      admin: this.admin,
-      db: this.db,
-      intervalMs: config.SAMPLE_INTERVAL_MS,
-      ownGroupId: config.WARDEN_GROUP_ID,
-      include: config.SAMPLER_GROUP_INCLUDE,
-      exclude: config.SAMPLER_GROUP_EXCLUDE,
-      onRoundError: (error) => logger.warn({ err: error }, 'sampler round failed; the next round runs on schedule'),
-    });
+    // The cluster sampler runs on its own Kafka connections, Postgres pool and leader lock (one sampler among
+    // all worker instances); the own-consumer state is written by every instance, since only it can see it.
+    this.sampler = createLagSampler({ config, kafka, logger });
     this.sampler.start();
+    const consumer = this.consumer;
+    this.consumerState = new OwnConsumerStateWriter({
+      db: this.db,
+      groupId: config.WARDEN_GROUP_ID,
+      instanceId: workerInstanceId(config.KAFKA_CLIENT_ID),
+      intervalMs: config.SAMPLE_INTERVAL_MS,
+      snapshot: () => consumer.core.snapshot(),
+      saveQuarantine: (q) => quarantines.save(q),
+      logger,
+    });
+    this.consumerState.start();
+    this.commands = await startOperatorCommands({ config, db: this.db, admin: this.admin, producer: this.producer, consumer: this.consumer, logger });
     logger.info(
       { groupId: config.WARDEN_GROUP_ID, topic: config.WARDEN_INPUT_TOPIC, port: config.WORKER_PORT },
       'worker started',
@@ -122,11 +142,14 @@ export class WardenWorker {
     if (this.stopping) return;
     this.stopping = true;
     await this.sampler?.stop();
+    await this.consumerState?.stop();
+    await this.commands?.stop();
     await this.consumer?.stop(deadlineMs);
+    await this.ownRebalances?.close();
     await this.producer?.disconnect();
     await this.admin?.disconnect();
     await this.db?.$disconnect();
     await this.server?.stop();
-    this.logger.info('worker stopped');
+    this.logger.info({ counters: this.consumer?.core.snapshot().counters }, 'worker stopped');
   }
 }

@@ -1,16 +1,60 @@
 import { z } from 'zod';
+import { ZIsoTime, ZOffset, ZTopicPartition } from './common';
 
-// Shared by GET /api/groups (which parses its output with it) and the UI hooks (which parse the
-// response with it), so the two can never disagree silently. Offsets are int64 decimal strings.
+// Shared by the /api/groups route handlers (which parse their output with them) and the UI hooks (which
+// parse the responses with them), so the two can never disagree silently.
 
-const offset = z.string().regex(/^-?\d+$/);
+export const ZPartitionStatus = z.enum(['OK', 'WARN', 'STOP', 'STALL', 'REWIND']);
+export const ZGroupStatus = z.enum(['OK', 'WARN', 'ERR', 'QUARANTINED']);
+
+/**
+ * How old the record a group waits for is, and how we know:
+ * - kind: 'exact' (now minus the timestamp of the record at the committed offset), 'interpolated' between two
+ *   log-end observations, 'lower-bound' (the record is older than every observation we have: "at least"),
+ *   'caught-up' (nothing waiting: 0), 'unknown' (no commit or no observations: ms is null).
+ * - basis: 'record-timestamp' (read from the record by the sampler), 'sampler' (the sampler's log-end table),
+ *   'lag-samples' (computed here from the stored samples' log-end offsets over time), 'none'.
+ */
+export const ZTimeLagKind = z.enum(['exact', 'caught-up', 'interpolated', 'lower-bound', 'unknown']);
+export const ZTimeLagBasis = z.enum(['record-timestamp', 'sampler', 'lag-samples', 'none']);
+export const ZTimeLag = z.object({ ms: z.number().min(0).nullable(), kind: ZTimeLagKind, basis: ZTimeLagBasis });
+
+// --- GET /api/groups -------------------------------------------------------------------------------------
+
+export const ZGroupSummary = z.object({
+  groupId: z.string(),
+  state: z.string(),
+  /** Assignor / protocol name from describeGroups; null until the sampler records it. */
+  protocol: z.string().nullable(),
+  sampledAt: ZIsoTime,
+  status: ZGroupStatus,
+  /** Most severe first: why the status is what it is. */
+  statusReasons: z.array(z.string()),
+  /** Sum of the known partition lags. */
+  totalLag: z.number(),
+  /** Partitions the group never committed: their lag is unknown and not in totalLag. */
+  partitionsWithoutCommit: z.number().int().min(0),
+  partitionCount: z.number().int().min(0),
+  /** Distinct owners (client id + host) in the latest sample. */
+  members: z.number().int().min(0),
+  /** The partition whose waiting record is oldest; null when no partition's time lag is known. */
+  worstTimeLag: ZTimeLag.extend(ZTopicPartition.shape).nullable(),
+  quarantinedPartitions: z.number().int().min(0),
+  lastRebalance: z.object({ startedAt: ZIsoTime, durationMs: z.number().nullable(), durationIsBound: z.boolean() }).nullable(),
+  /** Total lag over the recent window, oldest first (max per bucket, so spikes are never smoothed away). */
+  trend: z.array(z.object({ at: ZIsoTime, totalLag: z.number().nullable() })),
+});
+
+export const ZGroupsResponse = z.object({ generatedAt: ZIsoTime, groups: z.array(ZGroupSummary) });
+
+// --- the newest round per partition, as stored (lib/server/list-group-lag.ts) ---------------------------------
 
 export const ZPartitionLag = z.object({
   topic: z.string(),
   partition: z.number().int().min(0),
-  committedOffset: offset.nullable(),
-  logStartOffset: offset,
-  logEndOffset: offset,
+  committedOffset: ZOffset.nullable(),
+  logStartOffset: ZOffset,
+  logEndOffset: ZOffset,
   /** Offsets behind the log end; null when the group never committed this partition. */
   lag: z.number().nullable(),
   memberClientId: z.string().nullable(),
@@ -20,16 +64,141 @@ export const ZPartitionLag = z.object({
 export const ZGroupLag = z.object({
   groupId: z.string(),
   state: z.string(),
-  sampledAt: z.iso.datetime(),
-  /** Sum of the known partition lags. */
+  sampledAt: ZIsoTime,
   totalLag: z.number(),
-  /** Partitions the group never committed: their lag is unknown and not in totalLag. */
   partitionsWithoutCommit: z.number().int().min(0),
   partitions: z.array(ZPartitionLag),
 });
 
-export const ZGroupsResponse = z.object({ groups: z.array(ZGroupLag) });
+export const ZGroupLagResponse = z.object({ groups: z.array(ZGroupLag) });
+
+// --- GET /api/groups/{groupId} -----------------------------------------------------------------------------
+
+export const ZCommitPrefix = z.object({
+  instanceId: z.string(),
+  sampledAt: ZIsoTime,
+  /** Last offset the broker acknowledged ("next to read"). */
+  watermark: ZOffset.nullable(),
+  highestCompleted: ZOffset.nullable(),
+  inFlight: z.number().int(),
+  completedUncommitted: z.number().int(),
+  buffered: z.number().int(),
+  bufferedBytes: z.number().int(),
+  oldestUnfinishedOffset: ZOffset.nullable(),
+  oldestUnfinishedAgeMs: z.number().nullable(),
+  paused: z.boolean(),
+});
+
+export const ZPartitionQuarantine = z.object({
+  offset: ZOffset,
+  since: ZIsoTime,
+  reason: z.string(),
+  errorClass: z.string(),
+  attempts: z.number().int(),
+});
+
+export const ZPartitionDetail = z.object({
+  topic: z.string(),
+  partition: z.number().int().min(0),
+  committedOffset: ZOffset.nullable(),
+  logStartOffset: ZOffset,
+  logEndOffset: ZOffset,
+  /** Offsets behind the log end; null when the group never committed this partition. */
+  lag: z.number().nullable(),
+  timeLag: ZTimeLag,
+  /** Records per second appended / committed; null when not measurable yet. */
+  arrivalRatePerSec: z.number().nullable(),
+  consumptionRatePerSec: z.number().nullable(),
+  ratesBasis: z.enum(['sampler', 'lag-samples', 'none']),
+  owner: z.object({ clientId: z.string(), host: z.string().nullable() }).nullable(),
+  /** Burrow's evaluation of the recent commits. */
+  status: ZPartitionStatus,
+  quarantine: ZPartitionQuarantine.nullable(),
+  /** Warden's own consumer only: why the lag exists. */
+  commitPrefix: ZCommitPrefix.nullable(),
+});
+
+export const ZGroupMember = z.object({ clientId: z.string(), host: z.string().nullable(), partitions: z.array(ZTopicPartition) });
+
+export const ZGroupDetail = ZGroupSummary.omit({ trend: true }).extend({
+  /** True when the group is a Warden consumer (it reports its commit prefix or quarantines): actions apply. */
+  isWardenConsumer: z.boolean(),
+  memberList: z.array(ZGroupMember),
+  partitions: z.array(ZPartitionDetail),
+});
+
+// --- GET /api/groups/{groupId}/lag -------------------------------------------------------------------------
+
+export const LAG_RANGES = { '15m': 15 * 60_000, '1h': 3_600_000, '6h': 6 * 3_600_000, '24h': 24 * 3_600_000, '7d': 7 * 24 * 3_600_000 } as const;
+export const ZLagRange = z.enum(Object.keys(LAG_RANGES) as [keyof typeof LAG_RANGES, ...Array<keyof typeof LAG_RANGES>]);
+/** A chart never needs more points than this; a finer step is refused rather than silently coarsened. */
+export const MAX_SERIES_POINTS = 2_000;
+export const MAX_SERIES_SPAN_MS = 31 * 24 * 3_600_000;
+
+export const ZLagSeriesQuery = z
+  .object({
+    range: ZLagRange.optional(),
+    from: z.iso.datetime({ offset: true, error: 'must be an ISO-8601 time, e.g. 2026-11-29T12:00:00Z' }).optional(),
+    to: z.iso.datetime({ offset: true, error: 'must be an ISO-8601 time, e.g. 2026-11-29T13:00:00Z' }).optional(),
+    /** Bucket width in seconds; chosen from the span when omitted. */
+    step: z
+      .string()
+      .regex(/^\d{1,7}$/, 'must be a whole number of seconds')
+      .transform(Number)
+      .refine((s) => s >= 1, 'must be at least 1 second')
+      .optional(),
+  })
+  .strict()
+  .superRefine((q, ctx) => {
+    if (q.range !== undefined && (q.from !== undefined || q.to !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['range'], message: 'give either range or from/to, not both' });
+      return;
+    }
+    if (q.from !== undefined && q.to !== undefined && Date.parse(q.from) >= Date.parse(q.to)) {
+      ctx.addIssue({ code: 'custom', path: ['from'], message: 'must be before to' });
+    }
+  });
+export type TLagSeriesQuery = z.infer<typeof ZLagSeriesQuery>;
+
+const nullableSeries = z.array(z.number().nullable());
+
+export const ZLagSeries = z.object({
+  groupId: z.string(),
+  from: ZIsoTime,
+  to: ZIsoTime,
+  stepMs: z.number().int().min(1),
+  /** 'samples': raw lag_sample rows; 'rollup': the one-minute lag_rollup table (long ranges). */
+  source: z.enum(['samples', 'rollup']),
+  /** Bucket starts; every array below is aligned with it. Buckets with no sample hold null (a gap, not a zero). */
+  times: z.array(ZIsoTime),
+  totals: z.object({ lag: nullableSeries, arrivalRatePerSec: nullableSeries, consumptionRatePerSec: nullableSeries }),
+  partitions: z.array(
+    z.object({
+      topic: z.string(),
+      partition: z.number().int().min(0),
+      /** Maximum lag seen in the bucket. */
+      lag: nullableSeries,
+      /** Maximum time lag in the bucket. */
+      timeLagMs: nullableSeries,
+      timeLagKind: z.array(ZTimeLagKind.nullable()),
+      arrivalRatePerSec: nullableSeries,
+      consumptionRatePerSec: nullableSeries,
+    }),
+  ),
+});
 
 export type TPartitionLag = z.infer<typeof ZPartitionLag>;
 export type TGroupLag = z.infer<typeof ZGroupLag>;
+export type TGroupLagResponse = z.infer<typeof ZGroupLagResponse>;
+export type TTimeLag = z.infer<typeof ZTimeLag>;
+export type TTimeLagKind = z.infer<typeof ZTimeLagKind>;
+export type TGroupStatus = z.infer<typeof ZGroupStatus>;
+export type TPartitionStatus = z.infer<typeof ZPartitionStatus>;
+export type TGroupSummary = z.infer<typeof ZGroupSummary>;
 export type TGroupsResponse = z.infer<typeof ZGroupsResponse>;
+export type TCommitPrefix = z.infer<typeof ZCommitPrefix>;
+export type TPartitionDetail = z.infer<typeof ZPartitionDetail>;
+export type TGroupMember = z.infer<typeof ZGroupMember>;
+export type TGroupDetail = z.infer<typeof ZGroupDetail>;
+export type TLagRange = z.infer<typeof ZLagRange>;
+export type TLagSeries = z.infer<typeof ZLagSeries>;

@@ -1,11 +1,12 @@
 import type { Database } from '../db';
-import { ZGroupsResponse, type TGroupLag, type TGroupsResponse } from '../schemas/groups';
+import { ZGroupLagResponse, type TGroupLag, type TGroupLagResponse } from '../schemas/groups';
 
 /**
- * The latest sampler round of every group seen in the last `withinMs`, worst total lag first.
+ * The latest sampler round of every group seen in the last `withinMs`, per partition, worst total lag first:
+ * the raw view the sampler's integration tests read back (the dashboard uses listGroups and getGroupDetail).
  * Groups not sampled for that long are considered gone and omitted.
  */
-export async function listGroupLag(db: Database, options: { now?: Date; withinMs?: number } = {}): Promise<TGroupsResponse> {
+export async function listGroupLag(db: Database, options: { now?: Date; withinMs?: number } = {}): Promise<TGroupLagResponse> {
   const now = options.now ?? new Date();
   const since = new Date(now.getTime() - (options.withinMs ?? 10 * 60_000));
   const latest = await db.lagSample.groupBy({
@@ -41,5 +42,5 @@ export async function listGroupLag(db: Database, options: { now?: Date; withinMs
     });
   }
   const sorted = [...groups.values()].sort((a, b) => b.totalLag - a.totalLag || a.groupId.localeCompare(b.groupId));
-  return ZGroupsResponse.parse({ groups: sorted });
+  return ZGroupLagResponse.parse({ groups: sorted });
 }

@@ -15,12 +15,12 @@ describe('LaneTable', () => {
     lanes.enqueue('a', a1);
     lanes.enqueue('a', item('a2'));
     lanes.enqueue('b', item('b1'));
-    expect(lanes.readyHeads().map((entry) => entry.name)).toEqual(['a1', 'b1']);
+    expect([...lanes.readyHeads()].map((entry) => entry.name)).toEqual(['a1', 'b1']);
     expect(lanes.size).toBe(2);
 
     a1.waiting = false;
     lanes.headChanged('a');
-    expect(lanes.readyHeads().map((entry) => entry.name)).toEqual(['b1']);
+    expect([...lanes.readyHeads()].map((entry) => entry.name)).toEqual(['b1']);
   });
 
   it('advances a lane when its head is removed and deletes empty lanes', () => {
@@ -31,12 +31,12 @@ describe('LaneTable', () => {
     lanes.enqueue('a', a2);
     a1.waiting = false;
     lanes.headChanged('a');
-    expect(lanes.readyHeads()).toEqual([]);
+    expect([...lanes.readyHeads()]).toEqual([]);
     lanes.remove('a', a1);
-    expect(lanes.readyHeads()).toEqual([a2]);
+    expect([...lanes.readyHeads()]).toEqual([a2]);
     lanes.remove('a', a2);
     expect(lanes.size).toBe(0);
-    expect(lanes.readyHeads()).toEqual([]);
+    expect([...lanes.readyHeads()]).toEqual([]);
   });
 
   it('keeps the null lane apart from the empty-string lane', () => {
@@ -44,7 +44,7 @@ describe('LaneTable', () => {
     lanes.enqueue(null, item('no key'));
     lanes.enqueue('', item('empty key'));
     expect(lanes.size).toBe(2);
-    expect(lanes.readyHeads()).toHaveLength(2);
+    expect([...lanes.readyHeads()]).toHaveLength(2);
   });
 
   it('removeWhere filters every lane and re-evaluates heads', () => {
@@ -55,7 +55,7 @@ describe('LaneTable', () => {
     lanes.enqueue('a', item('a2'));
     lanes.enqueue('b', item('b1'));
     lanes.removeWhere((entry) => entry.name === 'a1' || entry.name === 'b1');
-    expect(lanes.readyHeads().map((entry) => entry.name)).toEqual(['a2']);
+    expect([...lanes.readyHeads()].map((entry) => entry.name)).toEqual(['a2']);
     expect(lanes.size).toBe(1);
   });
 });

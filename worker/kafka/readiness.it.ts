@@ -38,7 +38,7 @@ describe.runIf(brokerHome !== undefined)('readiness through a broker outage duri
     await db?.$disconnect();
   });
 
-  it('reports not ready while polling cannot resume, and recovers by itself when the broker returns', async () => {
+  it('reports not ready while polling cannot resume, and recovers by itself when the broker returns', { timeout: 300_000 }, async () => {
     const prefix = uniqueName('ready');
     const topic = `${prefix}-in`;
     const groupId = `${prefix}-group`;
@@ -51,9 +51,20 @@ describe.runIf(brokerHome !== undefined)('readiness through a broker outage duri
       groupId,
       topics: [topic],
       resultsTopic: `${prefix}-results`,
-      consumer: { readinessWindowMs: 3_000, restartAfterMs: 10_000 },
+      consumer: {
+        readinessWindowMs: 3_000,
+        restartAfterMs: 10_000,
+        kafkaConsumerConfig: { sessionTimeout: 10_000, rebalanceTimeout: 10_000, heartbeatInterval: 1_000 },
+      },
     });
-    const intruder = kafka.consumer({ groupId, retry: { retries: 0, restartOnFailure: async () => false } });
+    // Short timeouts: once the broker is back, the group must not wait a minute for this dead member.
+    const intruder = kafka.consumer({
+      groupId,
+      sessionTimeout: 6_000,
+      rebalanceTimeout: 6_000,
+      heartbeatInterval: 1_000,
+      retry: { retries: 0, restartOnFailure: async () => false },
+    });
     try {
       const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
       await producer.connect();

@@ -1,7 +1,8 @@
 import type { Admin, Consumer, ConsumerConfig, EachBatchPayload, Kafka } from 'kafkajs';
 import { ConsumerCore, type ConsumerCoreOptions } from '../core';
-import type { Clock, CommitRequest, Offset, SourcePort, SourceRecord, TopicPartition } from '../core/types';
+import type { Clock, CommitRequest, Offset, SourcePort, SourceRecord, StallInfo, TopicPartition } from '../core/types';
 import type { Readiness } from '../http/worker-server';
+import { classifyCommitError } from './classify-commit-error';
 
 // The kafkajs adapter around the pure ConsumerCore, and the library entry point (`createConsumer`).
 // kafkajs facts this relies on (anchors.md): each broker's fetcher waits for eachBatch, so eachBatch hands
@@ -35,7 +36,38 @@ export type WardenConsumerOptions<T> = Omit<ConsumerCoreOptions<T>, 'source' | '
    * consumer has already stopped fetching and reports not ready; the host decides whether to exit.
    */
   onFatal?: (reason: string) => void;
+  /**
+   * Partitions whose oldest unfinished record is older than `stallThresholdMs`, reported on every
+   * supervision tick (every few seconds) while they stay stuck.
+   */
+  onStalls?: (stalls: StallInfo[]) => void;
+  /**
+   * Called after every join with how long this member stopped for it (the rebalance history's measured rows).
+   * Runs on kafkajs's event path: it must return at once; a throw is swallowed.
+   */
+  onRebalance?: (timing: RebalanceTiming) => void;
 };
+
+/** One stop of this member for a rebalance, measured from kafkajs's events. */
+export interface RebalanceTiming {
+  groupId: string;
+  memberId: string;
+  leaderId: string;
+  isLeader: boolean;
+  /** Assignor the group chose (e.g. RoundRobinAssigner). */
+  groupProtocol: string;
+  /**
+   * 'rebalance': the group rebalanced under this running member (kafkajs REBALANCING); 'join': this member
+   * joined from scratch (start-up, after a crash, or after the supervisor rebuilt the kafkajs consumer).
+   */
+  cause: 'rebalance' | 'join';
+  /** When this member stopped: REBALANCING, the crash or rebuild, or for a first join when joining began. */
+  startedAtMs: number;
+  /** When the new assignment arrived (GROUP_JOIN); processing resumes from here. */
+  endedAtMs: number;
+  assignmentBefore: TopicPartition[];
+  assignmentAfter: TopicPartition[];
+}
 
 const systemClock: Clock = {
   now: () => Date.now(),
@@ -67,6 +99,9 @@ export class WardenConsumer<T> {
   private supervisor: NodeJS.Timeout | null = null;
   private restarting: Promise<void> | null = null;
   private restarts = 0;
+  /** Start of the current stop (rebalance, crash or rebuild) until the next GROUP_JOIN; null while running. */
+  private stopStartedAtMs: number | null = null;
+  private stopCause: RebalanceTiming['cause'] = 'join';
 
   constructor(private readonly options: WardenConsumerOptions<T>) {
     this.clock = options.clock ?? systemClock;
@@ -82,6 +117,7 @@ export class WardenConsumer<T> {
       commit: (requests) => this.commit(requests),
     };
     this.core = new ConsumerCore<T>({
+      classifyCommitError,
       ...options,
       source,
       clock: this.clock,
@@ -159,6 +195,10 @@ export class WardenConsumer<T> {
     const consumer = kafka.consumer({
       sessionTimeout: 30_000,
       heartbeatInterval: 3_000,
+      // When every partition a broker leads is paused (backpressure does that), kafkajs sleeps maxWaitTimeInMs
+      // before it looks again (consumerGroup.js fetch), so a resumed partition waited up to the 5 s default.
+      // Only idle fetches return sooner as a cost: the broker answers as soon as data is there anyway.
+      maxWaitTimeInMs: 100,
       ...this.options.kafkaConsumerConfig,
       groupId,
       retry: {
@@ -175,15 +215,19 @@ export class WardenConsumer<T> {
     consumer.on(consumer.events.FETCH, progress);
     consumer.on(consumer.events.HEARTBEAT, progress);
     consumer.on(consumer.events.REBALANCING, () => {
+      this.markStopped('rebalance');
       void this.core.onRebalanceStart();
     });
     consumer.on(consumer.events.GROUP_JOIN, (event) => {
       progress();
       this.crashReason = null;
       this.joined = true;
+      const assignmentBefore = this.assigned;
       this.onJoin(consumer, event.payload.memberAssignment);
+      this.reportRebalance(event.payload, assignmentBefore);
     });
     consumer.on(consumer.events.CRASH, (event) => {
+      this.markStopped('join');
       const error = event.payload.error;
       this.crashReason = `${error.name}: ${error.message}`;
       this.logger?.error({ err: error, restart: event.payload.restart }, 'kafkajs consumer crashed');
@@ -214,6 +258,39 @@ export class WardenConsumer<T> {
     }
     this.assignmentReady = this.loadCommitMetadata(assigned);
     this.logger?.info({ partitions: assigned.length }, 'assignment received');
+  }
+
+  private markStopped(cause: RebalanceTiming['cause']): void {
+    if (this.stopStartedAtMs !== null) return;
+    this.stopStartedAtMs = this.clock.now();
+    this.stopCause = cause;
+  }
+
+  private reportRebalance(
+    payload: { duration: number; groupId: string; isLeader: boolean; leaderId: string; groupProtocol: string; memberId: string },
+    assignmentBefore: TopicPartition[],
+  ): void {
+    const endedAtMs = this.clock.now();
+    const startedAtMs = this.stopStartedAtMs ?? endedAtMs - Math.max(0, payload.duration);
+    const cause = this.stopStartedAtMs === null ? 'join' : this.stopCause;
+    this.stopStartedAtMs = null;
+    if (!this.options.onRebalance) return;
+    try {
+      this.options.onRebalance({
+        groupId: payload.groupId,
+        memberId: payload.memberId,
+        leaderId: payload.leaderId,
+        isLeader: payload.isLeader,
+        groupProtocol: payload.groupProtocol,
+        cause,
+        startedAtMs,
+        endedAtMs,
+        assignmentBefore,
+        assignmentAfter: this.assigned,
+      });
+    } catch (error) {
+      this.logger?.warn({ err: error }, 'onRebalance callback failed');
+    }
   }
 
   /** Completed offsets above each commit point, so a restart skips records already done. */
@@ -296,11 +373,14 @@ export class WardenConsumer<T> {
   /** Rebuilds the kafkajs consumer when it went silent for restartAfterMs (a crash it did not recover from). */
   private supervise(): void {
     if (this.stopping || this.restarting) return;
+    const stalls = this.core.stalls();
+    if (stalls.length > 0) this.options.onStalls?.(stalls);
     const silentMs = this.clock.now() - this.lastProgressMs;
     if (this.lastProgressMs === 0 || silentMs < this.restartAfterMs) return;
     this.restarts += 1;
     this.logger?.warn({ silentMs, restarts: this.restarts }, 'consumer made no progress; rebuilding the kafkajs consumer');
     this.restarting = (async () => {
+      this.markStopped('join');
       void this.core.onRebalanceStart();
       const old = this.consumer;
       this.consumer = null;

@@ -1,10 +1,12 @@
-// GET /api/groups - every recently sampled consumer group with its per-partition lag, worst first.
-import { NextResponse } from 'next/server';
-import { listGroupLag } from '@/lib/server/list-group-lag';
+// GET /api/groups - every recently sampled consumer group with status, lag, worst time lag and trend, worst first.
+import { loadConfig } from '@/lib/config';
+import { analysisOptions } from '@/lib/server/analysis-options';
+import { respond } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
+import { listGroups } from '@/lib/server/list-groups';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET() {
-  return NextResponse.json(await listGroupLag(serverDatabase()));
+  return respond(() => listGroups(serverDatabase(), analysisOptions(loadConfig())));
 }

@@ -1,0 +1,11 @@
+// GET /api/audit?groupId=&limit= - every operator action (who, what, target, reason, when, outcome), newest first.
+import { ZAuditQuery } from '@/lib/schemas/operator-actions';
+import { queryOf, respond } from '@/lib/server/api-response';
+import { serverDatabase } from '@/lib/server/database';
+import { listAudit } from '@/lib/server/list-audit';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(request: Request) {
+  return respond(() => listAudit(serverDatabase(), ZAuditQuery.parse(queryOf(request))));
+}

@@ -1,0 +1,16 @@
+// GET /api/groups/{groupId}/advice - capacity plan ("scale consumers to N, catch up in T") with what-if curve, and advice.
+import { loadConfig } from '@/lib/config';
+import { ZGroupRouteParams } from '@/lib/schemas/common';
+import { analysisOptions } from '@/lib/server/analysis-options';
+import { respond, routeParams } from '@/lib/server/api-response';
+import { serverDatabase } from '@/lib/server/database';
+import { getGroupAdvice } from '@/lib/server/get-group-advice';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(_request: Request, { params }: { params: Promise<{ groupId: string }> }) {
+  return respond(async () => {
+    const { groupId } = await routeParams(ZGroupRouteParams, params);
+    return getGroupAdvice(serverDatabase(), groupId, analysisOptions(loadConfig()));
+  });
+}

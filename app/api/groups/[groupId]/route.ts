@@ -1,0 +1,16 @@
+// GET /api/groups/{groupId} - one group's partitions: lag, time lag, rates, owner, status, quarantine, commit prefix.
+import { loadConfig } from '@/lib/config';
+import { ZGroupRouteParams } from '@/lib/schemas/common';
+import { analysisOptions } from '@/lib/server/analysis-options';
+import { respond, routeParams } from '@/lib/server/api-response';
+import { serverDatabase } from '@/lib/server/database';
+import { getGroupDetail } from '@/lib/server/get-group-detail';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(_request: Request, { params }: { params: Promise<{ groupId: string }> }) {
+  return respond(async () => {
+    const { groupId } = await routeParams(ZGroupRouteParams, params);
+    return getGroupDetail(serverDatabase(), groupId, analysisOptions(loadConfig()));
+  });
+}

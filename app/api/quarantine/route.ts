@@ -1,0 +1,10 @@
+// GET /api/quarantine - every quarantined partition with its held record, log range and pending action.
+import { respond } from '@/lib/server/api-response';
+import { serverDatabase } from '@/lib/server/database';
+import { listQuarantines } from '@/lib/server/list-quarantines';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET() {
+  return respond(() => listQuarantines(serverDatabase()));
+}

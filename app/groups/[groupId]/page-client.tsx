@@ -1,0 +1,168 @@
+'use client';
+
+import Link from 'next/link';
+import { useState } from 'react';
+import { AdviceList } from '@/components/advice-list';
+import { ApiRequestError } from '@/components/api-client';
+import { CapacityCard } from '@/components/capacity-card';
+import { formatAge, formatCount, formatRate, isStale } from '@/components/format';
+import { useGroup, useGroupAdvice, useLagSeries } from '@/components/hooks/use-group';
+import { useRebalances } from '@/components/hooks/use-rebalances';
+import { LagCharts } from '@/components/lag-charts';
+import { PartitionTable } from '@/components/partition-table';
+import { RebalanceTimeline } from '@/components/rebalance-list';
+import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
+import { GroupStatusBadge, StatePill } from '@/components/status-badge';
+import { TimeLagValue } from '@/components/time-lag-cell';
+import { useNow } from '@/components/use-now';
+import type { TGroupDetail, TLagRange } from '@/lib/schemas/groups';
+
+/** Group page: partitions, capacity, advice, charts over a chosen range, and the rebalance history. */
+export function GroupPageClient({ groupId, refreshMs, sampleIntervalMs }: { groupId: string; refreshMs: number; sampleIntervalMs: number }) {
+  const group = useGroup(groupId, refreshMs);
+  const advice = useGroupAdvice(groupId, refreshMs);
+  const [range, setRange] = useState<TLagRange>('15m');
+  const series = useLagSeries(groupId, range, refreshMs);
+  const rebalances = useRebalances(refreshMs, groupId, 20);
+  const now = useNow();
+
+  if (group.error instanceof ApiRequestError && group.error.status === 404) {
+    return (
+      <section aria-labelledby="group-heading">
+        <Link href="/" className="back">
+          ← All groups
+        </Link>
+        <h1 id="group-heading">{groupId}</h1>
+        <EmptyState title="This consumer group has never been sampled.">
+          Check the name, and that the sampler&apos;s include and exclude patterns (SAMPLER_GROUP_INCLUDE, SAMPLER_GROUP_EXCLUDE) let it through.
+        </EmptyState>
+      </section>
+    );
+  }
+
+  const detail = group.data;
+  return (
+    <section aria-labelledby="group-heading">
+      <Link href="/" className="back">
+        ← All groups
+      </Link>
+      <div className="page-head">
+        <div className="title-row">
+          <h1 id="group-heading" className="mono">
+            {groupId}
+          </h1>
+          {detail ? (
+            <>
+              <GroupStatusBadge status={detail.status} reasons={detail.statusReasons} />
+              <StatePill state={detail.state} />
+            </>
+          ) : null}
+        </div>
+        <RefreshIndicator isFetching={group.isFetching} refreshMs={refreshMs} />
+      </div>
+      {group.error ? <ErrorState error={group.error} what="the group" hasStaleData={detail !== undefined} /> : null}
+      {detail && isStale(detail.sampledAt, now, sampleIntervalMs) ? (
+        <p className="banner banner-warn" role="status">
+          <strong>Stale:</strong> last sampled {formatAge(detail.sampledAt, now)}. The sampler is down or no longer sees this group; the numbers
+          below are from that sample.
+        </p>
+      ) : null}
+      {group.isPending ? <LoadingState label="Loading the group…" /> : detail ? <Overview detail={detail} now={now} /> : null}
+
+      <div className="two-col">
+        <CapacityCard advice={advice.data} error={advice.error} isPending={advice.isPending} />
+        <AdviceList advice={advice.data?.advice} error={advice.error} isPending={advice.isPending} />
+      </div>
+
+      {detail ? (
+        <section className="card" aria-labelledby="partitions-heading">
+          <div className="card-head">
+            <h2 id="partitions-heading">Partitions</h2>
+            <span className="muted small">
+              {detail.partitionCount} partitions · {detail.members} member{detail.members === 1 ? '' : 's'}
+              {detail.protocol ? ` · ${detail.protocol}` : ''} · sampled {formatAge(detail.sampledAt, now)}
+            </span>
+          </div>
+          {detail.partitions.length === 0 ? (
+            <EmptyState title="The latest sample has no partitions for this group." />
+          ) : (
+            <PartitionTable groupId={groupId} partitions={detail.partitions} showCommitPrefix={detail.isWardenConsumer} />
+          )}
+        </section>
+      ) : null}
+
+      <LagCharts series={series.data} range={range} onRange={setRange} error={series.error} isPending={series.isPending} isFetching={series.isFetching} />
+
+      <section className="card" aria-labelledby="rebalances-heading">
+        <div className="card-head">
+          <h2 id="rebalances-heading">Rebalance history</h2>
+          <Link href="/rebalances" className="small">
+            All groups →
+          </Link>
+        </div>
+        {rebalances.error ? <ErrorState error={rebalances.error} what="rebalances" hasStaleData={rebalances.data !== undefined} /> : null}
+        {rebalances.isPending ? (
+          <LoadingState label="Loading rebalances…" />
+        ) : rebalances.data && rebalances.data.rebalances.length > 0 ? (
+          <RebalanceTimeline rebalances={rebalances.data.rebalances} showGroup={false} />
+        ) : (
+          <EmptyState title="No rebalance recorded for this group." />
+        )}
+      </section>
+    </section>
+  );
+}
+
+function Overview({ detail, now }: { detail: TGroupDetail; now: number }) {
+  const arrival = sum(detail.partitions.map((p) => p.arrivalRatePerSec));
+  const consumption = sum(detail.partitions.map((p) => p.consumptionRatePerSec));
+  return (
+    <>
+      {detail.status !== 'OK' ? (
+        <ul className={`callout callout-${detail.status.toLowerCase()}`} aria-label="Why this status">
+          {detail.statusReasons.map((r) => (
+            <li key={r}>{r}</li>
+          ))}
+        </ul>
+      ) : null}
+      <dl className="tiles">
+        <div className="tile">
+          <dt>Total lag</dt>
+          <dd data-testid="group-total-lag">{formatCount(detail.totalLag)}</dd>
+          {detail.partitionsWithoutCommit > 0 ? <span className="tile-note">+ {detail.partitionsWithoutCommit} never committed</span> : null}
+        </div>
+        <div className="tile">
+          <dt>Worst time lag</dt>
+          <dd data-testid="group-worst-time-lag">
+            <TimeLagValue lag={detail.worstTimeLag} />
+          </dd>
+          {detail.worstTimeLag ? <span className="tile-note mono">{`${detail.worstTimeLag.topic}-${detail.worstTimeLag.partition}`}</span> : null}
+        </div>
+        <div className="tile">
+          <dt>In</dt>
+          <dd>{formatRate(arrival)}</dd>
+          <span className="tile-note">records appended</span>
+        </div>
+        <div className="tile">
+          <dt>Out</dt>
+          <dd>{formatRate(consumption)}</dd>
+          <span className="tile-note">records committed</span>
+        </div>
+        <div className="tile">
+          <dt>Quarantined</dt>
+          <dd>{detail.quarantinedPartitions > 0 ? <Link href="/quarantine">{detail.quarantinedPartitions}</Link> : '0'}</dd>
+          <span className="tile-note">partitions held</span>
+        </div>
+        <div className="tile">
+          <dt>Last rebalance</dt>
+          <dd className="tile-small">{detail.lastRebalance ? formatAge(detail.lastRebalance.startedAt, now) : 'none recorded'}</dd>
+        </div>
+      </dl>
+    </>
+  );
+}
+
+function sum(values: Array<number | null>): number | null {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length === 0 ? null : known.reduce((a, b) => a + b, 0);
+}

@@ -1,0 +1,211 @@
+'use client';
+
+import Link from 'next/link';
+import { useRef, useState } from 'react';
+import { ActionDialog, type ActionKind } from '@/components/action-dialog';
+import { groupPath } from '@/components/api-client';
+import { formatAge, formatCount, formatDateTime } from '@/components/format';
+import { useCommand } from '@/components/hooks/use-operator-action';
+import { useQuarantines } from '@/components/hooks/use-quarantines';
+import { quarantineAnchor } from '@/components/partition-table';
+import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
+import { useNow } from '@/components/use-now';
+import type { TOperatorAction } from '@/lib/schemas/operator-actions';
+import type { TQuarantine } from '@/lib/schemas/quarantines';
+
+/** Quarantine: every held partition with its record, and Resume / Skip / Seek behind a confirmation. */
+export function QuarantinePageClient({ refreshMs }: { refreshMs: number }) {
+  const { data, error, isPending, isFetching } = useQuarantines(refreshMs);
+  const [submitted, setSubmitted] = useState<TOperatorAction[]>([]);
+  const now = useNow();
+
+  return (
+    <section aria-labelledby="quarantine-heading">
+      <div className="page-head">
+        <div>
+          <h1 id="quarantine-heading">Quarantined partitions</h1>
+          <p className="muted subtitle">
+            A Warden consumer stopped each of these partitions at a record it could not process. Nothing at or after that record is committed until
+            someone decides; every other partition keeps flowing.
+          </p>
+        </div>
+        <RefreshIndicator isFetching={isFetching} refreshMs={refreshMs} />
+      </div>
+
+      {submitted.length > 0 ? (
+        <section className="card recent" aria-labelledby="recent-heading">
+          <h2 id="recent-heading">Your actions</h2>
+          <ul aria-live="polite">
+            {submitted.map((c) => (
+              <CommandProgress key={c.id} command={c} />
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      {error ? <ErrorState error={error} what="quarantines" hasStaleData={data !== undefined} /> : null}
+      {isPending ? (
+        <LoadingState label="Loading quarantines…" />
+      ) : !data || data.quarantines.length === 0 ? (
+        <EmptyState title="No partition is quarantined.">Every Warden consumer is processing all of its partitions.</EmptyState>
+      ) : (
+        data.quarantines.map((q) => <QuarantineCard key={`${q.groupId}/${q.topic}/${q.partition}`} quarantine={q} now={now} onSubmitted={(c) => setSubmitted((list) => [c, ...list])} />)
+      )}
+    </section>
+  );
+}
+
+function QuarantineCard({ quarantine: q, now, onSubmitted }: { quarantine: TQuarantine; now: number; onSubmitted: (c: TOperatorAction) => void }) {
+  const [open, setOpen] = useState<ActionKind | null>(null);
+  const opener = useRef<HTMLButtonElement | null>(null);
+  const name = `${q.topic}-${q.partition}`;
+  const headingId = `${quarantineAnchor(q.groupId, q.topic, q.partition)}-title`;
+  const pending = q.pendingAction;
+  const headers = Object.entries(q.record.headers);
+
+  const openDialog = (kind: ActionKind, button: HTMLButtonElement) => {
+    opener.current = button;
+    setOpen(kind);
+  };
+
+  return (
+    <article className="card quarantine" id={quarantineAnchor(q.groupId, q.topic, q.partition)} aria-labelledby={headingId} data-testid="quarantine-card" data-group-id={q.groupId} data-partition={q.partition}>
+      <header className="card-head">
+        <h2 id={headingId} className="mono">
+          {name} <span className="muted">@ {q.offset}</span>
+        </h2>
+        <Link href={groupPath(q.groupId)} className="group-link">
+          {q.groupId}
+        </Link>
+        <span className="badge badge-quarantined">{q.errorClass}</span>
+        <span className="muted">
+          held <time dateTime={q.since} title={formatDateTime(q.since)}>{formatAge(q.since, now).replace(' ago', '')}</time>
+          {q.attempts > 0 ? ` · ${q.attempts} attempt${q.attempts === 1 ? '' : 's'}` : ' · failed admission'}
+        </span>
+      </header>
+
+      <p className="error-line" data-testid="quarantine-reason">
+        <span className="visually-hidden">Error: </span>
+        {q.reason}
+      </p>
+
+      <div className="quarantine-grid">
+        <section aria-labelledby={`${headingId}-record`}>
+          <h3 className="subhead" id={`${headingId}-record`}>
+            Held record
+          </h3>
+          <dl className="facts facts-tight">
+            <div>
+              <dt>Offset</dt>
+              <dd className="mono">{q.offset}</dd>
+            </div>
+            <div>
+              <dt>Key</dt>
+              <dd className="mono">{q.record.key === null ? <span className="muted">none</span> : q.record.key}</dd>
+            </div>
+            <div>
+              <dt>Timestamp</dt>
+              <dd>{formatDateTime(q.record.timestamp)}</dd>
+            </div>
+          </dl>
+          <h3 className="subhead">Payload preview {q.record.previewTruncated ? <span className="pill pill-warn">truncated</span> : null}</h3>
+          {q.record.preview === null ? (
+            <p className="muted">No value (a tombstone).</p>
+          ) : (
+            // Rendered as text only: React escapes it, and the store already escaped control characters.
+            <pre className="payload" data-testid="record-preview" tabIndex={0} aria-label="Payload preview">
+              {q.record.preview}
+            </pre>
+          )}
+          <h3 className="subhead">Headers</h3>
+          {headers.length === 0 ? (
+            <p className="muted">none</p>
+          ) : (
+            <table className="grid grid-compact">
+              <caption className="visually-hidden">Record headers</caption>
+              <tbody>
+                {headers.map(([k, v]) => (
+                  <tr key={k}>
+                    <th scope="row" className="mono">
+                      {k}
+                    </th>
+                    <td className="mono">{v ?? <span className="muted">null</span>}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+        <section aria-labelledby={`${headingId}-partition`}>
+          <h3 className="subhead" id={`${headingId}-partition`}>
+            Partition
+          </h3>
+          <dl className="facts facts-tight">
+            <div>
+              <dt>Log</dt>
+              <dd className="mono">{q.logStartOffset === null ? '—' : `${q.logStartOffset} – ${q.logEndOffset}`}</dd>
+            </div>
+            <div>
+              <dt>Committed</dt>
+              <dd className="mono">{q.committedOffset ?? '—'}</dd>
+            </div>
+            <div>
+              <dt>Lag</dt>
+              <dd>{formatCount(q.lag)}</dd>
+            </div>
+            <div>
+              <dt>Owner</dt>
+              <dd>{q.owner ? `${q.owner.clientId} ${q.owner.host ?? ''}` : <span className="muted">unassigned</span>}</dd>
+            </div>
+          </dl>
+          {pending ? (
+            <p className="banner banner-info" role="status">
+              {pending.action} #{pending.id} requested by {pending.requestedBy} {formatAge(pending.requestedAt, now)}: waiting for the owning worker.
+            </p>
+          ) : null}
+          <div className="actions" role="group" aria-label={`Actions on ${name}`}>
+            <button type="button" className="button button-primary" disabled={pending !== null} onClick={(e) => openDialog('resume', e.currentTarget)}>
+              Resume…
+            </button>
+            <button type="button" className="button button-danger" disabled={pending !== null} onClick={(e) => openDialog('skip', e.currentTarget)}>
+              Skip…
+            </button>
+            <button type="button" className="button" disabled={pending !== null} onClick={(e) => openDialog('seek', e.currentTarget)}>
+              Seek…
+            </button>
+          </div>
+          <p className="muted small">
+            Resume retries the record · Skip completes it unprocessed (dead-letter copy first) · Seek continues at an offset or time. Each asks for
+            confirmation and a reason; the worker that owns the partition applies it.
+          </p>
+        </section>
+      </div>
+
+      {open ? (
+        <ActionDialog
+          quarantine={q}
+          action={open}
+          onSubmitted={onSubmitted}
+          onClose={() => {
+            setOpen(null);
+            opener.current?.focus();
+          }}
+        />
+      ) : null}
+    </article>
+  );
+}
+
+function CommandProgress({ command }: { command: TOperatorAction }) {
+  const { data, error } = useCommand(command.id);
+  const state = data?.state ?? 'pending';
+  return (
+    <li className={`command command-${state}`} data-testid="command-progress" data-state={state}>
+      <span className={`badge badge-cmd-${state}`}>{state}</span>{' '}
+      <strong>
+        {command.action} {command.topic}-{command.partition}
+      </strong>{' '}
+      <span className="muted">#{command.id}</span> — {error ? `status unknown: ${error.message}` : (data?.message ?? 'sent; waiting for the owning worker')}
+    </li>
+  );
+}

@@ -1,0 +1,57 @@
+'use client';
+
+import { useMemo, useState } from 'react';
+import { useRebalances } from '@/components/hooks/use-rebalances';
+import { RebalanceTimeline } from '@/components/rebalance-list';
+import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
+
+/** Rebalances across groups, newest first, filterable by group. */
+export function RebalancesPageClient({ refreshMs }: { refreshMs: number }) {
+  const { data, error, isPending, isFetching } = useRebalances(refreshMs);
+  const [group, setGroup] = useState('all');
+  const groups = useMemo(() => [...new Set((data?.rebalances ?? []).map((r) => r.groupId))].sort(), [data]);
+  const shown = (data?.rebalances ?? []).filter((r) => group === 'all' || r.groupId === group);
+
+  return (
+    <section aria-labelledby="rebalances-heading">
+      <div className="page-head">
+        <div>
+          <h1 id="rebalances-heading">Rebalances</h1>
+          <p className="muted subtitle">
+            Each stop of a group for a rebalance: measured from Warden&apos;s own consumer, inferred between samples for other groups (then the
+            duration is an upper bound, shown as ≤).
+          </p>
+        </div>
+        <RefreshIndicator isFetching={isFetching} refreshMs={refreshMs} />
+      </div>
+      {error ? <ErrorState error={error} what="rebalances" hasStaleData={data !== undefined} /> : null}
+      {isPending ? (
+        <LoadingState label="Loading rebalances…" />
+      ) : !data || data.rebalances.length === 0 ? (
+        <EmptyState title="No rebalance recorded yet.">Rebalances appear here as the worker observes them.</EmptyState>
+      ) : (
+        <>
+          <div className="toolbar">
+            <label className="field-inline">
+              <span>Group</span>
+              <select value={group} onChange={(e) => setGroup(e.target.value)}>
+                <option value="all">All groups ({groups.length})</option>
+                {groups.map((g) => (
+                  <option key={g} value={g}>
+                    {g}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <span className="muted" aria-live="polite">
+              {shown.length} rebalance{shown.length === 1 ? '' : 's'}
+            </span>
+          </div>
+          <div className="card">
+            <RebalanceTimeline rebalances={shown} showGroup />
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import { ZApiError } from '@/lib/schemas/common';
+
+/** A refusal or failure from the API, with the server's own sentence and the offending field, if any. */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'ApiRequestError';
+  }
+}
+
+/**
+ * Fetches `url` and parses the body with the shared schema: a response that does not match is an error, not
+ * data. Non-2xx answers become ApiRequestError carrying the API's message.
+ */
+export async function fetchJson<T extends z.ZodType>(url: string, schema: T, init: RequestInit = {}): Promise<z.output<T>> {
+  let response: Response;
+  try {
+    response = await fetch(url, { cache: 'no-store', ...init, headers: { accept: 'application/json', ...init.headers } });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiRequestError(0, 'the dashboard server cannot be reached');
+  }
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const parsed = ZApiError.safeParse(body);
+    throw new ApiRequestError(response.status, parsed.success ? parsed.data.error : `${init.method ?? 'GET'} ${url} answered ${response.status}`, parsed.success ? parsed.data.field : undefined);
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ApiRequestError(response.status, `${url} answered data this dashboard does not understand`);
+  return parsed.data;
+}
+
+/** A URL path segment for a group id, which may contain any character. */
+export function groupPath(groupId: string): string {
+  return `/groups/${encodeURIComponent(groupId)}`;
+}
+
+export function groupApiPath(groupId: string): string {
+  return `/api/groups/${encodeURIComponent(groupId)}`;
+}

@@ -1,0 +1,174 @@
+'use client';
+
+import { useId, useState } from 'react';
+import type { TGroupAdvice } from '@/lib/schemas/advice';
+import { formatMs, formatRate } from './format';
+import { ErrorState, LoadingState } from './states';
+
+function catchUpText(sec: number | null | undefined): string {
+  if (sec === undefined) return '—';
+  if (sec === null) return 'never catches up';
+  return sec === 0 ? 'keeps up (nothing to catch up)' : `catches up in ${formatMs(sec * 1000)}`;
+}
+
+/**
+ * "Scale consumers to N to catch up in T", with a what-if control over the consumer count that reads the
+ * plan's curve (catch-up time for 1..partitions consumers). Honest about its inputs: a lower-bound rate and
+ * every caveat the API returns are shown next to the number.
+ */
+export function CapacityCard({ advice, error, isPending }: { advice: TGroupAdvice | undefined; error: Error | null; isPending: boolean }) {
+  return (
+    <section className="card capacity" aria-labelledby="capacity-heading" data-testid="capacity-card">
+      <h2 id="capacity-heading">Capacity</h2>
+      {error ? <ErrorState error={error} what="the capacity plan" hasStaleData={advice !== undefined} /> : null}
+      {isPending ? <LoadingState label="Computing the capacity plan…" /> : advice ? <CapacityBody advice={advice} /> : null}
+    </section>
+  );
+}
+
+function CapacityBody({ advice }: { advice: TGroupAdvice }) {
+  const plan = advice.plan;
+  if (!plan) {
+    const [headline, ...rest] = splitFirstSentence(advice.planUnavailableReason ?? 'Nothing to plan from yet.');
+    return (
+      <div>
+        {advice.planState === 'keeping-up' ? (
+          <>
+            <p className="capacity-headline tone-ok" data-testid="capacity-summary">
+              {headline}
+            </p>
+            {rest.length > 0 ? <p className="capacity-rest">{rest.join(' ')}</p> : null}
+          </>
+        ) : (
+          <>
+            <p className="capacity-headline muted" data-testid="capacity-summary">
+              No plan yet
+            </p>
+            <p>{advice.planUnavailableReason}</p>
+          </>
+        )}
+        <dl className="facts">
+          <div>
+            <dt>Consumers now</dt>
+            <dd>{advice.consumers}</dd>
+          </div>
+          <div>
+            <dt>One consumer committed</dt>
+            <dd title={advice.perConsumerRate.basis}>
+              {formatRate(advice.perConsumerRate.ratePerSec)}{' '}
+              {advice.perConsumerRate.isLowerBound ? <span className="pill pill-warn">lower bound</span> : null}
+            </dd>
+          </div>
+        </dl>
+        <Notes notes={advice.notes} />
+      </div>
+    );
+  }
+  const [headline, ...rest] = splitFirstSentence(plan.summary);
+  return (
+    <div>
+      <p className={`capacity-headline ${plan.limitedByPartitions || plan.catchUpSec === null ? 'tone-bad' : ''}`} data-testid="capacity-summary">
+        {headline}
+      </p>
+      {rest.length > 0 ? <p className="capacity-rest">{rest.join(' ')}</p> : null}
+      <dl className="facts">
+        <div>
+          <dt>Consumers now</dt>
+          <dd>{advice.consumers}</dd>
+        </div>
+        <div>
+          <dt>Recommended</dt>
+          <dd data-testid="recommended-consumers">{plan.recommendedConsumers}</dd>
+        </div>
+        <div>
+          <dt>One consumer processes</dt>
+          <dd title={advice.perConsumerRate.basis}>
+            {formatRate(advice.perConsumerRate.ratePerSec)}{' '}
+            {advice.perConsumerRate.isLowerBound ? <span className="pill pill-warn">lower bound</span> : null}
+          </dd>
+        </div>
+        <div>
+          <dt>Target</dt>
+          <dd>catch up within {formatMs(advice.targetCatchUpSec * 1000)}</dd>
+        </div>
+      </dl>
+      <WhatIf advice={advice} plan={plan} />
+      <p className="muted small">Rate: {advice.perConsumerRate.basis}. Rates over the last {formatMs(advice.windowMs)} of samples.</p>
+      <Notes notes={advice.notes} />
+    </div>
+  );
+}
+
+function WhatIf({ advice, plan }: { advice: TGroupAdvice; plan: NonNullable<TGroupAdvice['plan']> }) {
+  const max = plan.catchUpSecByConsumers.length;
+  const [consumers, setConsumers] = useState(() => Math.min(max, Math.max(1, plan.recommendedConsumers)));
+  const id = useId();
+  const point = plan.catchUpSecByConsumers.find((p) => p.consumers === consumers);
+  const known = plan.catchUpSecByConsumers.map((p) => p.catchUpSec).filter((s): s is number => s !== null);
+  const worst = Math.max(...known, 1);
+  if (max === 0) return null;
+  return (
+    <div className="whatif">
+      <label htmlFor={`${id}-n`} className="whatif-label">
+        What if the group ran
+      </label>
+      <div className="whatif-row">
+        <input
+          id={`${id}-n`}
+          type="range"
+          min={1}
+          max={max}
+          step={1}
+          value={consumers}
+          onChange={(e) => setConsumers(Number(e.target.value))}
+          aria-valuetext={`${consumers} consumers: ${catchUpText(point?.catchUpSec)}`}
+          data-testid="whatif-consumers"
+        />
+        <output htmlFor={`${id}-n`} className="whatif-output" aria-live="polite" data-testid="whatif-result">
+          <strong>{consumers}</strong> consumer{consumers === 1 ? '' : 's'}: {catchUpText(point?.catchUpSec)}
+        </output>
+      </div>
+      <svg className="curve" viewBox={`0 0 ${max * 12} 56`} preserveAspectRatio="none" aria-hidden="true">
+        {plan.catchUpSecByConsumers.map((p) => {
+          // Bar height: catch-up time relative to the slowest that catches up; "never" is a full-height red bar.
+          const height = p.catchUpSec === null ? 44 : Math.max(2, (p.catchUpSec / worst) * 38);
+          const fill = p.catchUpSec === null ? 'bar-never' : p.consumers === plan.recommendedConsumers ? 'bar-recommended' : '';
+          return (
+            <g key={p.consumers} onClick={() => setConsumers(p.consumers)}>
+              <title>{`${p.consumers}: ${catchUpText(p.catchUpSec)}`}</title>
+              <rect className={`bar ${fill} ${p.consumers === consumers ? 'bar-selected' : ''}`} x={(p.consumers - 1) * 12 + 1} y={46 - height} width={10} height={height} />
+              {p.consumers === advice.consumers ? <rect className="marker-current" x={(p.consumers - 1) * 12 + 1} y={50} width={10} height={4} /> : null}
+            </g>
+          );
+        })}
+      </svg>
+      <div className="curve-legend muted small">
+        <span>
+          <span className="swatch swatch-never" /> never catches up
+        </span>
+        <span>
+          <span className="swatch swatch-recommended" /> recommended
+        </span>
+        <span>
+          <span className="swatch swatch-current" /> current count (underlined)
+        </span>
+      </div>
+    </div>
+  );
+}
+
+function Notes({ notes }: { notes: string[] }) {
+  if (notes.length === 0) return null;
+  return (
+    <ul className="notes">
+      {notes.map((n) => (
+        <li key={n}>{n}</li>
+      ))}
+    </ul>
+  );
+}
+
+function splitFirstSentence(text: string): string[] {
+  const match = /^(.+?\.)\s+(.*)$/s.exec(text);
+  return match ? [match[1]!, match[2]!] : [text];
+}

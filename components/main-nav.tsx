@@ -1,0 +1,36 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { useQuarantines } from './hooks/use-quarantines';
+
+const LINKS = [
+  { href: '/', label: 'Overview', match: (p: string) => p === '/' || p.startsWith('/groups') },
+  { href: '/quarantine', label: 'Quarantine', match: (p: string) => p.startsWith('/quarantine') },
+  { href: '/rebalances', label: 'Rebalances', match: (p: string) => p.startsWith('/rebalances') },
+  { href: '/audit', label: 'Audit', match: (p: string) => p.startsWith('/audit') },
+];
+
+/** The main navigation; the Quarantine link carries the live count of held partitions. */
+export function MainNav({ refreshMs }: { refreshMs: number }) {
+  const pathname = usePathname() ?? '/';
+  const quarantines = useQuarantines(Math.max(refreshMs, 5_000));
+  const held = quarantines.data?.quarantines.length ?? 0;
+  return (
+    <nav aria-label="Main" className="main-nav">
+      {LINKS.map((link) => {
+        const active = link.match(pathname);
+        return (
+          <Link key={link.href} href={link.href} className={active ? 'active' : undefined} aria-current={active ? 'page' : undefined}>
+            {link.label}
+            {link.href === '/quarantine' && held > 0 ? (
+              <span className="nav-count" aria-label={`${held} quarantined`}>
+                {held}
+              </span>
+            ) : null}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

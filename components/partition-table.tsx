@@ -1,0 +1,140 @@
+import Link from 'next/link';
+import type { TPartitionDetail } from '@/lib/schemas/groups';
+import { formatCount, formatMs, formatRate } from './format';
+import { PartitionStatusBadge } from './status-badge';
+import { TimeLagValue } from './time-lag-cell';
+
+const RATES_BASIS: Record<TPartitionDetail['ratesBasis'], string> = {
+  sampler: "measured by the sampler over its window",
+  'lag-samples': 'measured from the stored samples over the rate window',
+  none: 'not measurable yet: fewer than two samples',
+};
+
+/**
+ * Per-partition table of a group. Offsets are shown as the API sends them (int64 strings); the commit prefix
+ * appears only for a Warden consumer and explains where its lag comes from.
+ */
+export function PartitionTable({ groupId, partitions, showCommitPrefix }: { groupId: string; partitions: TPartitionDetail[]; showCommitPrefix: boolean }) {
+  return (
+    <div className="table-wrap">
+      <table className="grid grid-partitions">
+        <caption className="visually-hidden">Partitions of {groupId}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Partition</th>
+            <th scope="col">Status</th>
+            <th scope="col" className="num">
+              Committed
+            </th>
+            <th scope="col" className="num">
+              Log end
+            </th>
+            <th scope="col" className="num">
+              Lag
+            </th>
+            <th scope="col" className="num">
+              Time lag
+            </th>
+            <th scope="col" className="num">
+              <abbr title="Records appended per second">In</abbr>
+            </th>
+            <th scope="col" className="num">
+              <abbr title="Records committed per second">Out</abbr>
+            </th>
+            <th scope="col">Owner</th>
+            {showCommitPrefix ? (
+              <th scope="col">
+                <abbr title="Warden's own consumer: commit watermark, completed but not yet committed, in flight, oldest unfinished record">Commit prefix</abbr>
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {partitions.map((p) => (
+            <tr key={`${p.topic}/${p.partition}`} data-testid="partition-row" data-partition={p.partition} className={p.quarantine ? 'row-quarantined' : undefined}>
+              <th scope="row" className="mono">
+                {p.topic}-{p.partition}
+                {p.quarantine ? (
+                  <Link
+                    href={`/quarantine#${quarantineAnchor(groupId, p.topic, p.partition)}`}
+                    className="badge badge-quarantined badge-inline"
+                    title={`Held at offset ${p.quarantine.offset} since ${p.quarantine.since}: ${p.quarantine.reason}`}
+                  >
+                    quarantined @ {p.quarantine.offset}
+                  </Link>
+                ) : null}
+              </th>
+              <td>
+                <PartitionStatusBadge status={p.status} />
+              </td>
+              <td className="num mono" data-testid="committed-offset">
+                {p.committedOffset ?? <span className="muted">none</span>}
+              </td>
+              <td className="num mono">{p.logEndOffset}</td>
+              <td className="num" data-testid="partition-lag">
+                {formatCount(p.lag)}
+              </td>
+              <td className="num">
+                <TimeLagValue lag={p.timeLag} />
+              </td>
+              <td className="num" title={RATES_BASIS[p.ratesBasis]}>
+                {formatRate(p.arrivalRatePerSec)}
+              </td>
+              <td className="num" title={RATES_BASIS[p.ratesBasis]}>
+                {formatRate(p.consumptionRatePerSec)}
+              </td>
+              <td>
+                {p.owner ? (
+                  <span title={p.owner.host ?? undefined}>
+                    {p.owner.clientId}
+                    {p.owner.host ? <span className="cell-note">{p.owner.host}</span> : null}
+                  </span>
+                ) : (
+                  <span className="muted">unassigned</span>
+                )}
+              </td>
+              {showCommitPrefix ? <td>{p.commitPrefix ? <CommitPrefix prefix={p.commitPrefix} /> : <span className="muted">not reported</span>}</td> : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function CommitPrefix({ prefix }: { prefix: NonNullable<TPartitionDetail['commitPrefix']> }) {
+  return (
+    <dl className="prefix" title={`reported by ${prefix.instanceId} at ${prefix.sampledAt}`}>
+      <div>
+        <dt>watermark</dt>
+        <dd className="mono">{prefix.watermark ?? '—'}</dd>
+      </div>
+      <div>
+        <dt>done, uncommitted</dt>
+        <dd>{formatCount(prefix.completedUncommitted)}</dd>
+      </div>
+      <div>
+        <dt>in flight</dt>
+        <dd>{formatCount(prefix.inFlight)}</dd>
+      </div>
+      <div>
+        <dt>oldest unfinished</dt>
+        <dd>
+          {prefix.oldestUnfinishedOffset === null ? '—' : <span className="mono">{prefix.oldestUnfinishedOffset}</span>}
+          {prefix.oldestUnfinishedAgeMs !== null ? ` (${formatMs(prefix.oldestUnfinishedAgeMs)})` : ''}
+        </dd>
+      </div>
+      {prefix.paused ? (
+        <div>
+          <dt>backpressure</dt>
+          <dd>paused</dd>
+        </div>
+      ) : null}
+    </dl>
+  );
+}
+
+/** The id of a quarantine card on the Quarantine page (stable, URL-safe). */
+export function quarantineAnchor(groupId: string, topic: string, partition: number): string {
+  return `q-${encodeURIComponent(groupId).replace(/%/g, '_')}-${topic}-${partition}`;
+}

@@ -1,0 +1,14 @@
+import type { TLagRange } from '@/lib/schemas/groups';
+
+// Nested React Query keys (kafka-ui style): invalidating a prefix refreshes everything under it, so an
+// operator action invalidates ['groups'], ['quarantines'] and ['audit'] and every view of them refetches.
+export const queryKeys = {
+  groups: () => ['groups'] as const,
+  group: (groupId: string) => ['groups', groupId] as const,
+  groupLag: (groupId: string, range: TLagRange) => ['groups', groupId, 'lag', range] as const,
+  groupAdvice: (groupId: string) => ['groups', groupId, 'advice'] as const,
+  rebalances: (groupId?: string) => (groupId === undefined ? (['rebalances'] as const) : (['rebalances', groupId] as const)),
+  quarantines: () => ['quarantines'] as const,
+  audit: () => ['audit'] as const,
+  command: (id: string) => ['commands', id] as const,
+};

@@ -1,0 +1,33 @@
+import type { TGroupStatus, TPartitionStatus } from '@/lib/schemas/groups';
+
+const GROUP_TEXT: Record<TGroupStatus, string> = { OK: 'OK', WARN: 'Warning', ERR: 'Error', QUARANTINED: 'Quarantined' };
+
+/** Group status with its reasons as a tooltip; the text, not only the colour, carries the meaning. */
+export function GroupStatusBadge({ status, reasons }: { status: TGroupStatus; reasons?: string[] }) {
+  return (
+    <span className={`badge badge-${status.toLowerCase()}`} title={reasons?.join('\n')} data-testid="group-status">
+      {GROUP_TEXT[status]}
+    </span>
+  );
+}
+
+const PARTITION_HELP: Record<TPartitionStatus, string> = {
+  OK: 'Committing and not falling further behind',
+  WARN: 'Lag grew at every commit in the window',
+  STOP: 'Stopped committing while lagging',
+  STALL: 'Committing the same offset while lagging',
+  REWIND: 'Committed offset moved backwards',
+};
+
+export function PartitionStatusBadge({ status }: { status: TPartitionStatus }) {
+  const tone = status === 'OK' ? 'ok' : status === 'WARN' ? 'warn' : 'err';
+  return (
+    <span className={`badge badge-${tone}`} title={PARTITION_HELP[status]}>
+      {status}
+    </span>
+  );
+}
+
+export function StatePill({ state }: { state: string }) {
+  return <span className={`pill pill-${state.toLowerCase()}`}>{state}</span>;
+}

@@ -1,0 +1,264 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
+import { childProcessEnv, loadConfig } from '../lib/config';
+import { ZAuditResponse, ZOperatorAction } from '../lib/schemas/operator-actions';
+import { ZQuarantinesResponse } from '../lib/schemas/quarantines';
+import { committedOffsets, eventually, readTopic, testKafka, uniqueName } from '../test-support/integration';
+import { createTopicWhenReady } from './support';
+
+// Operator actions and the capacity card on the real chain: records through the broker, a real worker
+// process that quarantines a poison record and applies the actions an operator takes in Chromium, samples
+// in Postgres, and the production UI reading it all back.
+
+const ROOT = path.resolve(__dirname, '..');
+const ARTIFACTS = path.join(ROOT, 'test-results');
+const PARTITIONS = 3;
+
+let kafka: Kafka;
+let admin: Admin;
+let worker: ChildProcess | undefined;
+const inputTopic = uniqueName('e2e-ops-in');
+const resultsTopic = uniqueName('e2e-ops-results');
+const dlqTopic = uniqueName('e2e-ops-dlq');
+const workerGroup = uniqueName('e2e-ops-worker');
+const slowTopic = uniqueName('e2e-slow-in');
+const slowGroup = uniqueName('e2e-slow-group');
+
+const upsert = (id: string) => JSON.stringify({ eventId: id, type: 'document.upsert', businessId: id, resultKey: `r-${id}`, payload: { id } });
+/** A stored type without a result key: admission quarantines it. */
+const poison = (id: string) => JSON.stringify({ eventId: id, type: 'document.upsert', businessId: id, payload: { note: '<b>not bold</b>' } });
+
+async function send(messages: Array<{ partition: number; value: string; timestamp?: string }>, topic = inputTopic) {
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  await producer.send({ topic, acks: -1, messages });
+  await producer.disconnect();
+}
+
+async function logEnd(topic: string, partition: number): Promise<string> {
+  return (await admin.fetchTopicOffsets(topic)).find((p) => p.partition === partition)!.high;
+}
+
+test.beforeAll(async () => {
+  kafka = testKafka('warden-e2e-ops');
+  admin = kafka.admin();
+  await admin.connect();
+  await createTopicWhenReady(admin, inputTopic, PARTITIONS);
+  await createTopicWhenReady(admin, resultsTopic, 1);
+  await createTopicWhenReady(admin, dlqTopic, 1);
+  // Partition 1 holds a poison record at offset 2; the other partitions are healthy.
+  await send([
+    ...[0, 1, 2, 3].map((i) => ({ partition: 0, value: upsert(`${workerGroup}-p0-${i}`) })),
+    { partition: 1, value: upsert(`${workerGroup}-p1-0`) },
+    { partition: 1, value: upsert(`${workerGroup}-p1-1`) },
+    { partition: 1, value: poison(`${workerGroup}-poison`) },
+    { partition: 1, value: upsert(`${workerGroup}-p1-3`) },
+    ...[0, 1, 2].map((i) => ({ partition: 2, value: upsert(`${workerGroup}-p2-${i}`) })),
+  ]);
+
+  worker = spawn('npx', ['tsx', 'worker/main.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: true,
+    env: childProcessEnv({
+      WARDEN_GROUP_ID: workerGroup,
+      WARDEN_INPUT_TOPIC: inputTopic,
+      WARDEN_RESULTS_TOPIC: resultsTopic,
+      WARDEN_DLQ_TOPIC: dlqTopic,
+      WARDEN_INPUT_PARTITIONS: String(PARTITIONS),
+      WORKER_PORT: String(loadConfig().WORKER_PORT + 1),
+      COMMAND_POLL_INTERVAL_MS: '500',
+      SAMPLER_GROUP_INCLUDE: `^(${workerGroup}|${slowGroup})$`,
+      LOG_LEVEL: 'warn',
+    }),
+  });
+});
+
+test.afterAll(async () => {
+  if (worker?.pid) {
+    const exited = new Promise((resolve) => worker!.once('exit', resolve));
+    process.kill(-worker.pid, 'SIGTERM');
+    await exited;
+  }
+  await admin?.disconnect();
+});
+
+function quarantineCard(page: Page, partition: number) {
+  return page.locator(`[data-testid="quarantine-card"][data-group-id="${workerGroup}"][data-partition="${partition}"]`);
+}
+
+test('a poison record quarantines its partition; an operator skips it with a reason in the UI; the partition drains and the audit lists it', async ({ page, request }) => {
+  await page.goto('/quarantine');
+  await expect(page.getByRole('heading', { name: 'Quarantined partitions' })).toBeVisible();
+  const card = quarantineCard(page, 1);
+  await expect(card).toBeVisible({ timeout: 60_000 });
+  await expect(card.getByRole('heading', { name: new RegExp(`${inputTopic}-1 @ 2`) })).toBeVisible();
+  await expect(card.getByTestId('quarantine-reason')).toContainText('resultKey');
+  // The payload is shown as escaped text: the markup inside it is text, not an element.
+  await expect(card.getByTestId('record-preview')).toContainText(`${workerGroup}-poison`);
+  await expect(card.getByTestId('record-preview')).toContainText('<b>not bold</b>');
+  await expect(card.locator('pre b')).toHaveCount(0);
+
+  // Meanwhile the healthy partitions drained, and partition 1 is held right before the poison record.
+  await eventually('healthy partitions committed to their ends', async () => {
+    const c = await committedOffsets(admin, workerGroup, inputTopic);
+    return c.get(0) === '4' && c.get(2) === '3' && c.get(1) === '2' ? true : undefined;
+  });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'quarantine.png'), fullPage: true });
+
+  // Keyboard: the dialog opens from the button, Escape cancels it and nothing is sent.
+  await card.getByRole('button', { name: 'Skip…' }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: `Skip ${inputTopic}-1?` });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('textbox', { name: /Reason/ })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(card.getByRole('button', { name: 'Skip…' })).toBeFocused();
+
+  // A reason is required before anything is sent.
+  await card.getByRole('button', { name: 'Skip…' }).click();
+  await dialog.getByRole('button', { name: 'Skip offset 2' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('reason: is required: say why, for the audit log');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'quarantine-dialog.png') });
+  const reason = 'e2e: poison record without a result key; copied to the DLQ';
+  await dialog.getByRole('textbox', { name: /Reason/ }).fill(reason);
+  await dialog.getByRole('button', { name: 'Skip offset 2' }).click();
+  await expect(dialog).toBeHidden();
+
+  const progress = page.getByTestId('command-progress').first();
+  await expect(progress).toHaveAttribute('data-state', 'applied', { timeout: 30_000 });
+  await expect(progress).toContainText(`skipped offset 2 without processing, copied to ${dlqTopic}; reading continues at 3`);
+  await expect(card).toHaveCount(0);
+
+  // The partition flows again: its commit passes the skipped record, and the group page shows it caught up.
+  await eventually('partition 1 committed to its end', async () => ((await committedOffsets(admin, workerGroup, inputTopic)).get(1) === '4' ? true : undefined));
+  const [copy] = await readTopic(kafka, dlqTopic, 1);
+  expect(copy?.value).toContain(`${workerGroup}-poison`);
+  await page.goto(`/groups/${encodeURIComponent(workerGroup)}`);
+  await expect(page.locator('[data-testid="partition-row"][data-partition="1"]').getByTestId('committed-offset')).toHaveText('4', { timeout: 30_000 });
+
+  await page.getByRole('link', { name: 'Audit' }).click();
+  const row = page.getByTestId('audit-row').filter({ hasText: reason });
+  await expect(row).toHaveCount(1);
+  await expect(row).toHaveAttribute('data-status', 'done');
+  await expect(row).toContainText('skipped offset 2 without processing');
+  await expect(row).toContainText(`${inputTopic}-1`);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'audit.png'), fullPage: true });
+
+  const audit = ZAuditResponse.parse(await (await request.get(`/api/audit?groupId=${encodeURIComponent(workerGroup)}`)).json());
+  expect(audit.actions.filter((a) => a.action === 'skip')).toHaveLength(1);
+});
+
+test('seek by time through the UI moves the partition past the poison record, and the table reflects it', async ({ page }) => {
+  // Timestamps after every earlier record of the partition, so "first at or after" cannot land before them.
+  const base = Date.now() + 1_000;
+  const start = Number(await logEnd(inputTopic, 2)); // 3
+  await send([
+    { partition: 2, value: poison(`${workerGroup}-poison-2`), timestamp: String(base) },
+    { partition: 2, value: upsert(`${workerGroup}-late-0`), timestamp: String(base + 10_000) },
+    { partition: 2, value: upsert(`${workerGroup}-late-1`), timestamp: String(base + 20_000) },
+  ]);
+  await page.goto('/quarantine');
+  const card = quarantineCard(page, 2);
+  await expect(card).toBeVisible({ timeout: 60_000 });
+  await card.getByRole('button', { name: 'Seek…' }).click();
+  const dialog = page.getByRole('dialog', { name: `Seek ${inputTopic}-2?` });
+  await dialog.getByRole('radio', { name: /first record at or after a time/ }).check();
+  // datetime-local takes the viewer's local time; 5 s after the poison record, before the next one.
+  const at = new Date(base + 5_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const local = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
+  await dialog.getByTestId('seek-time').fill(local);
+  await dialog.getByRole('textbox', { name: /Reason/ }).fill('e2e: skip to the first record after the bad import');
+  await dialog.getByRole('button', { name: `Seek ${inputTopic}-2` }).click();
+  await expect(page.getByTestId('command-progress').first()).toHaveAttribute('data-state', 'applied', { timeout: 30_000 });
+  await expect(page.getByTestId('command-progress').first()).toContainText(`sought from offset ${start} to ${start + 1}`);
+
+  await page.goto(`/groups/${encodeURIComponent(workerGroup)}`);
+  const row = page.locator('[data-testid="partition-row"][data-partition="2"]');
+  await expect(row.getByTestId('committed-offset')).toHaveText(String(start + 3), { timeout: 30_000 });
+  await expect(row.getByTestId('partition-lag')).toHaveText('0');
+  await expect(row.getByText(/quarantined @/)).toHaveCount(0);
+});
+
+test('the action API refuses bad input, unknown targets and partitions that are not held, and writes nothing', async ({ request }) => {
+  const url = (group: string, partition: number | string) => `/api/groups/${encodeURIComponent(group)}/partitions/${inputTopic}/${partition}/actions`;
+  const auditCount = async () => ZAuditResponse.parse(await (await request.get(`/api/audit?groupId=${encodeURIComponent(workerGroup)}`)).json()).actions.length;
+  const before = await auditCount();
+
+  const cases: Array<{ path: string; body: unknown; status: number; error: RegExp }> = [
+    { path: url(workerGroup, 0), body: { action: 'skip' }, status: 400, error: /^reason: is required/ },
+    { path: url(workerGroup, 0), body: { action: 'delete', reason: 'x' }, status: 400, error: /^action: must be one of resume, skip, seek/ },
+    { path: url(workerGroup, 0), body: { action: 'seek', reason: 'x' }, status: 400, error: /^offset: seek needs exactly one of offset or timestamp/ },
+    { path: url(workerGroup, 0), body: { action: 'seek', offset: '-1', reason: 'x' }, status: 400, error: /^offset: must be a whole, non-negative offset/ },
+    { path: url(workerGroup, 0), body: { action: 'seek', offset: '999999', reason: 'x' }, status: 400, error: /^offset: 999999 is outside the log/ },
+    { path: url(workerGroup, 0), body: { action: 'seek', timestamp: 'yesterday', reason: 'x' }, status: 400, error: /^timestamp: must be an ISO-8601 time/ },
+    { path: url(workerGroup, 'x'), body: { action: 'skip', reason: 'x' }, status: 400, error: /^partition: must be a partition number/ },
+    { path: url('no-such-group', 0), body: { action: 'skip', reason: 'x' }, status: 404, error: /has never been sampled/ },
+    { path: url(workerGroup, 9), body: { action: 'skip', reason: 'x' }, status: 404, error: /has never been sampled/ },
+    { path: url(workerGroup, 0), body: { action: 'skip', reason: 'x' }, status: 409, error: /is not quarantined/ },
+  ];
+  for (const c of cases) {
+    const response = await request.post(c.path, { data: c.body });
+    expect(response.status(), JSON.stringify(c.body)).toBe(c.status);
+    expect((await response.json()).error).toMatch(c.error);
+  }
+  expect(await auditCount()).toBe(before);
+
+  const quarantines = ZQuarantinesResponse.parse(await (await request.get('/api/quarantine')).json());
+  expect(quarantines.quarantines.filter((q) => q.groupId === workerGroup)).toEqual([]);
+  expect((await request.get('/api/commands/123456789')).status()).toBe(404);
+  // A command the UI created is readable as pending/applied/failed.
+  const first = ZAuditResponse.parse(await (await request.get(`/api/audit?groupId=${encodeURIComponent(workerGroup)}`)).json()).actions.at(-1)!;
+  const command = await (await request.get(`/api/commands/${ZOperatorAction.parse(first).id}`)).json();
+  expect(command).toMatchObject({ state: 'applied', status: 'done' });
+});
+
+test('the group page of a falling-behind group shows its time lag and "Scale consumers to N to catch up in T"', async ({ page }) => {
+  test.setTimeout(180_000);
+  await createTopicWhenReady(admin, slowTopic, PARTITIONS);
+  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  let producing = true;
+  let sent = 0;
+  // ~30 records/s over 3 partitions, while one consumer handles ~15/s: the group falls behind.
+  const production = (async () => {
+    while (producing) {
+      await producer.send({ topic: slowTopic, acks: -1, messages: Array.from({ length: 3 }, (_, i) => ({ partition: i, value: `slow-${sent++}` })) });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  const consumer: Consumer = kafka.consumer({ groupId: slowGroup });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await consumer.connect();
+    await consumer.subscribe({ topic: slowTopic, fromBeginning: true });
+    await consumer.run({ eachMessage: () => new Promise((resolve) => setTimeout(resolve, 65)) });
+
+    await page.goto(`/groups/${encodeURIComponent(slowGroup)}`);
+    const summary = page.getByTestId('capacity-summary');
+    await expect(summary).toHaveText(/^Scale consumers to [23] to catch up in \d+ (s|min)( \d+ s)?\.$/, { timeout: 120_000 });
+    const recommended = Number(await page.getByTestId('recommended-consumers').textContent());
+    expect(recommended).toBeGreaterThan(1);
+    expect(recommended).toBeLessThanOrEqual(PARTITIONS);
+    // The what-if control reads the curve: at 1 consumer the group never catches up.
+    await page.getByTestId('whatif-consumers').fill('1');
+    await expect(page.getByTestId('whatif-result')).toHaveText('1 consumer: never catches up');
+
+    const row = page.locator('[data-testid="partition-row"][data-partition="0"]');
+    await expect(row.getByTestId('time-lag')).toHaveText(/^≥? ?\d+ (s|min)/);
+    await expect(page.getByTestId('group-worst-time-lag').getByTestId('time-lag')).toHaveText(/\d+ (s|min)/);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'group.png'), fullPage: true });
+    await page.goto('/');
+    await expect(page.locator(`[data-testid="group-row"][data-group-id="${slowGroup}"]`)).toBeVisible();
+    await page.screenshot({ path: path.join(ARTIFACTS, 'overview.png'), fullPage: true });
+  } finally {
+    producing = false;
+    await production;
+    await producer.disconnect();
+    await consumer.disconnect();
+  }
+});

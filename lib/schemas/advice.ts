@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { ZIsoTime, ZTopicPartition } from './common';
+
+// GET /api/groups/{groupId}/advice: the capacity plan (lib/advisor/capacity.ts) with its what-if curve and the
+// advice list (lib/advisor/advice.ts), both computed from stored samples, plus the measured inputs so a
+// reader can check every number.
+
+export const ZAdviceSeverity = z.enum(['info', 'warning', 'critical']);
+
+export const ZAdvice = z.object({
+  id: z.string(),
+  severity: ZAdviceSeverity,
+  title: z.string(),
+  detail: z.string(),
+  evidence: z.record(z.string(), z.union([z.number(), z.string()])),
+});
+
+export const ZCapacityPlan = z.object({
+  recommendedConsumers: z.number().int().min(0),
+  /** With recommendedConsumers; null means it never catches up. */
+  catchUpSec: z.number().nullable(),
+  catchUpSecByConsumers: z.array(z.object({ consumers: z.number().int().min(1), catchUpSec: z.number().nullable() })),
+  idleConsumers: z.number().int().min(0),
+  limitedByPartitions: z.boolean(),
+  hotPartitions: z.array(ZTopicPartition),
+  rateIsLowerBound: z.boolean(),
+  summary: z.string(),
+});
+
+export const ZAdvisorPartition = ZTopicPartition.extend({
+  arrivalRatePerSec: z.number().nullable(),
+  consumptionRatePerSec: z.number().nullable(),
+  backlog: z.number().nullable(),
+  /** The consumer never ran out of records on it during the window: its consumption measures capacity. */
+  hadBacklogThroughout: z.boolean(),
+});
+
+export const ZGroupAdvice = z.object({
+  groupId: z.string(),
+  /** Time of the newest sample the advice is computed from. */
+  sampledAt: ZIsoTime,
+  windowMs: z.number().int().min(1),
+  targetCatchUpSec: z.number().min(0),
+  consumers: z.number().int().min(0),
+  perConsumerRate: z.object({
+    ratePerSec: z.number().nullable(),
+    isLowerBound: z.boolean(),
+    /** One sentence: which consumers it was measured on, and how. */
+    basis: z.string(),
+  }),
+  partitions: z.array(ZAdvisorPartition),
+  /**
+   * 'planned': plan holds the recommendation; 'keeping-up': no consumer was saturated and the lag did not grow,
+   * so no scaling is needed (and capacity is not measurable); 'unavailable': nothing to plan from yet.
+   * planUnavailableReason explains the last two.
+   */
+  planState: z.enum(['planned', 'keeping-up', 'unavailable']),
+  plan: ZCapacityPlan.nullable(),
+  planUnavailableReason: z.string().nullable(),
+  /** Caveats about the inputs (unknown backlogs, numbering), so a plan is never more certain than its data. */
+  notes: z.array(z.string()),
+  advice: z.array(ZAdvice),
+});
+
+export type TAdvice = z.infer<typeof ZAdvice>;
+export type TCapacityPlan = z.infer<typeof ZCapacityPlan>;
+export type TGroupAdvice = z.infer<typeof ZGroupAdvice>;

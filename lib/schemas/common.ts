@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+// Building blocks shared by every API schema. Offsets are int64 decimal strings (JSON numbers lose precision
+// above 2^53); times are ISO-8601 strings in UTC.
+
+export const ZOffset = z.string().regex(/^-?\d+$/, 'must be an integer offset');
+export const ZIsoTime = z.iso.datetime();
+
+/** A consumer group id as it appears in a URL segment (already decoded). */
+export const ZGroupIdParam = z.string().min(1, 'is required').max(255, 'must be at most 255 characters');
+
+/** Kafka's own rule for topic names. */
+export const ZTopicParam = z.string().regex(/^[a-zA-Z0-9._-]{1,249}$/, 'must be a Kafka topic name (letters, digits, . _ -)');
+
+/** A partition number in a URL segment: digits only, so "", "1.5", "-1" and "0x1" are all refused. */
+export const ZPartitionParam = z
+  .string()
+  .regex(/^\d{1,9}$/, 'must be a partition number (0 or more)')
+  .transform(Number);
+
+/** Every 4xx/5xx body: one human sentence, and the offending field when there is one. */
+export const ZApiError = z.object({ error: z.string(), field: z.string().optional() });
+export type TApiError = z.infer<typeof ZApiError>;
+
+export const ZTopicPartition = z.object({ topic: z.string(), partition: z.number().int().min(0) });
+export type TTopicPartition = z.infer<typeof ZTopicPartition>;
+
+export const ZGroupRouteParams = z.object({ groupId: ZGroupIdParam });
+export const ZPartitionRouteParams = z.object({ groupId: ZGroupIdParam, topic: ZTopicParam, partition: ZPartitionParam });

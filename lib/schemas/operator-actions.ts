@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { ZIsoTime, ZOffset } from './common';
+
+// Operator actions on a quarantined partition of a Warden consumer, and the audit log they form.
+// POST /api/groups/{groupId}/partitions/{topic}/{partition}/actions takes ZActionRequest and answers 202 with
+// ZOperatorAction; GET /api/commands/{id} answers ZCommand; GET /api/audit answers ZAuditResponse.
+
+/** Postgres NOTIFY channel: the API notifies it (payload: the group id) when it records a pending action. */
+export const OPERATOR_ACTION_CHANNEL = 'warden_operator_action';
+
+export const ACTION_KINDS = ['resume', 'skip', 'seek'] as const;
+export const ZActionKind = z.enum(ACTION_KINDS, { error: 'must be one of resume, skip, seek' });
+
+export const REASON_MAX_CHARS = 500;
+
+export const ZActionRequest = z
+  .object({
+    action: ZActionKind,
+    /** seek only: the offset to continue at (validated against the partition's log start and end). */
+    offset: z.string({ error: 'must be a string of digits' }).regex(/^\d{1,19}$/, 'must be a whole, non-negative offset').optional(),
+    /** seek only: continue at the first offset whose record timestamp is at or after this time. */
+    timestamp: z.iso.datetime({ offset: true, error: 'must be an ISO-8601 time, e.g. 2026-11-29T12:00:00Z' }).optional(),
+    reason: z
+      .string({ error: 'is required: say why, for the audit log' })
+      .trim()
+      .min(1, 'is required: say why, for the audit log')
+      .max(REASON_MAX_CHARS, `must be at most ${REASON_MAX_CHARS} characters`),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    const hasOffset = body.offset !== undefined;
+    const hasTimestamp = body.timestamp !== undefined;
+    if (body.action === 'seek') {
+      if (hasOffset === hasTimestamp) {
+        ctx.addIssue({ code: 'custom', path: ['offset'], message: 'seek needs exactly one of offset or timestamp' });
+      }
+    } else if (hasOffset || hasTimestamp) {
+      ctx.addIssue({ code: 'custom', path: [hasOffset ? 'offset' : 'timestamp'], message: `only seek takes one; ${body.action} does not` });
+    }
+  });
+export type TActionRequest = z.infer<typeof ZActionRequest>;
+
+/** Stored lifecycle: pending until the owning worker executes it (done/failed/rejected) or nobody does (expired). */
+export const ZActionStatus = z.enum(['pending', 'done', 'failed', 'rejected', 'expired']);
+
+export const ZOperatorAction = z.object({
+  id: z.string(),
+  groupId: z.string(),
+  topic: z.string(),
+  partition: z.number().int().min(0),
+  action: ZActionKind,
+  seekOffset: ZOffset.nullable(),
+  seekTimestamp: ZIsoTime.nullable(),
+  quarantineOffset: ZOffset.nullable(),
+  reason: z.string(),
+  requestedBy: z.string(),
+  requestedAt: ZIsoTime,
+  status: ZActionStatus,
+  outcome: z.string().nullable(),
+  executedBy: z.string().nullable(),
+  completedAt: ZIsoTime.nullable(),
+});
+
+/** `state` folds the stored status into the three answers a caller waits for. */
+export const ZCommandState = z.enum(['pending', 'applied', 'failed']);
+export const ZCommand = ZOperatorAction.extend({ state: ZCommandState, message: z.string() });
+
+export const ZAuditQuery = z
+  .object({
+    groupId: z.string().min(1).max(255).optional(),
+    limit: z.string().regex(/^\d{1,4}$/, 'must be a whole number').transform(Number).refine((n) => n >= 1 && n <= 1000, 'must be between 1 and 1000').optional(),
+  })
+  .strict();
+
+export const ZAuditResponse = z.object({ actions: z.array(ZOperatorAction) });
+
+export const ZCommandIdParam = z.string().regex(/^\d{1,18}$/, 'must be a command id (digits)');
+
+export type TActionStatus = z.infer<typeof ZActionStatus>;
+export type TOperatorAction = z.infer<typeof ZOperatorAction>;
+export type TCommand = z.infer<typeof ZCommand>;
+export type TCommandState = z.infer<typeof ZCommandState>;
+export type TAuditResponse = z.infer<typeof ZAuditResponse>;
+
+export function commandStateOf(status: TActionStatus): TCommandState {
+  if (status === 'pending') return 'pending';
+  return status === 'done' ? 'applied' : 'failed';
+}

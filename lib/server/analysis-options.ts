@@ -1,0 +1,10 @@
+import type { WardenConfig } from '../config';
+
+/** The analysis settings every read endpoint shares, from the one config. */
+export function analysisOptions(config: WardenConfig) {
+  return {
+    timeLagObjectiveMs: config.TIME_LAG_OBJECTIVE_MS === 0 ? null : config.TIME_LAG_OBJECTIVE_MS,
+    rateWindowMs: config.ADVISOR_RATE_WINDOW_MS,
+    targetCatchUpSec: config.ADVISOR_TARGET_CATCH_UP_SEC,
+  };
+}

@@ -1,0 +1,246 @@
+import { describe, expect, it } from 'vitest';
+import { buildGroupAdvice, measurePerConsumerRate } from './group-advice';
+import { analyzeGroup, compareGroupsWorstFirst, partitionKey, type LatestPartitionRow } from './group-analysis';
+import type { SamplePoint } from './partition-analysis';
+
+const WINDOW_MS = 60_000;
+const EVERY_MS = 5_000;
+
+interface FakePartition {
+  topic?: string;
+  partition: number;
+  /** Records per second appended and committed. */
+  arrival: number;
+  consumption: number;
+  /** Lag at the newest sample. */
+  backlog: number | null;
+  owner: string | null;
+  stored?: Partial<LatestPartitionRow>;
+}
+
+/** A group sampled every 5 s for a minute, each partition growing and draining at the given rates. */
+function fakeGroup(partitions: FakePartition[]) {
+  const rows: LatestPartitionRow[] = [];
+  const history = new Map<string, SamplePoint[]>();
+  const count = WINDOW_MS / EVERY_MS + 1;
+  for (const p of partitions) {
+    const topic = p.topic ?? 'orders';
+    const endLogEnd = 1_000_000;
+    const points: SamplePoint[] = Array.from({ length: count }, (_, i) => {
+      const back = count - 1 - i; // samples before the newest
+      const logEnd = endLogEnd - back * p.arrival * (EVERY_MS / 1000);
+      const committed = p.backlog === null ? null : endLogEnd - p.backlog - back * p.consumption * (EVERY_MS / 1000);
+      return { atMs: i * EVERY_MS, logEndOffset: logEnd, committedOffset: committed };
+    });
+    history.set(partitionKey({ topic, partition: p.partition }), points);
+    rows.push({
+      topic,
+      partition: p.partition,
+      committedOffset: p.backlog === null ? null : BigInt(endLogEnd - p.backlog),
+      logStartOffset: 0n,
+      logEndOffset: BigInt(endLogEnd),
+      lag: p.backlog === null ? null : BigInt(p.backlog),
+      memberClientId: p.owner,
+      memberHost: p.owner ? '/10.0.0.1' : null,
+      timeLagMs: null,
+      timeLagKind: null,
+      exactTimeLagMs: null,
+      arrivalRatePerSec: null,
+      consumptionRatePerSec: null,
+      ...p.stored,
+    });
+  }
+  return { rows, history, nowMs: (count - 1) * EVERY_MS };
+}
+
+function analyze(partitions: FakePartition[], quarantined: Array<{ topic: string; partition: number }> = [], timeLagObjectiveMs: number | null = null) {
+  const { rows, history, nowMs } = fakeGroup(partitions);
+  return analyzeGroup({ rows, history, quarantined, timeLagObjectiveMs, rateWindowMs: WINDOW_MS, nowMs });
+}
+
+// Seed 003: 1,200 records/s over 6 partitions, 3 consumers at 300/s (150/s per partition), 30,000 behind each.
+const seedPartitions: FakePartition[] = Array.from({ length: 6 }, (_, partition) => ({
+  partition,
+  arrival: 200,
+  consumption: 150,
+  backlog: 30_000,
+  owner: `consumer-${Math.floor(partition / 2)}`,
+}));
+
+describe('analyzeGroup', () => {
+  it('sums known lag, counts partitions without a commit and lists members with their partitions', () => {
+    const analysis = analyze([
+      { partition: 1, arrival: 1, consumption: 1, backlog: 7, owner: 'a' },
+      { partition: 0, arrival: 1, consumption: 1, backlog: 5, owner: 'a' },
+      { partition: 2, arrival: 1, consumption: 0, backlog: null, owner: 'b' },
+    ]);
+    expect(analysis.totalLag).toBe(12);
+    expect(analysis.partitionsWithoutCommit).toBe(1);
+    expect(analysis.partitions.map((p) => p.row.partition)).toEqual([0, 1, 2]);
+    expect(analysis.members).toEqual([
+      { clientId: 'a', host: '/10.0.0.1', partitions: [{ topic: 'orders', partition: 0 }, { topic: 'orders', partition: 1 }] },
+      { clientId: 'b', host: '/10.0.0.1', partitions: [{ topic: 'orders', partition: 2 }] },
+    ]);
+  });
+
+  it('prefers the rates and time lag the sampler stored, and says so', () => {
+    const analysis = analyze([
+      { partition: 0, arrival: 10, consumption: 10, backlog: 100, owner: 'a', stored: { arrivalRatePerSec: 42, consumptionRatePerSec: 41, timeLagMs: 9_000, timeLagKind: 'interpolated' } },
+      { partition: 1, arrival: 10, consumption: 10, backlog: 100, owner: 'a' },
+    ]);
+    const [stored, computed] = analysis.partitions;
+    expect(stored).toMatchObject({ arrivalRatePerSec: 42, consumptionRatePerSec: 41, ratesBasis: 'sampler', timeLag: { ms: 9_000, basis: 'sampler' } });
+    expect(computed).toMatchObject({ arrivalRatePerSec: 10, consumptionRatePerSec: 10, ratesBasis: 'lag-samples', timeLag: { kind: 'interpolated', basis: 'lag-samples' } });
+    // 100 records behind at 10/s arriving: produced 10 s before the newest sample.
+    expect(computed?.timeLag.ms).toBe(10_000);
+    expect(analysis.worstTimeLag).toMatchObject({ partition: 1, ms: 10_000 });
+  });
+
+  it('reports a quarantined partition as QUARANTINED, and a time lag above the objective as WARN', () => {
+    // Draining (12/s out, 10/s in): Burrow says OK; its waiting record is 10 s old.
+    const partitions = [{ partition: 0, arrival: 10, consumption: 12, backlog: 100, owner: 'a' }];
+    expect(analyze(partitions).partitions[0]?.timeLag.ms).toBe(10_000);
+    expect(analyze(partitions, [{ topic: 'orders', partition: 0 }]).status.status).toBe('QUARANTINED');
+    expect(analyze(partitions, [], 5_000).status.status).toBe('WARN');
+    expect(analyze(partitions, [], 60_000).status.status).toBe('OK');
+  });
+});
+
+describe('compareGroupsWorstFirst', () => {
+  it('orders by status, then worst time lag, then total lag', () => {
+    const group = (groupId: string, status: 'OK' | 'WARN' | 'ERR' | 'QUARANTINED', ms: number | null, totalLag: number) => ({
+      groupId,
+      status,
+      totalLag,
+      worstTimeLag: ms === null ? null : { ms, kind: 'interpolated' as const, basis: 'sampler' as const },
+    });
+    const sorted = [
+      group('ok-small', 'OK', 1_000, 5),
+      group('ok-old', 'OK', 90_000, 1),
+      group('err', 'ERR', null, 0),
+      group('ok-unknown', 'OK', null, 500),
+      group('quarantined', 'QUARANTINED', 10, 1),
+      group('warn', 'WARN', 5, 1),
+    ].sort(compareGroupsWorstFirst);
+    expect(sorted.map((g) => g.groupId)).toEqual(['err', 'quarantined', 'warn', 'ok-old', 'ok-small', 'ok-unknown']);
+  });
+});
+
+describe('measurePerConsumerRate', () => {
+  it('uses the mean of consumers that had a backlog on every partition throughout the window', () => {
+    const rate = measurePerConsumerRate(analyze(seedPartitions), WINDOW_MS);
+    expect(rate.ratePerSec).toBeCloseTo(300, 6);
+    expect(rate.isLowerBound).toBe(false);
+    expect(rate.basis).toMatch(/mean of 3 consumers/);
+  });
+
+  it('falls back to the busiest consumer as a lower bound when every consumer ran out of work', () => {
+    const rate = measurePerConsumerRate(
+      analyze([
+        { partition: 0, arrival: 20, consumption: 20, backlog: 0, owner: 'a' },
+        { partition: 1, arrival: 50, consumption: 50, backlog: 0, owner: 'b' },
+      ]),
+      WINDOW_MS,
+    );
+    expect(rate).toMatchObject({ ratePerSec: 50, isLowerBound: true });
+    expect(rate.basis).toMatch(/busiest \(b\).*lower bound/);
+  });
+
+  it('is unknown when nothing was committed in the window', () => {
+    const rate = measurePerConsumerRate(analyze([{ partition: 0, arrival: 20, consumption: 0, backlog: 500, owner: 'a' }]), WINDOW_MS);
+    expect(rate.ratePerSec).toBeNull();
+  });
+});
+
+describe('buildGroupAdvice', () => {
+  const base = { groupId: 'g', sampledAt: new Date(WINDOW_MS), protocol: 'RoundRobinAssigner', windowMs: WINDOW_MS, targetCatchUpSec: 300, isWardenConsumer: false, rebalancesPerHour: 0, quarantines: [] };
+
+  it('plans seed 003 from measured samples: 6 consumers catch up in 5 min, 3 never do', () => {
+    const advice = buildGroupAdvice({ ...base, analysis: analyze(seedPartitions) });
+    expect(advice.consumers).toBe(3);
+    expect(advice.planState).toBe('planned');
+    expect(advice.plan).toMatchObject({ recommendedConsumers: 6, limitedByPartitions: false, idleConsumers: 0, hotPartitions: [] });
+    expect(advice.plan?.catchUpSec).toBeCloseTo(300, 6);
+    expect(advice.plan?.catchUpSecByConsumers.find((p) => p.consumers === 3)?.catchUpSec).toBeNull();
+    expect(advice.plan?.summary).toMatch(/^Scale consumers to 6 to catch up in 5 min\./);
+    expect(advice.partitions[0]).toMatchObject({ topic: 'orders', partition: 0, backlog: 30_000, hadBacklogThroughout: true });
+    expect(advice.advice.map((a) => a.id)).toContain('eager-protocol');
+  });
+
+  it('names hot partitions by topic and partition, also across topics', () => {
+    const analysis = analyze([
+      { topic: 'a', partition: 0, arrival: 400, consumption: 150, backlog: 30_000, owner: 'c1' },
+      { topic: 'b', partition: 0, arrival: 10, consumption: 150, backlog: 30_000, owner: 'c1' },
+    ]);
+    const advice = buildGroupAdvice({ ...base, analysis });
+    expect(advice.plan?.hotPartitions).toEqual([{ topic: 'a', partition: 0 }]);
+    expect(advice.plan?.catchUpSec).toBeNull();
+    expect(advice.notes.join(' ')).toMatch(/several topics/);
+    expect(advice.advice.find((a) => a.id === 'hot-partition:a-0')?.severity).toBe('critical');
+  });
+
+  it('explains why there is no plan when nothing was consumed, and reports a long quarantine', () => {
+    const analysis = analyze([{ partition: 0, arrival: 5, consumption: 0, backlog: 500, owner: 'a' }]);
+    const advice = buildGroupAdvice({
+      ...base,
+      analysis,
+      isWardenConsumer: true,
+      quarantines: [{ topic: 'orders', partition: 0, offset: 999_500n, since: new Date(WINDOW_MS - 2 * 3_600_000), reason: 'no result key' }],
+    });
+    expect(advice.plan).toBeNull();
+    expect(advice.planState).toBe('unavailable');
+    expect(advice.planUnavailableReason).toBe('Every partition is quarantined: resolve the quarantines first.');
+    expect(buildGroupAdvice({ ...base, analysis }).planUnavailableReason).toMatch(/^No processing rate measured \(fewer than two commits/);
+    const quarantine = advice.advice.find((a) => a.id === 'quarantine-age:orders-0');
+    expect(quarantine).toMatchObject({ severity: 'critical', evidence: { offset: '999500' } });
+    expect(advice.advice.find((a) => a.id === 'eager-protocol')?.detail).toMatch(/kafkajs supports only the eager protocol/);
+  });
+
+  it('does not plan scaling for a group that keeps up: its rate is only a lower bound', () => {
+    const analysis = analyze([
+      { partition: 0, arrival: 20, consumption: 20, backlog: 3, owner: 'a' },
+      { partition: 1, arrival: 20, consumption: 20, backlog: 2, owner: 'a' },
+    ]);
+    const advice = buildGroupAdvice({ ...base, analysis });
+    expect(advice.perConsumerRate).toMatchObject({ ratePerSec: 40, isLowerBound: true });
+    expect(advice.plan).toBeNull();
+    expect(advice.planState).toBe('keeping-up');
+    expect(advice.planUnavailableReason).toMatch(/^Keeping up with 1 consumer\. No consumer had records waiting/);
+    // Nor is a partition "hot" merely for matching what an idle-at-times consumer did.
+    expect(advice.advice.filter((a) => a.id.startsWith('hot-partition'))).toEqual([]);
+  });
+
+  it('still plans, flagged, when nobody was saturated but the lag grows', () => {
+    const analysis = analyze([
+      { partition: 0, arrival: 30, consumption: 0, backlog: 5_000, owner: 'a' },
+      { partition: 1, arrival: 5, consumption: 10, backlog: 0, owner: 'b' },
+    ]);
+    const advice = buildGroupAdvice({ ...base, analysis });
+    expect(advice.perConsumerRate).toMatchObject({ ratePerSec: 10, isLowerBound: true });
+    expect(advice.plan?.rateIsLowerBound).toBe(true);
+    expect(advice.plan?.summary).toMatch(/only a lower bound/);
+  });
+
+  it('leaves quarantined partitions out of the rate and the plan: their backlog waits for an operator', () => {
+    // One consumer keeping up with partition 0 while partition 1 is held and its backlog grows.
+    const analysis = analyze([
+      { partition: 0, arrival: 20, consumption: 20, backlog: 2, owner: 'a' },
+      { partition: 1, arrival: 20, consumption: 0, backlog: 5_000, owner: 'a' },
+    ]);
+    const quarantines = [{ topic: 'orders', partition: 1, offset: 995_000n, since: new Date(0), reason: 'bad record' }];
+    const advice = buildGroupAdvice({ ...base, analysis, isWardenConsumer: true, quarantines });
+    expect(advice.perConsumerRate).toMatchObject({ ratePerSec: 20, isLowerBound: true });
+    expect(advice.planState).toBe('keeping-up');
+    expect(advice.notes).toContain('1 quarantined partition is left out of the plan: it waits for an operator, not for more consumers.');
+    // Without knowing about the quarantine, the held backlog looks like a saturated consumer.
+    expect(buildGroupAdvice({ ...base, analysis }).perConsumerRate.isLowerBound).toBe(false);
+  });
+
+  it('notes partitions whose backlog is unknown', () => {
+    const analysis = analyze([
+      { partition: 0, arrival: 5, consumption: 5, backlog: 10, owner: 'a' },
+      { partition: 1, arrival: 5, consumption: 0, backlog: null, owner: 'a' },
+    ]);
+    expect(buildGroupAdvice({ ...base, analysis }).notes).toContain('1 partition never committed: backlog unknown, counted as 0.');
+  });
+});

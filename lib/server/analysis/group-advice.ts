@@ -1,0 +1,209 @@
+// Pure: from one group's analysed samples to the capacity plan (planCapacity) and the advice list (adviseGroup).
+// Every number the advisor needs is measured here from stored samples; what cannot be measured is passed as
+// unknown (null) and the caveat is written into `notes`.
+
+import { adviseGroup, KAFKAJS_CAPABILITIES, rebalanceProtocolOf } from '../../advisor/advice';
+import { planCapacity } from '../../advisor/capacity';
+import { formatRate, plural } from '../../advisor/format';
+import { formatDuration } from '../../lag/format-duration';
+import type { TGroupAdvice } from '../../schemas/advice';
+import type { GroupAnalysis } from './group-analysis';
+import { ratesBetweenCommits, sumPartitionSamples } from './partition-analysis';
+
+export interface GroupAdviceInput {
+  groupId: string;
+  sampledAt: Date;
+  protocol: string | null;
+  analysis: GroupAnalysis;
+  windowMs: number;
+  targetCatchUpSec: number;
+  isWardenConsumer: boolean;
+  /** Rebalances in the hour before sampledAt; null when nothing records rebalances. */
+  rebalancesPerHour: number | null;
+  quarantines: ReadonlyArray<{ topic: string; partition: number; offset: bigint; since: Date; reason: string }>;
+}
+
+/**
+ * The processing rate of one consumer, from the commits on the partitions each member owns now, summed per
+ * sampler round (sumPartitionSamples) and measured commit to commit (ratesBetweenCommits):
+ * - a member that had records waiting throughout the window never idled, so its consumption is its capacity;
+ *   the plan uses the mean over such members;
+ * - otherwise the busiest member's consumption is only a lower bound (it ran out of work at times).
+ * Ownership is today's: a partition that moved during the window is counted for its current owner.
+ */
+export function measurePerConsumerRate(
+  analysis: GroupAnalysis,
+  windowMs: number,
+  held: ReadonlySet<string> = new Set(),
+): TGroupAdvice['perConsumerRate'] & { saturatedMembers: number } {
+  // A quarantined partition's backlog is not work its consumer can do, so it neither counts as "records
+  // waiting" nor adds to the rate.
+  const byPartition = new Map(analysis.partitions.filter((p) => !held.has(keyOf(p.row))).map((p) => [keyOf(p.row), p]));
+  const members = analysis.members.map((member) => {
+    const owned = member.partitions.map((tp) => byPartition.get(keyOf(tp))).filter((p) => p !== undefined);
+    const rates = ratesBetweenCommits(sumPartitionSamples(owned.map((p) => p.history)), windowMs);
+    return { member, rate: rates.consumptionRatePerSec ?? 0, saturated: rates.consumptionRatePerSec !== null && rates.hadBacklogThroughout };
+  });
+  const window = formatDuration(windowMs / 1000);
+  const saturated = members.filter((m) => m.saturated && m.rate > 0);
+  if (saturated.length > 0) {
+    const mean = saturated.reduce((sum, m) => sum + m.rate, 0) / saturated.length;
+    return {
+      ratePerSec: mean,
+      isLowerBound: false,
+      saturatedMembers: saturated.length,
+      basis: `mean of ${plural(saturated.length, 'consumer')} that had records waiting throughout the last ${window}`,
+    };
+  }
+  const busiest = members.filter((m) => m.rate > 0).sort((a, b) => b.rate - a.rate)[0];
+  if (busiest) {
+    return {
+      ratePerSec: busiest.rate,
+      isLowerBound: true,
+      saturatedMembers: 0,
+      basis:
+        `no consumer had records waiting throughout the last ${window}; the busiest (${busiest.member.clientId}) committed ` +
+        `${formatRate(busiest.rate)}, only a lower bound of what one consumer can do`,
+    };
+  }
+  return {
+    ratePerSec: null,
+    isLowerBound: false,
+    saturatedMembers: 0,
+    basis: members.length === 0 ? 'the group has no member owning a partition' : `fewer than two commits in the last ${window}, so no rate between commits`,
+  };
+}
+
+/**
+ * Whether the group kept pace over the window: the backlog of its workable (not quarantined) partitions did
+ * not grow by more than what sampling itself can show (two sampler intervals of arrivals, at least one record
+ * per partition). Judged on the lag itself, not on two rates measured over different spans, whose noise
+ * would otherwise decide it.
+ */
+function keptUp(analysis: GroupAnalysis, windowMs: number, held: ReadonlySet<string>): boolean {
+  const workable = analysis.partitions.filter((p) => !held.has(keyOf(p.row)));
+  const summed = sumPartitionSamples(workable.map((p) => p.history));
+  const newest = summed[summed.length - 1];
+  if (!newest) return false;
+  const inWindow = summed.filter((s) => s.atMs >= newest.atMs - windowMs && s.committedOffset !== null);
+  const first = inWindow[0];
+  const last = inWindow[inWindow.length - 1];
+  if (!first || !last || first === last) return false;
+  const spanSec = (last.atMs - first.atMs) / 1000;
+  const growth = last.logEndOffset - (last.committedOffset as number) - (first.logEndOffset - (first.committedOffset as number));
+  const arrivalPerSec = (last.logEndOffset - first.logEndOffset) / spanSec;
+  const intervalSec = spanSec / (inWindow.length - 1);
+  return growth <= Math.max(workable.length, 2 * arrivalPerSec * intervalSec);
+}
+
+const keyOf = (p: { topic: string; partition: number }) => `${p.topic}\u0000${p.partition}`;
+
+export function buildGroupAdvice(input: GroupAdviceInput): TGroupAdvice {
+  const { analysis } = input;
+  const notes: string[] = [];
+  const held = new Set(input.quarantines.map(keyOf));
+  const { saturatedMembers: _saturated, ...perConsumerRate } = measurePerConsumerRate(analysis, input.windowMs, held);
+  const consumers = analysis.members.length;
+  const topics = new Set(analysis.partitions.map((p) => p.row.topic));
+  const multiTopic = topics.size > 1;
+
+  const partitions = analysis.partitions.map((p) => ({
+    topic: p.row.topic,
+    partition: p.row.partition,
+    arrivalRatePerSec: p.arrivalRatePerSec,
+    consumptionRatePerSec: p.consumptionRatePerSec,
+    backlog: p.lag,
+    hadBacklogThroughout: p.rates.hadBacklogThroughout,
+  }));
+
+  // Quarantined partitions wait for an operator, not for consumers: planning them would recommend scaling
+  // for a backlog no consumer may touch.
+  const planned = partitions.filter((p) => !held.has(keyOf(p)));
+  if (planned.length < partitions.length) {
+    const count = partitions.length - planned.length;
+    notes.push(`${plural(count, 'quarantined partition')} ${count === 1 ? 'is' : 'are'} left out of the plan: ${count === 1 ? 'it waits' : 'they wait'} for an operator, not for more consumers.`);
+  }
+  const unknownBacklog = planned.filter((p) => p.backlog === null).length;
+  if (unknownBacklog > 0) notes.push(`${plural(unknownBacklog, 'partition')} never committed: backlog unknown, counted as 0.`);
+  const unknownArrival = planned.filter((p) => p.arrivalRatePerSec === null).length;
+
+  let plan: TGroupAdvice['plan'] = null;
+  let planUnavailableReason: string | null = null;
+  let keepingUp = false;
+  if (partitions.length === 0) planUnavailableReason = 'The group has no partitions in its latest sample.';
+  else if (planned.length === 0) planUnavailableReason = 'Every partition is quarantined: resolve the quarantines first.';
+  else if (unknownArrival === planned.length) planUnavailableReason = 'Not enough samples yet: rates need two samples in the window.';
+  else if (perConsumerRate.ratePerSec === null) {
+    planUnavailableReason = `No processing rate measured (${perConsumerRate.basis}), so a consumer count cannot be planned.`;
+  } else if (perConsumerRate.isLowerBound && keptUp(analysis, input.windowMs, held)) {
+    // Nobody was saturated and the lag did not grow: a plan from a lower-bound rate would recommend scaling a
+    // group that needs nothing (one consumer doing exactly the arrival rate looks like "never catches up").
+    keepingUp = true;
+    planUnavailableReason =
+      `Keeping up with ${plural(consumers, 'consumer')}. No consumer had records waiting throughout the last ` +
+      `${formatDuration(input.windowMs / 1000)}, so capacity is not measurable and no scaling is needed.`;
+  } else {
+    if (unknownArrival > 0) notes.push(`${plural(unknownArrival, 'partition')} without a measured arrival rate: counted as 0.`);
+    // planCapacity numbers partitions; with several topics their numbers collide, so it gets positions instead.
+    if (multiTopic) notes.push('The group reads several topics: partition numbers in the summary are positions in the partition table.');
+    const plannerPartitions = planned.map((p, index) => ({
+      partition: multiTopic ? index : p.partition,
+      arrivalRatePerSec: p.arrivalRatePerSec ?? 0,
+      backlog: p.backlog ?? 0,
+    }));
+    const result = planCapacity({
+      partitions: plannerPartitions,
+      consumers,
+      perConsumerRatePerSec: perConsumerRate.ratePerSec,
+      targetCatchUpSec: input.targetCatchUpSec,
+      perConsumerRateIsLowerBound: perConsumerRate.isLowerBound,
+    });
+    const refOf = (n: number) => {
+      const p = multiTopic ? planned[n] : planned.find((q) => q.partition === n);
+      return { topic: p!.topic, partition: p!.partition };
+    };
+    plan = { ...result, hotPartitions: result.hotPartitions.map(refOf) };
+  }
+
+  const quarantineOf = new Map(input.quarantines.map((q) => [keyOf(q), q]));
+  const nowMs = input.sampledAt.getTime();
+  const advice = adviseGroup({
+    partitions: analysis.partitions.map((p) => {
+      const q = quarantineOf.get(`${p.row.topic}\u0000${p.row.partition}`);
+      return {
+        topic: p.row.topic,
+        partition: p.row.partition,
+        lag: p.lag,
+        arrivalRatePerSec: p.arrivalRatePerSec,
+        timeLagMs: p.timeLag.ms,
+        quarantinedForMs: q ? Math.max(0, nowMs - q.since.getTime()) : null,
+        quarantinedOffset: q ? q.offset.toString() : null,
+        quarantineReason: q ? q.reason : null,
+      };
+    }),
+    members: consumers,
+    // A lower-bound rate would flag partitions that merely match what the consumer happened to do as hot.
+    perConsumerRatePerSec: perConsumerRate.isLowerBound ? null : perConsumerRate.ratePerSec,
+    pollBudget: null,
+    rebalancesPerHour: input.rebalancesPerHour,
+    rebalanceProtocol: rebalanceProtocolOf(input.protocol),
+    assignor: input.protocol,
+    client: input.isWardenConsumer ? KAFKAJS_CAPABILITIES : null,
+    memberRestarts: null,
+  });
+
+  return {
+    groupId: input.groupId,
+    sampledAt: input.sampledAt.toISOString(),
+    windowMs: input.windowMs,
+    targetCatchUpSec: input.targetCatchUpSec,
+    consumers,
+    perConsumerRate,
+    partitions,
+    planState: plan !== null ? 'planned' : keepingUp ? 'keeping-up' : 'unavailable',
+    plan,
+    planUnavailableReason,
+    notes,
+    advice,
+  };
+}

@@ -1,0 +1,130 @@
+// Pure analysis of one group's newest sampler round plus its recent history: per-partition time lag, rates
+// and Burrow status, and the group status (lib/lag/partition-status.ts combineGroupStatus).
+
+import type { RateEstimate } from '../../advisor/rates';
+import { combineGroupStatus, type GroupStatusResult, type PartitionStatus } from '../../lag/partition-status';
+import type { TTimeLag } from '../../schemas/groups';
+import {
+  compareTimeLagDesc,
+  partitionStatus,
+  ratesFromSamples,
+  resolveTimeLag,
+  type SamplePoint,
+  type StoredLagColumns,
+} from './partition-analysis';
+
+export interface LatestPartitionRow extends StoredLagColumns {
+  topic: string;
+  partition: number;
+  committedOffset: bigint | null;
+  logStartOffset: bigint;
+  logEndOffset: bigint;
+  lag: bigint | null;
+  memberClientId: string | null;
+  memberHost: string | null;
+}
+
+export interface PartitionAnalysis {
+  row: LatestPartitionRow;
+  /** The samples the analysis used, oldest first. */
+  history: readonly SamplePoint[];
+  lag: number | null;
+  timeLag: TTimeLag;
+  rates: RateEstimate;
+  arrivalRatePerSec: number | null;
+  consumptionRatePerSec: number | null;
+  ratesBasis: 'sampler' | 'lag-samples' | 'none';
+  status: PartitionStatus;
+}
+
+export interface GroupAnalysis {
+  partitions: PartitionAnalysis[];
+  status: GroupStatusResult;
+  totalLag: number;
+  partitionsWithoutCommit: number;
+  worstTimeLag: (TTimeLag & { topic: string; partition: number }) | null;
+  members: Array<{ clientId: string; host: string | null; partitions: Array<{ topic: string; partition: number }> }>;
+}
+
+export const partitionKey = (p: { topic: string; partition: number }): string => `${p.topic}\u0000${p.partition}`;
+
+/**
+ * `rows` is the group's newest round (one row per partition); `history` holds each partition's samples oldest
+ * first, newest round included; `nowMs` is the newest round's time, so a stale sampler never makes a healthy
+ * group look STOPped and every number describes the same instant.
+ */
+export function analyzeGroup(input: {
+  rows: readonly LatestPartitionRow[];
+  history: ReadonlyMap<string, readonly SamplePoint[]>;
+  quarantined: ReadonlyArray<{ topic: string; partition: number }>;
+  timeLagObjectiveMs: number | null;
+  rateWindowMs: number;
+  nowMs: number;
+}): GroupAnalysis {
+  const { nowMs } = input;
+  const rows = [...input.rows].sort((a, b) => (a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1));
+  const partitions = rows.map((row): PartitionAnalysis => {
+    const history = input.history.get(partitionKey(row)) ?? [];
+    const committed = row.committedOffset === null ? null : Number(row.committedOffset);
+    const rates = ratesFromSamples(history, input.rateWindowMs);
+    const fromSampler = row.arrivalRatePerSec !== null || row.consumptionRatePerSec !== null;
+    const arrivalRatePerSec = row.arrivalRatePerSec ?? rates.arrivalRatePerSec;
+    const consumptionRatePerSec = row.consumptionRatePerSec ?? rates.consumptionRatePerSec;
+    return {
+      row,
+      history,
+      lag: row.lag === null ? null : Number(row.lag),
+      timeLag: resolveTimeLag(row, history, committed, nowMs),
+      rates,
+      arrivalRatePerSec,
+      consumptionRatePerSec,
+      ratesBasis: fromSampler ? 'sampler' : arrivalRatePerSec !== null ? 'lag-samples' : 'none',
+      status: partitionStatus(history, nowMs),
+    };
+  });
+
+  let totalLag = 0;
+  let partitionsWithoutCommit = 0;
+  for (const p of partitions) {
+    if (p.lag === null) partitionsWithoutCommit += 1;
+    else totalLag += p.lag;
+  }
+  const worst = [...partitions].filter((p) => p.timeLag.ms !== null).sort((a, b) => compareTimeLagDesc(a.timeLag, b.timeLag))[0];
+  const worstTimeLag = worst ? { ...worst.timeLag, topic: worst.row.topic, partition: worst.row.partition } : null;
+
+  const status = combineGroupStatus({
+    partitionStatuses: partitions.map((p) => ({ topic: p.row.topic, partition: p.row.partition, status: p.status })),
+    quarantinedPartitions: input.quarantined,
+    worstTimeLagMs: worstTimeLag?.ms ?? null,
+    timeLagObjectiveMs: input.timeLagObjectiveMs,
+  });
+
+  const members = new Map<string, GroupAnalysis['members'][number]>();
+  for (const p of partitions) {
+    if (p.row.memberClientId === null) continue;
+    const key = `${p.row.memberClientId}\u0000${p.row.memberHost ?? ''}`;
+    let member = members.get(key);
+    if (!member) {
+      member = { clientId: p.row.memberClientId, host: p.row.memberHost, partitions: [] };
+      members.set(key, member);
+    }
+    member.partitions.push({ topic: p.row.topic, partition: p.row.partition });
+  }
+
+  return { partitions, status, totalLag, partitionsWithoutCommit, worstTimeLag, members: [...members.values()] };
+}
+
+const STATUS_RANK: Record<GroupStatusResult['status'], number> = { ERR: 0, QUARANTINED: 1, WARN: 2, OK: 3 };
+
+/** Overview order, worst first: status, then worst time lag, then total lag, then name. */
+export function compareGroupsWorstFirst(
+  a: { status: GroupStatusResult['status']; worstTimeLag: TTimeLag | null; totalLag: number; groupId: string },
+  b: { status: GroupStatusResult['status']; worstTimeLag: TTimeLag | null; totalLag: number; groupId: string },
+): number {
+  return (
+    STATUS_RANK[a.status] - STATUS_RANK[b.status] ||
+    compareTimeLagDesc(a.worstTimeLag, b.worstTimeLag) ||
+    b.totalLag - a.totalLag ||
+    a.groupId.localeCompare(b.groupId)
+  );
+}

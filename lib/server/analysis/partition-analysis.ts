@@ -1,0 +1,205 @@
+// Pure per-partition analysis of stored lag samples, shared by the overview, the group page and the advisor.
+// It only combines the lag math of lib/lag and lib/advisor with the sampler's rows; where the sampler already
+// stored a value (time lag, rates) that value wins, and what is computed here says so in its `basis`.
+
+import { estimateRates, type RateEstimate } from '../../advisor/rates';
+import { evaluatePartitionStatus, type CommitSample, type PartitionStatus } from '../../lag/partition-status';
+import { appendLogEndPoint, estimateTimeLag, type LogEndPoint } from '../../lag/time-lag';
+import type { TTimeLag, TTimeLagKind } from '../../schemas/groups';
+
+/** One stored sample of one partition, offsets as numbers (exact below 2^53, which offsets never reach). */
+export interface SamplePoint {
+  atMs: number;
+  committedOffset: number | null;
+  logEndOffset: number;
+}
+
+/** What the sampler may have stored with the newest sample; every field may be null (not computed yet). */
+export interface StoredLagColumns {
+  timeLagMs: number | null;
+  timeLagKind: string | null;
+  exactTimeLagMs: number | null;
+  arrivalRatePerSec: number | null;
+  consumptionRatePerSec: number | null;
+}
+
+/** Log-end points kept for the fallback estimate; flat runs cost two points, so this spans long idle times. */
+export const FALLBACK_MAX_POINTS = 240;
+/** Burrow's minimum window: with fewer observed commits than this, a partition is OK (not enough history). */
+export const STATUS_MIN_COMMITS = 10;
+/** With too few commits for Burrow, lagging this long without a single commit is still a STOP. */
+export const STOP_SILENCE_MS = 5 * 60_000;
+
+const STORED_KINDS: ReadonlySet<string> = new Set<TTimeLagKind>(['caught-up', 'interpolated', 'lower-bound', 'unknown', 'exact']);
+
+/**
+ * Time lag of the record at `committedOffset` as of `nowMs`, from the samples' own log-end offsets over time
+ * (each sample says "at atMs the log ended at logEndOffset"): the same estimate the sampler makes from its
+ * log-end table, over the history we were given. Older than the oldest sample means 'lower-bound'.
+ */
+export function timeLagFromSamples(history: readonly SamplePoint[], committedOffset: number | null, nowMs: number): TTimeLag {
+  if (committedOffset === null) return { ms: null, kind: 'unknown', basis: 'none' };
+  let points: LogEndPoint[] = [];
+  for (const sample of history) {
+    if (sample.atMs > nowMs) break;
+    points = appendLogEndPoint(points, { offset: sample.logEndOffset, atMs: sample.atMs }, FALLBACK_MAX_POINTS);
+  }
+  const estimate = estimateTimeLag({ points, committedOffset, nowMs });
+  return { ms: estimate.ms, kind: estimate.kind, basis: estimate.kind === 'unknown' ? 'none' : 'lag-samples' };
+}
+
+/**
+ * The time lag to show: the exact age the sampler read from the record, else the sampler's interpolation,
+ * else our own estimate from the samples (see timeLagFromSamples).
+ */
+export function resolveTimeLag(
+  stored: Pick<StoredLagColumns, 'timeLagMs' | 'timeLagKind' | 'exactTimeLagMs'>,
+  history: readonly SamplePoint[],
+  committedOffset: number | null,
+  nowMs: number,
+): TTimeLag {
+  if (stored.exactTimeLagMs !== null) return { ms: Math.max(0, stored.exactTimeLagMs), kind: 'exact', basis: 'record-timestamp' };
+  if (stored.timeLagKind !== null && STORED_KINDS.has(stored.timeLagKind)) {
+    const kind = stored.timeLagKind as TTimeLagKind;
+    if (kind === 'unknown' || stored.timeLagMs === null) return { ms: null, kind: 'unknown', basis: 'sampler' };
+    return { ms: Math.max(0, stored.timeLagMs), kind, basis: 'sampler' };
+  }
+  return timeLagFromSamples(history, committedOffset, nowMs);
+}
+
+/**
+ * Burrow's window from periodic samples: an entry per observed commit, i.e. the first sample at which each
+ * new committed offset was seen (so a consumer that stopped committing stops adding entries, which is what
+ * STOP detects), the newest `maxEntries` of them. A gap with no commit restarts nothing: Burrow does not either.
+ */
+export function commitEntries(history: readonly SamplePoint[], maxEntries = Number.POSITIVE_INFINITY): CommitSample[] {
+  const entries: CommitSample[] = [];
+  let previous: number | null = null;
+  for (const sample of history) {
+    if (sample.committedOffset === null) {
+      previous = null;
+      continue;
+    }
+    if (sample.committedOffset !== previous) {
+      entries.push({ atMs: sample.atMs, committedOffset: sample.committedOffset, logEndOffset: sample.logEndOffset });
+    }
+    previous = sample.committedOffset;
+  }
+  return entries.slice(-maxEntries);
+}
+
+/**
+ * Burrow's evaluation over every commit observed in the history (not only the last ten: a consumer that
+ * commits in bursts, partition after partition as kafkajs does, would otherwise look STOPped between its
+ * bursts), plus one rule for what that window cannot see: with fewer than STATUS_MIN_COMMITS commits, a
+ * partition that lagged at every sample and saw no commit for STOP_SILENCE_MS is STOP (a consumer stopped
+ * long ago leaves no commits in the history at all, which Burrow's rules alone would call OK).
+ */
+export function partitionStatus(history: readonly SamplePoint[], nowMs: number): PartitionStatus {
+  const entries = commitEntries(history);
+  const status = evaluatePartitionStatus({ samples: entries, nowMs, minSamples: STATUS_MIN_COMMITS });
+  if (status !== 'OK' || entries.length >= STATUS_MIN_COMMITS) return status;
+  const last = entries[entries.length - 1];
+  if (!last || nowMs - last.atMs < STOP_SILENCE_MS) return 'OK';
+  const since = history.filter((s) => s.atMs >= last.atMs);
+  const laggingThroughout = since.every((s) => s.committedOffset !== null && s.logEndOffset > s.committedOffset);
+  return laggingThroughout ? 'STOP' : 'OK';
+}
+
+/**
+ * Rates over the window ending at the newest sample. Consumption needs a committed offset, so it is measured
+ * over the newest run of samples that all have one (a group that started committing mid-window is measured
+ * from then on); with fewer than two such samples only the arrival rate (the log end does not depend on the
+ * group) is measured.
+ */
+export function ratesFromSamples(history: readonly SamplePoint[], windowMs: number): RateEstimate {
+  const newest = history[history.length - 1];
+  const inWindow = newest ? history.filter((s) => s.atMs >= newest.atMs - windowMs) : [];
+  let runStart = inWindow.length;
+  while (runStart > 0 && inWindow[runStart - 1]!.committedOffset !== null) runStart -= 1;
+  const committedRun = inWindow.slice(runStart);
+  if (committedRun.length >= 2) {
+    return estimateRates(
+      committedRun.map((s) => ({ atMs: s.atMs, committedOffset: s.committedOffset as number, logEndOffset: s.logEndOffset })),
+      windowMs,
+    );
+  }
+  const arrivalOnly = estimateRates(
+    inWindow.map((s) => ({ atMs: s.atMs, committedOffset: s.logEndOffset, logEndOffset: s.logEndOffset })),
+    windowMs,
+  );
+  return { ...arrivalOnly, consumptionRatePerSec: null, hadBacklogThroughout: false };
+}
+
+/**
+ * One consumer's partitions summed per sampler round (rounds where any of them has no commit are left out),
+ * so estimateRates can judge the consumer as a whole: it never idled when, in every interval, it committed
+ * fewer records than were waiting on all its partitions together at the interval's start.
+ */
+export function sumPartitionSamples(histories: ReadonlyArray<readonly SamplePoint[]>): SamplePoint[] {
+  const byTime = new Map<number, { committed: number; logEnd: number; count: number; complete: boolean }>();
+  for (const history of histories) {
+    for (const s of history) {
+      let round = byTime.get(s.atMs);
+      if (!round) byTime.set(s.atMs, (round = { committed: 0, logEnd: 0, count: 0, complete: true }));
+      round.count += 1;
+      round.logEnd += s.logEndOffset;
+      if (s.committedOffset === null) round.complete = false;
+      else round.committed += s.committedOffset;
+    }
+  }
+  return [...byTime.entries()]
+    .filter(([, r]) => r.count === histories.length)
+    .sort(([a], [b]) => a - b)
+    .map(([atMs, r]) => ({ atMs, logEndOffset: r.logEnd, committedOffset: r.complete ? r.committed : null }));
+}
+
+/**
+ * Processing measured between commits: the samples at which the committed offset changed, within the window
+ * (the first of them is the start, so work committed before the window is not counted), fed to estimateRates.
+ * Consumers often commit in bursts (kafkajs commits a whole fetched batch at once, which can take minutes);
+ * measured from the window's edges such a consumer looks slower than it is, measured commit to commit it
+ * does not. Fewer than two commits in the window: nothing is measured (every rate null).
+ */
+export function ratesBetweenCommits(samples: readonly SamplePoint[], windowMs: number): RateEstimate {
+  const newest = samples[samples.length - 1];
+  const inWindow = newest ? samples.filter((s) => s.atMs >= newest.atMs - windowMs) : [];
+  const commits: SamplePoint[] = [];
+  for (let i = 1; i < inWindow.length; i++) {
+    const current = inWindow[i]!;
+    const previous = inWindow[i - 1]!;
+    if (current.committedOffset !== null && previous.committedOffset !== null && current.committedOffset !== previous.committedOffset) {
+      commits.push(current);
+    }
+  }
+  if (commits.length < 2) {
+    return { arrivalRatePerSec: null, consumptionRatePerSec: null, hadBacklogThroughout: false, spanMs: 0, sampleCount: commits.length };
+  }
+  return ratesFromSamples(commits, windowMs);
+}
+
+/** Worst first for sorting: an unknown time lag sorts after every known one. */
+export function compareTimeLagDesc(a: TTimeLag | null, b: TTimeLag | null): number {
+  return (b?.ms ?? -1) - (a?.ms ?? -1);
+}
+
+/**
+ * Total lag per bucket over [fromMs, toMs): the sum of known partition lags per sampler round, then the
+ * maximum round per bucket, so a spike is never averaged away; a bucket with no round is null (a gap).
+ */
+export function lagTrend(
+  rounds: ReadonlyArray<{ atMs: number; totalLag: number | null }>,
+  fromMs: number,
+  toMs: number,
+  buckets: number,
+): Array<{ atMs: number; totalLag: number | null }> {
+  if (buckets < 1 || toMs <= fromMs) return [];
+  const width = (toMs - fromMs) / buckets;
+  const out = Array.from({ length: buckets }, (_, i) => ({ atMs: Math.round(fromMs + i * width), totalLag: null as number | null }));
+  for (const round of rounds) {
+    if (round.totalLag === null || round.atMs < fromMs || round.atMs >= toMs) continue;
+    const bucket = out[Math.min(buckets - 1, Math.floor((round.atMs - fromMs) / width))];
+    if (bucket) bucket.totalLag = Math.max(bucket.totalLag ?? 0, round.totalLag);
+  }
+  return out;
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { ApiError, describeZodError } from './api-error';
+
+// The one place that turns a route handler's outcome into HTTP: the handler parses its input with a shared
+// zod schema and calls one function in lib/server; a ZodError becomes 400 naming the field, an ApiError its
+// own status, anything else 500 (logged, with no internals in the body).
+
+const NO_STORE = { 'cache-control': 'no-store' };
+
+export async function respond(run: () => Promise<unknown>, options: { status?: number; headers?: Record<string, string> } = {}): Promise<Response> {
+  try {
+    const body = await run();
+    return Response.json(body, { status: options.status ?? 200, headers: { ...NO_STORE, ...options.headers } });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+export function errorResponse(error: unknown): Response {
+  if (error instanceof z.ZodError) return Response.json(describeZodError(error), { status: 400, headers: NO_STORE });
+  if (error instanceof ApiError) {
+    return Response.json({ error: error.message, ...(error.field ? { field: error.field } : {}) }, { status: error.status, headers: NO_STORE });
+  }
+  console.error('API request failed', error);
+  return Response.json({ error: 'internal error; see the server log' }, { status: 500, headers: NO_STORE });
+}
+
+/** The request's JSON body, or a 400 that says the body is not JSON. */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  try {
+    return await request.json();
+  } catch {
+    throw new ApiError(400, 'body: must be a JSON object', 'body');
+  }
+}
+
+/** Query parameters as a plain object (a repeated parameter keeps its last value). */
+export function queryOf(request: Request): Record<string, string> {
+  return Object.fromEntries(new URL(request.url).searchParams.entries());
+}
+
+/**
+ * Route parameters parsed with `schema`, each value percent-decoded once when it still holds an escape (a
+ * group id may contain any character, so the UI always encodes it).
+ */
+export async function routeParams<T extends z.ZodType>(schema: T, params: Promise<Record<string, string>>): Promise<z.output<T>> {
+  const raw = await params;
+  return schema.parse(Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, decodeSegment(value)])));
+}
+
+function decodeSegment(value: string): string {
+  if (!/%[0-9a-fA-F]{2}/.test(value)) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

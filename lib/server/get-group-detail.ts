@@ -1,0 +1,106 @@
+import type { Database } from '../db';
+import { ZGroupDetail, type TGroupDetail } from '../schemas/groups';
+import { analyzeGroup, partitionKey } from './analysis/group-analysis';
+import { notFound } from './api-error';
+import { loadGroupRounds } from './load-group-rounds';
+
+export interface GroupDetailOptions {
+  timeLagObjectiveMs: number | null;
+  rateWindowMs: number;
+  /** History behind status and time lag. Default 10 min. */
+  historyMs?: number;
+}
+
+/**
+ * GET /api/groups/{groupId}: the group's newest sampled round, per partition, with time lag, rates, Burrow
+ * status, quarantine and (for a Warden consumer) its commit prefix. A group that was never sampled is 404; one
+ * that stopped being sampled is still answered, and its sampledAt tells how old the data is.
+ */
+export async function getGroupDetail(db: Database, groupId: string, options: GroupDetailOptions): Promise<TGroupDetail> {
+  const [round] = await loadGroupRounds(db, {
+    groupIds: [groupId],
+    historyMs: Math.max(options.historyMs ?? 10 * 60_000, options.rateWindowMs),
+    nowMs: Date.now(),
+  });
+  if (!round) throw notFound(`consumer group "${groupId}" has never been sampled`);
+
+  const [quarantines, prefixes, lastRebalance] = await Promise.all([
+    db.partitionQuarantine.findMany({ where: { groupId } }),
+    db.consumerPartitionState.findMany({ where: { groupId } }),
+    db.rebalanceEvent.findFirst({ where: { groupId }, orderBy: { startedAt: 'desc' } }),
+  ]);
+  const quarantineOf = new Map(quarantines.map((q) => [partitionKey(q), q]));
+  const prefixOf = new Map(prefixes.map((p) => [partitionKey(p), p]));
+
+  const analysis = analyzeGroup({
+    rows: round.rows,
+    history: round.history,
+    quarantined: quarantines,
+    timeLagObjectiveMs: options.timeLagObjectiveMs,
+    rateWindowMs: options.rateWindowMs,
+    nowMs: round.sampledAt.getTime(),
+  });
+
+  const detail: TGroupDetail = {
+    groupId,
+    state: round.state,
+    protocol: round.protocol,
+    sampledAt: round.sampledAt.toISOString(),
+    status: analysis.status.status,
+    statusReasons: analysis.status.reasons,
+    totalLag: analysis.totalLag,
+    partitionsWithoutCommit: analysis.partitionsWithoutCommit,
+    partitionCount: analysis.partitions.length,
+    members: analysis.members.length,
+    worstTimeLag: analysis.worstTimeLag,
+    quarantinedPartitions: quarantines.length,
+    lastRebalance: lastRebalance
+      ? { startedAt: lastRebalance.startedAt.toISOString(), durationMs: lastRebalance.durationMs, durationIsBound: lastRebalance.durationIsBound }
+      : null,
+    isWardenConsumer: prefixes.length > 0 || quarantines.length > 0,
+    memberList: analysis.members,
+    partitions: analysis.partitions.map((p) => {
+      const quarantine = quarantineOf.get(partitionKey(p.row));
+      const prefix = prefixOf.get(partitionKey(p.row));
+      return {
+        topic: p.row.topic,
+        partition: p.row.partition,
+        committedOffset: p.row.committedOffset?.toString() ?? null,
+        logStartOffset: p.row.logStartOffset.toString(),
+        logEndOffset: p.row.logEndOffset.toString(),
+        lag: p.lag,
+        timeLag: p.timeLag,
+        arrivalRatePerSec: p.arrivalRatePerSec,
+        consumptionRatePerSec: p.consumptionRatePerSec,
+        ratesBasis: p.ratesBasis,
+        owner: p.row.memberClientId === null ? null : { clientId: p.row.memberClientId, host: p.row.memberHost },
+        status: p.status,
+        quarantine: quarantine
+          ? {
+              offset: quarantine.offset.toString(),
+              since: quarantine.since.toISOString(),
+              reason: quarantine.reason,
+              errorClass: quarantine.errorClass,
+              attempts: quarantine.attempts,
+            }
+          : null,
+        commitPrefix: prefix
+          ? {
+              instanceId: prefix.instanceId,
+              sampledAt: prefix.sampledAt.toISOString(),
+              watermark: prefix.watermark?.toString() ?? null,
+              highestCompleted: prefix.highestCompleted?.toString() ?? null,
+              inFlight: prefix.inFlight,
+              completedUncommitted: prefix.completedUncommitted,
+              buffered: prefix.buffered,
+              bufferedBytes: prefix.bufferedBytes,
+              oldestUnfinishedOffset: prefix.oldestUnfinishedOffset?.toString() ?? null,
+              oldestUnfinishedAgeMs: prefix.oldestUnfinishedAgeMs,
+              paused: prefix.paused,
+            }
+          : null,
+      };
+    }),
+  };
+  return ZGroupDetail.parse(detail);
+}

@@ -1,0 +1,74 @@
+import type { Database } from '../db';
+import { ZGroupsResponse, type TGroupSummary, type TGroupsResponse } from '../schemas/groups';
+import { analyzeGroup, compareGroupsWorstFirst } from './analysis/group-analysis';
+import { lagTrend } from './analysis/partition-analysis';
+import { loadGroupRounds } from './load-group-rounds';
+
+export interface ListGroupsOptions {
+  timeLagObjectiveMs: number | null;
+  rateWindowMs: number;
+  now?: Date;
+  /** Groups not sampled for this long are considered gone and omitted. Default 10 min. */
+  sampledWithinMs?: number;
+  /** History behind status, time lag and the trend. Default 10 min. */
+  historyMs?: number;
+  trendBuckets?: number;
+}
+
+/** GET /api/groups: every recently sampled group, worst first (status, worst time lag, total lag). */
+export async function listGroups(db: Database, options: ListGroupsOptions): Promise<TGroupsResponse> {
+  const now = options.now ?? new Date();
+  const historyMs = options.historyMs ?? 10 * 60_000;
+  const rounds = await loadGroupRounds(db, {
+    sampledWithinMs: options.sampledWithinMs ?? 10 * 60_000,
+    historyMs: Math.max(historyMs, options.rateWindowMs),
+    nowMs: now.getTime(),
+  });
+  if (rounds.length === 0) return { generatedAt: now.toISOString(), groups: [] };
+  const groupIds = rounds.map((r) => r.groupId);
+
+  const [quarantines, lastRebalances] = await Promise.all([
+    db.partitionQuarantine.findMany({ where: { groupId: { in: groupIds } }, select: { groupId: true, topic: true, partition: true } }),
+    db.$queryRaw<Array<{ group_id: string; started_at: Date; duration_ms: number | null; duration_is_bound: boolean }>>`
+      SELECT DISTINCT ON (group_id) group_id, started_at, duration_ms, duration_is_bound
+      FROM rebalance_event WHERE group_id = ANY(${groupIds}::text[])
+      ORDER BY group_id, started_at DESC`,
+  ]);
+
+  const groups = rounds.map((round): TGroupSummary => {
+    const nowMs = round.sampledAt.getTime();
+    const quarantined = quarantines.filter((q) => q.groupId === round.groupId);
+    const analysis = analyzeGroup({
+      rows: round.rows,
+      history: round.history,
+      quarantined,
+      timeLagObjectiveMs: options.timeLagObjectiveMs,
+      rateWindowMs: options.rateWindowMs,
+      nowMs,
+    });
+    const rebalance = lastRebalances.find((r) => r.group_id === round.groupId);
+    return {
+      groupId: round.groupId,
+      state: round.state,
+      protocol: round.protocol,
+      sampledAt: round.sampledAt.toISOString(),
+      status: analysis.status.status,
+      statusReasons: analysis.status.reasons,
+      totalLag: analysis.totalLag,
+      partitionsWithoutCommit: analysis.partitionsWithoutCommit,
+      partitionCount: analysis.partitions.length,
+      members: analysis.members.length,
+      worstTimeLag: analysis.worstTimeLag,
+      quarantinedPartitions: quarantined.length,
+      lastRebalance: rebalance
+        ? { startedAt: rebalance.started_at.toISOString(), durationMs: rebalance.duration_ms, durationIsBound: rebalance.duration_is_bound }
+        : null,
+      trend: lagTrend(round.rounds, nowMs - historyMs, nowMs + 1, options.trendBuckets ?? 30).map((b) => ({
+        at: new Date(b.atMs).toISOString(),
+        totalLag: b.totalLag,
+      })),
+    };
+  });
+  groups.sort(compareGroupsWorstFirst);
+  return ZGroupsResponse.parse({ generatedAt: now.toISOString(), groups });
+}

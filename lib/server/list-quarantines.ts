@@ -1,0 +1,85 @@
+import type { Database } from '../db';
+import { PREVIEW_MAX_CHARS, ZQuarantinesResponse, type TQuarantinesResponse } from '../schemas/quarantines';
+import { partitionKey } from './analysis/group-analysis';
+import { operatorActionJson } from './operator-action-json';
+
+/**
+ * GET /api/quarantine: every held partition, oldest quarantine first, with its record (preview capped again
+ * here, whatever the store kept), the partition's log range from the group's newest sample (for seeking) and
+ * the action waiting for the owning worker, if any.
+ */
+export async function listQuarantines(db: Database): Promise<TQuarantinesResponse> {
+  const quarantines = await db.partitionQuarantine.findMany({ orderBy: [{ since: 'asc' }, { groupId: 'asc' }, { topic: 'asc' }, { partition: 'asc' }] });
+  if (quarantines.length === 0) return { quarantines: [] };
+  const groupIds = [...new Set(quarantines.map((q) => q.groupId))];
+  const [samples, pending] = await Promise.all([
+    db.$queryRaw<
+      Array<{
+        group_id: string;
+        topic: string;
+        partition: number;
+        log_start_offset: bigint;
+        log_end_offset: bigint;
+        committed_offset: bigint | null;
+        lag: bigint | null;
+        member_client_id: string | null;
+        member_host: string | null;
+      }>
+    >`
+      SELECT q.group_id, q.topic, q.partition, s.log_start_offset, s.log_end_offset, s.committed_offset, s.lag,
+        s.member_client_id, s.member_host
+      FROM unnest(${quarantines.map((q) => q.groupId)}::text[], ${quarantines.map((q) => q.topic)}::text[],
+                  ${quarantines.map((q) => q.partition)}::int[]) AS q(group_id, topic, partition)
+      CROSS JOIN LATERAL (
+        SELECT * FROM lag_sample l
+        WHERE l.group_id = q.group_id AND l.topic = q.topic AND l.partition = q.partition
+        ORDER BY l.sampled_at DESC LIMIT 1
+      ) s`,
+    db.operatorAction.findMany({ where: { status: 'pending', groupId: { in: groupIds } }, orderBy: { id: 'asc' } }),
+  ]);
+  const sampleOf = new Map(samples.map((s) => [`${s.group_id}\u0000${partitionKey(s)}`, s]));
+  const pendingOf = new Map(pending.map((a) => [`${a.groupId}\u0000${partitionKey(a)}`, a]));
+
+  return ZQuarantinesResponse.parse({
+    quarantines: quarantines.map((q) => {
+      const key = `${q.groupId}\u0000${partitionKey(q)}`;
+      const sample = sampleOf.get(key);
+      const action = pendingOf.get(key);
+      const preview = q.recordPreview;
+      return {
+        groupId: q.groupId,
+        topic: q.topic,
+        partition: q.partition,
+        offset: q.offset.toString(),
+        reason: q.reason,
+        errorClass: q.errorClass,
+        since: q.since.toISOString(),
+        attempts: q.attempts,
+        record: {
+          key: q.recordKey,
+          preview: preview === null ? null : preview.slice(0, PREVIEW_MAX_CHARS),
+          previewTruncated: preview !== null && (preview.length > PREVIEW_MAX_CHARS || preview.endsWith('…')),
+          headers: headersOf(q.recordHeaders),
+          timestamp: q.recordTimestamp?.toISOString() ?? null,
+        },
+        logStartOffset: sample?.log_start_offset.toString() ?? null,
+        logEndOffset: sample?.log_end_offset.toString() ?? null,
+        committedOffset: sample?.committed_offset?.toString() ?? null,
+        lag: sample?.lag === null || sample?.lag === undefined ? null : Number(sample.lag),
+        owner: sample?.member_client_id ? { clientId: sample.member_client_id, host: sample.member_host } : null,
+        pendingAction: action ? operatorActionJson(action) : null,
+      };
+    }),
+  });
+}
+
+/** The stored headers JSON ({ name: preview | null }); anything else is shown as one JSON text. */
+function headersOf(json: unknown): Record<string, string | null> {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return {};
+  return Object.fromEntries(
+    Object.entries(json as Record<string, unknown>).map(([name, value]) => [
+      name,
+      value === null ? null : typeof value === 'string' ? value.slice(0, PREVIEW_MAX_CHARS) : JSON.stringify(value).slice(0, PREVIEW_MAX_CHARS),
+    ]),
+  );
+}

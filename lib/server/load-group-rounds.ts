@@ -1,0 +1,111 @@
+import type { Database } from '../db';
+import { partitionKey, type LatestPartitionRow } from './analysis/group-analysis';
+import type { SamplePoint } from './analysis/partition-analysis';
+
+/** A group's newest sampler round, and the history the analysis needs. */
+export interface GroupRound {
+  groupId: string;
+  sampledAt: Date;
+  state: string;
+  protocol: string | null;
+  rows: LatestPartitionRow[];
+  /** Per partition (partitionKey), oldest first, newest round included. */
+  history: Map<string, SamplePoint[]>;
+  /** Total known lag per round over the history window, oldest first. */
+  rounds: Array<{ atMs: number; totalLag: number | null }>;
+}
+
+const toNumber = (value: bigint | null): number | null => (value === null ? null : Number(value));
+
+/**
+ * The newest round of each group and `historyMs` of samples before it. `groupIds` limits the groups (one
+ * group for the group page); `sampledWithinMs` drops groups whose newest round is older (gone groups leave
+ * the overview). Groups with no sample at all are simply absent.
+ */
+export async function loadGroupRounds(
+  db: Database,
+  options: { groupIds?: string[]; sampledWithinMs?: number; historyMs: number; nowMs: number },
+): Promise<GroupRound[]> {
+  const newest = await newestRounds(db, options);
+  if (newest.length === 0) return [];
+
+  const groupIds = newest.map((g) => g.groupId);
+  const oldestNeeded = new Date(Math.min(...newest.map((g) => g.sampledAt.getTime())) - options.historyMs);
+  // Only the columns the history needs, straight from SQL: this is the largest read of a page load.
+  const [samples, latestRows] = await Promise.all([
+    db.$queryRaw<Array<{ group_id: string; sampled_at: Date; topic: string; partition: number; committed_offset: bigint | null; log_end_offset: bigint; lag: bigint | null }>>`
+      SELECT group_id, sampled_at, topic, partition, committed_offset, log_end_offset, lag
+      FROM lag_sample
+      WHERE group_id = ANY(${groupIds}::text[]) AND sampled_at >= ${oldestNeeded}
+      ORDER BY sampled_at, topic, partition`,
+    db.lagSample.findMany({ where: { OR: newest }, orderBy: [{ topic: 'asc' }, { partition: 'asc' }] }),
+  ]);
+
+  const byGroup = new Map<string, GroupRound>();
+  for (const g of newest) {
+    byGroup.set(g.groupId, { groupId: g.groupId, sampledAt: g.sampledAt, state: 'Unknown', protocol: null, rows: [], history: new Map(), rounds: [] });
+  }
+  for (const sample of samples) {
+    const round = byGroup.get(sample.group_id);
+    if (!round) continue;
+    const atMs = sample.sampled_at.getTime();
+    if (atMs < round.sampledAt.getTime() - options.historyMs || atMs > round.sampledAt.getTime()) continue;
+    const key = partitionKey(sample);
+    let history = round.history.get(key);
+    if (!history) round.history.set(key, (history = []));
+    history.push({ atMs, committedOffset: toNumber(sample.committed_offset), logEndOffset: Number(sample.log_end_offset) });
+
+    const lastRound = round.rounds[round.rounds.length - 1];
+    const lag = toNumber(sample.lag);
+    if (lastRound?.atMs === atMs) {
+      if (lag !== null) lastRound.totalLag = (lastRound.totalLag ?? 0) + lag;
+    } else {
+      round.rounds.push({ atMs, totalLag: lag });
+    }
+  }
+  for (const sample of latestRows) {
+    const round = byGroup.get(sample.groupId);
+    if (!round) continue;
+    round.state = sample.groupState;
+    round.protocol = sample.groupProtocol ?? round.protocol;
+    round.rows.push({
+      topic: sample.topic,
+      partition: sample.partition,
+      committedOffset: sample.committedOffset,
+      logStartOffset: sample.logStartOffset,
+      logEndOffset: sample.logEndOffset,
+      lag: sample.lag,
+      memberClientId: sample.memberClientId,
+      memberHost: sample.memberHost,
+      timeLagMs: toNumber(sample.timeLagMs),
+      timeLagKind: sample.timeLagKind,
+      exactTimeLagMs: toNumber(sample.exactTimeLagMs),
+      arrivalRatePerSec: sample.arrivalRatePerSec,
+      consumptionRatePerSec: sample.consumptionRatePerSec,
+    });
+  }
+  return [...byGroup.values()];
+}
+
+/**
+ * The newest sample time of each group. For named groups it is one index lookup each (no time bound, so a
+ * group that stopped being sampled still answers); otherwise every group sampled within the window.
+ */
+async function newestRounds(
+  db: Database,
+  options: { groupIds?: string[]; sampledWithinMs?: number; nowMs: number },
+): Promise<Array<{ groupId: string; sampledAt: Date }>> {
+  const since = options.sampledWithinMs === undefined ? null : new Date(options.nowMs - options.sampledWithinMs);
+  if (options.groupIds) {
+    const rows = await db.$queryRaw<Array<{ group_id: string; sampled_at: Date | null }>>`
+      SELECT g AS group_id, (SELECT max(sampled_at) FROM lag_sample WHERE group_id = g) AS sampled_at
+      FROM unnest(${options.groupIds}::text[]) AS g`;
+    return rows.flatMap((r) => (r.sampled_at && (since === null || r.sampled_at >= since) ? [{ groupId: r.group_id, sampledAt: r.sampled_at }] : []));
+  }
+  const latest = await db.lagSample.groupBy({
+    by: ['groupId'],
+    where: since === null ? {} : { sampledAt: { gte: since } },
+    _max: { sampledAt: true },
+  });
+  return latest.flatMap((g) => (g._max.sampledAt ? [{ groupId: g.groupId, sampledAt: g._max.sampledAt }] : []));
+}

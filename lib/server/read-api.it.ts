@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../db';
+import { testDatabase } from '../../test-support/database';
+import { ZLagSeriesQuery } from '../schemas/groups';
+import { getCommand } from './get-command';
+import { getGroupAdvice } from './get-group-advice';
+import { getGroupDetail } from './get-group-detail';
+import { getLagSeries, resolveSeriesWindow } from './get-lag-series';
+import { listAudit } from './list-audit';
+import { listGroups } from './list-groups';
+import { listQuarantines } from './list-quarantines';
+import { listRebalances } from './list-rebalances';
+
+// The read side of the API on real Postgres, from seeded samples: the SQL (date_bin buckets, lateral joins,
+// DISTINCT ON) and the analysis over it. Groups get unique names; other tests' rows are simply ignored.
+
+let db: Database;
+const NOW = Date.now() - 1_000;
+const EVERY_MS = 5_000;
+const ROUNDS = 61; // five minutes of 5-second rounds
+
+beforeAll(() => {
+  db = testDatabase();
+});
+afterAll(async () => {
+  await db?.$disconnect();
+});
+
+const options = { timeLagObjectiveMs: null, rateWindowMs: 300_000, targetCatchUpSec: 300 };
+
+/**
+ * Seed 003 in stored samples: 6 partitions receiving 200/s each, 3 members each committing 150/s on each of
+ * its 2 partitions, 30,000 behind each at the newest round.
+ */
+async function seedFallingBehindGroup(groupId: string, topic: string) {
+  const data = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const back = ROUNDS - 1 - round;
+    const sampledAt = new Date(NOW - back * EVERY_MS);
+    for (let partition = 0; partition < 6; partition++) {
+      const logEnd = 10_000_000 - back * 200 * 5;
+      const committed = 10_000_000 - 30_000 - back * 150 * 5;
+      data.push({
+        sampledAt,
+        groupId,
+        topic,
+        partition,
+        committedOffset: BigInt(committed),
+        logStartOffset: 0n,
+        logEndOffset: BigInt(logEnd),
+        lag: BigInt(logEnd - committed),
+        groupState: 'Stable',
+        memberClientId: `consumer-${Math.floor(partition / 2)}`,
+        memberHost: '/10.0.0.7',
+        groupProtocol: 'RoundRobinAssigner',
+      });
+    }
+  }
+  await db.lagSample.createMany({ data });
+}
+
+describe('group reads from stored samples', () => {
+  const groupId = `read-${randomUUID().slice(0, 8)}`;
+  const topic = `${groupId}-orders`;
+
+  // The same load with nothing quarantined: seed 003 exactly.
+  const plainGroupId = `${groupId}-plain`;
+
+  beforeAll(async () => {
+    await seedFallingBehindGroup(groupId, topic);
+    await seedFallingBehindGroup(plainGroupId, `${plainGroupId}-orders`);
+    await db.partitionQuarantine.create({
+      data: {
+        groupId,
+        topic,
+        partition: 4,
+        offset: 9_970_000n,
+        reason: 'result key missing',
+        errorClass: 'missing-result-key',
+        since: new Date(NOW - 2 * 3_600_000),
+        attempts: 0,
+        recordKey: 'k',
+        recordPreview: '{"a":"<script>alert(1)</script>"}',
+        recordHeaders: { 'content-type': 'application/json', empty: null },
+        recordTimestamp: new Date(NOW - 3 * 3_600_000),
+      },
+    });
+    await db.consumerPartitionState.create({
+      data: {
+        groupId,
+        topic,
+        partition: 0,
+        instanceId: 'warden@host/1',
+        sampledAt: new Date(NOW),
+        watermark: 9_970_000n,
+        highestCompleted: 9_970_040n,
+        inFlight: 16,
+        completedUncommitted: 30,
+        buffered: 100,
+        bufferedBytes: 4_096,
+        oldestUnfinishedOffset: 9_970_001n,
+        oldestUnfinishedAgeMs: 1_200,
+        paused: false,
+      },
+    });
+    await db.rebalanceEvent.create({
+      data: {
+        groupId,
+        source: 'describe-groups',
+        startedAt: new Date(NOW - 600_000),
+        endedAt: new Date(NOW - 590_000),
+        durationMs: 10_000,
+        durationIsBound: true,
+        membersBefore: [{ clientId: 'consumer-0', clientHost: '/10.0.0.7' }],
+        membersAfter: ['consumer-0 /10.0.0.7', { memberId: 'm-2' }, { clientId: 'c', clientHost: '/h', memberId: 'c-0123456789' }, 42],
+        partitionsMoved: 3,
+        trigger: 'join',
+      },
+    });
+  });
+
+  it('GET /api/groups: status, totals, worst time lag, trend, quarantines, last rebalance', async () => {
+    const { groups } = await listGroups(db, { ...options, now: new Date(NOW + 1_000) });
+    const group = groups.find((g) => g.groupId === groupId);
+    expect(group).toMatchObject({
+      state: 'Stable',
+      protocol: 'RoundRobinAssigner',
+      status: 'QUARANTINED',
+      totalLag: 180_000,
+      partitionsWithoutCommit: 0,
+      partitionCount: 6,
+      members: 3,
+      quarantinedPartitions: 1,
+      lastRebalance: { durationMs: 10_000, durationIsBound: true },
+    });
+    // 30,000 behind at 200/s arriving: the waiting record was produced 150 s before the newest round.
+    expect(group?.worstTimeLag).toMatchObject({ kind: 'interpolated', basis: 'lag-samples', ms: 150_000 });
+    expect(group?.trend).toHaveLength(30);
+    expect(group?.trend.at(-1)?.totalLag).toBe(180_000);
+    expect(group?.statusReasons[0]).toMatch(/-4 is quarantined/);
+  });
+
+  it('GET /api/groups/{groupId}: per-partition time lag, rates, owner, quarantine and commit prefix', async () => {
+    const detail = await getGroupDetail(db, groupId, options);
+    expect(detail.isWardenConsumer).toBe(true);
+    expect(detail.partitions).toHaveLength(6);
+    const p0 = detail.partitions[0]!;
+    expect(p0).toMatchObject({
+      partition: 0,
+      lag: 30_000,
+      committedOffset: '9970000',
+      timeLag: { ms: 150_000, kind: 'interpolated', basis: 'lag-samples' },
+      arrivalRatePerSec: 200,
+      consumptionRatePerSec: 150,
+      ratesBasis: 'lag-samples',
+      owner: { clientId: 'consumer-0', host: '/10.0.0.7' },
+      status: 'WARN',
+      quarantine: null,
+      commitPrefix: { watermark: '9970000', inFlight: 16, completedUncommitted: 30, oldestUnfinishedOffset: '9970001', oldestUnfinishedAgeMs: 1_200 },
+    });
+    expect(detail.partitions[4]?.quarantine).toMatchObject({ offset: '9970000', errorClass: 'missing-result-key' });
+    expect(detail.memberList.map((m) => m.partitions.length)).toEqual([2, 2, 2]);
+  });
+
+  it('GET /api/groups/{groupId} is 404 for a group never sampled', async () => {
+    await expect(getGroupDetail(db, 'no-such-group', options)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('GET /api/groups/{groupId}/advice: seed 003 measured from samples', async () => {
+    const advice = await getGroupAdvice(db, plainGroupId, options);
+    expect(advice.consumers).toBe(3);
+    expect(advice.perConsumerRate).toMatchObject({ isLowerBound: false });
+    expect(advice.planState).toBe('planned');
+    expect(advice.perConsumerRate.ratePerSec).toBeCloseTo(300, 6);
+    expect(advice.plan?.recommendedConsumers).toBe(6);
+    expect(advice.plan?.catchUpSec).toBeCloseTo(300, 6);
+    expect(advice.plan?.summary).toMatch(/^Scale consumers to 6 to catch up in 5 min\. At the current 3 it never catches up\./);
+    expect(advice.plan?.catchUpSecByConsumers).toHaveLength(6);
+    expect(advice.advice.map((a) => a.id)).toContain('eager-protocol');
+
+    // With partition 4 held, it is left out of the plan, and the long quarantine is advice of its own.
+    const held = await getGroupAdvice(db, groupId, options);
+    expect(held.notes).toContain('1 quarantined partition is left out of the plan: it waits for an operator, not for more consumers.');
+    expect(held.plan?.catchUpSecByConsumers).toHaveLength(5);
+    expect(held.advice.find((a) => a.id === `quarantine-age:${topic}-4`)?.severity).toBe('critical');
+  });
+
+  it('GET /api/groups/{groupId}/lag: buckets with the maximum, rates from consecutive buckets, gaps as null', async () => {
+    const window = resolveSeriesWindow(
+      ZLagSeriesQuery.parse({ from: new Date(NOW - 120_000).toISOString(), to: new Date(NOW + 1).toISOString(), step: '30' }),
+      NOW,
+    );
+    const series = await getLagSeries(db, groupId, window);
+    expect(series.source).toBe('samples');
+    expect(series.stepMs).toBe(30_000);
+    expect(series.partitions).toHaveLength(6);
+    const p0 = series.partitions[0]!;
+    const filled = p0.lag.map((v, i) => ({ v, i })).filter(({ v }) => v !== null);
+    expect(filled.length).toBeGreaterThanOrEqual(4);
+    // The lag grows 250 per round: each bucket holds its newest (largest) round.
+    expect(filled.at(-1)?.v).toBe(30_000);
+    const rates = p0.arrivalRatePerSec.filter((v): v is number => v !== null);
+    expect(rates.length).toBeGreaterThan(0);
+    for (const rate of rates) expect(rate).toBeCloseTo(200, 6);
+    for (const rate of p0.consumptionRatePerSec.filter((v): v is number => v !== null)) expect(rate).toBeCloseTo(150, 6);
+    expect(p0.timeLagKind.filter((k) => k !== null)).toContain('interpolated');
+    expect(series.totals.lag[filled.at(-1)!.i]).toBe(180_000);
+  });
+
+  it('refuses a series with too many points or a reversed range, naming the field', () => {
+    expect(() => resolveSeriesWindow(ZLagSeriesQuery.parse({ range: '7d', step: '1' }), NOW)).toThrow(/^step: 1 s gives more than 2000 points/);
+    expect(() => ZLagSeriesQuery.parse({ from: '2026-11-29T13:00:00Z', to: '2026-11-29T12:00:00Z' })).toThrow(/must be before to/);
+    expect(() => ZLagSeriesQuery.parse({ range: '2h' })).toThrow();
+  });
+
+  it('GET /api/quarantine: the held record capped and with the partition\'s log range', async () => {
+    const { quarantines } = await listQuarantines(db);
+    const q = quarantines.find((x) => x.groupId === groupId);
+    expect(q).toMatchObject({
+      topic,
+      partition: 4,
+      offset: '9970000',
+      logStartOffset: '0',
+      logEndOffset: '10000000',
+      owner: { clientId: 'consumer-2' },
+      record: { key: 'k', preview: '{"a":"<script>alert(1)</script>"}', headers: { 'content-type': 'application/json', empty: null }, previewTruncated: false },
+      pendingAction: null,
+    });
+  });
+
+  it('GET /api/rebalances: newest first, members as display names whatever their stored shape', async () => {
+    const { rebalances } = await listRebalances(db, { groupId });
+    expect(rebalances).toHaveLength(1);
+    expect(rebalances[0]).toMatchObject({
+      membersBefore: ['consumer-0 /10.0.0.7'],
+      membersAfter: ['consumer-0 /10.0.0.7', 'm-2', 'c /h #456789', '42'],
+      durationIsBound: true,
+      partitionsMoved: 3,
+    });
+  });
+
+  it('GET /api/audit and /api/commands/{id}: newest first, with the folded state', async () => {
+    const base = { groupId, topic, partition: 4, reason: 'why', requestedBy: 'alice' };
+    const first = await db.operatorAction.create({ data: { ...base, action: 'skip', status: 'done', outcome: 'skipped offset 9970000', requestedAt: new Date(NOW - 5_000) } });
+    const second = await db.operatorAction.create({ data: { ...base, action: 'resume', status: 'pending', requestedAt: new Date(NOW) } });
+    const { actions } = await listAudit(db, { groupId });
+    expect(actions.map((a) => a.id)).toEqual([second.id.toString(), first.id.toString()]);
+    expect(await getCommand(db, first.id.toString())).toMatchObject({ state: 'applied', message: 'skipped offset 9970000' });
+    expect(await getCommand(db, second.id.toString())).toMatchObject({ state: 'pending', message: expect.stringMatching(/^waiting for the worker/) });
+    await expect(getCommand(db, '999999999999')).rejects.toMatchObject({ status: 404 });
+    const { quarantines } = await listQuarantines(db);
+    expect(quarantines.find((q) => q.groupId === groupId)?.pendingAction?.id).toBe(second.id.toString());
+  });
+});

@@ -1,0 +1,50 @@
+// Entry of one workload's child process (forked by runner.ts): reads the spec from argv, runs the
+// workload, answers over IPC and exits. Runs nothing when imported.
+import { randomUUID } from 'node:crypto';
+import type { ChildMessage, ChildSpec, Measurement } from './protocol';
+
+function send(message: ChildMessage): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (!process.send) return reject(new Error('scripts/bench/child.ts must be started by the bench runner (no IPC channel)'));
+    process.send(message, (error: Error | null) => (error ? reject(error) : resolve()));
+  });
+}
+
+/** Loads only the workload's own module, so no workload's peak RSS includes another's libraries (Prisma). */
+async function runWorkload(spec: ChildSpec): Promise<Measurement> {
+  // A fresh group per run: every run reads its topic from the beginning.
+  const groupId = `warden-bench-${spec.workload}-${randomUUID().slice(0, 8)}`;
+  switch (spec.kind) {
+    case 'raw-kafkajs':
+      return (await import('./workloads/raw-kafkajs')).runRawKafkajs(spec, groupId);
+    case 'warden':
+      return (await import('./workloads/warden')).runWarden(spec, groupId);
+    case 'seed-001':
+      return (await import('./workloads/seed-001')).runSeed001(spec, groupId, () => send({ type: 'ready' }));
+    case 'memory':
+      return (await import('./workloads/memory')).runMemory(spec, groupId);
+    case 'pipeline':
+      return (await import('./workloads/pipeline')).runPipeline(spec, groupId);
+  }
+}
+
+async function main(): Promise<void> {
+  const spec = JSON.parse(process.argv[2] ?? 'null') as ChildSpec | null;
+  if (!spec) throw new Error('usage: child.ts <spec as JSON>');
+  const timeout = setTimeout(() => {
+    void send({ type: 'error', message: `workload ${spec.workload} did not finish within ${spec.timeoutMs} ms` }).finally(() => process.exit(1));
+  }, spec.timeoutMs);
+  const measurement = await runWorkload(spec);
+  clearTimeout(timeout);
+  await send({ type: 'result', measurement });
+}
+
+if (require.main === module) {
+  main().then(
+    () => process.exit(0),
+    async (error: Error) => {
+      await send({ type: 'error', message: error.stack ?? error.message }).catch(() => undefined);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,107 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SEED_RETRY, SEED_TRANSIENT_ERROR_RATE, type BenchMode, type BenchSizes } from './plan';
+import { formatCount, formatMarkdownTable, formatMiB, formatMs, formatRatio, formatTextTable, type TableColumn } from './stats';
+import type { Row, TargetCheck, WorkloadRuns } from './summary';
+import type { PreparedTopic } from './topics';
+
+// The results table (terminal and Markdown) and the JSON file under bench-results/ (git-ignored).
+
+const COLUMNS: TableColumn[] = [
+  { header: '#', align: 'left' },
+  { header: 'workload', align: 'left' },
+  { header: 'records', align: 'right' },
+  { header: 'records/s', align: 'right' },
+  { header: 'ratio to (1)', align: 'right' },
+  { header: 'p50 ms', align: 'right' },
+  { header: 'p99 ms', align: 'right' },
+  { header: 'peak RSS MiB', align: 'right' },
+  { header: 'notes', align: 'left' },
+];
+
+function cells(row: Row): string[] {
+  return [
+    row.id,
+    row.title,
+    formatCount(row.records),
+    formatCount(row.recordsPerSec),
+    formatRatio(row.ratioToRaw),
+    formatMs(row.p50Ms),
+    formatMs(row.p99Ms),
+    formatMiB(row.peakRssBytes),
+    row.notes,
+  ];
+}
+
+export function textTable(rows: readonly Row[]): string {
+  return formatTextTable(COLUMNS, rows.map(cells));
+}
+
+export function markdownTable(rows: readonly Row[]): string {
+  return formatMarkdownTable(COLUMNS, rows.map(cells));
+}
+
+/** What the latency columns measure, printed under the table. */
+export const LATENCY_NOTE =
+  'p50/p99: time a record spent inside the consumer (batch handed over or admitted → its handler resolved) on the pre-produced ' +
+  'topics; (5) and (5p): end to end, producer timestamp → handler succeeded; (9): admitted → result acknowledged. ' +
+  'Peak RSS: the child process\'s maxRSS (Node, tsx and kafkajs included). Throughput: first fetch → last commit; (5): first produce → last completion.';
+
+export function targetLines(checks: readonly TargetCheck[]): string {
+  const verdict = (pass: boolean | null) => (pass === null ? 'n/a ' : pass ? 'PASS' : 'MISS');
+  return checks.map((c) => `${verdict(c.pass)}  ${c.target}: ${c.measured}`).join('\n');
+}
+
+export interface Report {
+  dir: string;
+  stamp: string;
+  command: string;
+  startedAt: Date;
+  mode: BenchMode;
+  sizes: BenchSizes;
+  commitIntervalMs: number;
+  machineLoad: { start: number; max: number; end: number };
+  topics: PreparedTopic[];
+  entries: WorkloadRuns[];
+  rows: Row[];
+  targets: TargetCheck[];
+  log: (line: string) => void;
+}
+
+/**
+ * Prints the table with its context (command, machine, load) and the target checks, and writes
+ * `<dir>/bench-<stamp>.json` (every run's raw measurement) and `<dir>/bench-<stamp>.md` (for the README).
+ */
+export function printAndSaveReport(report: Report): void {
+  const cpus = os.cpus();
+  const { machineLoad: load } = report;
+  const header = [
+    `${report.command} · ${report.startedAt.toISOString()} · ${cpus.length} × ${cpus[0]?.model ?? 'cpu'} · Node ${process.version} · kafkajs 2.2.4`,
+    `load average (1 min) start ${load.start.toFixed(2)}, max ${load.max.toFixed(2)}, end ${load.end.toFixed(2)} · ` +
+      `Warden commitIntervalMs ${report.commitIntervalMs}, other settings at their defaults unless the workload says`,
+  ];
+  console.log(`\n${header.join('\n')}\n\n${textTable(report.rows)}\n${LATENCY_NOTE}\n\n${targetLines(report.targets)}\n`);
+
+  mkdirSync(report.dir, { recursive: true });
+  const json = path.join(report.dir, `bench-${report.stamp}.json`);
+  const data = {
+    command: report.command,
+    startedAt: report.startedAt.toISOString(),
+    mode: report.mode,
+    sizes: report.sizes,
+    machine: { cpus: cpus.length, cpuModel: cpus[0]?.model ?? null, totalMemBytes: os.totalmem(), node: process.version, loadAverage: load },
+    settings: { commitIntervalMs: report.commitIntervalMs, seedRetry: SEED_RETRY, seedTransientErrorRate: SEED_TRANSIENT_ERROR_RATE },
+    topics: report.topics.map((t) => ({ layout: t.layout, topic: t.topic, endOffsets: t.endOffsets, reused: t.reused })),
+    rows: report.rows,
+    targets: report.targets,
+    workloads: report.entries.map((e) => ({ id: e.plan.id, plan: e.plan, error: e.error ?? null, runs: e.runs })),
+  };
+  writeFileSync(json, `${JSON.stringify(data, null, 2)}\n`);
+  const targets = targetLines(report.targets)
+    .split('\n')
+    .map((line) => `- ${line}`)
+    .join('\n');
+  writeFileSync(path.join(report.dir, `bench-${report.stamp}.md`), `${header.join('  \n')}\n\n${markdownTable(report.rows)}\n\n${LATENCY_NOTE}\n\n${targets}\n`);
+  report.log(`saved ${path.relative(process.cwd(), json)} and its .md`);
+}

@@ -1,0 +1,182 @@
+import type { OrderingMode } from '../../worker/core/types';
+import type { WorkloadKind } from './protocol';
+import type { TopicLayout } from './records';
+
+// What the bench runs, as data: the topics to pre-produce and the workloads of issue 9, in a full and a
+// quick size. Settings the issue leaves open are decided here, in one place, and printed with the table.
+
+export type BenchMode = 'full' | 'quick';
+
+export interface BenchSizes {
+  /** Records of the throughput topics (workloads 1-4 and 7). */
+  throughputRecords: number;
+  /** Records of the simulated-I/O topic (workload 6) and how many of them the raw companion reads. */
+  ioRecords: number;
+  rawIoRecords: number;
+  seedRecords: number;
+  /** Records behind the blocker in workload 8, and healthy records in each other partition. */
+  memoryBacklog: number;
+  memoryHealthyPerPartition: number;
+  memoryObserveMs: number;
+  pipelineRecords: number;
+  /** Rounds of the throughput workloads; each row reports the median round. */
+  repeat: number;
+  /** Per-workload child timeout. */
+  timeoutMs: number;
+}
+
+export const SIZES: Record<BenchMode, BenchSizes> = {
+  full: {
+    throughputRecords: 200_000,
+    ioRecords: 40_000,
+    rawIoRecords: 3_000,
+    seedRecords: 50_000,
+    memoryBacklog: 1_000_000,
+    memoryHealthyPerPartition: 10_000,
+    memoryObserveMs: 20_000,
+    pipelineRecords: 5_000,
+    repeat: 3,
+    timeoutMs: 300_000,
+  },
+  quick: {
+    throughputRecords: 10_000,
+    ioRecords: 4_000,
+    rawIoRecords: 600,
+    seedRecords: 10_000,
+    memoryBacklog: 50_000,
+    memoryHealthyPerPartition: 1_000,
+    memoryObserveMs: 2_000,
+    pipelineRecords: 300,
+    repeat: 1,
+    timeoutMs: 60_000,
+  },
+};
+
+export const PARTITIONS = 6;
+/** Commit interval of every Warden workload (the library default is 1000 ms). */
+export const BENCH_COMMIT_INTERVAL_MS = 1_000;
+export const SEED_KEYS = 10;
+export const SEED_TRANSIENT_ERROR_RATE = 0.1;
+/** Backoff of seed 001's retries: full jitter, first retry within 10 ms. */
+export const SEED_RETRY = { baseMs: 10, maxMs: 1_000 };
+export const SEED_PACED_RATE = 10_000;
+export const IO_MS = 5;
+export const IO_CONCURRENCY = 100;
+/** The seed's figures on its own hardware. */
+export const SEED_FIGURES = { recordsPerSec: 14_027, p50Ms: 11.7 };
+
+export type LayoutId = 'keys10k' | 'keys10' | 'poison' | 'io' | 'rawIo' | 'memory' | 'pipeline';
+
+export interface WorkloadPlan {
+  id: string;
+  title: string;
+  kind: WorkloadKind;
+  /** The pre-produced topic; null for seed 001, which produces while it consumes. */
+  layout: LayoutId | null;
+  handlerMs: number;
+  rawPartitionsConcurrently?: number;
+  ordering?: OrderingMode;
+  maxInFlight?: number;
+  maxInFlightPerPartition?: number;
+  watchedPartitions?: number[];
+  /** seed 001: records per second of the producer; null = as fast as it can. */
+  paceRecordsPerSec?: number | null;
+  /** Run once per round (throughput workloads) rather than once per bench. */
+  repeated: boolean;
+}
+
+export function layouts(sizes: BenchSizes): Record<LayoutId, TopicLayout> {
+  const n = sizes.throughputRecords;
+  return {
+    keys10k: { name: 'keys10k', partitions: PARTITIONS, records: n, keys: 10_000 },
+    keys10: { name: 'keys10', partitions: PARTITIONS, records: n, keys: 10 },
+    // Partitions 1-5 hold exactly what keys10k's do; partition 0 starts with the poison record.
+    poison: { name: 'poison', partitions: PARTITIONS, records: n, keys: 10_000, poisonHeadPartition: 0 },
+    io: { name: 'io', partitions: PARTITIONS, records: sizes.ioRecords, keys: 1_000 },
+    // Fewer records of the same shape: the raw consumer is an order of magnitude slower at this.
+    rawIo: { name: 'io', partitions: PARTITIONS, records: sizes.rawIoRecords, keys: 1_000 },
+    memory: {
+      name: 'memory',
+      partitions: PARTITIONS,
+      records: sizes.memoryBacklog,
+      keys: 1_000,
+      onlyPartition: 0,
+      recordsPerOtherPartition: sizes.memoryHealthyPerPartition,
+      blockerHeadPartition: 0,
+    },
+    pipeline: { name: 'pipeline', partitions: PARTITIONS, records: sizes.pipelineRecords, keys: 1_000 },
+  };
+}
+
+const OTHER_FIVE = [1, 2, 3, 4, 5];
+
+export const WORKLOADS: readonly WorkloadPlan[] = [
+  { id: '1', title: 'raw kafkajs eachBatch, no-op, commit per batch', kind: 'raw-kafkajs', layout: 'keys10k', handlerMs: 0, repeated: true },
+  { id: '2', title: 'Warden unordered, no-op', kind: 'warden', layout: 'keys10k', handlerMs: 0, ordering: 'unordered', repeated: true },
+  { id: '3a', title: 'Warden key mode, 10 keys, no-op', kind: 'warden', layout: 'keys10', handlerMs: 0, ordering: 'key', repeated: true },
+  { id: '3b', title: 'Warden key mode, 10,000 keys, no-op', kind: 'warden', layout: 'keys10k', handlerMs: 0, ordering: 'key', repeated: true },
+  { id: '4', title: 'Warden partition mode, no-op', kind: 'warden', layout: 'keys10k', handlerMs: 0, ordering: 'partition', repeated: true },
+  {
+    id: '5',
+    title: 'seed 001: 10 keys, 10% transient errors, producing meanwhile',
+    kind: 'seed-001',
+    layout: null,
+    handlerMs: 0,
+    ordering: 'key',
+    paceRecordsPerSec: null,
+    repeated: false,
+  },
+  {
+    id: '5p',
+    title: `seed 001, producer paced at ${SEED_PACED_RATE.toLocaleString('en-US')}/s`,
+    kind: 'seed-001',
+    layout: null,
+    handlerMs: 0,
+    ordering: 'key',
+    paceRecordsPerSec: SEED_PACED_RATE,
+    repeated: false,
+  },
+  {
+    id: '6',
+    title: `Warden key mode, 1,000 keys, ${IO_MS} ms I/O, concurrency ${IO_CONCURRENCY}`,
+    kind: 'warden',
+    layout: 'io',
+    handlerMs: IO_MS,
+    ordering: 'key',
+    maxInFlight: IO_CONCURRENCY,
+    maxInFlightPerPartition: IO_CONCURRENCY,
+    repeated: true,
+  },
+  {
+    id: '6r',
+    title: `raw kafkajs, ${IO_MS} ms I/O, ${PARTITIONS} partitions concurrently`,
+    kind: 'raw-kafkajs',
+    layout: 'rawIo',
+    handlerMs: IO_MS,
+    rawPartitionsConcurrently: PARTITIONS,
+    repeated: false,
+  },
+  {
+    id: '7',
+    title: 'Warden unordered, poison at the head of partition 0',
+    kind: 'warden',
+    layout: 'poison',
+    handlerMs: 0,
+    ordering: 'unordered',
+    watchedPartitions: OTHER_FIVE,
+    repeated: true,
+  },
+  { id: '8', title: 'Warden, one partition blocked, backlog waiting', kind: 'memory', layout: 'memory', handlerMs: 0, ordering: 'unordered', repeated: false },
+  { id: '9', title: 'full pipeline: Postgres upsert + result publish, key mode', kind: 'pipeline', layout: 'pipeline', handlerMs: 0, ordering: 'key', repeated: false },
+];
+
+/** Workloads selected by id (all when `only` is empty); unknown ids are an error naming the known ones. */
+export function selectWorkloads(only: readonly string[]): WorkloadPlan[] {
+  if (only.length === 0) return [...WORKLOADS];
+  const known = new Set(WORKLOADS.map((w) => w.id));
+  const unknown = only.filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new Error(`unknown workload(s) ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
+  // Ratios need (1), and (7) compares itself with (2).
+  const wanted = new Set([...only, '1', ...(only.includes('7') ? ['2'] : [])]);
+  return WORKLOADS.filter((w) => wanted.has(w.id));
+}

@@ -1,0 +1,73 @@
+import type { OrderingMode } from '../../worker/core/types';
+import type { LatencySummary } from './stats';
+
+// What the orchestrator (main.ts) tells a workload child process and what the child answers. Each
+// workload runs in its own child so its peak RSS is its own; the spec travels as one JSON argument and
+// the answers over the IPC channel, so no module but lib/config.ts reads the environment.
+
+export type WorkloadKind = 'raw-kafkajs' | 'warden' | 'seed-001' | 'memory' | 'pipeline';
+
+export interface ChildSpec {
+  workload: string;
+  kind: WorkloadKind;
+  brokers: string[];
+  topic: string;
+  /** End offset per partition: what "everything consumed" commits. */
+  endOffsets: number[];
+  /** Partitions whose completion ends the measurement; default all. */
+  watchedPartitions?: number[];
+  /** Simulated I/O per record (ms); 0 = no-op handler. */
+  handlerMs: number;
+  /** raw-kafkajs: partitionsConsumedConcurrently. */
+  rawPartitionsConcurrently?: number;
+  /** Warden settings (ignored by raw-kafkajs). */
+  warden?: {
+    ordering: OrderingMode;
+    maxInFlight?: number;
+    maxInFlightPerPartition?: number;
+    maxPendingPerPartition?: number;
+    commitIntervalMs: number;
+    retry?: { baseMs: number; maxMs: number };
+  };
+  /** seed-001: records the orchestrator produces after the child reports ready; failure probability per attempt. */
+  seed001?: { records: number; keys: number; transientErrorRate: number };
+  /** memory: how long to watch RSS once the healthy partitions are done. */
+  memory?: { observeMs: number; blockedPartition: number };
+  /** pipeline: the bench database and the results topic. */
+  pipeline?: { databaseUrl: string; resultsTopic: string };
+  /** Give up after this long (the child reports an error). */
+  timeoutMs: number;
+}
+
+export interface RssSample {
+  /** ms since the child's measurement started. */
+  atMs: number;
+  rssBytes: number;
+}
+
+export interface Measurement {
+  /** Records the throughput counts. */
+  records: number;
+  /** Measurement window on the shared wall clock (epoch ms with sub-ms precision). */
+  startEpochMs: number;
+  endEpochMs: number;
+  latency: LatencySummary;
+  /** process.resourceUsage().maxRSS of the child, in bytes: the kernel's high-water mark. */
+  peakRssBytes: number;
+  /** RSS right before the consumer started (runtime, tsx and libraries loaded). */
+  baselineRssBytes: number;
+  /** Per partition: ms from start until its commit reached its end; null if it never did. */
+  partitionDoneMs: Array<number | null>;
+  details: Record<string, number | string | boolean | null>;
+  rssTimeline?: RssSample[];
+}
+
+export type ChildMessage =
+  | { type: 'ready' }
+  | { type: 'result'; measurement: Measurement }
+  | { type: 'error'; message: string };
+
+/** Shared wall clock with sub-millisecond precision, comparable across processes on one machine. */
+export function epochNowMs(): number {
+  return performance.timeOrigin + performance.now();
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { selectWorkloads, WORKLOADS, type WorkloadPlan } from './plan';
+import type { Measurement } from './protocol';
+import { isolationRatio, memoryVerdict, partitionsRate, representativeRun, summarize, type WorkloadRuns } from './summary';
+
+const plan = (id: string): WorkloadPlan => {
+  const found = WORKLOADS.find((w) => w.id === id);
+  if (!found) throw new Error(`no workload ${id}`);
+  return found;
+};
+
+function measurement(records: number, elapsedMs: number, overrides: Partial<Measurement> = {}): Measurement {
+  return {
+    records,
+    startEpochMs: 1_000,
+    endEpochMs: 1_000 + elapsedMs,
+    latency: { count: records, p50: 1, p99: 5, max: 9 },
+    peakRssBytes: 100 * 1024 * 1024,
+    baselineRssBytes: 80 * 1024 * 1024,
+    partitionDoneMs: [],
+    details: {},
+    ...overrides,
+  };
+}
+
+const SIX = [100, 100, 100, 100, 100, 100];
+
+describe('summary', () => {
+  it('reports the median run and its ratio to the raw ceiling', () => {
+    const entries: WorkloadRuns[] = [
+      { plan: plan('1'), runs: [measurement(1000, 100), measurement(1000, 50), measurement(1000, 200)] }, // 10k, 20k, 5k /s
+      { plan: plan('2'), runs: [measurement(1000, 125, { peakRssBytes: 300 * 1024 * 1024 })] }, // 8k/s
+    ];
+    const { rows, targets } = summarize(entries, new Map([['1', SIX], ['2', SIX]]));
+    expect(rows[0]).toMatchObject({ id: '1', recordsPerSec: 10_000, ratioToRaw: 1 });
+    expect(rows[0]!.runsRecordsPerSec).toEqual([10_000, 20_000, 5_000]);
+    expect(rows[0]!.notes).toContain('median of 3: 5,000–20,000/s');
+    expect(rows[1]).toMatchObject({ id: '2', recordsPerSec: 8_000, ratioToRaw: 0.8, peakRssBytes: 300 * 1024 * 1024 });
+    expect(targets).toContainEqual({ target: '(2) at least 0.85 of (1)', measured: '0.80', pass: false });
+  });
+
+  it('picks a real run (the lower middle one) for an even number of runs', () => {
+    const runs = [measurement(100, 10), measurement(100, 20), measurement(100, 40), measurement(100, 5)];
+    expect(representativeRun(runs)).toBe(runs[1]);
+    expect(representativeRun([])).toBeNull();
+  });
+
+  it("rates a set of partitions by the time the last of them was done", () => {
+    const run = measurement(600, 100, { partitionDoneMs: [300, 40, 50, 50, 50, 50] });
+    expect(partitionsRate(run, SIX, [1, 2, 3, 4, 5])).toBe(10_000); // 500 records in 50 ms
+    expect(partitionsRate(measurement(1, 1, { partitionDoneMs: [null, 1] }), [1, 1], [0, 1])).toBeNull();
+  });
+
+  it('compares (7) with the same five partitions of (2)', () => {
+    const clean = measurement(600, 100, { partitionDoneMs: [100, 50, 50, 50, 50, 50] }); // five: 500 in 50 ms
+    const poisoned = measurement(500, 52.63157894736842); // 9,500/s
+    const context = {
+      byId: new Map<string, WorkloadRuns>([
+        ['2', { plan: plan('2'), runs: [clean] }],
+        ['7', { plan: plan('7'), runs: [poisoned] }],
+      ]),
+      endOffsets: new Map([['2', SIX]]),
+    };
+    expect(isolationRatio(context)).toBeCloseTo(0.95, 5);
+  });
+
+  it('calls memory bounded only when the held records stay within the bound and RSS stays flat', () => {
+    const mib = 1024 * 1024;
+    const details = { heldMax: 5_000, heldBound: 5_168, rssObserveStartBytes: 200 * mib, rssObserveMaxBytes: 210 * mib };
+    expect(memoryVerdict(details)).toEqual({ bounded: true, rssGrowthBytes: 10 * mib });
+    expect(memoryVerdict({ ...details, heldMax: 5_169 }).bounded).toBe(false);
+    expect(memoryVerdict({ ...details, rssObserveMaxBytes: 221 * mib }).bounded).toBe(false);
+  });
+
+  it("checks seed 001 against the seed's figures and requires zero violations", () => {
+    const seed = measurement(50_000, 2_000, { latency: { count: 1, p50: 12.5, p99: 40, max: 50 }, details: { violations: 1, retries: 5, duplicates: 0 } });
+    const { targets } = summarize([{ plan: plan('5'), runs: [seed] }], new Map());
+    expect(targets).toEqual([
+      { target: "(5) more than the seed's 14,027 records/s", measured: '25,000', pass: true },
+      { target: "(5) median latency below the seed's 11.7 ms", measured: '12.5 ms', pass: false },
+      { target: '(5) zero order violations', measured: '1', pass: false },
+    ]);
+  });
+
+  it('shows a failed workload with no numbers rather than dropping it', () => {
+    const { rows } = summarize([{ plan: plan('9'), runs: [], error: 'postgres down\nstack' }], new Map());
+    expect(rows[0]).toMatchObject({ id: '9', recordsPerSec: null, ratioToRaw: null, notes: 'FAILED: postgres down' });
+  });
+});
+
+describe('workload selection', () => {
+  it('always brings (1), and (2) with (7)', () => {
+    expect(selectWorkloads(['7']).map((w) => w.id)).toEqual(['1', '2', '7']);
+    expect(selectWorkloads([]).map((w) => w.id)).toEqual(WORKLOADS.map((w) => w.id));
+  });
+
+  it('rejects unknown ids, naming the known ones', () => {
+    expect(() => selectWorkloads(['10'])).toThrow(/unknown workload\(s\) 10; known: 1, 2, 3a/);
+  });
+});

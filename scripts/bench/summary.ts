@@ -1,0 +1,199 @@
+import { IO_CONCURRENCY, IO_MS, SEED_FIGURES, SEED_RETRY, type WorkloadPlan } from './plan';
+import type { Measurement } from './protocol';
+import { formatCount, formatMiB, formatRatio, median, ratio, recordsPerSecond } from './stats';
+
+// Turns the measurements of every run into the table's rows and the issue's target checks. Pure.
+
+export interface WorkloadRuns {
+  plan: WorkloadPlan;
+  runs: Measurement[];
+  /** Set when a run failed; the row then shows what the other runs measured, if any. */
+  error?: string;
+}
+
+export interface Row {
+  id: string;
+  title: string;
+  records: number | null;
+  recordsPerSec: number | null;
+  /** records/s of every run, in run order. */
+  runsRecordsPerSec: number[];
+  ratioToRaw: number | null;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  /** Highest peak RSS over the runs. */
+  peakRssBytes: number | null;
+  notes: string;
+}
+
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  pass: boolean | null;
+}
+
+export function runRate(run: Measurement): number | null {
+  return recordsPerSecond(run.records, run.endEpochMs - run.startEpochMs);
+}
+
+/** The run whose records/s is the median (the lower middle one for an even count), so a row is one real run. */
+export function representativeRun(runs: readonly Measurement[]): Measurement | null {
+  const rated = runs.filter((run) => runRate(run) !== null);
+  if (rated.length === 0) return null;
+  const sorted = [...rated].sort((a, b) => runRate(a)! - runRate(b)!);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+/** Records/s of the given partitions alone: their records over the time until the last of them was done. */
+export function partitionsRate(run: Measurement, endOffsets: readonly number[], partitions: readonly number[]): number | null {
+  const done = partitions.map((p) => run.partitionDoneMs[p]);
+  if (done.some((ms) => ms === null || ms === undefined)) return null;
+  const records = partitions.reduce((sum, p) => sum + (endOffsets[p] ?? 0), 0);
+  return recordsPerSecond(records, Math.max(...(done as number[])));
+}
+
+/** Workload 8's verdict: the blocked partition never held more than the documented bound, and RSS stayed flat. */
+export function memoryVerdict(details: Measurement['details']): { bounded: boolean; rssGrowthBytes: number } {
+  const held = Number(details.heldMax);
+  const bound = Number(details.heldBound);
+  const start = Number(details.rssObserveStartBytes);
+  const max = Number(details.rssObserveMaxBytes);
+  const rssGrowthBytes = max - start;
+  // Flat: RSS grew by less than 10% (GC noise) while the backlog waited.
+  const bounded = Number.isFinite(held) && Number.isFinite(bound) && held <= bound && rssGrowthBytes <= start * 0.1;
+  return { bounded, rssGrowthBytes };
+}
+
+interface Context {
+  byId: Map<string, WorkloadRuns>;
+  endOffsets: Map<string, number[]>;
+}
+
+function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context): string {
+  const notes: string[] = [];
+  const rates = entry.runs.map(runRate).filter((r): r is number => r !== null);
+  if (rates.length > 1) notes.push(`median of ${rates.length}: ${formatCount(Math.min(...rates))}–${formatCount(Math.max(...rates))}/s`);
+  if (entry.error) notes.push(`FAILED: ${entry.error.split('\n')[0]}`);
+  if (!run) return notes.join('; ');
+  const d = run.details;
+  switch (entry.plan.kind) {
+    case 'seed-001':
+      notes.push(
+        `violations ${d.violations}, duplicates ${d.duplicates}, retries ${formatCount(Number(d.retries))} (backoff full jitter, base ${SEED_RETRY.baseMs} ms)`,
+      );
+      break;
+    case 'memory': {
+      const { rssGrowthBytes } = memoryVerdict(d);
+      notes.push(
+        `blocked partition held ≤ ${formatCount(Number(d.heldMax))} records (bound ${formatCount(Number(d.maxPendingPerPartition))} + batch ${formatCount(Number(d.maxBatchSize))}); ` +
+          `${formatCount(Number(d.waitingInTopic))} waiting in the topic; RSS ${rssGrowthBytes >= 0 ? '+' : ''}${formatMiB(rssGrowthBytes)} MiB over ${Number(d.observeMs) / 1000} s`,
+      );
+      break;
+    }
+    case 'pipeline':
+      notes.push(`${formatCount(Number(d.storedDocuments))} documents, ${formatCount(Number(d.resultsPublished))} results`);
+      break;
+    default:
+      break;
+  }
+  if (entry.plan.id === '6') {
+    const ideal = (IO_CONCURRENCY * 1000) / IO_MS;
+    notes.push(`${formatRatio(ratio(runRate(run), ideal))} of the ${formatCount(ideal)}/s ideal`);
+  }
+  if (entry.plan.id === '7') {
+    const isolation = isolationRatio(context);
+    notes.push(`other five partitions: ${formatRatio(isolation)} of (2); quarantined ${d.quarantined ?? 'nothing'}`);
+  }
+  return notes.join('; ');
+}
+
+/** (7): the other five partitions' records/s with poison, over the same partitions' records/s in (2). */
+export function isolationRatio(context: Context): number | null {
+  const poisoned = context.byId.get('7');
+  const clean = context.byId.get('2');
+  const cleanOffsets = context.endOffsets.get('2');
+  const poisonedRun = poisoned ? representativeRun(poisoned.runs) : null;
+  if (!poisonedRun || !clean || !cleanOffsets) return null;
+  const five = [1, 2, 3, 4, 5];
+  const cleanRates = clean.runs.map((run) => partitionsRate(run, cleanOffsets, five)).filter((r): r is number => r !== null);
+  return ratio(runRate(poisonedRun), median(cleanRates));
+}
+
+export function summarize(entries: readonly WorkloadRuns[], endOffsets: Map<string, number[]>): { rows: Row[]; targets: TargetCheck[] } {
+  const context: Context = { byId: new Map(entries.map((e) => [e.plan.id, e])), endOffsets };
+  const raw = context.byId.get('1');
+  const rawRun = raw ? representativeRun(raw.runs) : null;
+  const rawRate = rawRun ? runRate(rawRun) : null;
+  const rows = entries.map((entry): Row => {
+    const run = representativeRun(entry.runs);
+    const rate = run ? runRate(run) : null;
+    const peaks = entry.runs.map((r) => r.peakRssBytes);
+    return {
+      id: entry.plan.id,
+      title: entry.plan.title,
+      records: run?.records ?? null,
+      recordsPerSec: rate,
+      runsRecordsPerSec: entry.runs.map(runRate).filter((r): r is number => r !== null),
+      ratioToRaw: ratio(rate, rawRate),
+      p50Ms: run?.latency.p50 ?? null,
+      p99Ms: run?.latency.p99 ?? null,
+      peakRssBytes: peaks.length > 0 ? Math.max(...peaks) : null,
+      notes: notesFor(entry, run, context),
+    };
+  });
+  return { rows, targets: targets(rows, context) };
+}
+
+function targets(rows: readonly Row[], context: Context): TargetCheck[] {
+  const row = (id: string) => rows.find((r) => r.id === id);
+  const checks: TargetCheck[] = [];
+  const atLeast = (id: string, threshold: number) => {
+    const r = row(id);
+    if (!r) return;
+    checks.push({
+      target: `(${id}) at least ${threshold} of (1)`,
+      measured: formatRatio(r.ratioToRaw),
+      pass: r.ratioToRaw === null ? null : r.ratioToRaw >= threshold,
+    });
+  };
+  atLeast('2', 0.85);
+  atLeast('3b', 0.7);
+  if (row('7')) {
+    const isolation = isolationRatio(context);
+    checks.push({ target: '(7) other partitions at least 0.95 of their rate in (2)', measured: formatRatio(isolation), pass: isolation === null ? null : isolation >= 0.95 });
+  }
+  const memory = context.byId.get('8');
+  const memoryRun = memory ? representativeRun(memory.runs) : null;
+  if (memory) {
+    const verdict = memoryRun ? memoryVerdict(memoryRun.details) : null;
+    checks.push({
+      target: '(8) bounded: held ≤ maxPending + one batch, RSS flat (< 10% growth)',
+      measured: memoryRun ? `held ${formatCount(Number(memoryRun.details.heldMax))} ≤ ${formatCount(Number(memoryRun.details.heldBound))}, RSS ${formatMiB(verdict!.rssGrowthBytes)} MiB growth` : '—',
+      pass: verdict ? verdict.bounded : null,
+    });
+  }
+  for (const id of ['5', '5p']) {
+    const r = row(id);
+    const seed = context.byId.get(id);
+    const seedRun = seed ? representativeRun(seed.runs) : null;
+    if (!r) continue;
+    if (id === '5') {
+      checks.push({
+        target: `(5) more than the seed's ${formatCount(SEED_FIGURES.recordsPerSec)} records/s`,
+        measured: formatCount(r.recordsPerSec),
+        pass: r.recordsPerSec === null ? null : r.recordsPerSec > SEED_FIGURES.recordsPerSec,
+      });
+    }
+    checks.push({
+      target: `(${id}) median latency below the seed's ${SEED_FIGURES.p50Ms} ms`,
+      measured: r.p50Ms === null ? '—' : `${r.p50Ms.toFixed(1)} ms`,
+      pass: r.p50Ms === null ? null : r.p50Ms < SEED_FIGURES.p50Ms,
+    });
+    checks.push({
+      target: `(${id}) zero order violations`,
+      measured: seedRun ? String(seedRun.details.violations) : '—',
+      pass: seedRun ? seedRun.details.violations === 0 : null,
+    });
+  }
+  return checks;
+}

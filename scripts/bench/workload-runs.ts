@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import type { Admin, Kafka } from 'kafkajs';
+import { prepareBenchDatabase } from './bench-database';
+import { PARTITIONS, SEED_KEYS, SEED_RETRY, SEED_TRANSIENT_ERROR_RATE, type BenchSizes, type LayoutId, type WorkloadPlan } from './plan';
+import { epochNowMs, type ChildSpec, type Measurement } from './protocol';
+import { regularRecord } from './records';
+import { runChild } from './runner';
+import type { PreparedTopic } from './topics';
+
+// The orchestrator's side of each workload: the child's spec, and for seed 001 and the full pipeline the
+// topics (and the producer) that live only for one run.
+
+export interface Services {
+  brokers: string[];
+  kafka: Kafka;
+  admin: Admin;
+  topics: Map<LayoutId, PreparedTopic>;
+  databaseUrl: string;
+  sizes: BenchSizes;
+  commitIntervalMs: number;
+  cpuProfileDir?: string;
+  /** Per workload id, the topic made for this bench run alone (see createRunTopics). */
+  runTopics: Map<string, string>;
+}
+
+/**
+ * Topics that live for one bench run: seed 001's input (it produces while it consumes) and the full
+ * pipeline's results topic. Created up front, because a topic created (or deleted) moments before a
+ * producer needs it can stay unknown to the producer's metadata for longer than kafkajs retries on a busy
+ * machine ("This server does not host this topic-partition").
+ */
+export async function createRunTopics(admin: Admin, plans: readonly WorkloadPlan[]): Promise<Map<string, string>> {
+  const run = randomUUID().slice(0, 8);
+  const topics = new Map<string, string>();
+  for (const plan of plans) {
+    if (plan.kind === 'seed-001') topics.set(plan.id, `warden-bench.seed001.${run}.${plan.id}`);
+    if (plan.kind === 'pipeline') topics.set(plan.id, `warden-bench.results.${run}.${plan.id}`);
+  }
+  if (topics.size > 0) {
+    await admin.createTopics({
+      topics: [...topics.values()].map((topic) => ({ topic, numPartitions: PARTITIONS, replicationFactor: -1 })),
+      waitForLeaders: true,
+    });
+  }
+  return topics;
+}
+
+export async function deleteRunTopics(admin: Admin, topics: Map<string, string>): Promise<void> {
+  if (topics.size > 0) await admin.deleteTopics({ topics: [...topics.values()] });
+}
+
+function runTopic(services: Services, plan: WorkloadPlan): string {
+  const topic = services.runTopics.get(plan.id);
+  if (!topic) throw new Error(`workload ${plan.id}: its run topic was not created`);
+  return topic;
+}
+
+function specFor(plan: WorkloadPlan, services: Services, topic: string, endOffsets: number[]): ChildSpec {
+  return {
+    workload: plan.id,
+    kind: plan.kind,
+    brokers: services.brokers,
+    topic,
+    endOffsets,
+    watchedPartitions: plan.watchedPartitions,
+    handlerMs: plan.handlerMs,
+    rawPartitionsConcurrently: plan.rawPartitionsConcurrently,
+    warden: plan.ordering
+      ? {
+          ordering: plan.ordering,
+          maxInFlight: plan.maxInFlight,
+          maxInFlightPerPartition: plan.maxInFlightPerPartition,
+          commitIntervalMs: services.commitIntervalMs,
+          retry: plan.kind === 'seed-001' ? SEED_RETRY : undefined,
+        }
+      : undefined,
+    timeoutMs: services.sizes.timeoutMs,
+  };
+}
+
+/** Seed 001: a fresh topic, the consumer started first, then the producer (paced or not) in this process. */
+async function runSeed001(plan: WorkloadPlan, services: Services): Promise<Measurement> {
+  const topic = runTopic(services, plan);
+  const records = services.sizes.seedRecords;
+  const spec: ChildSpec = {
+    ...specFor(plan, services, topic, new Array<number>(PARTITIONS).fill(0)),
+    seed001: { records, keys: SEED_KEYS, transientErrorRate: SEED_TRANSIENT_ERROR_RATE },
+  };
+  let firstProduceEpochMs: number | null = null;
+  let produceMs = 0;
+  const measurement = await runChild(spec, {
+    cpuProfileDir: services.cpuProfileDir,
+    onReady: async () => {
+      const produced = await produceSeed(services.kafka, topic, records, plan.paceRecordsPerSec ?? null);
+      firstProduceEpochMs = produced.firstEpochMs;
+      produceMs = produced.durationMs;
+    },
+  });
+  if (firstProduceEpochMs === null) throw new Error('the producer never started');
+  return { ...measurement, startEpochMs: firstProduceEpochMs, details: { ...measurement.details, produceMs: Math.round(produceMs) } };
+}
+
+/**
+ * Produces seed 001's records, as fast as possible in chunks or paced at `ratePerSec` (1 ms ticks), with a
+ * producer of its own that is connected before the first record's clock starts.
+ */
+async function produceSeed(kafka: Kafka, topic: string, records: number, ratePerSec: number | null): Promise<{ firstEpochMs: number; durationMs: number }> {
+  const layout = { name: 'seed001', partitions: PARTITIONS, records, keys: SEED_KEYS };
+  const producer = kafka.producer({ allowAutoTopicCreation: false });
+  await producer.connect();
+  try {
+    const firstEpochMs = epochNowMs();
+    const started = performance.now();
+    let sent = 0;
+    while (sent < records) {
+      const due = ratePerSec === null ? records : Math.min(records, Math.floor(((performance.now() - started) * ratePerSec) / 1000) + 1);
+      const count = Math.min(due - sent, 1_000);
+      if (count <= 0) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        continue;
+      }
+      const messages = [];
+      for (let i = sent; i < sent + count; i++) {
+        const record = regularRecord(layout, i, 's');
+        messages.push({ partition: record.partition, key: record.key, value: record.value });
+      }
+      await producer.send({ topic, acks: -1, messages });
+      sent += count;
+    }
+    return { firstEpochMs, durationMs: performance.now() - started };
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+async function runPipelineWorkload(plan: WorkloadPlan, services: Services, prepared: PreparedTopic): Promise<Measurement> {
+  const resultsTopic = runTopic(services, plan);
+  await prepareBenchDatabase(services.databaseUrl);
+  const before = await services.admin.fetchTopicOffsets(resultsTopic);
+  const measurement = await runChild(
+    { ...specFor(plan, services, prepared.topic, prepared.endOffsets), pipeline: { databaseUrl: services.databaseUrl, resultsTopic } },
+    { cpuProfileDir: services.cpuProfileDir },
+  );
+  const after = await services.admin.fetchTopicOffsets(resultsTopic);
+  const resultsPublished = after.reduce((sum, o) => sum + Number(o.high), 0) - before.reduce((sum, o) => sum + Number(o.high), 0);
+  return { ...measurement, details: { ...measurement.details, resultsPublished } };
+}
+
+/** Runs one workload once in a child process of its own. */
+export async function runWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
+  if (plan.kind === 'seed-001') return runSeed001(plan, services);
+  const prepared = services.topics.get(plan.layout!);
+  if (!prepared) throw new Error(`workload ${plan.id}: topic ${plan.layout} was not prepared`);
+  if (plan.kind === 'pipeline') return runPipelineWorkload(plan, services, prepared);
+  return runChild(
+    {
+      ...specFor(plan, services, prepared.topic, prepared.endOffsets),
+      memory: plan.kind === 'memory' ? { observeMs: services.sizes.memoryObserveMs, blockedPartition: 0 } : undefined,
+    },
+    { cpuProfileDir: services.cpuProfileDir },
+  );
+}

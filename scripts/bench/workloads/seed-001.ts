@@ -1,0 +1,114 @@
+import type { Admission, SourceRecord } from '../../../worker/core/types';
+import { createKafka } from '../../../worker/kafka/client';
+import { createConsumer } from '../../../worker/kafka/warden-consumer';
+import { LatencyRecorder } from '../latency-recorder';
+import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
+import { peakRssBytes, probeKafka } from './probe';
+
+// Seed 001's synthetic workload: key mode, a handler failing transiently on a fixed share of attempts
+// (retried with the core's backoff), the orchestrator producing while this consumer runs. Latency is end
+// to end: the record's producer timestamp → its handler succeeded. An order violation is a record
+// starting while an earlier record of its key has not completed.
+
+class InjectedTransientError extends Error {
+  override name = 'InjectedTransientError';
+}
+
+/** Deterministic [0, 1) generator (mulberry32), so every run injects the same failures. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+interface KeyedEvent {
+  keyIndex: number;
+  sequence: number;
+}
+
+export async function runSeed001(spec: ChildSpec, groupId: string, onReady: () => Promise<void>): Promise<Measurement> {
+  const settings = spec.warden;
+  const seed = spec.seed001;
+  if (!settings || !seed) throw new Error(`workload ${spec.workload}: warden or seed001 settings are missing`);
+  const probe = probeKafka(createKafka({ brokers: spec.brokers, clientId: `bench-${spec.workload}` }));
+  const latency = new LatencyRecorder(seed.records);
+  const lastCompleted = new Array<number>(seed.keys).fill(-1);
+  const fail = seededRandom(1);
+  let completed = 0;
+  let violations = 0;
+  let duplicates = 0;
+  let failures = 0;
+  let lastCompletionEpochMs = 0;
+  let finish: () => void = () => undefined;
+  const allCompleted = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+
+  const admit = (record: SourceRecord): Admission<KeyedEvent> => {
+    try {
+      const event = JSON.parse(record.value?.toString() ?? '') as { businessId: string; sequence: number };
+      const keyIndex = Number(event.businessId.slice('key-'.length));
+      if (!Number.isInteger(keyIndex) || keyIndex < 0 || keyIndex >= seed.keys) throw new Error(`unknown key ${event.businessId}`);
+      return { ok: true, value: { keyIndex, sequence: event.sequence }, orderingKey: event.businessId };
+    } catch (error) {
+      return { ok: false, reason: (error as Error).message, errorClass: 'malformed' };
+    }
+  };
+
+  const handle = async ({ keyIndex, sequence }: KeyedEvent, record: SourceRecord): Promise<void> => {
+    const last = lastCompleted[keyIndex]!;
+    if (sequence <= last) {
+      duplicates++;
+      return;
+    }
+    if (sequence > last + 1) violations++;
+    if (fail() < seed.transientErrorRate) {
+      failures++;
+      throw new InjectedTransientError(`injected failure of ${record.partition}@${record.offset}`);
+    }
+    lastCompleted[keyIndex] = sequence;
+    const now = epochNowMs();
+    latency.add(now - record.timestampMs);
+    lastCompletionEpochMs = now;
+    if (++completed === seed.records) finish();
+  };
+
+  const consumer = createConsumer<KeyedEvent>({
+    kafka: probe.kafka,
+    groupId,
+    topics: [spec.topic],
+    fromBeginning: true,
+    admit,
+    handle,
+    classifyError: (error) => (error instanceof InjectedTransientError ? 'transient' : 'permanent'),
+    ordering: settings.ordering,
+    maxInFlight: settings.maxInFlight,
+    maxInFlightPerPartition: settings.maxInFlightPerPartition,
+    commitIntervalMs: settings.commitIntervalMs,
+    retry: settings.retry,
+  });
+  const baselineRssBytes = process.memoryUsage.rss();
+  await consumer.start();
+  await probe.joined();
+  await onReady();
+  await allCompleted;
+  const peak = peakRssBytes();
+  const counters = consumer.core.snapshot().counters;
+  await consumer.stop(5_000);
+  return {
+    records: seed.records,
+    // The orchestrator replaces the start with its first produce.
+    startEpochMs: probe.firstFetchEpochMs() ?? lastCompletionEpochMs,
+    endEpochMs: lastCompletionEpochMs,
+    latency: latency.summary(),
+    peakRssBytes: peak,
+    baselineRssBytes,
+    partitionDoneMs: spec.endOffsets.map(() => null),
+    details: { violations, duplicates, injectedFailures: failures, retries: counters.retries, commits: counters.commits },
+  };
+}

@@ -1,0 +1,165 @@
+import type { Database } from '../../lib/db';
+import type { TopicPartition } from '../core/types';
+import { executeOperatorAction, type ActionPorts, type PendingAction } from './execute-operator-action';
+
+export interface OperatorActionPollerOptions {
+  db: Database;
+  /** This worker's consumer group: it only ever executes or expires that group's actions. */
+  groupId: string;
+  /** Recorded as executedBy: which worker instance applied the action. */
+  instanceId: string;
+  intervalMs: number;
+  /** A pending action nobody executed for this long ends 'expired' (no owner, or its owner is stuck). */
+  expireAfterMs: number;
+  /** The partitions this worker's consumer owns right now. */
+  assignment: () => readonly TopicPartition[];
+  ports: ActionPorts;
+  onError?: (error: Error) => void;
+  onApplied?: (action: PendingAction, status: string, outcome: string) => void;
+  /** Most actions claimed per round. Default 20. */
+  batchSize?: number;
+}
+
+/**
+ * Executes the pending operator actions for partitions this worker owns, every `intervalMs` and whenever
+ * `kick()` is called (a NOTIFY from the API). Exactly-once per action across workers: a round claims rows with
+ * SELECT ... FOR UPDATE SKIP LOCKED inside a transaction, executes them on the core and writes the outcome
+ * before committing; another worker skips locked rows, and a row is only claimed while still 'pending'.
+ * If the process dies between executing and committing, the row stays pending and is re-examined by the next
+ * owner: the action carries the quarantined offset the operator saw, so it cannot hit a different record, and
+ * a partition that is no longer quarantined ends 'rejected'. Rounds never overlap.
+ */
+export class OperatorActionPoller {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = true;
+
+  constructor(private readonly options: OperatorActionPollerOptions) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Runs a round now (or right after the current one); used on NOTIFY. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.schedule(0);
+  }
+
+  /** One round, awaited: executes what this worker can, then expires what nobody picked up. */
+  async pollOnce(now = new Date()): Promise<{ executed: number; expired: number }> {
+    const executed = await this.executeOwned();
+    const expired = await this.expireStale(now);
+    return { executed, expired };
+  }
+
+  private async executeOwned(): Promise<number> {
+    const { db, groupId, instanceId } = this.options;
+    const owned = this.options.assignment();
+    if (owned.length === 0) return 0;
+    const topics = owned.map((tp) => tp.topic);
+    const partitions = owned.map((tp) => tp.partition);
+    let executed = 0;
+    await db.$transaction(
+      async (tx) => {
+        const rows = await tx.$queryRaw<
+          Array<{
+            id: bigint;
+            group_id: string;
+            topic: string;
+            partition: number;
+            action: string;
+            seek_offset: bigint | null;
+            seek_timestamp: Date | null;
+            quarantine_offset: bigint | null;
+            reason: string;
+            requested_by: string;
+          }>
+        >`
+          SELECT id, group_id, topic, partition, action, seek_offset, seek_timestamp, quarantine_offset, reason, requested_by
+          FROM operator_action
+          WHERE status = 'pending' AND group_id = ${groupId}
+            AND (topic, partition) IN (SELECT * FROM unnest(${topics}::text[], ${partitions}::int[]))
+          ORDER BY id
+          LIMIT ${this.options.batchSize ?? 20}
+          FOR UPDATE SKIP LOCKED`;
+        for (const row of rows) {
+          const action: PendingAction = {
+            id: row.id,
+            groupId: row.group_id,
+            topic: row.topic,
+            partition: row.partition,
+            action: row.action,
+            seekOffset: row.seek_offset,
+            seekTimestamp: row.seek_timestamp,
+            quarantineOffset: row.quarantine_offset,
+            reason: row.reason,
+            requestedBy: row.requested_by,
+          };
+          const result = await executeOperatorAction(action, this.options.ports);
+          if (result === null) continue; // the partition moved away since the claim: its new owner will do it
+          await tx.operatorAction.update({
+            where: { id: row.id },
+            data: {
+              status: result.status,
+              outcome: result.outcome,
+              executedBy: instanceId,
+              completedAt: new Date(),
+              ...(result.seekOffset !== undefined ? { seekOffset: result.seekOffset } : {}),
+            },
+          });
+          executed += 1;
+          this.options.onApplied?.(action, result.status, result.outcome);
+        }
+      },
+      // A skip waits for the dead-letter write (acks=all), which can take a few broker retries.
+      { maxWait: 10_000, timeout: 60_000 },
+    );
+    return executed;
+  }
+
+  private async expireStale(now: Date): Promise<number> {
+    const { db, groupId, instanceId, expireAfterMs } = this.options;
+    const cutoff = new Date(now.getTime() - expireAfterMs);
+    const seconds = Math.round(expireAfterMs / 1000);
+    return db.$executeRaw`
+      UPDATE operator_action
+      SET status = 'expired', completed_at = ${now}, executed_by = ${instanceId},
+          outcome = 'no worker owning ' || topic || '-' || partition || ' applied it within ' || ${String(seconds)} ||
+                    ' s (the partition has no owner, or its owner is stuck); nothing was changed'
+      WHERE id IN (
+        SELECT id FROM operator_action
+        WHERE status = 'pending' AND group_id = ${groupId} AND requested_at < ${cutoff}
+        FOR UPDATE SKIP LOCKED)`;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.pollOnce()
+        .then(() => undefined)
+        .catch((error: Error) => this.options.onError?.(error))
+        .finally(() => {
+          this.running = null;
+          const again = this.again;
+          this.again = false;
+          this.schedule(again ? 0 : this.options.intervalMs);
+        });
+    }, delayMs);
+  }
+}
