@@ -203,22 +203,32 @@ export class WardenConsumer<T> {
       groupId,
       retry: {
         ...this.options.kafkaConsumerConfig?.retry,
-        // kafkajs restarts itself after retriable crashes; the supervisor covers the rest.
-        restartOnFailure: async () => !this.stopping,
+        // kafkajs restarts itself after retriable crashes; the supervisor covers the rest. A consumer the
+        // supervisor replaced must never come back.
+        restartOnFailure: async () => !this.stopping && this.consumer === consumer,
       },
     });
     this.consumer = consumer;
+    // A replaced consumer whose own restart was already under way can still join after the broker returns:
+    // it would be a second member feeding the same core. Its events are ignored and it is disconnected.
+    const current = () => {
+      if (this.consumer === consumer) return true;
+      void consumer.disconnect().catch(() => undefined);
+      return false;
+    };
     const progress = () => {
-      this.lastProgressMs = this.clock.now();
+      if (current()) this.lastProgressMs = this.clock.now();
     };
     consumer.on(consumer.events.FETCH_START, progress);
     consumer.on(consumer.events.FETCH, progress);
     consumer.on(consumer.events.HEARTBEAT, progress);
     consumer.on(consumer.events.REBALANCING, () => {
+      if (!current()) return;
       this.markStopped('rebalance');
       void this.core.onRebalanceStart();
     });
     consumer.on(consumer.events.GROUP_JOIN, (event) => {
+      if (!current()) return;
       progress();
       this.crashReason = null;
       this.joined = true;
@@ -227,6 +237,7 @@ export class WardenConsumer<T> {
       this.reportRebalance(event.payload, assignmentBefore);
     });
     consumer.on(consumer.events.CRASH, (event) => {
+      if (!current()) return;
       this.markStopped('join');
       const error = event.payload.error;
       this.crashReason = `${error.name}: ${error.message}`;
@@ -237,7 +248,9 @@ export class WardenConsumer<T> {
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
-      eachBatch: (payload) => this.onBatch(payload),
+      eachBatch: async (payload) => {
+        if (current()) await this.onBatch(payload);
+      },
     });
   }
 
