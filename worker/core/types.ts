@@ -1,4 +1,4 @@
-// Ports and data shapes of the pure consumer core. Nothing here knows kafkajs, Prisma or process.env:
+// Ports and data shapes of the pure consumer core. Nothing here knows kafkajs, Prisma or the environment:
 // adapters in worker/kafka and worker/pipeline implement these ports.
 
 /** Offsets are int64 decimal strings, as Kafka clients hand them out; never convert them to number. */
