@@ -3,6 +3,7 @@ import type { Admin, Producer } from 'kafkajs';
 import type { WardenConfig } from '../lib/config';
 import { createDatabase, type Database } from '../lib/db';
 import { WorkerServer } from './http/worker-server';
+import { WorkerMetrics } from './metrics/worker-metrics';
 import { createKafka } from './kafka/client';
 import { ensureTopics } from './kafka/topics';
 import { createConsumer, type WardenConsumer } from './kafka/warden-consumer';
@@ -37,6 +38,10 @@ export class WardenWorker {
   private commands: { stop: () => Promise<void> } | null = null;
   private server: WorkerServer | null = null;
   private stopping = false;
+  private readonly metrics = new WorkerMetrics({
+    snapshot: () => this.consumer?.core.snapshot() ?? null,
+    samplerIsLeader: () => this.sampler?.sampler.isLeader ?? false,
+  });
 
   constructor(
     private readonly config: WardenConfig,
@@ -80,12 +85,18 @@ export class WardenWorker {
       deadLetter: createDeadLetterWriter(this.producer, config.WARDEN_DLQ_TOPIC),
       onQuarantine: (q) => quarantines.save(q),
       onQuarantineCleared: (tp, reason) => quarantines.clear(tp, reason),
-      onEvent: (event) => logCoreEvent(logger, event),
+      onEvent: (event) => {
+        logCoreEvent(logger, event);
+        this.metrics.onCoreEvent(event);
+      },
       onStalls: (stalls) => {
         for (const stall of stalls) logger.warn({ ...stall, event: 'stalled' }, 'oldest unfinished record is stuck past the stall threshold');
       },
       onFatal: (reason) => this.onFatal(reason),
-      onRebalance: (timing) => ownRebalances.record(timing),
+      onRebalance: (timing) => {
+        ownRebalances.record(timing);
+        this.metrics.onRebalance(timing);
+      },
       ordering: config.WARDEN_ORDERING,
       quarantinePolicy: config.WARDEN_QUARANTINE_POLICY,
       maxInFlight: config.WARDEN_MAX_IN_FLIGHT,
@@ -97,13 +108,13 @@ export class WardenWorker {
       stallThresholdMs: config.WARDEN_STALL_THRESHOLD_MS,
       stallDeadLetterAfterMs: config.WARDEN_STALL_DEAD_LETTER_MS ?? null,
     });
-    this.server = new WorkerServer({ port: config.WORKER_PORT, readiness: () => this.readiness() });
+    this.server = new WorkerServer({ port: config.WORKER_PORT, readiness: () => this.readiness(), metrics: this.metrics });
     await this.server.start();
     await this.consumer.start();
 
     // The cluster sampler runs on its own Kafka connections, Postgres pool and leader lock (one sampler among
     // all worker instances); the own-consumer state is written by every instance, since only it can see it.
-    this.sampler = createLagSampler({ config, kafka, logger });
+    this.sampler = createLagSampler({ config, kafka, logger, onRound: (outcome) => this.metrics.onSamplerRound(outcome) });
     this.sampler.start();
     const consumer = this.consumer;
     this.consumerState = new OwnConsumerStateWriter({
@@ -116,7 +127,15 @@ export class WardenWorker {
       logger,
     });
     this.consumerState.start();
-    this.commands = await startOperatorCommands({ config, db: this.db, admin: this.admin, producer: this.producer, consumer: this.consumer, logger });
+    this.commands = await startOperatorCommands({
+      config,
+      db: this.db,
+      admin: this.admin,
+      producer: this.producer,
+      consumer: this.consumer,
+      logger,
+      onApplied: (action, status) => this.metrics.onOperatorAction(action, status),
+    });
     logger.info(
       { groupId: config.WARDEN_GROUP_ID, topic: config.WARDEN_INPUT_TOPIC, port: config.WORKER_PORT },
       'worker started',

@@ -24,6 +24,8 @@ export async function startOperatorCommands(options: {
   producer: Producer;
   consumer: { core: ActionCore; readonly assignment: readonly TopicPartition[] };
   logger: Logger;
+  /** Told of every action this instance applied (metrics). */
+  onApplied?: (action: string, status: string) => void;
 }): Promise<{ stop: () => Promise<void> }> {
   const { config, logger, consumer } = options;
   // The same id the worker's commit-prefix rows carry, so the audit names the instance they show.
@@ -41,8 +43,10 @@ export async function startOperatorCommands(options: {
       deadLetter: { topic: config.WARDEN_DLQ_TOPIC, write: createDeadLetterWriter(options.producer, config.WARDEN_DLQ_TOPIC) },
     }),
     onError: (error) => logger.warn({ err: error }, 'operator action round failed; the next round runs on schedule'),
-    onApplied: (action, status, outcome) =>
-      logger.info({ actionId: action.id.toString(), action: action.action, topic: action.topic, partition: action.partition, status, outcome }, 'operator action'),
+    onApplied: (action, status, outcome) => {
+      logger.info({ actionId: action.id.toString(), action: action.action, topic: action.topic, partition: action.partition, status, outcome }, 'operator action');
+      options.onApplied?.(action.action, status);
+    },
   });
   const listener = new OperatorActionListener({
     databaseUrl: config.DATABASE_URL,

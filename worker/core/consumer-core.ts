@@ -765,6 +765,7 @@ export class ConsumerCore<T> {
       }
     }
     const requests: CommitRequest[] = batch.map(({ candidate }) => candidate.request);
+    const startedAtMs = this.clock.now();
     try {
       await this.source.commit(requests);
     } catch (error) {
@@ -775,7 +776,7 @@ export class ConsumerCore<T> {
       } catch {
         errorClass = 'permanent';
       }
-      this.emit({ type: 'commit-failed', requests, error, errorClass });
+      this.emit({ type: 'commit-failed', requests, error, errorClass, durationMs: this.clock.now() - startedAtMs });
       // A transient failure is retried by the scheduler one interval after this attempt started.
       if (errorClass === 'permanent') this.setFatal(`commit failed permanently: ${describeError(error)}`);
       return 'failed';
@@ -787,7 +788,7 @@ export class ConsumerCore<T> {
       partition.acknowledgeCommit(candidate.request);
       this.updateBackpressure(partition);
     }
-    this.emit({ type: 'committed', requests });
+    this.emit({ type: 'committed', requests, durationMs: this.clock.now() - startedAtMs });
     return 'committed';
   }
 

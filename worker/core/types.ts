@@ -141,8 +141,9 @@ export type CoreEvent =
   | (TopicPartition & { type: 'redelivered'; count: number; reason: RedeliveryReason })
   | (TopicPartition & { type: 'batch-dropped'; count: number; reason: DropReason })
   | (TopicPartition & { type: 'backpressure'; paused: boolean; pending: number; bufferedBytes: number })
-  | { type: 'committed'; requests: CommitRequest[] }
-  | { type: 'commit-failed'; requests: CommitRequest[]; error: unknown; errorClass: ErrorClass }
+  /** `durationMs`: from handing the requests to the source until it acknowledged or failed them. */
+  | { type: 'committed'; requests: CommitRequest[]; durationMs: number }
+  | { type: 'commit-failed'; requests: CommitRequest[]; error: unknown; errorClass: ErrorClass; durationMs: number }
   | { type: 'callback-failed'; callback: 'onQuarantine' | 'onQuarantineCleared'; error: unknown }
   | (TopicPartition & { type: 'source-call-failed'; call: 'resume'; error: unknown })
   | { type: 'fatal'; reason: string };

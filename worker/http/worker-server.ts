@@ -10,11 +10,14 @@ export interface WorkerServerOptions {
   port: number;
   host?: string;
   readiness: () => Readiness;
+  /** Prometheus exposition for `GET /metrics`; absent: 404. */
+  metrics?: { contentType: string; render: () => Promise<string> };
 }
 
 /**
  * The worker's HTTP port: `GET /healthz` answers 200 while the process serves requests at all;
- * `GET /readyz` answers 200 only while the consumer demonstrably makes progress, else 503 with the reason.
+ * `GET /readyz` answers 200 only while the consumer demonstrably makes progress, else 503 with the reason;
+ * `GET /metrics` serves Prometheus metrics (500 with the reason if rendering fails, never a crash).
  */
 export class WorkerServer {
   private server: Server | null = null;
@@ -33,6 +36,17 @@ export class WorkerServer {
       if (path === '/readyz') {
         const readiness = this.options.readiness();
         return reply(readiness.ready ? 200 : 503, { status: readiness.ready ? 'ready' : 'not-ready', detail: readiness.detail });
+      }
+      const metrics = this.options.metrics;
+      if (path === '/metrics' && metrics) {
+        metrics.render().then(
+          (body) => {
+            response.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' });
+            response.end(body);
+          },
+          (error: Error) => reply(500, { error: `metrics could not be rendered: ${error.message}` }),
+        );
+        return;
       }
       return reply(404, { error: `no route ${path}` });
     });

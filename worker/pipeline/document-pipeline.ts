@@ -3,6 +3,7 @@ import type { Database } from '../../lib/db';
 import type { SourceRecord } from '../core/types';
 import { admitEvent, type AdmittedEvent } from './events';
 import { classifyPipelineError } from './classify-error';
+import { withRecordSpan } from './trace-context';
 
 // The default pipeline: upsert a document keyed by business id (idempotent, so redelivery is harmless),
 // then publish a `stored` result; a record the store rejects for good publishes a `failed` result with
@@ -28,20 +29,20 @@ export interface DocumentPipelineOptions {
 export function createDocumentPipeline(options: DocumentPipelineOptions) {
   const { db, producer, resultsTopic } = options;
 
-  async function publish(resultKey: string, result: ResultEvent, record: SourceRecord): Promise<void> {
-    const traceparent = record.headers.traceparent;
+  async function publish(resultKey: string, result: ResultEvent, traceHeaders: Record<string, string>): Promise<void> {
     await producer.send({
       topic: resultsTopic,
       acks: -1,
-      messages: [
-        {
-          key: resultKey,
-          value: JSON.stringify(result),
-          headers: traceparent === undefined ? {} : { traceparent: traceparent.toString() },
-        },
-      ],
+      messages: [{ key: resultKey, value: JSON.stringify(result), headers: traceHeaders }],
     });
   }
+
+  const spanAttributes = (record: SourceRecord) => ({
+    'messaging.system': 'kafka',
+    'messaging.destination.name': record.topic,
+    'messaging.destination.partition.id': String(record.partition),
+    'messaging.kafka.offset': Number(record.offset),
+  });
 
   const sourceOf = (record: SourceRecord) => ({ topic: record.topic, partition: record.partition, offset: record.offset });
 
@@ -49,38 +50,37 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
     admit: admitEvent,
     classifyError: classifyPipelineError,
 
-    async handle({ event, resultKey }: AdmittedEvent, record: SourceRecord): Promise<void> {
-      if (resultKey === null) return;
-      await options.beforeStore?.({ event, resultKey }, record);
-      const source = { sourceTopic: record.topic, sourcePartition: record.partition, sourceOffset: BigInt(record.offset) };
-      await db.storedDocument.upsert({
-        where: { businessId: event.businessId },
-        create: { businessId: event.businessId, eventType: event.type, payload: event.payload as object, ...source },
-        update: {
-          eventType: event.type,
-          payload: event.payload as object,
-          ...source,
-          writeCount: { increment: 1 },
-          lastStoredAt: new Date(),
-        },
+    handle({ event, resultKey }: AdmittedEvent, record: SourceRecord): Promise<void> {
+      if (resultKey === null) return Promise.resolve();
+      return withRecordSpan('warden process', record.headers, spanAttributes(record), async (traceHeaders) => {
+        await options.beforeStore?.({ event, resultKey }, record);
+        const source = { sourceTopic: record.topic, sourcePartition: record.partition, sourceOffset: BigInt(record.offset) };
+        await db.storedDocument.upsert({
+          where: { businessId: event.businessId },
+          create: { businessId: event.businessId, eventType: event.type, payload: event.payload as object, ...source },
+          update: {
+            eventType: event.type,
+            payload: event.payload as object,
+            ...source,
+            writeCount: { increment: 1 },
+            lastStoredAt: new Date(),
+          },
+        });
+        await publish(resultKey, { eventId: event.eventId, businessId: event.businessId, status: 'stored', source: sourceOf(record) }, traceHeaders);
       });
-      await publish(resultKey, { eventId: event.eventId, businessId: event.businessId, status: 'stored', source: sourceOf(record) }, record);
     },
 
-    async onPermanentFailure({ event, resultKey }: AdmittedEvent, record: SourceRecord, error: unknown): Promise<void> {
-      if (resultKey === null) return;
+    onPermanentFailure({ event, resultKey }: AdmittedEvent, record: SourceRecord, error: unknown): Promise<void> {
+      if (resultKey === null) return Promise.resolve();
       const failure = error instanceof Error ? error : new Error(String(error));
-      await publish(
-        resultKey,
-        {
-          eventId: event.eventId,
-          businessId: event.businessId,
-          status: 'failed',
-          error: { errorClass: failure.name, message: failure.message.slice(0, 500) },
-          source: sourceOf(record),
-        },
-        record,
-      );
+      const result: ResultEvent = {
+        eventId: event.eventId,
+        businessId: event.businessId,
+        status: 'failed',
+        error: { errorClass: failure.name, message: failure.message.slice(0, 500) },
+        source: sourceOf(record),
+      };
+      return withRecordSpan('warden publish failure', record.headers, spanAttributes(record), (traceHeaders) => publish(resultKey, result, traceHeaders));
     },
   };
 }

@@ -5,7 +5,7 @@ import { createDatabase } from '../../lib/db';
 import type { ConsumerLogger } from '../kafka/warden-consumer';
 import { ClusterReader } from './cluster-reader';
 import { LeaderLock } from './leader-lock';
-import { LagSampler } from './lag-sampler';
+import { LagSampler, type RoundOutcome } from './lag-sampler';
 
 /** This worker instance's name in sampler_gap and consumer_partition_state: client id @ host / pid. */
 export function workerInstanceId(clientId: string): string {
@@ -23,7 +23,13 @@ export interface LagSamplerHandle {
  * The sampler as the worker runs it: its own Kafka connections, its own two-connection Prisma pool and the
  * advisory-lock session, so nothing it does can take a connection the pipeline needs.
  */
-export function createLagSampler(options: { config: WardenConfig; kafka: Kafka; logger?: ConsumerLogger; lockName?: string }): LagSamplerHandle {
+export function createLagSampler(options: {
+  config: WardenConfig;
+  kafka: Kafka;
+  logger?: ConsumerLogger;
+  lockName?: string;
+  onRound?: (outcome: RoundOutcome) => void;
+}): LagSamplerHandle {
   const { config, kafka, logger } = options;
   const db = createDatabase(config.DATABASE_URL, 2);
   const lock = new LeaderLock({
@@ -52,6 +58,7 @@ export function createLagSampler(options: { config: WardenConfig; kafka: Kafka; 
     },
     retention: { rawDays: config.SAMPLER_RETENTION_DAYS, rollupDays: config.SAMPLER_ROLLUP_RETENTION_DAYS },
     logger,
+    onRound: options.onRound,
   });
   return {
     sampler,

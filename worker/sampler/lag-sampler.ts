@@ -31,6 +31,8 @@ export interface LagSamplerOptions {
   /** Rollup and retention cadence. Default 60 s. */
   maintenanceIntervalMs?: number;
   logger?: ConsumerLogger;
+  /** Told after every round sampleOnce runs (metrics); must not throw. */
+  onRound?: (outcome: RoundOutcome) => void;
   now?: () => number;
   random?: () => number;
 }
@@ -64,6 +66,12 @@ export interface RoundResult {
   computeMs: number;
   /** lag_sample, rebalance_event and log_end_point writes. */
   writeMs: number;
+  durationMs: number;
+}
+
+/** A finished round: its result, or null when the cluster could not be read. */
+export interface RoundOutcome {
+  result: RoundResult | null;
   durationMs: number;
 }
 
@@ -216,6 +224,7 @@ export class LagSampler {
         this.options.logger?.warn({ err: error }, 'sampler cannot read the cluster; backing off and recording the gap');
       }
       await this.gaps.roundFailed(new Date(started), error as Error);
+      this.options.onRound?.({ result: null, durationMs: this.now() - started });
       throw error;
     }
     const completeStarted = this.now();
@@ -235,7 +244,9 @@ export class LagSampler {
     this.counters.rounds += 1;
     const done = this.now();
     this.counters.lastRoundMs = done - started;
-    return { rows, rebalances, written, clusterReadMs, exactReadMs, computeMs, writeMs: done - readDone, durationMs: done - started };
+    const result = { rows, rebalances, written, clusterReadMs, exactReadMs, computeMs, writeMs: done - readDone, durationMs: done - started };
+    this.options.onRound?.({ result, durationMs: result.durationMs });
+    return result;
   }
 
   /** Rollups and retention now (the loop runs it about once a minute). */
