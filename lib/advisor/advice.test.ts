@@ -109,6 +109,20 @@ describe('adviseGroup', () => {
       expect(only(adviseGroup({ ...healthy, pollBudget: budget(60) }), 'poll-budget').severity).toBe('warning'); // = limit
       expect(only(adviseGroup({ ...healthy, pollBudget: budget(61) }), 'poll-budget').severity).toBe('critical');
     });
+
+    it('says how the time per record was obtained and which numbers were assumed', () => {
+      const pollBudget = {
+        maxBatchRecords: 500,
+        slowRecordMs: 800,
+        limitMs: 300_000,
+        limitName: 'max.poll.interval.ms',
+        slowRecordBasis: 'a mean from consumer-1',
+        assumed: 'max.poll.records 500 (Java client default)',
+      };
+      const advice = only(adviseGroup({ ...healthy, pollBudget }), 'poll-budget');
+      expect(advice.evidence).toMatchObject({ slowRecordMsBasis: 'a mean from consumer-1', assumed: 'max.poll.records 500 (Java client default)', batchWorstCaseMs: 400_000 });
+      expect(advice.detail).toMatch(/Time per record: a mean from consumer-1\. Assumed, not read from the client: max\.poll\.records 500 \(Java client default\)\.$/);
+    });
   });
 
   describe('more members than partitions', () => {
@@ -206,6 +220,17 @@ describe('adviseGroup', () => {
       expect(adviseGroup({ ...healthy, memberRestarts: { restarts: 4, restartsWithNewMemberId: 3 } })).toEqual([]);
       expect(adviseGroup({ ...healthy, memberRestarts: { restarts: 1, restartsWithNewMemberId: 1 } })).toEqual([]);
       expect(adviseGroup({ ...healthy, memberRestarts: { restarts: 0, restartsWithNewMemberId: 0 } })).toEqual([]);
+    });
+
+    it('stays silent when a new id carried a group.instance.id: static membership is in use', () => {
+      expect(adviseGroup({ ...healthy, memberRestarts: { restarts: 3, restartsWithNewMemberId: 3, staticMemberRestarts: 1 } })).toEqual([]);
+    });
+
+    it('names the window it counted over', () => {
+      const memberRestarts = { restarts: 2, restartsWithNewMemberId: 2, staticMemberRestarts: 0, windowMs: 3_600_000, rejoinWithinMs: 300_000 };
+      const advice = only(adviseGroup({ ...healthy, memberRestarts }), 'member-id-churn');
+      expect(advice.evidence).toEqual({ restarts: 2, restartsWithNewMemberId: 2, windowMs: 3_600_000, rejoinWithinMs: 300_000 });
+      expect(advice.detail).toMatch(/^All 2 observed member restarts in the last 1 h came back as a new dynamic member/);
     });
   });
 

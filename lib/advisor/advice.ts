@@ -54,16 +54,37 @@ export interface AdviceInput {
   /** Measured rate of one consumer with work; null when unknown (the hot-partition rule is then skipped). */
   perConsumerRatePerSec: number | null;
   /** Worst-case time to process one fetched batch against the limit that expels a member; null: unknown. */
-  pollBudget: { maxBatchRecords: number; slowRecordMs: number; limitMs: number; limitName: string } | null;
+  pollBudget: PollBudget | null;
   rebalancesPerHour: number | null;
   /** 'consumer' is the KIP-848 protocol. null: unknown. See rebalanceProtocolOf. */
   rebalanceProtocol: 'eager' | 'cooperative' | 'consumer' | null;
   assignor: string | null;
   /** The members' client library, when known. */
   client: ClientCapabilities | null;
-  /** Member restarts observed (a member left and the same client/host rejoined) and how many got a new member id. */
-  memberRestarts: { restarts: number; restartsWithNewMemberId: number } | null;
+  /**
+   * Member restarts observed (a member left and the same client/host rejoined, lib/advisor/member-restarts.ts)
+   * and how many got a new member id; staticMemberRestarts: how many new ids carried a group.instance.id
+   * (static membership in use, so the rule stays silent). windowMs / rejoinWithinMs only go into the evidence.
+   */
+  memberRestarts: {
+    restarts: number;
+    restartsWithNewMemberId: number;
+    staticMemberRestarts?: number;
+    windowMs?: number;
+    rejoinWithinMs?: number;
+  } | null;
   thresholds?: Partial<AdviceThresholds>;
+}
+
+export interface PollBudget {
+  maxBatchRecords: number;
+  slowRecordMs: number;
+  limitMs: number;
+  limitName: string;
+  /** How slowRecordMs was obtained (e.g. a mean measured from commits); shown in the detail and the evidence. */
+  slowRecordBasis?: string;
+  /** Which of the numbers are assumed rather than read from the client; shown in the detail and the evidence. */
+  assumed?: string;
 }
 
 export interface AdviceThresholds {
@@ -182,7 +203,9 @@ function pollBudget({ pollBudget: budget }: AdviceInput, t: AdviceThresholds): A
           ? 'The member is expelled mid-batch, its partitions move, it rejoins and the batch starts over: a rebalance loop. '
           : 'A slightly slower downstream will expel the member mid-batch and start a rebalance loop. ') +
         `Cap the batch at about ${formatNumber(safeBatch)} records, or hand records off and keep polling ` +
-        '(pause the partition around slow calls, resume when done).',
+        '(pause the partition around slow calls, resume when done).' +
+        (budget.slowRecordBasis ? ` Time per record: ${budget.slowRecordBasis}.` : '') +
+        (budget.assumed ? ` Assumed, not read from the client: ${budget.assumed}.` : ''),
       evidence: {
         maxBatchRecords: budget.maxBatchRecords,
         slowRecordMs: budget.slowRecordMs,
@@ -190,6 +213,8 @@ function pollBudget({ pollBudget: budget }: AdviceInput, t: AdviceThresholds): A
         limitMs: budget.limitMs,
         limitName: budget.limitName,
         suggestedMaxBatchRecords: safeBatch,
+        ...(budget.slowRecordBasis ? { slowRecordMsBasis: budget.slowRecordBasis } : {}),
+        ...(budget.assumed ? { assumed: budget.assumed } : {}),
       },
     },
   ];
@@ -268,8 +293,8 @@ function eagerProtocol({ rebalanceProtocol, assignor, client }: AdviceInput, reb
 
 function memberIdChurn({ memberRestarts, client }: AdviceInput, t: AdviceThresholds, rebalancesTooOften: boolean): Advice[] {
   if (memberRestarts === null) return [];
-  const { restarts, restartsWithNewMemberId } = memberRestarts;
-  if (restarts < t.memberIdChurnMinRestarts || restartsWithNewMemberId < restarts) return [];
+  const { restarts, restartsWithNewMemberId, staticMemberRestarts = 0, windowMs, rejoinWithinMs } = memberRestarts;
+  if (restarts < t.memberIdChurnMinRestarts || restartsWithNewMemberId < restarts || staticMemberRestarts > 0) return [];
   const todo =
     client !== null && !client.supportsStaticMembership
       ? `${client.name} has no static membership (group.instance.id). Restart fewer members at a time and shut down ` +
@@ -284,9 +309,16 @@ function memberIdChurn({ memberRestarts, client }: AdviceInput, t: AdviceThresho
       severity: rebalancesTooOften ? 'warning' : 'info',
       title: 'Member ids change at every restart',
       detail:
-        `All ${formatNumber(restarts)} observed member restarts came back with a new member id, so each restart ` +
-        `costs a rebalance to leave and another to join. ${todo}`,
-      evidence: { restarts, restartsWithNewMemberId, ...(client ? { client: client.name } : {}) },
+        `All ${formatNumber(restarts)} observed member restarts${windowMs === undefined ? '' : ` in the last ${formatDuration(windowMs / 1000)}`} ` +
+        'came back as a new dynamic member (a new member id, no group.instance.id in it), so each restart costs a ' +
+        `rebalance to leave and another to join. ${todo}`,
+      evidence: {
+        restarts,
+        restartsWithNewMemberId,
+        ...(windowMs === undefined ? {} : { windowMs }),
+        ...(rejoinWithinMs === undefined ? {} : { rejoinWithinMs }),
+        ...(client ? { client: client.name } : {}),
+      },
     },
   ];
 }
@@ -371,6 +403,7 @@ function validate(input: AdviceInput): void {
   if (input.memberRestarts) {
     check(input.memberRestarts.restarts, 'memberRestarts.restarts');
     check(input.memberRestarts.restartsWithNewMemberId, 'memberRestarts.restartsWithNewMemberId');
+    check(input.memberRestarts.staticMemberRestarts, 'memberRestarts.staticMemberRestarts');
   }
   for (const p of input.partitions) {
     const name = `${p.topic}-${p.partition}`;

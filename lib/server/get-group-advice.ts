@@ -1,3 +1,5 @@
+import { EMPTY_CLIENT_SETTINGS, resolveClientSettings, type ClientSettingsTable } from '../advisor/client-settings';
+import { countMemberRestarts, DEFAULT_REJOIN_WITHIN_MS, parseStoredMembers } from '../advisor/member-restarts';
 import type { Database } from '../db';
 import { ZGroupAdvice, type TGroupAdvice } from '../schemas/advice';
 import { buildGroupAdvice } from './analysis/group-advice';
@@ -9,7 +11,15 @@ export interface GroupAdviceOptions {
   rateWindowMs: number;
   targetCatchUpSec: number;
   timeLagObjectiveMs: number | null;
+  /** ADVISOR_CLIENT_SETTINGS: the poll settings assumed per group; absent: the Java client's defaults. */
+  clientSettings?: ClientSettingsTable;
 }
+
+/**
+ * Member restarts are counted over the same hour as the rebalance rate: restarts are rare events (a deploy, a
+ * crash), so the rate window (minutes) would almost never hold the two the advice needs.
+ */
+export const RESTART_WINDOW_MS = 3_600_000;
 
 /**
  * GET /api/groups/{groupId}/advice: the capacity plan with its what-if curve and the advice list, from the
@@ -20,12 +30,29 @@ export async function getGroupAdvice(db: Database, groupId: string, options: Gro
   const [round] = await loadGroupRounds(db, { groupIds: [groupId], historyMs: options.rateWindowMs, nowMs: Date.now() });
   if (!round) throw notFound(`consumer group "${groupId}" has never been sampled`);
   const hourBefore = new Date(round.sampledAt.getTime() - 3_600_000);
-  const [quarantines, ownState, rebalancesInHour, anyRebalanceRecorded] = await Promise.all([
+  const restartsFrom = round.sampledAt.getTime() - RESTART_WINDOW_MS;
+  const [quarantines, ownState, rebalancesInHour, anyRebalanceRecorded, membership] = await Promise.all([
     db.partitionQuarantine.findMany({ where: { groupId } }),
     db.consumerPartitionState.findFirst({ where: { groupId }, select: { instanceId: true } }),
     db.rebalanceEvent.count({ where: { groupId, startedAt: { gte: hourBefore, lte: round.sampledAt } } }),
     db.rebalanceEvent.findFirst({ select: { id: true } }),
+    // The whole-group view (inferred rows); a measured 'own-consumer' row shows one member and never its leave.
+    // From a rejoin window before the count window, so a departure just before it pairs with a rejoin inside.
+    db.rebalanceEvent.findMany({
+      where: { groupId, source: 'describe-groups', startedAt: { gte: new Date(restartsFrom - DEFAULT_REJOIN_WITHIN_MS), lte: round.sampledAt } },
+      select: { startedAt: true, endedAt: true, membersBefore: true, membersAfter: true },
+      orderBy: { startedAt: 'asc' },
+    }),
   ]);
+  const restarts = countMemberRestarts(
+    membership.map((r) => ({
+      startedAtMs: r.startedAt.getTime(),
+      endedAtMs: (r.endedAt ?? r.startedAt).getTime(),
+      membersBefore: parseStoredMembers(r.membersBefore),
+      membersAfter: parseStoredMembers(r.membersAfter),
+    })),
+    { fromMs: restartsFrom, toMs: round.sampledAt.getTime(), rejoinWithinMs: DEFAULT_REJOIN_WITHIN_MS },
+  );
   const analysis = analyzeGroup({
     rows: round.rows,
     history: round.history,
@@ -45,6 +72,8 @@ export async function getGroupAdvice(db: Database, groupId: string, options: Gro
       isWardenConsumer: ownState !== null || quarantines.length > 0,
       // With no rebalance row anywhere, nothing records rebalances yet: unknown, not zero.
       rebalancesPerHour: anyRebalanceRecorded ? rebalancesInHour : null,
+      memberRestarts: anyRebalanceRecorded ? { ...restarts, windowMs: RESTART_WINDOW_MS, rejoinWithinMs: DEFAULT_REJOIN_WITHIN_MS } : null,
+      clientSettings: resolveClientSettings(options.clientSettings ?? EMPTY_CLIENT_SETTINGS, groupId),
       quarantines,
     }),
   );

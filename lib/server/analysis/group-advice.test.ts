@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildGroupAdvice, measurePerConsumerRate } from './group-advice';
+import { EMPTY_CLIENT_SETTINGS, parseClientSettings, resolveClientSettings } from '../../advisor/client-settings';
+import { buildGroupAdvice, measurePerConsumerRate, measurePollBudget } from './group-advice';
 import { analyzeGroup, compareGroupsWorstFirst, partitionKey, type LatestPartitionRow } from './group-analysis';
 import type { SamplePoint } from './partition-analysis';
 
@@ -153,7 +154,18 @@ describe('measurePerConsumerRate', () => {
 });
 
 describe('buildGroupAdvice', () => {
-  const base = { groupId: 'g', sampledAt: new Date(WINDOW_MS), protocol: 'RoundRobinAssigner', windowMs: WINDOW_MS, targetCatchUpSec: 300, isWardenConsumer: false, rebalancesPerHour: 0, quarantines: [] };
+  const base = {
+    groupId: 'g',
+    sampledAt: new Date(WINDOW_MS),
+    protocol: 'RoundRobinAssigner',
+    windowMs: WINDOW_MS,
+    targetCatchUpSec: 300,
+    isWardenConsumer: false,
+    rebalancesPerHour: 0,
+    memberRestarts: null,
+    clientSettings: resolveClientSettings(EMPTY_CLIENT_SETTINGS, 'g'),
+    quarantines: [],
+  };
 
   it('plans seed 003 from measured samples: 6 consumers catch up in 5 min, 3 never do', () => {
     const advice = buildGroupAdvice({ ...base, analysis: analyze(seedPartitions) });
@@ -242,5 +254,65 @@ describe('buildGroupAdvice', () => {
       { partition: 1, arrival: 5, consumption: 0, backlog: null, owner: 'a' },
     ]);
     expect(buildGroupAdvice({ ...base, analysis }).notes).toContain('1 partition never committed: backlog unknown, counted as 0.');
+  });
+
+  describe('poll budget', () => {
+    // Seed 003: a member that takes 0.8 s per record, with records waiting, and the Java defaults assumed.
+    const slow = [{ partition: 0, arrival: 2, consumption: 1.25, backlog: 10_000, owner: 'slow' }];
+
+    it("measures seed 003's 500 x 0.8 s = 400 s against 300 s from samples: a rebalance loop, with what was assumed", () => {
+      const advice = buildGroupAdvice({ ...base, analysis: analyze(slow) });
+      const budget = advice.advice.find((a) => a.id === 'poll-budget');
+      expect(budget).toMatchObject({
+        severity: 'critical',
+        evidence: {
+          maxBatchRecords: 500,
+          slowRecordMs: 800,
+          batchWorstCaseMs: 400_000,
+          limitMs: 300_000,
+          limitName: 'max.poll.interval.ms',
+          suggestedMaxBatchRecords: 300,
+          assumed:
+            'max.poll.records 500 (Java client default) as the batch size (a member with records waiting gets full batches) ' +
+            'and max.poll.interval.ms 300000 (Java client default) as the limit',
+        },
+      });
+      expect(budget?.evidence.slowRecordMsBasis).toMatch(/^mean estimate, 1 \/ 1\.25 records\/s committed by slow \(\/10\.0\.0\.1\), the slowest of 1 member with records waiting throughout the last 1 min; single records may take longer$/);
+      expect(budget?.detail).toMatch(/500 records x 800 ms = 6 min 40 s, over the 5 min max\.poll\.interval\.ms/);
+    });
+
+    it('uses the configured settings of the group, and the slowest saturated member', () => {
+      const table = parseClientSettings('{"/^g$/": {"maxPollRecords": 100}}');
+      const members = [
+        { clientId: 'a', host: '/h', ratePerSec: 10, saturated: true },
+        { clientId: 'b', host: '/h', ratePerSec: 0.4, saturated: false }, // ran out of work: not measured
+        { clientId: 'c', host: null, ratePerSec: 4, saturated: true },
+      ];
+      const { budget, note } = measurePollBudget(members, resolveClientSettings(table, 'g'), WINDOW_MS, false);
+      expect(note).toBeNull();
+      expect(budget).toMatchObject({ maxBatchRecords: 100, slowRecordMs: 250, limitMs: 300_000 });
+      expect(budget?.slowRecordBasis).toMatch(/committed by c, the slowest of 2 members/);
+      expect(budget?.assumed).toMatch(/^max\.poll\.records 100 \(ADVISOR_CLIENT_SETTINGS "\/\^g\$\/"\)/);
+    });
+
+    it('is not measured when no member had records waiting throughout', () => {
+      const members = [{ clientId: 'a', host: '/h', ratePerSec: 0.1, saturated: false }];
+      expect(measurePollBudget(members, resolveClientSettings(EMPTY_CLIENT_SETTINGS, 'g'), WINDOW_MS, false)).toEqual({ budget: null, note: null });
+      const keepingUp = buildGroupAdvice({ ...base, analysis: analyze([{ partition: 0, arrival: 1, consumption: 1, backlog: 1, owner: 'a' }]) });
+      expect(keepingUp.advice.find((a) => a.id === 'poll-budget')).toBeUndefined();
+    });
+
+    it("does not apply to Warden's own consumer, and says why", () => {
+      const advice = buildGroupAdvice({ ...base, analysis: analyze(slow), isWardenConsumer: true });
+      expect(advice.advice.find((a) => a.id === 'poll-budget')).toBeUndefined();
+      expect(advice.notes).toContainEqual(expect.stringMatching(/^Poll budget does not apply: the Warden consumer core hands each fetched batch off/));
+    });
+  });
+
+  it('passes the member restarts counted from the rebalance history on to the advice', () => {
+    const memberRestarts = { restarts: 3, restartsWithNewMemberId: 3, staticMemberRestarts: 0, windowMs: 3_600_000, rejoinWithinMs: 300_000 };
+    const advice = buildGroupAdvice({ ...base, analysis: analyze(seedPartitions), memberRestarts });
+    expect(advice.advice.find((a) => a.id === 'member-id-churn')?.evidence).toMatchObject({ restarts: 3, restartsWithNewMemberId: 3, windowMs: 3_600_000 });
+    expect(buildGroupAdvice({ ...base, analysis: analyze(seedPartitions) }).advice.find((a) => a.id === 'member-id-churn')).toBeUndefined();
   });
 });

@@ -1,10 +1,13 @@
 // Pure: from one group's analysed samples to the capacity plan (planCapacity) and the advice list (adviseGroup).
-// Every number the advisor needs is measured here from stored samples; what cannot be measured is passed as
-// unknown (null) and the caveat is written into `notes`.
+// Every number the advisor needs is measured here from stored samples (member restarts by the caller, from the
+// rebalance history: lib/advisor/member-restarts.ts); what cannot be measured is passed as unknown (null) and
+// the caveat is written into `notes`; what has to be assumed (the client's poll settings) says so.
 
-import { adviseGroup, KAFKAJS_CAPABILITIES, rebalanceProtocolOf } from '../../advisor/advice';
+import { adviseGroup, KAFKAJS_CAPABILITIES, rebalanceProtocolOf, type PollBudget } from '../../advisor/advice';
 import { planCapacity } from '../../advisor/capacity';
+import type { ResolvedClientSettings } from '../../advisor/client-settings';
 import { formatRate, plural } from '../../advisor/format';
+import type { MemberRestartCounts } from '../../advisor/member-restarts';
 import { formatDuration } from '../../lag/format-duration';
 import type { TGroupAdvice } from '../../schemas/advice';
 import type { GroupAnalysis } from './group-analysis';
@@ -20,6 +23,10 @@ export interface GroupAdviceInput {
   isWardenConsumer: boolean;
   /** Rebalances in the hour before sampledAt; null when nothing records rebalances. */
   rebalancesPerHour: number | null;
+  /** Restarts counted over windowMs of rebalance history (lib/advisor/member-restarts.ts); null: nothing records rebalances. */
+  memberRestarts: (MemberRestartCounts & { windowMs: number; rejoinWithinMs: number }) | null;
+  /** The poll settings assumed for this group's client (lib/advisor/client-settings.ts). */
+  clientSettings: ResolvedClientSettings;
   quarantines: ReadonlyArray<{ topic: string; partition: number; offset: bigint; since: Date; reason: string }>;
 }
 
@@ -31,11 +38,20 @@ export interface GroupAdviceInput {
  * - otherwise the busiest member's consumption is only a lower bound (it ran out of work at times).
  * Ownership is today's: a partition that moved during the window is counted for its current owner.
  */
+export interface MemberRate {
+  clientId: string;
+  host: string | null;
+  /** Committed records per second on the partitions it owns, measured commit to commit (0: not measured). */
+  ratePerSec: number;
+  /** It had records waiting throughout the window, so ratePerSec is its capacity, not a lower bound. */
+  saturated: boolean;
+}
+
 export function measurePerConsumerRate(
   analysis: GroupAnalysis,
   windowMs: number,
   held: ReadonlySet<string> = new Set(),
-): TGroupAdvice['perConsumerRate'] & { saturatedMembers: number } {
+): TGroupAdvice['perConsumerRate'] & { saturatedMembers: number; members: MemberRate[] } {
   // A quarantined partition's backlog is not work its consumer can do, so it neither counts as "records
   // waiting" nor adds to the rate.
   const byPartition = new Map(analysis.partitions.filter((p) => !held.has(keyOf(p.row))).map((p) => [keyOf(p.row), p]));
@@ -44,6 +60,7 @@ export function measurePerConsumerRate(
     const rates = ratesBetweenCommits(sumPartitionSamples(owned.map((p) => p.history)), windowMs);
     return { member, rate: rates.consumptionRatePerSec ?? 0, saturated: rates.consumptionRatePerSec !== null && rates.hadBacklogThroughout };
   });
+  const memberRates: MemberRate[] = members.map((m) => ({ clientId: m.member.clientId, host: m.member.host, ratePerSec: m.rate, saturated: m.saturated }));
   const window = formatDuration(windowMs / 1000);
   const saturated = members.filter((m) => m.saturated && m.rate > 0);
   if (saturated.length > 0) {
@@ -52,6 +69,7 @@ export function measurePerConsumerRate(
       ratePerSec: mean,
       isLowerBound: false,
       saturatedMembers: saturated.length,
+      members: memberRates,
       basis: `mean of ${plural(saturated.length, 'consumer')} that had records waiting throughout the last ${window}`,
     };
   }
@@ -61,6 +79,7 @@ export function measurePerConsumerRate(
       ratePerSec: busiest.rate,
       isLowerBound: true,
       saturatedMembers: 0,
+      members: memberRates,
       basis:
         `no consumer had records waiting throughout the last ${window}; the busiest (${busiest.member.clientId}) committed ` +
         `${formatRate(busiest.rate)}, only a lower bound of what one consumer can do`,
@@ -70,7 +89,57 @@ export function measurePerConsumerRate(
     ratePerSec: null,
     isLowerBound: false,
     saturatedMembers: 0,
+    members: memberRates,
     basis: members.length === 0 ? 'the group has no member owning a partition' : `fewer than two commits in the last ${window}, so no rate between commits`,
+  };
+}
+
+/**
+ * The poll budget of a group's members: a full batch (max.poll.records) times the time one record takes,
+ * against max.poll.interval.ms, beyond which a Java-style client (one that processes between polls) is expelled.
+ * - Warden's own consumer core hands every fetched batch off and returns at once, so fetching and heartbeats
+ *   never wait for processing: there is no poll budget to exceed (null, with the reason as a note).
+ * - Other groups: the broker shows neither setting, so both are assumptions (resolveClientSettings: the Java
+ *   client's defaults unless ADVISOR_CLIENT_SETTINGS says otherwise), and the time per record is measured: the
+ *   mean over the window of the slowest member that had records waiting throughout (1 / its committed
+ *   records per second; a member with records waiting gets full batches). A member that ran out of records is
+ *   not measured (its rate is only a lower bound of what it can do, and its batches are not full).
+ * - What it cannot see: a member so slow that it never commits within the window (expelled before its first
+ *   commit, the rebalance loop at its worst) has no rate at all; the rebalance-rate advice covers that case.
+ *   A mean hides slow outliers: single records can take much longer than it.
+ */
+export function measurePollBudget(
+  members: readonly MemberRate[],
+  settings: ResolvedClientSettings,
+  windowMs: number,
+  isWardenConsumer: boolean,
+): { budget: PollBudget | null; note: string | null } {
+  if (isWardenConsumer) {
+    return {
+      budget: null,
+      note:
+        'Poll budget does not apply: the Warden consumer core hands each fetched batch off and returns at once, so ' +
+        'fetching and heartbeats never wait for processing; a slow record holds only its own partition (see the commit prefix).',
+    };
+  }
+  const saturated = members.filter((m) => m.saturated && m.ratePerSec > 0);
+  const slowest = [...saturated].sort((a, b) => a.ratePerSec - b.ratePerSec)[0];
+  if (!slowest) return { budget: null, note: null };
+  const slowRecordMs = Math.round((1000 / slowest.ratePerSec) * 10) / 10;
+  const name = `${slowest.clientId}${slowest.host ? ` (${slowest.host})` : ''}`;
+  return {
+    budget: {
+      maxBatchRecords: settings.maxPollRecords,
+      slowRecordMs,
+      limitMs: settings.maxPollIntervalMs,
+      limitName: 'max.poll.interval.ms',
+      slowRecordBasis:
+        `mean estimate, 1 / ${Number(slowest.ratePerSec.toPrecision(3))} records/s committed by ${name}, the slowest of ` +
+        `${plural(saturated.length, 'member')} with records waiting throughout the last ${formatDuration(windowMs / 1000)}; ` +
+        'single records may take longer',
+      assumed: `${settings.origin.maxPollRecords} as the batch size (a member with records waiting gets full batches) and ${settings.origin.maxPollIntervalMs} as the limit`,
+    },
+    note: null,
   };
 }
 
@@ -102,7 +171,7 @@ export function buildGroupAdvice(input: GroupAdviceInput): TGroupAdvice {
   const { analysis } = input;
   const notes: string[] = [];
   const held = new Set(input.quarantines.map(keyOf));
-  const { saturatedMembers: _saturated, ...perConsumerRate } = measurePerConsumerRate(analysis, input.windowMs, held);
+  const { saturatedMembers: _saturated, members: memberRates, ...perConsumerRate } = measurePerConsumerRate(analysis, input.windowMs, held);
   const consumers = analysis.members.length;
   const topics = new Set(analysis.partitions.map((p) => p.row.topic));
   const multiTopic = topics.size > 1;
@@ -165,6 +234,9 @@ export function buildGroupAdvice(input: GroupAdviceInput): TGroupAdvice {
     plan = { ...result, hotPartitions: result.hotPartitions.map(refOf) };
   }
 
+  const pollBudget = measurePollBudget(memberRates, input.clientSettings, input.windowMs, input.isWardenConsumer);
+  if (pollBudget.note) notes.push(pollBudget.note);
+
   const quarantineOf = new Map(input.quarantines.map((q) => [keyOf(q), q]));
   const nowMs = input.sampledAt.getTime();
   const advice = adviseGroup({
@@ -184,12 +256,12 @@ export function buildGroupAdvice(input: GroupAdviceInput): TGroupAdvice {
     members: consumers,
     // A lower-bound rate would flag partitions that merely match what the consumer happened to do as hot.
     perConsumerRatePerSec: perConsumerRate.isLowerBound ? null : perConsumerRate.ratePerSec,
-    pollBudget: null,
+    pollBudget: pollBudget.budget,
     rebalancesPerHour: input.rebalancesPerHour,
     rebalanceProtocol: rebalanceProtocolOf(input.protocol),
     assignor: input.protocol,
     client: input.isWardenConsumer ? KAFKAJS_CAPABILITIES : null,
-    memberRestarts: null,
+    memberRestarts: input.memberRestarts,
   });
 
   return {
