@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseTokens, parseUsers, type ParseResult } from './server/auth/credentials';
 
 // The one place that reads process.env. Every variable of the worker, the UI and the scripts is declared
 // here with its default; a bad value stops start-up with a message naming the variable, the problem and
@@ -47,6 +48,40 @@ const booleanFlag = (fallback: boolean) =>
     .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
     .default(fallback ? 'true' : 'false')
     .transform((value) => value === 'true' || value === '1');
+
+/** A credential list (WARDEN_USERS, WARDEN_API_TOKENS); its problems never quote the secrets. */
+const credentialList = <T>(parse: (value: string) => ParseResult<T>) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return null;
+      const parsed = parse(value);
+      if (parsed.ok) return parsed.value;
+      for (const problem of parsed.problems) ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    });
+
+const originList = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value.trim() === '') return [];
+    const origins = value.split(',').map((o) => o.trim());
+    for (const origin of origins) {
+      let canonical: string | null = null;
+      try {
+        canonical = new URL(origin).origin;
+      } catch {
+        canonical = null;
+      }
+      if (canonical === null || canonical === 'null' || canonical !== origin) {
+        ctx.addIssue({ code: 'custom', message: `"${origin}" is not an origin (scheme://host[:port], no path or trailing slash)` });
+        return z.NEVER;
+      }
+    }
+    return origins;
+  });
 
 const postgresUrl = z
   .string()
@@ -108,6 +143,21 @@ export const envSchema = z.object({
   WARDEN_KAFKA_CONTROLLER_PORT: port(9093),
   /** npm test's ports: broker base+92, controller base+93, UI base+100, workers base+464 and up. */
   WARDEN_TEST_PORT_BASE: z.coerce.number().int().min(1_024).max(60_000).default(19_000),
+  // --- dashboard access (lib/server/auth/); the dashboard refuses to start without users and a session secret.
+  /** name:role:password-or-scrypt-hash, comma-separated; role viewer or operator. */
+  WARDEN_USERS: credentialList(parseUsers),
+  /** name:role:token-or-sha256-hash, comma-separated, for `Authorization: Bearer <token>`. */
+  WARDEN_API_TOKENS: credentialList(parseTokens),
+  /** HMAC key of the session cookie; changing it signs everyone out. */
+  WARDEN_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters (openssl rand -base64 32 makes one)').optional(),
+  /** A session ends this long after sign-in (absolute, not sliding). */
+  WARDEN_SESSION_MAX_AGE_SEC: z.coerce.number().int().min(60).max(30 * 86_400).default(43_200),
+  /** Secure flag of the session cookie; auto: when the request came over https (or X-Forwarded-Proto says so). */
+  WARDEN_COOKIE_SECURE: z.enum(['auto', 'true', 'false'], { message: 'must be auto, true or false' }).default('auto'),
+  /** Origins accepted on POSTs besides the dashboard's own host, e.g. a reverse proxy's public name. */
+  WARDEN_ALLOWED_ORIGINS: originList,
+  /** Set by `next start` (production) and `next dev`; any value is accepted, only "production" matters. */
+  NODE_ENV: z.string().default('development'),
 });
 
 export type WardenConfig = z.infer<typeof envSchema> & { kafkaBrokers: string[]; usesLocalBroker: boolean };
@@ -158,7 +208,17 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   WARDEN_KAFKA_HOME: '/var/lib/warden/kafka',
   WARDEN_KAFKA_CONTROLLER_PORT: '9093',
   WARDEN_TEST_PORT_BASE: '19000',
+  WARDEN_USERS: 'alice:operator:scrypt:32768:8:1:<salt>:<hash>,bob:viewer:<password of 12+ characters>',
+  WARDEN_API_TOKENS: 'ci:viewer:sha256:<64 hex digits from npm run auth:hash -- --token>',
+  WARDEN_SESSION_SECRET: '<openssl rand -base64 32>',
+  WARDEN_SESSION_MAX_AGE_SEC: '43200',
+  WARDEN_COOKIE_SECURE: 'true',
+  WARDEN_ALLOWED_ORIGINS: 'https://warden.example.com',
+  NODE_ENV: 'production',
 };
+
+/** Variables whose values are never quoted in an error message. */
+const SECRET_VARIABLES = new Set<string>(['WARDEN_USERS', 'WARDEN_API_TOKENS', 'WARDEN_SESSION_SECRET']);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -176,7 +236,7 @@ export function parseConfig(env: Record<string, string | undefined>): WardenConf
       result.error.issues.map((issue) => {
         const name = String(issue.path[0]) as keyof typeof EXAMPLES;
         const given = cleaned[name];
-        const shown = given === undefined ? 'missing' : `"${given}"`;
+        const shown = given === undefined ? 'missing' : SECRET_VARIABLES.has(name) ? '(set; value not shown)' : `"${given}"`;
         return `${name}=${shown}: ${issue.message} (example: ${name}=${EXAMPLES[name] ?? '?'})`;
       }),
     );
