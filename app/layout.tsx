@@ -1,8 +1,13 @@
 import type { Metadata } from 'next';
+import { cookies } from 'next/headers';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { MainNav } from '@/components/main-nav';
+import { SessionProvider, type SessionUser } from '@/components/session-context';
+import { UserMenu } from '@/components/user-menu';
 import { loadConfig } from '@/lib/config';
+import { principalOfSessionCookie } from '@/lib/server/auth/request-auth';
+import { SESSION_COOKIE } from '@/lib/server/auth/session-token';
 import { Providers } from './providers';
 import './globals.css';
 
@@ -11,7 +16,10 @@ export const metadata: Metadata = {
   description: 'Kafka consumer lag in time and offsets, quarantines, rebalances and capacity advice.',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Only the name and role reach the browser; proxy.ts already sent anyone without a session to /sign-in.
+  const principal = principalOfSessionCookie((await cookies()).get(SESSION_COOKIE)?.value);
+  const user: SessionUser | null = principal ? { name: principal.name, role: principal.role } : null;
   return (
     <html lang="en">
       <body>
@@ -19,18 +27,25 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <Providers>
-          <header className="topbar">
-            <Link className="brand" href="/">
-              <span className="brand-mark" aria-hidden="true">
-                ◆
-              </span>
-              Warden
-            </Link>
-            <MainNav refreshMs={loadConfig().UI_REFRESH_MS} />
-          </header>
-          <main className="page" id="main">
-            {children}
-          </main>
+          <SessionProvider user={user}>
+            <header className="topbar">
+              <Link className="brand" href="/">
+                <span className="brand-mark" aria-hidden="true">
+                  ◆
+                </span>
+                Warden
+              </Link>
+              {user ? (
+                <>
+                  <MainNav refreshMs={loadConfig().UI_REFRESH_MS} />
+                  <UserMenu />
+                </>
+              ) : null}
+            </header>
+            <main className="page" id="main">
+              {children}
+            </main>
+          </SessionProvider>
         </Providers>
       </body>
     </html>

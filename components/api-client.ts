@@ -26,6 +26,12 @@ export async function fetchJson<T extends z.ZodType>(url: string, schema: T, ini
     throw new ApiRequestError(0, 'the dashboard server cannot be reached');
   }
   const body: unknown = await response.json().catch(() => null);
+  // The session ended (expired, signed out elsewhere, or the user was removed): back to the sign-in page,
+  // returning here afterwards. The sign-in request itself answers 401 for a wrong password: no redirect.
+  if (response.status === 401 && typeof window !== 'undefined' && url !== '/api/auth/sign-in') {
+    const here = `${window.location.pathname}${window.location.search}`;
+    window.location.assign(`/sign-in?next=${encodeURIComponent(here)}`);
+  }
   if (!response.ok) {
     const parsed = ZApiError.safeParse(body);
     throw new ApiRequestError(response.status, parsed.success ? parsed.data.error : `${init.method ?? 'GET'} ${url} answered ${response.status}`, parsed.success ? parsed.data.field : undefined);

@@ -7,6 +7,7 @@ import { childProcessEnv, loadConfig } from '../lib/config';
 import { createKafka } from '../worker/kafka/client';
 import { ensureTopics } from '../worker/kafka/topics';
 import { startLocalBroker, stopLocalBroker, localBrokerRunning } from './lib/broker';
+import { demoAccess } from './lib/demo-access';
 import { migrateDatabase } from './lib/database';
 import { ProcessGroup, run } from './lib/processes';
 
@@ -14,6 +15,8 @@ const ROOT = path.resolve(__dirname, '..');
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Sign-in for the dashboard: demo users with printed passwords unless WARDEN_USERS is set.
+  const access = demoAccess(config);
   const started = Date.now();
   const children = new ProcessGroup();
   const broker = { port: config.WARDEN_KAFKA_PORT, controllerPort: config.WARDEN_KAFKA_PORT + 1 };
@@ -53,7 +56,7 @@ async function main(): Promise<void> {
     const env = childProcessEnv();
     children.start('worker', 'npx', ['tsx', 'worker/main.ts'], { cwd: ROOT, env });
     children.start('traffic', 'npx', ['tsx', 'scripts/traffic.ts'], { cwd: ROOT, env });
-    children.start('ui', 'npx', ['next', 'start', '--hostname', '127.0.0.1', '--port', String(config.UI_PORT)], { cwd: ROOT, env });
+    children.start('ui', 'npx', ['next', 'start', '--hostname', '127.0.0.1', '--port', String(config.UI_PORT)], { cwd: ROOT, env: childProcessEnv(access.uiEnv()) });
 
     const seconds = ((Date.now() - started) / 1000).toFixed(0);
     console.log(
@@ -64,6 +67,7 @@ async function main(): Promise<void> {
         `  worker    group ${config.WARDEN_GROUP_ID} on ${config.WARDEN_INPUT_TOPIC}; health http://127.0.0.1:${config.WORKER_PORT}/readyz`,
         `  traffic   ~${config.DEMO_RATE_PER_SEC} events/s into ${config.WARDEN_INPUT_TOPIC}`,
         `  dashboard http://127.0.0.1:${config.UI_PORT}`,
+        ...access.banner,
         'Press Ctrl-C to stop everything.',
         '',
       ].join('\n'),

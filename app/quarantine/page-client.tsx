@@ -8,6 +8,7 @@ import { formatAge, formatCount, formatDateTime } from '@/components/format';
 import { useCommand } from '@/components/hooks/use-operator-action';
 import { useQuarantines } from '@/components/hooks/use-quarantines';
 import { quarantineAnchor } from '@/components/partition-table';
+import { useCanOperate } from '@/components/session-context';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
 import { useNow } from '@/components/use-now';
 import type { TOperatorAction } from '@/lib/schemas/operator-actions';
@@ -62,6 +63,7 @@ function QuarantineCard({ quarantine: q, now, onSubmitted }: { quarantine: TQuar
   const headingId = `${quarantineAnchor(q.groupId, q.topic, q.partition)}-title`;
   const pending = q.pendingAction;
   const headers = Object.entries(q.record.headers);
+  const canOperate = useCanOperate();
 
   const openDialog = (kind: ActionKind, button: HTMLButtonElement) => {
     opener.current = button;
@@ -163,21 +165,29 @@ function QuarantineCard({ quarantine: q, now, onSubmitted }: { quarantine: TQuar
               {pending.action} #{pending.id} requested by {pending.requestedBy} {formatAge(pending.requestedAt, now)}: waiting for the owning worker.
             </p>
           ) : null}
-          <div className="actions" role="group" aria-label={`Actions on ${name}`}>
-            <button type="button" className="button button-primary" disabled={pending !== null} onClick={(e) => openDialog('resume', e.currentTarget)}>
-              Resume…
-            </button>
-            <button type="button" className="button button-danger" disabled={pending !== null} onClick={(e) => openDialog('skip', e.currentTarget)}>
-              Skip…
-            </button>
-            <button type="button" className="button" disabled={pending !== null} onClick={(e) => openDialog('seek', e.currentTarget)}>
-              Seek…
-            </button>
-          </div>
-          <p className="muted small">
-            Resume retries the record · Skip completes it unprocessed (dead-letter copy first) · Seek continues at an offset or time. Each asks for
-            confirmation and a reason; the worker that owns the partition applies it.
-          </p>
+          {canOperate ? (
+            <>
+              <div className="actions" role="group" aria-label={`Actions on ${name}`}>
+                <button type="button" className="button button-primary" disabled={pending !== null} onClick={(e) => openDialog('resume', e.currentTarget)}>
+                  Resume…
+                </button>
+                <button type="button" className="button button-danger" disabled={pending !== null} onClick={(e) => openDialog('skip', e.currentTarget)}>
+                  Skip…
+                </button>
+                <button type="button" className="button" disabled={pending !== null} onClick={(e) => openDialog('seek', e.currentTarget)}>
+                  Seek…
+                </button>
+              </div>
+              <p className="muted small">
+                Resume retries the record · Skip completes it unprocessed (dead-letter copy first) · Seek continues at an offset or time. Each asks for
+                confirmation and a reason; the worker that owns the partition applies it.
+              </p>
+            </>
+          ) : (
+            <p className="muted small role-note" data-testid="viewer-note">
+              You are signed in as a viewer: resuming, skipping and seeking need the operator role.
+            </p>
+          )}
         </section>
       </div>
 

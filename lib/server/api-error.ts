@@ -4,9 +4,11 @@ import type { TApiError } from '../schemas/common';
 /** An expected refusal with its HTTP status; its message is shown to the user as is. */
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 429 | 503,
     message: string,
     readonly field?: string,
+    /** Extra response headers, e.g. Retry-After on 429. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ApiError';

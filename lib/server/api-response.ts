@@ -19,7 +19,7 @@ export async function respond(run: () => Promise<unknown>, options: { status?: n
 export function errorResponse(error: unknown): Response {
   if (error instanceof z.ZodError) return Response.json(describeZodError(error), { status: 400, headers: NO_STORE });
   if (error instanceof ApiError) {
-    return Response.json({ error: error.message, ...(error.field ? { field: error.field } : {}) }, { status: error.status, headers: NO_STORE });
+    return Response.json({ error: error.message, ...(error.field ? { field: error.field } : {}) }, { status: error.status, headers: { ...NO_STORE, ...error.headers } });
   }
   console.error('API request failed', error);
   return Response.json({ error: 'internal error; see the server log' }, { status: 500, headers: NO_STORE });

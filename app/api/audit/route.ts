@@ -3,9 +3,13 @@ import { ZAuditQuery } from '@/lib/schemas/operator-actions';
 import { queryOf, respond } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
 import { listAudit } from '@/lib/server/list-audit';
+import { authorize } from '@/lib/server/auth/request-auth';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET(request: Request) {
-  return respond(() => listAudit(serverDatabase(), ZAuditQuery.parse(queryOf(request))));
+  return respond(async () => {
+    authorize(request, 'viewer');
+    return listAudit(serverDatabase(), ZAuditQuery.parse(queryOf(request)));
+  });
 }

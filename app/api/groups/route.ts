@@ -4,9 +4,13 @@ import { analysisOptions } from '@/lib/server/analysis-options';
 import { respond } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
 import { listGroups } from '@/lib/server/list-groups';
+import { authorize } from '@/lib/server/auth/request-auth';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET() {
-  return respond(() => listGroups(serverDatabase(), analysisOptions(loadConfig())));
+export async function GET(request: Request) {
+  return respond(async () => {
+    authorize(request, 'viewer');
+    return listGroups(serverDatabase(), analysisOptions(loadConfig()));
+  });
 }

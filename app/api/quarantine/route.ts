@@ -2,9 +2,13 @@
 import { respond } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
 import { listQuarantines } from '@/lib/server/list-quarantines';
+import { authorize } from '@/lib/server/auth/request-auth';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET() {
-  return respond(() => listQuarantines(serverDatabase()));
+export async function GET(request: Request) {
+  return respond(async () => {
+    authorize(request, 'viewer');
+    return listQuarantines(serverDatabase());
+  });
 }

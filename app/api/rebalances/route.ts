@@ -3,9 +3,13 @@ import { ZRebalancesQuery } from '@/lib/schemas/rebalances';
 import { queryOf, respond } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
 import { listRebalances } from '@/lib/server/list-rebalances';
+import { authorize } from '@/lib/server/auth/request-auth';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET(request: Request) {
-  return respond(() => listRebalances(serverDatabase(), ZRebalancesQuery.parse(queryOf(request))));
+  return respond(async () => {
+    authorize(request, 'viewer');
+    return listRebalances(serverDatabase(), ZRebalancesQuery.parse(queryOf(request)));
+  });
 }

@@ -5,11 +5,13 @@ import { analysisOptions } from '@/lib/server/analysis-options';
 import { respond, routeParams } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
 import { getGroupAdvice } from '@/lib/server/get-group-advice';
+import { authorize } from '@/lib/server/auth/request-auth';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(_request: Request, { params }: { params: Promise<{ groupId: string }> }) {
+export async function GET(request: Request, { params }: { params: Promise<{ groupId: string }> }) {
   return respond(async () => {
+    authorize(request, 'viewer');
     const { groupId } = await routeParams(ZGroupRouteParams, params);
     return getGroupAdvice(serverDatabase(), groupId, analysisOptions(loadConfig()));
   });

@@ -4,15 +4,16 @@ import { ZActionRequest } from '@/lib/schemas/operator-actions';
 import { errorResponse, readJsonBody, routeParams } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
 import { requestOperatorAction } from '@/lib/server/request-operator-action';
-import { requesterOf } from '@/lib/server/requester';
+import { authorize } from '@/lib/server/auth/request-auth';
 
 export const dynamic = 'force-dynamic';
 
 export async function POST(request: Request, { params }: { params: Promise<{ groupId: string; topic: string; partition: string }> }) {
   try {
+    const operator = authorize(request, 'operator');
     const target = await routeParams(ZPartitionRouteParams, params);
     const body = ZActionRequest.parse(await readJsonBody(request));
-    const action = await requestOperatorAction(serverDatabase(), target, body, requesterOf(request));
+    const action = await requestOperatorAction(serverDatabase(), target, body, operator.name);
     return Response.json(action, { status: 202, headers: { location: `/api/commands/${action.id}`, 'cache-control': 'no-store' } });
   } catch (error) {
     return errorResponse(error);

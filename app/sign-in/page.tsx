@@ -1,0 +1,18 @@
+import type { Metadata } from 'next';
+import { cookies } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { SignInForm } from '@/components/sign-in-form';
+import { safeNextPath } from '@/lib/server/auth/access';
+import { principalOfSessionCookie } from '@/lib/server/auth/request-auth';
+import { SESSION_COOKIE } from '@/lib/server/auth/session-token';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Sign in' };
+
+/** The sign-in page; someone already signed in goes straight on to where they were heading. */
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const raw = (await searchParams).next;
+  const next = safeNextPath(typeof raw === 'string' ? raw : null);
+  if (principalOfSessionCookie((await cookies()).get(SESSION_COOKIE)?.value)) redirect(next);
+  return <SignInForm next={next} />;
+}

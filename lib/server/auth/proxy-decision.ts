@@ -1,0 +1,31 @@
+import { decideAccess, safeNextPath, type AuthSettings } from './access';
+
+// What proxy.ts does with a request before it reaches a page or a route handler (Next.js 16 Proxy, Node.js
+// runtime). It is the first gate, not the only one: every API route handler checks again with authorize(),
+// with the role it needs; this gate only requires that someone valid is asking.
+// - /api/auth/sign-in and /api/auth/sign-out pass (their handlers check the Origin; nobody is signed in yet);
+// - other /api/** need a valid session cookie or bearer token (401), and an unsafe method our own Origin (403);
+// - pages need a valid session; without one they redirect to /sign-in?next=<the page>; /sign-in itself passes.
+
+export type ProxyDecision = { kind: 'pass' } | { kind: 'refuse'; status: 401 | 403; message: string } | { kind: 'redirect'; location: string };
+
+const OPEN_API = new Set(['/api/auth/sign-in', '/api/auth/sign-out']);
+
+export function proxyDecision(
+  settings: AuthSettings,
+  request: { pathname: string; search: string; method: string; origin: string | null; host: string | null; authorization: string | null; sessionCookie: string | undefined },
+  now: Date,
+): ProxyDecision {
+  const { pathname } = request;
+  if (pathname === '/api' || pathname.startsWith('/api/')) {
+    if (OPEN_API.has(pathname)) return { kind: 'pass' };
+    const decision = decideAccess(settings, request, 'viewer', now);
+    return decision.ok ? { kind: 'pass' } : { kind: 'refuse', status: decision.status, message: decision.message };
+  }
+  if (pathname === '/sign-in') return { kind: 'pass' };
+  // Pages are for people: only the session cookie counts (a bearer token is for API clients).
+  const decision = decideAccess(settings, { ...request, authorization: null }, 'viewer', now);
+  if (decision.ok) return { kind: 'pass' };
+  const next = safeNextPath(`${pathname}${request.search}`);
+  return { kind: 'redirect', location: next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}` };
+}
