@@ -24,7 +24,7 @@ export function AuditPageClient({ refreshMs }: { refreshMs: number }) {
       <div className="page-head">
         <div>
           <h1 id="audit-heading">Audit log</h1>
-          <p className="muted subtitle">Every resume, skip and seek asked for, and what the owning worker did with it.</p>
+          <p className="muted subtitle">Every resume, skip and seek asked for and what the owning worker did with it, and every offset reset.</p>
         </div>
         <RefreshIndicator isFetching={isFetching} refreshMs={refreshMs} />
       </div>
@@ -74,7 +74,9 @@ export function AuditPageClient({ refreshMs }: { refreshMs: number }) {
 
 function AuditRow({ action: a }: { action: TOperatorAction }) {
   const what =
-    a.action === 'seek' ? `seek to ${a.seekOffset ?? '?'}${a.seekTimestamp ? ` (time ${formatDateTime(a.seekTimestamp)})` : ''}` : a.action;
+    a.action === 'seek' || a.action === 'reset'
+      ? `${a.action === 'seek' ? 'seek' : 'offset reset'} to ${a.seekOffset ?? '?'}${a.seekTimestamp ? ` (time ${formatDateTime(a.seekTimestamp)})` : ''}`
+      : a.action;
   return (
     <tr data-testid="audit-row" data-status={a.status}>
       <td className="nowrap">

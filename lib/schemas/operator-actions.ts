@@ -10,6 +10,9 @@ export const OPERATOR_ACTION_CHANNEL = 'warden_operator_action';
 
 export const ACTION_KINDS = ['resume', 'skip', 'seek'] as const;
 export const ZActionKind = z.enum(ACTION_KINDS, { error: 'must be one of resume, skip, seek' });
+/** What the audit log holds: the actions above, and offset resets of groups that are not Warden consumers. */
+export const AUDIT_ACTION_KINDS = [...ACTION_KINDS, 'reset'] as const;
+export const ZAuditActionKind = z.enum(AUDIT_ACTION_KINDS);
 
 export const REASON_MAX_CHARS = 500;
 
@@ -48,7 +51,7 @@ export const ZOperatorAction = z.object({
   groupId: z.string(),
   topic: z.string(),
   partition: z.number().int().min(0),
-  action: ZActionKind,
+  action: ZAuditActionKind,
   seekOffset: ZOffset.nullable(),
   seekTimestamp: ZIsoTime.nullable(),
   quarantineOffset: ZOffset.nullable(),

@@ -1,5 +1,5 @@
 import type { OperatorAction } from '../generated/prisma/client';
-import { ZActionKind, ZActionStatus, type TOperatorAction } from '../schemas/operator-actions';
+import { ZActionStatus, ZAuditActionKind, type TOperatorAction } from '../schemas/operator-actions';
 
 /** A stored operator_action row as the API shows it (offsets as strings, times as ISO). */
 export function operatorActionJson(row: OperatorAction): TOperatorAction {
@@ -8,7 +8,7 @@ export function operatorActionJson(row: OperatorAction): TOperatorAction {
     groupId: row.groupId,
     topic: row.topic,
     partition: row.partition,
-    action: ZActionKind.parse(row.action),
+    action: ZAuditActionKind.parse(row.action),
     seekOffset: row.seekOffset?.toString() ?? null,
     seekTimestamp: row.seekTimestamp?.toISOString() ?? null,
     quarantineOffset: row.quarantineOffset?.toString() ?? null,

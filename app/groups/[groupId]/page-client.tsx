@@ -9,8 +9,10 @@ import { formatAge, formatCount, formatRate, isStale } from '@/components/format
 import { useGroup, useGroupAdvice, useLagSeries } from '@/components/hooks/use-group';
 import { useRebalances } from '@/components/hooks/use-rebalances';
 import { LagCharts } from '@/components/lag-charts';
+import { OffsetResetCard } from '@/components/offset-reset-card';
 import { PartitionTable } from '@/components/partition-table';
 import { RebalanceTimeline } from '@/components/rebalance-list';
+import { useCanOperate } from '@/components/session-context';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
 import { GroupStatusBadge, StatePill } from '@/components/status-badge';
 import { TimeLagValue } from '@/components/time-lag-cell';
@@ -25,6 +27,7 @@ export function GroupPageClient({ groupId, refreshMs, sampleIntervalMs }: { grou
   const series = useLagSeries(groupId, range, refreshMs);
   const rebalances = useRebalances(refreshMs, groupId, 20);
   const now = useNow();
+  const canOperate = useCanOperate();
 
   if (group.error instanceof ApiRequestError && group.error.status === 404) {
     return (
@@ -90,6 +93,8 @@ export function GroupPageClient({ groupId, refreshMs, sampleIntervalMs }: { grou
           )}
         </section>
       ) : null}
+
+      {detail && canOperate && !detail.isWardenConsumer ? <OffsetResetCard detail={detail} /> : null}
 
       <LagCharts series={series.data} range={range} onRange={setRange} error={series.error} isPending={series.isPending} isFetching={series.isFetching} />
 
