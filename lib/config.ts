@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseTokens, parseUsers, type ParseResult } from './server/auth/credentials';
+import { SASL_MECHANISMS, Secret, resolveKafkaSecurity, type KafkaSecuritySettings } from './kafka-security';
 
 // The one place that reads process.env. Every variable of the worker, the UI and the scripts is declared
 // here with its default; a bad value stops start-up with a message naming the variable, the problem and
@@ -93,6 +94,25 @@ export const envSchema = z.object({
   KAFKA_BROKERS: brokerList,
   WARDEN_KAFKA_PORT: port(9092),
   KAFKA_CLIENT_ID: z.string().min(1).default('warden'),
+  // --- TLS and SASL of every Kafka client (checked and read by lib/kafka-security.ts; need KAFKA_BROKERS).
+  /** TLS to the brokers; without KAFKA_SSL_CA_FILE the system's trusted CAs verify them. */
+  KAFKA_SSL: booleanFlag(false),
+  /** PEM file of the CA(s) that signed the brokers' certificates; replaces the system's CAs. */
+  KAFKA_SSL_CA_FILE: z.string().optional(),
+  /** PEM client certificate (chain) and its unencrypted key, for brokers that require mutual TLS; both or neither. */
+  KAFKA_SSL_CERT_FILE: z.string().optional(),
+  KAFKA_SSL_KEY_FILE: z.string().optional(),
+  /** SASL mechanism; KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD are required with it. */
+  KAFKA_SASL_MECHANISM: z.preprocess(
+    (value) => (typeof value === 'string' ? value.toLowerCase() : value),
+    z.enum(SASL_MECHANISMS, { message: 'must be plain, scram-sha-256 or scram-sha-512' }).optional(),
+  ),
+  KAFKA_SASL_USERNAME: z.string().optional(),
+  /** Never logged or quoted in an error: held as a Secret that prints as [redacted]. */
+  KAFKA_SASL_PASSWORD: z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined ? undefined : new Secret(value))),
   WARDEN_GROUP_ID: z.string().min(1).default('warden-pipeline'),
   WARDEN_INPUT_TOPIC: topicName('warden.demo.events'),
   WARDEN_RESULTS_TOPIC: topicName('warden.demo.results'),
@@ -160,7 +180,12 @@ export const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
 });
 
-export type WardenConfig = z.infer<typeof envSchema> & { kafkaBrokers: string[]; usesLocalBroker: boolean };
+export type WardenConfig = z.infer<typeof envSchema> & {
+  kafkaBrokers: string[];
+  usesLocalBroker: boolean;
+  /** TLS and SASL of every Kafka client, with the PEM files read (lib/kafka-security.ts). */
+  kafkaSecurity: KafkaSecuritySettings;
+};
 
 /** Example values quoted in start-up errors, so the fix is one copy-paste away. */
 const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
@@ -168,6 +193,13 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   KAFKA_BROKERS: '127.0.0.1:9092,127.0.0.1:9094',
   WARDEN_KAFKA_PORT: '9092',
   KAFKA_CLIENT_ID: 'warden',
+  KAFKA_SSL: 'true',
+  KAFKA_SSL_CA_FILE: '/etc/warden/kafka-ca.pem',
+  KAFKA_SSL_CERT_FILE: '/etc/warden/kafka-client.pem',
+  KAFKA_SSL_KEY_FILE: '/etc/warden/kafka-client.key',
+  KAFKA_SASL_MECHANISM: 'scram-sha-512',
+  KAFKA_SASL_USERNAME: 'warden',
+  KAFKA_SASL_PASSWORD: '<the password>',
   WARDEN_GROUP_ID: 'warden-pipeline',
   WARDEN_INPUT_TOPIC: 'warden.demo.events',
   WARDEN_RESULTS_TOPIC: 'warden.demo.results',
@@ -218,7 +250,7 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
 };
 
 /** Variables whose values are never quoted in an error message. */
-const SECRET_VARIABLES = new Set<string>(['WARDEN_USERS', 'WARDEN_API_TOKENS', 'WARDEN_SESSION_SECRET']);
+const SECRET_VARIABLES = new Set<string>(['WARDEN_USERS', 'WARDEN_API_TOKENS', 'WARDEN_SESSION_SECRET', 'KAFKA_SASL_PASSWORD']);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -233,20 +265,27 @@ export function parseConfig(env: Record<string, string | undefined>): WardenConf
   const result = envSchema.safeParse(cleaned);
   if (!result.success) {
     throw new ConfigError(
-      result.error.issues.map((issue) => {
-        const name = String(issue.path[0]) as keyof typeof EXAMPLES;
-        const given = cleaned[name];
-        const shown = given === undefined ? 'missing' : SECRET_VARIABLES.has(name) ? '(set; value not shown)' : `"${given}"`;
-        return `${name}=${shown}: ${issue.message} (example: ${name}=${EXAMPLES[name] ?? '?'})`;
-      }),
+      result.error.issues.map((issue) => describeProblem(String(issue.path[0]) as keyof typeof EXAMPLES, cleaned, issue.message)),
     );
   }
   const parsed = result.data;
+  // Cross-variable checks and the PEM files, once every single variable is valid.
+  const security = resolveKafkaSecurity(parsed);
+  if (security.problems.length > 0) {
+    throw new ConfigError(security.problems.map((p) => describeProblem(p.variable, cleaned, p.message)));
+  }
   return {
     ...parsed,
     kafkaBrokers: parsed.KAFKA_BROKERS ?? [`127.0.0.1:${parsed.WARDEN_KAFKA_PORT}`],
     usesLocalBroker: parsed.KAFKA_BROKERS === null,
+    kafkaSecurity: security.settings,
   };
+}
+
+function describeProblem(name: keyof typeof EXAMPLES, cleaned: Record<string, string | undefined>, message: string): string {
+  const given = cleaned[name];
+  const shown = given === undefined ? 'missing' : SECRET_VARIABLES.has(name) ? '(set; value not shown)' : `"${given}"`;
+  return `${name}=${shown}: ${message} (example: ${name}=${EXAMPLES[name] ?? '?'})`;
 }
 
 let cached: WardenConfig | undefined;

@@ -1,6 +1,6 @@
 import type { Admin } from 'kafkajs';
 import { loadConfig } from '../lib/config';
-import { createKafka } from '../worker/kafka/client';
+import { createKafka, kafkaSecurityFrom } from '../worker/kafka/client';
 import { eventually } from '../scripts/lib/eventually';
 import { uniqueName } from '../scripts/lib/unique-name';
 
@@ -12,7 +12,8 @@ export { eventually, uniqueName };
 
 export function testKafka(clientId = 'warden-test') {
   // Silent: tests assert on outcomes, and kafkajs's retry chatter during fault injection buries them.
-  return createKafka({ brokers: loadConfig().kafkaBrokers, clientId, logLevel: 'nothing' });
+  const config = loadConfig();
+  return createKafka({ brokers: config.kafkaBrokers, clientId, logLevel: 'nothing', ...kafkaSecurityFrom(config) });
 }
 
 

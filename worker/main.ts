@@ -3,6 +3,7 @@
 // exit 1.
 import { ConfigError, loadConfig } from '../lib/config';
 import { createLogger } from './logger';
+import { KafkaStartupError } from './kafka/startup-check';
 import { WardenWorker } from './worker';
 
 const SHUTDOWN_DEADLINE_MS = 15_000;
@@ -43,7 +44,9 @@ async function main(): Promise<void> {
   try {
     await worker.start();
   } catch (error) {
-    logger.error({ err: error }, 'worker failed to start');
+    // A Kafka configuration problem (credentials, certificates, listener) is one line naming the setting.
+    if (error instanceof KafkaStartupError) logger.fatal({ settings: error.settings }, `worker failed to start: ${error.message}`);
+    else logger.error({ err: error }, 'worker failed to start');
     await worker.stop(1_000).catch(() => undefined);
     process.exit(1);
   }

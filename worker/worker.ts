@@ -4,7 +4,8 @@ import type { WardenConfig } from '../lib/config';
 import { createDatabase, type Database } from '../lib/db';
 import { WorkerServer } from './http/worker-server';
 import { WorkerMetrics } from './metrics/worker-metrics';
-import { createKafka } from './kafka/client';
+import { createKafka, kafkaSecurityFrom } from './kafka/client';
+import { checkKafkaAtStartup, startupContextFrom } from './kafka/startup-check';
 import { ensureTopics } from './kafka/topics';
 import { createConsumer, type WardenConsumer } from './kafka/warden-consumer';
 import type { Logger } from './logger';
@@ -50,7 +51,21 @@ export class WardenWorker {
 
   async start(): Promise<void> {
     const { config, logger } = this;
-    const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: config.KAFKA_CLIENT_ID, logLevel: 'error' });
+    // Every client below (consumer, producer, admin, sampler, operator commands) comes from this one kafkajs
+    // instance, so all of them use the configured TLS and SASL. The check first proves they will connect:
+    // wrong credentials or certificates stop the start here with a KafkaStartupError naming the setting,
+    // instead of a consumer retrying forever.
+    const client = { brokers: config.kafkaBrokers, clientId: config.KAFKA_CLIENT_ID, ...kafkaSecurityFrom(config) };
+    const { tls, sasl } = config.kafkaSecurity;
+    const cluster = await checkKafkaAtStartup({
+      client,
+      context: startupContextFrom(config),
+      logger,
+      secrets: sasl ? [sasl.password.reveal()] : [],
+    });
+    logger.info({ ...cluster, tls: tls !== null, sasl: sasl?.mechanism ?? null }, 'Kafka reachable');
+    if (sasl?.mechanism === 'plain' && !tls) logger.warn('KAFKA_SASL_MECHANISM=plain without KAFKA_SSL sends the password unencrypted');
+    const kafka = createKafka({ ...client, logLevel: 'error' });
     this.db = createDatabase(config.DATABASE_URL);
     this.admin = kafka.admin();
     await this.admin.connect();

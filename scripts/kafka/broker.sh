@@ -18,6 +18,15 @@ STOP_TIMEOUT=30
 HOST=127.0.0.1
 # Any fixed base64url encoding of 16 bytes; this one is "WardenLocalKafka".
 CLUSTER_ID=V2FyZGVuTG9jYWxLYWZrYQ
+# Optional security listeners (all unset by default: the broker then has its PLAINTEXT listener only).
+SASL_PORT="${WARDEN_KAFKA_SASL_PORT:-}"
+SSL_PORT="${WARDEN_KAFKA_SSL_PORT:-}"
+MTLS_PORT="${WARDEN_KAFKA_MTLS_PORT:-}"
+SASL_SSL_PORT="${WARDEN_KAFKA_SASL_SSL_PORT:-}"
+SASL_USERS="${WARDEN_KAFKA_SASL_USERS:-}"
+SSL_CERT_FILE="${WARDEN_KAFKA_SSL_CERT_FILE:-}"
+SSL_KEY_FILE="${WARDEN_KAFKA_SSL_KEY_FILE:-}"
+SSL_CA_FILE="${WARDEN_KAFKA_SSL_CA_FILE:-}"
 
 KAFKA_VERSION="$(sed -n 's:.*<kafka\.version>\(.*\)</kafka\.version>.*:\1:p' "$POM")"
 LIBS="$KHOME/libs-$KAFKA_VERSION"
@@ -49,6 +58,14 @@ for v in PORT CONTROLLER_PORT START_TIMEOUT; do
   [[ "${!v}" =~ ^[0-9]+$ ]] || die "$v must be a number, got '${!v}'"
 done
 [[ "$PORT" != "$CONTROLLER_PORT" ]] || die "WARDEN_KAFKA_PORT and WARDEN_KAFKA_CONTROLLER_PORT must differ"
+for v in SASL_PORT SSL_PORT MTLS_PORT SASL_SSL_PORT; do
+  [[ -z "${!v}" || "${!v}" =~ ^[0-9]+$ ]] || die "WARDEN_KAFKA_$v must be a number, got '${!v}'"
+done
+# Every port the broker listens on: client, controller, then the security listeners that are set.
+ALL_PORTS=("$PORT" "$CONTROLLER_PORT")
+for p in "$SASL_PORT" "$SSL_PORT" "$MTLS_PORT" "$SASL_SSL_PORT"; do [[ -z "$p" ]] || ALL_PORTS+=("$p"); done
+[[ "$(printf '%s\n' "${ALL_PORTS[@]}" | sort | uniq -d)" == "" ]] ||
+  die "the broker's ports must all differ, got ${ALL_PORTS[*]} (WARDEN_KAFKA_PORT, _CONTROLLER_PORT, _SASL_PORT, _SSL_PORT, _MTLS_PORT, _SASL_SSL_PORT)"
 
 # Serialises install/start/stop across concurrent callers (e.g. parallel test setups).
 # The fd must not leak into the broker or a tool JVM, or they would hold the lock for their lifetime.
@@ -152,17 +169,112 @@ kill_broker() {
   die "pid $pid survived SIGKILL"
 }
 
+# The security listeners that are set, as "NAME PROTOCOL PORT" lines (none by default). MTLS is an SSL
+# listener that requires a client certificate; SSL and SASL_SSL only authenticate the broker.
+security_listeners() {
+  [[ -z "$SASL_PORT" ]] || echo "SASL_PLAINTEXT SASL_PLAINTEXT $SASL_PORT"
+  [[ -z "$SSL_PORT" ]] || echo "SSL SSL $SSL_PORT"
+  [[ -z "$MTLS_PORT" ]] || echo "MTLS SSL $MTLS_PORT"
+  [[ -z "$SASL_SSL_PORT" ]] || echo "SASL_SSL SASL_SSL $SASL_SSL_PORT"
+}
+
+# Parses WARDEN_KAFKA_SASL_USERS ("name:password" pairs, comma- or space-separated) into USER_NAMES and
+# USER_PASSWORDS. Names and passwords are limited to [A-Za-z0-9._-] so they need no quoting in the JAAS
+# config or in kafka-storage's --add-scram syntax (a development broker: keep the passwords simple).
+USER_NAMES=()
+USER_PASSWORDS=()
+parse_users() {
+  local pair
+  for pair in ${SASL_USERS//,/ }; do
+    [[ "$pair" =~ ^([A-Za-z0-9._-]+):([A-Za-z0-9._-]+)$ ]] ||
+      die "WARDEN_KAFKA_SASL_USERS must be name:password pairs of letters, digits, . _ - (got an entry that is not)"
+    USER_NAMES+=("${BASH_REMATCH[1]}")
+    USER_PASSWORDS+=("${BASH_REMATCH[2]}")
+  done
+}
+
+# Checks the security settings before anything is written; messages never show a password.
+check_security() {
+  local sasl=0 tls=0 f
+  [[ -n "$SASL_PORT$SASL_SSL_PORT" ]] && sasl=1
+  [[ -n "$SSL_PORT$MTLS_PORT$SASL_SSL_PORT" ]] && tls=1
+  if ((sasl)); then
+    [[ -n "$SASL_USERS" ]] || die "WARDEN_KAFKA_SASL_PORT / WARDEN_KAFKA_SASL_SSL_PORT need WARDEN_KAFKA_SASL_USERS (e.g. alice:alice-secret)"
+    parse_users
+  elif [[ -n "$SASL_USERS" ]]; then
+    die "WARDEN_KAFKA_SASL_USERS is set but no SASL listener is (set WARDEN_KAFKA_SASL_PORT or WARDEN_KAFKA_SASL_SSL_PORT)"
+  fi
+  if ((tls)); then
+    [[ -n "$SSL_CERT_FILE" && -n "$SSL_KEY_FILE" ]] ||
+      die "WARDEN_KAFKA_SSL_PORT / _MTLS_PORT / _SASL_SSL_PORT need WARDEN_KAFKA_SSL_CERT_FILE and WARDEN_KAFKA_SSL_KEY_FILE (PEM)"
+    grep -q -- '-----BEGIN CERTIFICATE-----' "$SSL_CERT_FILE" 2>/dev/null ||
+      die "WARDEN_KAFKA_SSL_CERT_FILE=$SSL_CERT_FILE is not a readable PEM certificate file"
+    grep -q -- '-----BEGIN PRIVATE KEY-----' "$SSL_KEY_FILE" 2>/dev/null ||
+      die "WARDEN_KAFKA_SSL_KEY_FILE=$SSL_KEY_FILE is not a readable unencrypted PKCS#8 PEM key (-----BEGIN PRIVATE KEY-----; convert with: openssl pkcs8 -topk8 -nocrypt)"
+  else
+    for f in SSL_CERT_FILE SSL_KEY_FILE; do
+      [[ -z "${!f}" ]] || die "WARDEN_KAFKA_$f is set but no TLS listener is (set WARDEN_KAFKA_SSL_PORT, _MTLS_PORT or _SASL_SSL_PORT)"
+    done
+  fi
+  if [[ -n "$MTLS_PORT" ]]; then
+    [[ -n "$SSL_CA_FILE" ]] || die "WARDEN_KAFKA_MTLS_PORT needs WARDEN_KAFKA_SSL_CA_FILE (the CA client certificates must chain to)"
+  fi
+  if [[ -n "$SSL_CA_FILE" ]]; then
+    grep -q -- '-----BEGIN CERTIFICATE-----' "$SSL_CA_FILE" 2>/dev/null ||
+      die "WARDEN_KAFKA_SSL_CA_FILE=$SSL_CA_FILE is not a readable PEM certificate file"
+  fi
+}
+
+# Appended to server.properties only when a security listener is set. PLAIN users live in each SASL
+# listener's JAAS config; SCRAM credentials are written into the metadata log when data/ is formatted
+# (format_storage). The PEM keystore is the broker's key followed by its certificate chain.
+write_security_config() {
+  local i plain_users="" name protocol port lname mechanism
+  for ((i = 0; i < ${#USER_NAMES[@]}; i++)); do plain_users+=" user_${USER_NAMES[$i]}=\"${USER_PASSWORDS[$i]}\""; done
+  echo "# Security listeners (WARDEN_KAFKA_SASL_PORT, _SSL_PORT, _MTLS_PORT, _SASL_SSL_PORT)."
+  if [[ -n "$SSL_CERT_FILE" ]]; then
+    mkdir -p "$KHOME/tls"
+    cat "$SSL_KEY_FILE" "$SSL_CERT_FILE" >"$KHOME/tls/broker-keystore.pem"
+    chmod 600 "$KHOME/tls/broker-keystore.pem"
+    echo "ssl.keystore.type=PEM"
+    echo "ssl.keystore.location=$KHOME/tls/broker-keystore.pem"
+  fi
+  if [[ -n "$SSL_CA_FILE" ]]; then
+    echo "ssl.truststore.type=PEM"
+    echo "ssl.truststore.location=$SSL_CA_FILE"
+  fi
+  echo "ssl.client.auth=none"
+  while read -r name protocol port; do
+    lname="$(echo "$name" | tr '[:upper:]' '[:lower:]')"
+    case "$protocol" in
+      SASL_*)
+        echo "listener.name.$lname.sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512"
+        echo "listener.name.$lname.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required$plain_users;"
+        for mechanism in scram-sha-256 scram-sha-512; do
+          echo "listener.name.$lname.$mechanism.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;"
+        done
+        ;;
+    esac
+    [[ "$name" != MTLS ]] || echo "listener.name.mtls.ssl.client.auth=required"
+  done < <(security_listeners)
+}
+
 write_config() {
+  local listeners="PLAINTEXT://$HOST:$PORT" protocols="CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT" name protocol port
+  while read -r name protocol port; do
+    listeners+=",$name://$HOST:$port"
+    protocols+=",$name:$protocol"
+  done < <(security_listeners)
   cat >"$SERVER_PROPS" <<EOF
 # Generated by scripts/kafka/broker.sh on every start; edits are overwritten.
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@$HOST:$CONTROLLER_PORT
-listeners=PLAINTEXT://$HOST:$PORT,CONTROLLER://$HOST:$CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://$HOST:$PORT
+listeners=$listeners,CONTROLLER://$HOST:$CONTROLLER_PORT
+advertised.listeners=$listeners
 inter.broker.listener.name=PLAINTEXT
 controller.listener.names=CONTROLLER
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+listener.security.protocol.map=$protocols
 log.dirs=$DATA
 num.partitions=1
 default.replication.factor=1
@@ -182,6 +294,11 @@ broker.session.timeout.ms=3000
 num.network.threads=2
 num.io.threads=2
 EOF
+  if [[ -n "$(security_listeners)" ]]; then
+    write_security_config >>"$SERVER_PROPS"
+    # PLAIN passwords are in the JAAS config.
+    chmod 600 "$SERVER_PROPS"
+  fi
 
   cat >"$LOG4J_BROKER" <<EOF
 # Generated by scripts/kafka/broker.sh. Broker logs go to files only, never to stdout.
@@ -223,13 +340,30 @@ EOF
   mv -f "$LOG4J_TOOLS.$$" "$LOG4J_TOOLS"
 }
 
+# SCRAM users can only be added when data/ is first formatted (kafka-storage format --add-scram); a
+# marker records which users an existing data/ holds, so a changed WARDEN_KAFKA_SASL_USERS is refused
+# instead of silently keeping the old credentials.
 format_storage() {
+  local scram=() marker="$DATA/.warden-sasl-users" digest="" i mechanism
+  if ((${#USER_NAMES[@]} > 0)); then
+    digest="$(printf '%s' "$SASL_USERS" | { if command -v sha256sum >/dev/null 2>&1; then sha256sum; else shasum -a 256; fi; } | cut -d' ' -f1)"
+    if [[ -f "$DATA/meta.properties" ]]; then
+      [[ -f "$marker" && "$(cat "$marker")" == "$digest" ]] ||
+        die "$DATA was formatted with other SASL users than WARDEN_KAFKA_SASL_USERS (SCRAM users are written at format time); start with WARDEN_KAFKA_FRESH=1"
+    fi
+    for ((i = 0; i < ${#USER_NAMES[@]}; i++)); do
+      for mechanism in SCRAM-SHA-256 SCRAM-SHA-512; do
+        scram+=(--add-scram "$mechanism=[name=${USER_NAMES[$i]},password=${USER_PASSWORDS[$i]}]")
+      done
+    done
+  fi
   if ! "$JAVA" -Xmx256m -Dlog4j2.configurationFile="$LOG4J_TOOLS" -cp "$LIBS/*" \
-      kafka.tools.StorageTool format -t "$CLUSTER_ID" -c "$SERVER_PROPS" --ignore-formatted \
+      kafka.tools.StorageTool format -t "$CLUSTER_ID" -c "$SERVER_PROPS" --ignore-formatted ${scram[@]+"${scram[@]}"} \
       >"$LOGS/format.log" 2>&1; then
     cat "$LOGS/format.log" >&2
     die "formatting $DATA failed (delete it, or start with WARDEN_KAFKA_FRESH=1)"
   fi
+  [[ -z "$digest" ]] || echo "$digest" >"$marker"
 }
 
 # setsid (where available) + nohup: the broker outlives the calling shell and its terminal.
@@ -280,6 +414,17 @@ wait_ready() {
   return 1
 }
 
+# The security listeners open with the client listener; this only covers the moment in between.
+wait_port() {
+  local i
+  for ((i = 0; i < 40; i++)); do
+    port_open "$2" && return 0
+    pid_alive "$1" || return 1
+    sleep 0.25
+  done
+  return 1
+}
+
 cmd_install() {
   lock
   if installed; then say "Kafka $KAFKA_VERSION jars already installed in $LIBS"; return 0; fi
@@ -290,6 +435,7 @@ cmd_start() {
   local t0 pid offset
   t0=$(now_ms)
   lock
+  check_security
   install_jars
 
   pid="$(read_pid)"
@@ -312,7 +458,7 @@ cmd_start() {
   fi
 
   local p
-  for p in "$PORT" "$CONTROLLER_PORT"; do
+  for p in "${ALL_PORTS[@]}"; do
     if port_open "$p"; then
       die "$HOST:$p is already in use by a process this script did not start (no live broker in $PIDFILE). Free the port (see: ss -ltnp 'sport = :$p') or set WARDEN_KAFKA_PORT / WARDEN_KAFKA_CONTROLLER_PORT"
     fi
@@ -333,7 +479,12 @@ cmd_start() {
     rm -f "$PIDFILE"
     die "broker not ready within ${START_TIMEOUT} s"
   fi
-  say "started pid $pid on $HOST:$PORT in $(secs_since "$t0") s"
+  local name protocol port extra=""
+  while read -r name protocol port; do
+    wait_port "$pid" "$port" || { kill_broker "$pid"; rm -f "$PIDFILE"; die "listener $name on $HOST:$port did not open"; }
+    extra+=", $name on $port"
+  done < <(security_listeners)
+  say "started pid $pid on $HOST:$PORT$extra in $(secs_since "$t0") s"
 }
 
 cmd_stop() {
@@ -383,6 +534,9 @@ usage: $0 install|start|stop|status|tool <main class> [args...]
   env: WARDEN_KAFKA_HOME=$KHOME WARDEN_KAFKA_PORT=$PORT
        WARDEN_KAFKA_CONTROLLER_PORT=$CONTROLLER_PORT WARDEN_KAFKA_FRESH=$FRESH
        WARDEN_KAFKA_START_TIMEOUT=$START_TIMEOUT
+  optional listeners: WARDEN_KAFKA_SASL_PORT WARDEN_KAFKA_SSL_PORT WARDEN_KAFKA_MTLS_PORT
+       WARDEN_KAFKA_SASL_SSL_PORT, with WARDEN_KAFKA_SASL_USERS, WARDEN_KAFKA_SSL_CERT_FILE,
+       WARDEN_KAFKA_SSL_KEY_FILE, WARDEN_KAFKA_SSL_CA_FILE (see scripts/kafka/README.md)
 EOF
 }
 

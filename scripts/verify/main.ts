@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../lib/config';
 import { createDatabase } from '../../lib/db';
-import { createKafka } from '../../worker/kafka/client';
+import { createKafka, kafkaSecurityFrom } from '../../worker/kafka/client';
 import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
 import { migrateDatabase } from '../lib/database';
 import { formatReports } from './report';
@@ -54,7 +54,7 @@ async function main(): Promise<number> {
     await startLocalBroker(localBroker);
   }
   await migrateDatabase(config.DATABASE_URL);
-  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'warden-verify', logLevel: 'nothing' });
+  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'warden-verify', logLevel: 'nothing', ...kafkaSecurityFrom(config) });
   const admin = kafka.admin();
   await admin.connect();
   const db = createDatabase(config.DATABASE_URL);

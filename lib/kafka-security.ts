@@ -1,0 +1,171 @@
+import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+// TLS and SASL settings of every Kafka client Warden builds, resolved from the KAFKA_SSL* and KAFKA_SASL_*
+// variables that lib/config.ts parses. Files are read and checked here, once, at start-up: a missing file,
+// a file that is not PEM, or a key that does not belong to its certificate is a configuration error naming
+// the variable, never a TLS failure later. No message here ever contains a password or key material.
+
+export const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
+export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/** A value that must never reach a log line or an error message: it prints, serialises and inspects as [redacted]. */
+export class Secret {
+  readonly #value: string;
+
+  constructor(value: string) {
+    this.#value = value;
+  }
+
+  /** The value itself, for the one place that needs it (the kafkajs client options). */
+  reveal(): string {
+    return this.#value;
+  }
+
+  toString(): string {
+    return '[redacted]';
+  }
+
+  toJSON(): string {
+    return '[redacted]';
+  }
+
+  [INSPECT](): string {
+    return 'Secret([redacted])';
+  }
+}
+
+export interface KafkaTlsSettings {
+  /** KAFKA_SSL_CA_FILE and its certificates; null: the system's trusted CAs. */
+  caFile: string | null;
+  ca: string[] | null;
+  /** KAFKA_SSL_CERT_FILE / KAFKA_SSL_KEY_FILE: the client certificate (chain) and key for mutual TLS; both or neither. */
+  certFile: string | null;
+  cert: string | null;
+  keyFile: string | null;
+  key: Secret | null;
+}
+
+export interface KafkaSaslSettings {
+  mechanism: SaslMechanism;
+  username: string;
+  password: Secret;
+}
+
+/** null members: plaintext and no authentication (the default, and what the bundled broker speaks). */
+export interface KafkaSecuritySettings {
+  tls: KafkaTlsSettings | null;
+  sasl: KafkaSaslSettings | null;
+}
+
+/** The already-parsed variables this reads (see envSchema in lib/config.ts). */
+export interface KafkaSecurityVariables {
+  KAFKA_BROKERS: string[] | null;
+  KAFKA_SSL: boolean;
+  KAFKA_SSL_CA_FILE?: string | undefined;
+  KAFKA_SSL_CERT_FILE?: string | undefined;
+  KAFKA_SSL_KEY_FILE?: string | undefined;
+  KAFKA_SASL_MECHANISM?: SaslMechanism | undefined;
+  KAFKA_SASL_USERNAME?: string | undefined;
+  KAFKA_SASL_PASSWORD?: Secret | undefined;
+}
+
+export interface SecurityProblem {
+  variable: keyof KafkaSecurityVariables;
+  message: string;
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/**
+ * Checks the combination of security variables and reads the PEM files. Returns the settings, or the
+ * problems (each naming one variable) when any is wrong; `readFile` is replaceable for unit tests.
+ */
+export function resolveKafkaSecurity(
+  vars: KafkaSecurityVariables,
+  readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+): { settings: KafkaSecuritySettings; problems: SecurityProblem[] } {
+  const problems: SecurityProblem[] = [];
+  const problem = (variable: keyof KafkaSecurityVariables, message: string) => problems.push({ variable, message });
+
+  const files = { KAFKA_SSL_CA_FILE: vars.KAFKA_SSL_CA_FILE, KAFKA_SSL_CERT_FILE: vars.KAFKA_SSL_CERT_FILE, KAFKA_SSL_KEY_FILE: vars.KAFKA_SSL_KEY_FILE };
+  let tls: KafkaTlsSettings | null = null;
+  if (!vars.KAFKA_SSL) {
+    for (const [variable, value] of Object.entries(files)) {
+      if (value !== undefined) problem(variable as keyof typeof files, 'is set but KAFKA_SSL is not true (set KAFKA_SSL=true to connect with TLS)');
+    }
+  } else {
+    if (vars.KAFKA_SSL_CERT_FILE !== undefined && vars.KAFKA_SSL_KEY_FILE === undefined) {
+      problem('KAFKA_SSL_KEY_FILE', 'is required with KAFKA_SSL_CERT_FILE (the client certificate and its key go together)');
+    }
+    if (vars.KAFKA_SSL_KEY_FILE !== undefined && vars.KAFKA_SSL_CERT_FILE === undefined) {
+      problem('KAFKA_SSL_CERT_FILE', 'is required with KAFKA_SSL_KEY_FILE (the client certificate and its key go together)');
+    }
+    const read = (variable: keyof typeof files): string | null => {
+      const path = files[variable];
+      if (path === undefined) return null;
+      try {
+        return readFile(path);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        problem(variable, `cannot read the file${code ? ` (${code})` : ''}`);
+        return null;
+      }
+    };
+    const caText = read('KAFKA_SSL_CA_FILE');
+    const certText = read('KAFKA_SSL_CERT_FILE');
+    const keyText = read('KAFKA_SSL_KEY_FILE');
+    const ca = caText === null ? null : certificatesIn(caText);
+    if (caText !== null && ca === null) problem('KAFKA_SSL_CA_FILE', 'holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
+    const leaf = certText === null ? null : (certificatesIn(certText)?.[0] ?? null);
+    if (certText !== null && leaf === null) problem('KAFKA_SSL_CERT_FILE', 'holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
+    let key: KeyObject | null = null;
+    if (keyText !== null) {
+      try {
+        key = createPrivateKey({ key: keyText, format: 'pem' });
+      } catch {
+        problem('KAFKA_SSL_KEY_FILE', 'holds no unencrypted PEM private key (encrypted keys are not supported: openssl pkey -in key.pem -out plain.pem)');
+      }
+    }
+    if (leaf !== null && key !== null && !new X509Certificate(leaf).checkPrivateKey(key)) {
+      problem('KAFKA_SSL_KEY_FILE', 'is not the private key of the certificate in KAFKA_SSL_CERT_FILE');
+    }
+    tls = {
+      caFile: vars.KAFKA_SSL_CA_FILE ?? null,
+      ca,
+      certFile: vars.KAFKA_SSL_CERT_FILE ?? null,
+      cert: certText,
+      keyFile: vars.KAFKA_SSL_KEY_FILE ?? null,
+      key: keyText === null ? null : new Secret(keyText),
+    };
+  }
+
+  let sasl: KafkaSaslSettings | null = null;
+  const { KAFKA_SASL_MECHANISM: mechanism, KAFKA_SASL_USERNAME: username, KAFKA_SASL_PASSWORD: password } = vars;
+  if (mechanism !== undefined) {
+    if (username === undefined) problem('KAFKA_SASL_USERNAME', 'is required when KAFKA_SASL_MECHANISM is set');
+    if (password === undefined) problem('KAFKA_SASL_PASSWORD', 'is required when KAFKA_SASL_MECHANISM is set');
+    if (username !== undefined && password !== undefined) sasl = { mechanism, username, password };
+  } else if (username !== undefined || password !== undefined) {
+    problem('KAFKA_SASL_MECHANISM', 'is required when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is set (plain, scram-sha-256 or scram-sha-512)');
+  }
+
+  if ((vars.KAFKA_SSL || mechanism !== undefined) && vars.KAFKA_BROKERS === null) {
+    problem('KAFKA_BROKERS', 'is required with KAFKA_SSL or KAFKA_SASL_MECHANISM (the bundled broker on WARDEN_KAFKA_PORT is plaintext)');
+  }
+  return { settings: { tls, sasl }, problems };
+}
+
+/** Every PEM certificate in `text`, or null when there is none or one does not parse. */
+function certificatesIn(text: string): string[] | null {
+  const blocks = text.match(PEM_CERTIFICATE);
+  if (!blocks) return null;
+  try {
+    for (const block of blocks) new X509Certificate(block);
+  } catch {
+    return null;
+  }
+  return blocks;
+}
