@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMPTY_CLIENT_SETTINGS, parseClientSettings } from './advisor/client-settings';
 import { parseTokens, parseUsers, type ParseResult } from './server/auth/credentials';
 import { SASL_MECHANISMS, Secret, resolveKafkaSecurity, type KafkaSecuritySettings } from './kafka-security';
 
@@ -25,6 +26,20 @@ const optionalPattern = z
       return new RegExp(value);
     } catch {
       ctx.addIssue({ code: 'custom', message: 'must be a valid regular expression' });
+      return z.NEVER;
+    }
+  });
+
+/** ADVISOR_CLIENT_SETTINGS: JSON keyed by group id or /pattern/ (lib/advisor/client-settings.ts). */
+const clientSettingsJson = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value.trim() === '') return EMPTY_CLIENT_SETTINGS;
+    try {
+      return parseClientSettings(value);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
       return z.NEVER;
     }
   });
@@ -143,9 +158,21 @@ export const envSchema = z.object({
   TIME_LAG_OBJECTIVE_MS: z.coerce.number().int().min(0).default(300_000),
   ADVISOR_RATE_WINDOW_MS: positiveMs(300_000),
   ADVISOR_TARGET_CATCH_UP_SEC: positiveInt(300),
+  /** max.poll.records / max.poll.interval.ms the advisor assumes per group (the broker cannot tell); unset: Java client defaults. */
+  ADVISOR_CLIENT_SETTINGS: clientSettingsJson,
   COMMAND_POLL_INTERVAL_MS: positiveMs(1_000),
   COMMAND_EXPIRE_AFTER_MS: positiveMs(300_000),
   DEMO_RATE_PER_SEC: z.coerce.number().min(0).default(20),
+  /** `npm run demo`: 'story' plays hot key, poison record, surge and a second worker; 'steady' only traffic. */
+  DEMO_SCENARIO: z.enum(['story', 'steady']).default('story'),
+  /** Total rate during the story's slow period; above what the demo workers take, so a backlog builds. */
+  DEMO_SURGE_RATE_PER_SEC: z.coerce.number().min(0).default(300),
+  /** Extra rate on the story's hot key; above one key lane's capacity, so its partition lags alone. */
+  DEMO_HOT_KEY_RATE_PER_SEC: z.coerce.number().min(0).default(15),
+  /** Simulated per-record work of the demo's workers (uniform 0..N ms, via WARDEN_FAULT_LATENCY_MS). */
+  DEMO_WORKER_LATENCY_MS: z.coerce.number().int().min(0).default(200),
+  /** Plays the story N times faster (tests); 1 is the pace an operator can follow. */
+  DEMO_STORY_SPEED: z.coerce.number().min(0.1).max(20).default(1),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   WARDEN_ORDERING: z.enum(['partition', 'key', 'unordered']).default('key'),
   WARDEN_QUARANTINE_POLICY: z.enum(['pause', 'dead-letter']).default('pause'),
@@ -221,9 +248,15 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   TIME_LAG_OBJECTIVE_MS: '60000',
   ADVISOR_RATE_WINDOW_MS: '300000',
   ADVISOR_TARGET_CATCH_UP_SEC: '300',
+  ADVISOR_CLIENT_SETTINGS: '{"orders-batch":{"maxPollRecords":100},"/^etl-/":{"maxPollIntervalMs":900000}}',
   COMMAND_POLL_INTERVAL_MS: '1000',
   COMMAND_EXPIRE_AFTER_MS: '300000',
   DEMO_RATE_PER_SEC: '20',
+  DEMO_SCENARIO: 'story',
+  DEMO_SURGE_RATE_PER_SEC: '300',
+  DEMO_HOT_KEY_RATE_PER_SEC: '15',
+  DEMO_WORKER_LATENCY_MS: '200',
+  DEMO_STORY_SPEED: '1',
   LOG_LEVEL: 'info',
   WARDEN_ORDERING: 'key',
   WARDEN_QUARANTINE_POLICY: 'pause',

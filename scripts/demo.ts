@@ -1,19 +1,36 @@
 // npm run demo - everything on embedded defaults: the local broker (unless KAFKA_BROKERS is set), the
-// database and its migrations, the worker, a small traffic generator and the UI. Ctrl-C stops every
-// process started here, the broker included when this script started it.
+// database and its migrations, the worker, the demo story's traffic and the UI. Ctrl-C stops every process
+// started here, the broker included when this script started it.
+//
+//   --no-traffic   no demo traffic and no story: watch a real cluster (set KAFKA_BROKERS) with the worker's sampler
+//   --no-ui        no dashboard (headless runs and tests)
+//   --rebuild      rebuild the UI even if a build exists
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { childProcessEnv, loadConfig } from '../lib/config';
-import { createKafka } from '../worker/kafka/client';
+import { createKafka, kafkaSecurityFrom } from '../worker/kafka/client';
 import { ensureTopics } from '../worker/kafka/topics';
+import { actsStartingBetween, planAt, type DemoStorySettings } from './demo/demo-story';
+import { DemoTraffic, HOT_KEY, HOT_PARTITION, POISON_PARTITION } from './demo/demo-traffic';
 import { startLocalBroker, stopLocalBroker, localBrokerRunning } from './lib/broker';
 import { demoAccess } from './lib/demo-access';
 import { migrateDatabase } from './lib/database';
+import { eventually } from './lib/eventually';
 import { ProcessGroup, run } from './lib/processes';
 
 const ROOT = path.resolve(__dirname, '..');
+const FLAGS = new Set(['--no-traffic', '--no-ui', '--rebuild']);
+const TICK_MS = 200;
 
 async function main(): Promise<void> {
+  const unknown = process.argv.slice(2).filter((arg) => !FLAGS.has(arg));
+  if (unknown.length > 0) {
+    console.error(`demo: unknown option ${unknown.join(' ')} (known: ${[...FLAGS].join(' ')})`);
+    process.exit(2);
+  }
+  const withTraffic = !process.argv.includes('--no-traffic');
+  const withUi = !process.argv.includes('--no-ui');
   const config = loadConfig();
   // Sign-in for the dashboard: demo users with printed passwords unless WARDEN_USERS is set.
   const access = demoAccess(config);
@@ -21,12 +38,17 @@ async function main(): Promise<void> {
   const children = new ProcessGroup();
   const broker = { port: config.WARDEN_KAFKA_PORT, controllerPort: config.WARDEN_KAFKA_PORT + 1 };
   const brokerStartedHere = config.usesLocalBroker && !(await localBrokerRunning(broker));
+  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'warden-demo', ...kafkaSecurityFrom(config) });
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  let story: NodeJS.Timeout | null = null;
   let shuttingDown = false;
 
   const shutdown = async (code: number) => {
     if (shuttingDown) return;
     shuttingDown = true;
     console.log('\ndemo: stopping everything it started…');
+    if (story) clearInterval(story);
+    await producer.disconnect().catch(() => undefined);
     await children.stopAll();
     if (brokerStartedHere) await stopLocalBroker(broker).catch((e: Error) => console.error(e.message));
     console.log('demo: stopped');
@@ -40,7 +62,7 @@ async function main(): Promise<void> {
     await migrateDatabase(config.DATABASE_URL);
     console.log(`demo: database ready (${redactedUrl(config.DATABASE_URL)})`);
 
-    const admin = createKafka({ brokers: config.kafkaBrokers, clientId: 'warden-demo' }).admin();
+    const admin = kafka.admin();
     await admin.connect();
     await ensureTopics(admin, [
       { topic: config.WARDEN_INPUT_TOPIC, numPartitions: config.WARDEN_INPUT_PARTITIONS },
@@ -48,33 +70,107 @@ async function main(): Promise<void> {
     ]);
     await admin.disconnect();
 
-    if (!existsSync(path.join(ROOT, '.next', 'BUILD_ID')) || process.argv.includes('--rebuild')) {
+    if (withUi && (!existsSync(path.join(ROOT, '.next', 'BUILD_ID')) || process.argv.includes('--rebuild'))) {
       console.log('demo: building the UI (first run only; --rebuild forces it)…');
       const built = await run('npx', ['next', 'build'], { cwd: ROOT, env: childProcessEnv() });
       if (built !== 0) throw new Error('next build failed');
     }
-    const env = childProcessEnv();
-    children.start('worker', 'npx', ['tsx', 'worker/main.ts'], { cwd: ROOT, env });
-    children.start('traffic', 'npx', ['tsx', 'scripts/traffic.ts'], { cwd: ROOT, env });
-    children.start('ui', 'npx', ['next', 'start', '--hostname', '127.0.0.1', '--port', String(config.UI_PORT)], { cwd: ROOT, env: childProcessEnv(access.uiEnv()) });
+    // The story's workers simulate real work (a database write of up to DEMO_WORKER_LATENCY_MS) and the odd
+    // transient failure, so lag, retries and backpressure have something to show. Watching a real cluster
+    // (--no-traffic), the worker runs exactly as configured.
+    const workerEnv = (overrides: Record<string, string> = {}) =>
+      childProcessEnv(
+        withTraffic
+          ? { WARDEN_FAULT_LATENCY_MS: String(config.DEMO_WORKER_LATENCY_MS), WARDEN_FAULT_TRANSIENT_RATE: '0.02', ...overrides }
+          : overrides,
+      );
+    // Workers run as node itself, not behind npx: SIGTERM must reach the worker so it drains, commits and
+    // leaves the group at once (a wrapper that exits first gets the group SIGKILLed, and the group then
+    // waits a whole session timeout before it reassigns the dead member's partitions).
+    const WORKER = ['--import', 'tsx', 'worker/main.ts'];
+    children.start('worker', process.execPath, WORKER, { cwd: ROOT, env: workerEnv() });
+    if (withUi) children.start('ui', 'npx', ['next', 'start', '--hostname', '127.0.0.1', '--port', String(config.UI_PORT)], { cwd: ROOT, env: childProcessEnv(access.uiEnv()) });
+    await eventually('the worker to report ready', () => workerReady(config.WORKER_PORT), 90_000);
 
+    const settings: DemoStorySettings = {
+      scenario: config.DEMO_SCENARIO,
+      steadyRatePerSec: config.DEMO_RATE_PER_SEC,
+      surgeRatePerSec: config.DEMO_SURGE_RATE_PER_SEC,
+      hotKeyRatePerSec: config.DEMO_HOT_KEY_RATE_PER_SEC,
+    };
     const seconds = ((Date.now() - started) / 1000).toFixed(0);
     console.log(
       [
         '',
         `demo: up in ${seconds} s`,
         `  kafka     ${config.kafkaBrokers.join(',')}${config.usesLocalBroker ? ' (local broker, scripts/kafka)' : ''}`,
-        `  worker    group ${config.WARDEN_GROUP_ID} on ${config.WARDEN_INPUT_TOPIC}; health http://127.0.0.1:${config.WORKER_PORT}/readyz`,
-        `  traffic   ~${config.DEMO_RATE_PER_SEC} events/s into ${config.WARDEN_INPUT_TOPIC}`,
-        `  dashboard http://127.0.0.1:${config.UI_PORT}`,
-        ...access.banner,
+        `  worker    group ${config.WARDEN_GROUP_ID} on ${config.WARDEN_INPUT_TOPIC}; http://127.0.0.1:${config.WORKER_PORT}/readyz and /metrics`,
+        withTraffic
+          ? `  traffic   ${config.DEMO_SCENARIO} scenario, ~${config.DEMO_RATE_PER_SEC} events/s into ${config.WARDEN_INPUT_TOPIC}`
+          : '  traffic   off (--no-traffic): sampling the cluster only',
+        withUi ? `  dashboard http://127.0.0.1:${config.UI_PORT}` : '  dashboard off (--no-ui)',
+        ...(withUi ? access.banner : []),
         'Press Ctrl-C to stop everything.',
         '',
       ].join('\n'),
     );
+    if (!withTraffic) return;
+
+    await producer.connect();
+    const traffic = new DemoTraffic(producer, config.WARDEN_INPUT_TOPIC);
+    let secondWorker: ChildProcess | null = null;
+    const storyStarted = Date.now();
+    let lastTick = storyStarted;
+    let lastElapsedSec = -1;
+    let busy = false;
+    story = setInterval(() => {
+      if (busy || shuttingDown) return;
+      busy = true;
+      const now = Date.now();
+      const elapsedSec = ((now - storyStarted) / 1_000) * config.DEMO_STORY_SPEED;
+      const plan = planAt(elapsedSec, settings);
+      const acts = actsStartingBetween(lastElapsedSec, elapsedSec, settings.scenario);
+      const storyMs = (now - lastTick) * config.DEMO_STORY_SPEED;
+      lastElapsedSec = elapsedSec;
+      lastTick = now;
+      const step = async () => {
+        for (const act of acts) {
+          console.log(`demo story @${Math.round(elapsedSec)} s: ${act.cue}`);
+          if (act.name === 'hot-key') console.log(`  (key ${HOT_KEY} on partition ${HOT_PARTITION})`);
+          if (act.name === 'poison') {
+            await traffic.sendPoison();
+            console.log(`  (partition ${POISON_PARTITION})`);
+          }
+        }
+        if (plan.secondWorker && secondWorker === null) {
+          secondWorker = children.start('worker-2', process.execPath, WORKER, {
+            cwd: ROOT,
+            env: workerEnv({ WORKER_PORT: String(config.WORKER_PORT + 1), KAFKA_CLIENT_ID: `${config.KAFKA_CLIENT_ID}-2` }),
+          });
+        } else if (!plan.secondWorker && secondWorker !== null) {
+          const leaving = secondWorker;
+          secondWorker = null;
+          console.log(`demo story @${Math.round(elapsedSec)} s: the second worker leaves (another rebalance)`);
+          void children.stop(leaving);
+        }
+        await traffic.tick(plan, storyMs);
+      };
+      step()
+        .catch((error: Error) => console.error(`demo: traffic: ${error.message} (retrying next tick)`))
+        .finally(() => (busy = false));
+    }, TICK_MS);
   } catch (error) {
     console.error(`demo: ${(error as Error).message}`);
     await shutdown(1);
+  }
+}
+
+async function workerReady(port: number): Promise<true | undefined> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+    return response.status === 200 ? true : undefined;
+  } catch {
+    return undefined;
   }
 }
 

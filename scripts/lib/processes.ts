@@ -22,6 +22,13 @@ export class ProcessGroup {
     return child;
   }
 
+  /** Stops one child started here (SIGTERM, SIGKILL after `graceMs`) and forgets it. */
+  async stop(child: ChildProcess, graceMs = 10_000): Promise<void> {
+    const index = this.children.findIndex((c) => c.child === child);
+    if (index >= 0) this.children.splice(index, 1);
+    await stopChild(child, graceMs);
+  }
+
   async stopAll(graceMs = 10_000): Promise<void> {
     await Promise.all(this.children.reverse().map(({ child }) => stopChild(child, graceMs)));
     this.children.length = 0;

@@ -1,0 +1,61 @@
+// The demo's story: what an operator sees in the first minutes of `npm run demo`, one act at a time.
+// Pure (time in, plan out) so the timeline is unit-tested and the traffic generator and the demo's process
+// control read the same acts.
+
+export type DemoScenario = 'story' | 'steady';
+
+export interface DemoStorySettings {
+  scenario: DemoScenario;
+  /** Background traffic across many keys, all the time. */
+  steadyRatePerSec: number;
+  /** Total rate during the slow period (more than the workers can take: a backlog builds, then drains). */
+  surgeRatePerSec: number;
+  /** One key's extra rate while the hot key is on: its lane cannot keep up, so its partition lags alone. */
+  hotKeyRatePerSec: number;
+}
+
+export interface DemoAct {
+  name: string;
+  fromSec: number;
+  toSec: number;
+  /** Shown by the demo when the act starts: what to look at. */
+  cue: string;
+}
+
+/** Acts by start time; an act with toSec === fromSec happens once at that moment. */
+export const STORY_ACTS: readonly DemoAct[] = [
+  { name: 'steady', fromSec: 0, toSec: Infinity, cue: 'steady traffic on every partition: lag near zero (Overview)' },
+  { name: 'hot-key', fromSec: 20, toSec: 140, cue: 'one key gets hot: its partition lags alone, more consumers would not help (group page: hot partition advice)' },
+  { name: 'poison', fromSec: 45, toSec: 45, cue: 'a poison record: its partition is quarantined, the others keep flowing (Quarantine page: resume, skip or seek it)' },
+  { name: 'surge', fromSec: 75, toSec: 120, cue: 'a slow period: arrivals exceed what the workers take, a backlog builds (group page: capacity card says scale to N, catch up in T)' },
+  { name: 'second-worker', fromSec: 90, toSec: 150, cue: 'a second worker joins, later leaves: two rebalances (Rebalances page)' },
+];
+
+export interface DemoPlan {
+  /** Records per second across the background keys. */
+  ratePerSec: number;
+  /** Records per second on the hot key (0 when it is off). */
+  hotKeyRatePerSec: number;
+  /** Whether the second worker instance should be running. */
+  secondWorker: boolean;
+}
+
+const active = (name: string, elapsedSec: number) => {
+  const act = STORY_ACTS.find((a) => a.name === name)!;
+  return elapsedSec >= act.fromSec && elapsedSec < act.toSec;
+};
+
+export function planAt(elapsedSec: number, settings: DemoStorySettings): DemoPlan {
+  if (settings.scenario === 'steady') return { ratePerSec: settings.steadyRatePerSec, hotKeyRatePerSec: 0, secondWorker: false };
+  return {
+    ratePerSec: active('surge', elapsedSec) ? Math.max(settings.surgeRatePerSec, settings.steadyRatePerSec) : settings.steadyRatePerSec,
+    hotKeyRatePerSec: active('hot-key', elapsedSec) ? settings.hotKeyRatePerSec : 0,
+    secondWorker: active('second-worker', elapsedSec),
+  };
+}
+
+/** Acts that begin in (previousSec, elapsedSec]; the first call (previousSec -1) includes those at 0. */
+export function actsStartingBetween(previousSec: number, elapsedSec: number, scenario: DemoScenario): DemoAct[] {
+  const acts = scenario === 'story' ? STORY_ACTS : STORY_ACTS.filter((a) => a.name === 'steady');
+  return acts.filter((a) => a.fromSec > previousSec && a.fromSec <= elapsedSec);
+}
