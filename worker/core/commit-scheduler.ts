@@ -1,6 +1,7 @@
 // When commits happen: at most one in flight (later requests queue behind it), automatic commits at most
-// every intervalMs after a change, and a failed attempt retried one interval after it started (never in a
-// tight loop against a failing broker). What is committed is the caller's business (`attempt`).
+// every intervalMs after a change, expedited ones as soon as the one in flight is done (a backpressured
+// partition waits for its commit to resume), and a failed attempt retried one interval after it started
+// (never in a tight loop against a failing broker). What is committed is the caller's business (`attempt`).
 
 import type { Clock, TimerHandle } from './types';
 
@@ -12,6 +13,9 @@ export class CommitScheduler {
   private lastAttemptMs: number | null = null;
   private runningAttemptStartedMs: number | null = null;
   private automatic = true;
+  /** An expedited attempt is queued and has not started: further expedite() calls are covered by it. */
+  private expeditedQueued = false;
+  private lastOutcome: Awaited<ReturnType<CommitAttempt>> | null = null;
 
   constructor(
     private readonly clock: Clock,
@@ -36,11 +40,25 @@ export class CommitScheduler {
     }, delay);
   }
 
+  /**
+   * Commits right after the attempt in flight (if any) instead of at the next interval; calls made while one
+   * is queued coalesce into it, so this costs at most one commit per commit round trip. After a failed
+   * attempt it falls back to the interval, keeping failures out of a tight loop.
+   */
+  expedite(): void {
+    if (!this.automatic) return;
+    if (this.lastOutcome === 'failed') return this.schedule();
+    if (this.expeditedQueued) return;
+    this.expeditedQueued = true;
+    void this.commitNow(() => (this.expeditedQueued = false));
+  }
+
   /** Commits now, after any commit already in flight. Never rejects. */
-  commitNow(): Promise<void> {
+  commitNow(onStart?: () => void): Promise<void> {
     this.cancelTimer();
     this.chain = this.chain
       .then(async () => {
+        onStart?.();
         const startedMs = this.clock.now();
         this.runningAttemptStartedMs = startedMs;
         let outcome: Awaited<ReturnType<CommitAttempt>>;
@@ -50,6 +68,7 @@ export class CommitScheduler {
           this.runningAttemptStartedMs = null;
         }
         if (outcome !== 'nothing-to-commit') this.lastAttemptMs = startedMs;
+        if (outcome !== 'nothing-to-commit') this.lastOutcome = outcome;
         if (outcome === 'failed') this.schedule();
       })
       .catch(this.onCrash);

@@ -63,3 +63,51 @@ describe('ConsumerCore backpressure', () => {
     expect(h.source.pauseCalls(tp(), 'resume')).toBe(0);
   });
 });
+
+describe('ConsumerCore backpressure and commits', () => {
+  const transient = Object.assign(new Error('coordinator loading'), { retriable: true });
+
+  it('commits a backpressured partition as soon as its records complete, not at the next interval', async () => {
+    const h = createHarness({ ordering: 'unordered', maxPendingPerPartition: 4, commitIntervalMs: 60_000, assign: [tp(0), tp(1)] });
+    h.core.deliver(makeRecords(0, 4, { partition: 0 }));
+    h.core.deliver(makeRecords(0, 1, { partition: 1 }));
+    expect(h.source.isPaused(tp(0))).toBe(true);
+    for (let offset = 0; offset < 3; offset++) await h.succeed(offset, 0);
+    // No time passed: the paused partition committed and resumed anyway (pending 1 < half of 4).
+    expect(h.source.committed(tp(0))?.offset).toBe('3');
+    expect(h.source.isPaused(tp(0))).toBe(false);
+    // The one commit in flight at a time carries everything committable, the unpaused partition included.
+    await h.succeed(0, 1);
+    expect(h.source.committed(tp(1))).toBeUndefined();
+  });
+
+  it('coalesces completions during a commit in flight into one follow-up commit', async () => {
+    const h = createHarness({ ordering: 'unordered', maxPendingPerPartition: 8, commitIntervalMs: 60_000 });
+    h.core.deliver(makeRecords(0, 8));
+    h.source.holdNextCommits();
+    await h.succeed(0);
+    expect(h.source.heldCommitCount).toBe(1);
+    for (let offset = 1; offset < 5; offset++) await h.succeed(offset);
+    h.source.holdNextCommits(false);
+    h.source.releaseHeldCommit();
+    await h.core.commitNow();
+    const commitCalls = h.source.calls.filter((call) => call.op === 'commit');
+    // The held one, the single coalesced follow-up, and nothing new for commitNow (nothing changed).
+    expect(commitCalls).toHaveLength(2);
+    expect(h.source.committed(tp())?.offset).toBe('5');
+  });
+
+  it('after a failed commit, a paused partition waits the interval before trying again (no tight loop)', async () => {
+    const h = createHarness({ ordering: 'unordered', maxPendingPerPartition: 4, commitIntervalMs: 1_000 });
+    h.core.deliver(makeRecords(0, 4));
+    h.source.rejectCommits(transient);
+    await h.succeed(0);
+    await h.succeed(1);
+    await h.succeed(2);
+    expect(h.source.calls.filter((call) => call.op === 'commit')).toHaveLength(1);
+    expect(h.source.isPaused(tp())).toBe(true);
+    await h.clock.tick(1_000);
+    expect(h.source.committed(tp())?.offset).toBe('3');
+    expect(h.source.isPaused(tp())).toBe(false);
+  });
+});

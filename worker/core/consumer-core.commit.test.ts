@@ -217,10 +217,12 @@ describe('ConsumerCore commits', () => {
 
   it('keeps a partition revoked during an in-flight commit untouched when the acknowledgement arrives', async () => {
     const h = createHarness({ ordering: 'unordered', maxPendingPerPartition: 2, assign: [tp(0), tp(1)] });
+    h.source.holdNextCommits();
     h.core.deliver(makeRecords(0, 2, { partition: 1 }));
+    // p1 is backpressured (2 pending of 2): its completions start a commit at once, held in flight here.
     await h.succeed(0, 1);
     await h.succeed(1, 1);
-    h.source.holdNextCommits();
+    expect(h.source.heldCommitCount).toBe(1);
     const inFlight = h.core.commitNow();
     await flushMicrotasks();
     h.core.onAssignment([tp(0)]); // p1 revoked (its pause is lifted so a reassignment does not start paused)

@@ -120,9 +120,10 @@ describe('ConsumerCore fatal state', () => {
   it('goes fatal when resume fails (a partition silently left paused is an invisible stall)', async () => {
     const h = createHarness({ maxPendingPerPartition: 2, ordering: 'unordered' });
     h.core.deliver(makeRecords(0, 2));
+    h.source.failNext.resume = new Error('boom');
+    // The paused partition commits as soon as its records complete, and resumes after the acknowledgement.
     await h.succeed(0);
     await h.succeed(1);
-    h.source.failNext.resume = new Error('boom');
     await h.core.commitNow();
     expect(h.core.fatalReason).toMatch(/resume of events\[0\] failed/);
   });

@@ -59,6 +59,10 @@ export class FakeSource implements SourcePort {
     this.holdCommits = hold;
   }
 
+  get heldCommitCount(): number {
+    return this.heldCommits.length;
+  }
+
   releaseHeldCommit(): CommitRequest[] {
     const held = this.heldCommits.shift();
     if (!held) throw new Error('no held commit');
