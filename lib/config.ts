@@ -133,6 +133,8 @@ export const envSchema = z.object({
   WARDEN_RESULTS_TOPIC: topicName('warden.demo.results'),
   WARDEN_INPUT_PARTITIONS: positiveInt(6),
   WORKER_PORT: port(9464),
+  /** Interface the worker's HTTP port binds; 0.0.0.0 in a container so Prometheus and probes reach it. */
+  WORKER_HOST: z.string().min(1).default('127.0.0.1'),
   SAMPLE_INTERVAL_MS: positiveMs(5_000),
   SAMPLER_GROUP_INCLUDE: optionalPattern,
   SAMPLER_GROUP_EXCLUDE: optionalPattern,
@@ -232,6 +234,7 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   WARDEN_RESULTS_TOPIC: 'warden.demo.results',
   WARDEN_INPUT_PARTITIONS: '6',
   WORKER_PORT: '9464',
+  WORKER_HOST: '0.0.0.0',
   SAMPLE_INTERVAL_MS: '5000',
   SAMPLER_GROUP_INCLUDE: '^orders-.*',
   SAMPLER_GROUP_EXCLUDE: '^console-consumer-.*',

@@ -123,7 +123,7 @@ export class WardenWorker {
       stallThresholdMs: config.WARDEN_STALL_THRESHOLD_MS,
       stallDeadLetterAfterMs: config.WARDEN_STALL_DEAD_LETTER_MS ?? null,
     });
-    this.server = new WorkerServer({ port: config.WORKER_PORT, readiness: () => this.readiness(), metrics: this.metrics });
+    this.server = new WorkerServer({ port: config.WORKER_PORT, host: config.WORKER_HOST, readiness: () => this.readiness(), metrics: this.metrics });
     await this.server.start();
     await this.consumer.start();
 
