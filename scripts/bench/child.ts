@@ -25,6 +25,10 @@ async function runWorkload(spec: ChildSpec): Promise<Measurement> {
       return (await import('./workloads/memory')).runMemory(spec, groupId);
     case 'pipeline':
       return (await import('./workloads/pipeline')).runPipeline(spec, groupId);
+    case 'sampler-round':
+      return (await import('./workloads/sampler-round')).runSamplerRound(spec);
+    case 'api-reads':
+      return (await import('./workloads/api-reads')).runApiReads(spec);
   }
 }
 

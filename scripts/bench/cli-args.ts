@@ -4,7 +4,8 @@ import type { BenchMode } from './plan';
 
 export const USAGE = `usage: npm run bench [-- [--quick] [--only 1,2,7] [--repeat N] [--commit-interval-ms MS] [--cpu-prof]]
   --quick                 small sizes, one round: finishes in under a minute
-  --only IDS              run only these workloads (1 is always run: every ratio is to it; 7 brings 2)
+  --only IDS              run only these workloads (1 comes along with any throughput workload: every ratio is
+                          to it; 7 brings 2; 10 sampler round, 11a/11b group-page reads run alone)
   --repeat N              rounds of the throughput workloads (default: 3 full, 1 quick); rows show the median round
   --commit-interval-ms MS Warden's commitIntervalMs in every workload (default: the library's 1000)
   --cpu-prof              write a V8 CPU profile of every workload child to bench-results/profiles/<run>/`;

@@ -1,5 +1,5 @@
 // npm run bench - Warden's consumer core next to raw kafkajs on the same pre-produced topics, in one run
-// (issue 9). Starts the bundled broker unless KAFKA_BROKERS is set, produces the topics once (reused
+// (issue 9); and the sampler's round time (issue 5) and the group page's reads (issue 7). Starts the bundled broker unless KAFKA_BROKERS is set, produces the topics once (reused
 // while they hold exactly their layout), runs every workload in a child process of its own, prints the
 // table and saves it with every run's raw measurements under bench-results/ (git-ignored).
 //   npm run bench                 full sizes, 3 rounds of the throughput workloads
@@ -80,6 +80,19 @@ async function main(): Promise<number> {
       commitIntervalMs,
       cpuProfileDir: args.cpuProfile ? path.join(ROOT, 'bench-results', 'profiles', stamp) : undefined,
       runTopics,
+      baseDatabaseUrl: config.DATABASE_URL,
+      samplerState: {
+        timeLagPoints: config.SAMPLER_TIME_LAG_POINTS,
+        timeLagSpacingMs: config.SAMPLER_TIME_LAG_SPACING_MS,
+        rateWindowMs: config.SAMPLER_RATE_WINDOW_MS,
+        exactTimeLagIntervalMs: config.SAMPLER_EXACT_TIME_LAG_INTERVAL_MS,
+        exactTimeLagMaxPartitions: config.SAMPLER_EXACT_TIME_LAG_MAX_PARTITIONS,
+      },
+      analysis: {
+        timeLagObjectiveMs: config.TIME_LAG_OBJECTIVE_MS === 0 ? null : config.TIME_LAG_OBJECTIVE_MS,
+        rateWindowMs: config.ADVISOR_RATE_WINDOW_MS,
+      },
+      log,
     };
 
     const results = new Map<string, WorkloadRuns>(plans.map((plan) => [plan.id, { plan, runs: [] }]));

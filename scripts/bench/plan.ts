@@ -19,6 +19,11 @@ export interface BenchSizes {
   memoryHealthyPerPartition: number;
   memoryObserveMs: number;
   pipelineRecords: number;
+  /** Sampler rounds measured by (10) (the first, which connects, is reported apart) and their spacing. */
+  samplerRounds: number;
+  samplerIntervalMs: number;
+  /** Timed calls of each read in (11a) and (11b), after a few untimed warm-up calls. */
+  apiIterations: number;
   /** Rounds of the throughput workloads; each row reports the median round. */
   repeat: number;
   /** Per-workload child timeout. */
@@ -35,6 +40,9 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     memoryHealthyPerPartition: 10_000,
     memoryObserveMs: 20_000,
     pipelineRecords: 5_000,
+    samplerRounds: 31,
+    samplerIntervalMs: 5_000,
+    apiIterations: 300,
     repeat: 3,
     timeoutMs: 300_000,
   },
@@ -47,6 +55,9 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     memoryHealthyPerPartition: 1_000,
     memoryObserveMs: 2_000,
     pipelineRecords: 300,
+    samplerRounds: 6,
+    samplerIntervalMs: 1_000,
+    apiIterations: 30,
     repeat: 1,
     timeoutMs: 60_000,
   },
@@ -64,6 +75,20 @@ export const IO_MS = 5;
 export const IO_CONCURRENCY = 100;
 /** The seed's figures on its own hardware. */
 export const SEED_FIGURES = { recordsPerSec: 14_027, p50Ms: 11.7 };
+
+/**
+ * (10): the sampler's target size (issue 5): 100 groups, each committed on all partitions of a 50-partition
+ * topic, sharing SAMPLER_TOPICS topics (workloads/sampler-round.ts says why not 100).
+ */
+export const SAMPLER_GROUPS = 100;
+export const SAMPLER_PARTITIONS = 50;
+export const SAMPLER_TOPICS = 10;
+/** (10): a round must take under this much sampler time (issue 5). */
+export const SAMPLER_ROUND_TARGET_MS = 1_000;
+/** (11): seeded history (issue 7): 7 days of 5-second samples of one group's 50 partitions, with rollups. */
+export const API_SEED = { days: 7, intervalMs: 5_000, partitions: 50 };
+/** (11): each read must answer within this at p95 (issue 7). */
+export const API_READ_TARGET_MS = 100;
 
 export type LayoutId = 'keys10k' | 'keys10' | 'poison' | 'io' | 'rawIo' | 'memory' | 'pipeline';
 
@@ -83,6 +108,13 @@ export interface WorkloadPlan {
   paceRecordsPerSec?: number | null;
   /** Run once per round (throughput workloads) rather than once per bench. */
   repeated: boolean;
+  /** api-reads: which server function behind which route. */
+  read?: 'group-detail' | 'lag-series-24h';
+}
+
+/** Workloads that time operations rather than count records: no records/s, no ratio to (1). */
+export function isTimingWorkload(plan: Pick<WorkloadPlan, 'kind'>): boolean {
+  return plan.kind === 'sampler-round' || plan.kind === 'api-reads';
 }
 
 export function layouts(sizes: BenchSizes): Record<LayoutId, TopicLayout> {
@@ -168,6 +200,32 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
   },
   { id: '8', title: 'Warden, one partition blocked, backlog waiting', kind: 'memory', layout: 'memory', handlerMs: 0, ordering: 'unordered', repeated: false },
   { id: '9', title: 'full pipeline: Postgres upsert + result publish, key mode', kind: 'pipeline', layout: 'pipeline', handlerMs: 0, ordering: 'key', repeated: false },
+  {
+    id: '10',
+    title: `sampler round: ${SAMPLER_GROUPS} groups x ${SAMPLER_PARTITIONS} partitions, real broker and Postgres`,
+    kind: 'sampler-round',
+    layout: null,
+    handlerMs: 0,
+    repeated: false,
+  },
+  {
+    id: '11a',
+    title: `GET /api/groups/{id} (server function + JSON), ${API_SEED.days} days x ${API_SEED.partitions} partitions seeded`,
+    kind: 'api-reads',
+    layout: null,
+    handlerMs: 0,
+    repeated: false,
+    read: 'group-detail',
+  },
+  {
+    id: '11b',
+    title: `24-hour lag series (server function + JSON), ${API_SEED.days} days x ${API_SEED.partitions} partitions seeded`,
+    kind: 'api-reads',
+    layout: null,
+    handlerMs: 0,
+    repeated: false,
+    read: 'lag-series-24h',
+  },
 ];
 
 /** Workloads selected by id (all when `only` is empty); unknown ids are an error naming the known ones. */
@@ -176,7 +234,8 @@ export function selectWorkloads(only: readonly string[]): WorkloadPlan[] {
   const known = new Set(WORKLOADS.map((w) => w.id));
   const unknown = only.filter((id) => !known.has(id));
   if (unknown.length > 0) throw new Error(`unknown workload(s) ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
-  // Ratios need (1), and (7) compares itself with (2).
-  const wanted = new Set([...only, '1', ...(only.includes('7') ? ['2'] : [])]);
+  // Ratios need (1), and (7) compares itself with (2); timing workloads need neither.
+  const needsRaw = WORKLOADS.some((w) => only.includes(w.id) && !isTimingWorkload(w));
+  const wanted = new Set([...only, ...(needsRaw ? ['1'] : []), ...(only.includes('7') ? ['2'] : [])]);
   return WORKLOADS.filter((w) => wanted.has(w.id));
 }

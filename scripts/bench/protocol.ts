@@ -5,7 +5,7 @@ import type { LatencySummary } from './stats';
 // workload runs in its own child so its peak RSS is its own; the spec travels as one JSON argument and
 // the answers over the IPC channel, so no module but lib/config.ts reads the environment.
 
-export type WorkloadKind = 'raw-kafkajs' | 'warden' | 'seed-001' | 'memory' | 'pipeline';
+export type WorkloadKind = 'raw-kafkajs' | 'warden' | 'seed-001' | 'memory' | 'pipeline' | 'sampler-round' | 'api-reads';
 
 export interface ChildSpec {
   workload: string;
@@ -35,6 +35,32 @@ export interface ChildSpec {
   memory?: { observeMs: number; blockedPartition: number };
   /** pipeline: the bench database and the results topic. */
   pipeline?: { databaseUrl: string; resultsTopic: string };
+  /** sampler-round: the bench database, the groups' layout, rounds and the sampler's settings (from config). */
+  sampler?: {
+    databaseUrl: string;
+    groups: number;
+    /** Topics the groups share (group i commits on topic i mod topics). */
+    topics: number;
+    partitions: number;
+    rounds: number;
+    intervalMs: number;
+    state: {
+      timeLagPoints: number;
+      timeLagSpacingMs: number;
+      rateWindowMs: number;
+      exactTimeLagIntervalMs: number;
+      exactTimeLagMaxPartitions: number;
+    };
+  };
+  /** api-reads: the seeded database, the group, which read, how often, and the analysis settings (from config). */
+  apiReads?: {
+    databaseUrl: string;
+    groupId: string;
+    read: 'group-detail' | 'lag-series-24h';
+    iterations: number;
+    timeLagObjectiveMs: number | null;
+    rateWindowMs: number;
+  };
   /** Give up after this long (the child reports an error). */
   timeoutMs: number;
 }

@@ -94,7 +94,13 @@ describe('workload selection', () => {
     expect(selectWorkloads([]).map((w) => w.id)).toEqual(WORKLOADS.map((w) => w.id));
   });
 
+  it('runs timing workloads alone: they have no ratio to (1)', () => {
+    expect(selectWorkloads(['10']).map((w) => w.id)).toEqual(['10']);
+    expect(selectWorkloads(['11a', '11b']).map((w) => w.id)).toEqual(['11a', '11b']);
+    expect(selectWorkloads(['2', '10']).map((w) => w.id)).toEqual(['1', '2', '10']);
+  });
+
   it('rejects unknown ids, naming the known ones', () => {
-    expect(() => selectWorkloads(['10'])).toThrow(/unknown workload\(s\) 10; known: 1, 2, 3a/);
+    expect(() => selectWorkloads(['99'])).toThrow(/unknown workload\(s\) 99; known: 1, 2, 3a/);
   });
 });

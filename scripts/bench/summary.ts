@@ -1,6 +1,6 @@
-import { IO_CONCURRENCY, IO_MS, SEED_FIGURES, SEED_RETRY, type WorkloadPlan } from './plan';
+import { API_READ_TARGET_MS, IO_CONCURRENCY, IO_MS, isTimingWorkload, SAMPLER_ROUND_TARGET_MS, SEED_FIGURES, SEED_RETRY, type WorkloadPlan } from './plan';
 import type { Measurement } from './protocol';
-import { formatCount, formatMiB, formatRatio, median, ratio, recordsPerSecond } from './stats';
+import { formatCount, formatMiB, formatMs, formatRatio, median, ratio, recordsPerSecond } from './stats';
 
 // Turns the measurements of every run into the table's rows and the issue's target checks. Pure.
 
@@ -93,6 +93,24 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
     case 'pipeline':
       notes.push(`${formatCount(Number(d.storedDocuments))} documents, ${formatCount(Number(d.resultsPublished))} results`);
       break;
+    case 'sampler-round':
+      notes.push(
+        `round p95 ${formatMs(Number(d.roundP95Ms))} ms over ${d.measuredRounds} rounds every ${Number(d.intervalMs) / 1000} s ` +
+          `(first, connecting: ${formatMs(Number(d.firstRoundMs))} ms); median cluster read ${formatMs(Number(d.clusterReadP50Ms))} / ` +
+          `compute ${formatMs(Number(d.computeP50Ms))} / write ${formatMs(Number(d.writeP50Ms))} ms; exact time-lag reads in ` +
+          `${d.roundsWithExactReads} round${d.roundsWithExactReads === 1 ? '' : 's'} (median ${formatMs(d.exactReadP50Ms === null ? null : Number(d.exactReadP50Ms))} ms); ` +
+          `${formatCount(Number(d.lagSampleRowsPerRound))} lag_sample rows per round (groups on ${d.topics} topics, ${formatCount(Number(d.topicPartitions))} topic-partitions), ` +
+          `${formatCount(Number(d.lagSampleRowsWritten))} written, ` +
+          `${formatCount(Number(d.logEndPointRows))} log_end_point rows kept; rollup + retention once: ${formatCount(Number(d.maintenanceMs))} ms`,
+      );
+      break;
+    case 'api-reads':
+      notes.push(
+        `p95 ${formatMs(Number(d.p95Ms))} ms over ${formatCount(run.records)} calls; ${formatCount(Number(d.responseBytes) / 1024)} KiB JSON; ` +
+          (d.source !== undefined ? `from ${d.source}, step ${Number(d.stepMs) / 1000} s, ${d.points} points x ${d.partitions} partitions; ` : `${d.partitions} partitions; `) +
+          `seed ${formatCount(Number(d.seededLagSampleRows))} lag_sample + ${formatCount(Number(d.seededRollupRows))} lag_rollup rows${d.seedReused ? ' (reused)' : ''}`,
+      );
+      break;
     default:
       break;
   }
@@ -125,15 +143,16 @@ export function summarize(entries: readonly WorkloadRuns[], endOffsets: Map<stri
   const rawRun = raw ? representativeRun(raw.runs) : null;
   const rawRate = rawRun ? runRate(rawRun) : null;
   const rows = entries.map((entry): Row => {
-    const run = representativeRun(entry.runs);
-    const rate = run ? runRate(run) : null;
+    const timing = isTimingWorkload(entry.plan);
+    const run = timing ? (entry.runs[entry.runs.length - 1] ?? null) : representativeRun(entry.runs);
+    const rate = run && !timing ? runRate(run) : null;
     const peaks = entry.runs.map((r) => r.peakRssBytes);
     return {
       id: entry.plan.id,
       title: entry.plan.title,
       records: run?.records ?? null,
       recordsPerSec: rate,
-      runsRecordsPerSec: entry.runs.map(runRate).filter((r): r is number => r !== null),
+      runsRecordsPerSec: timing ? [] : entry.runs.map(runRate).filter((r): r is number => r !== null),
       ratioToRaw: ratio(rate, rawRate),
       p50Ms: run?.latency.p50 ?? null,
       p99Ms: run?.latency.p99 ?? null,
@@ -172,6 +191,20 @@ function targets(rows: readonly Row[], context: Context): TargetCheck[] {
       pass: verdict ? verdict.bounded : null,
     });
   }
+  const within = (id: string, detail: string, targetMs: number, what: string) => {
+    const entry = context.byId.get(id);
+    if (!entry) return;
+    const run = entry.runs[entry.runs.length - 1];
+    const measured = run ? Number(run.details[detail]) : Number.NaN;
+    checks.push({
+      target: `(${id}) ${what} under ${formatCount(targetMs)} ms at p95`,
+      measured: Number.isFinite(measured) ? `${formatMs(measured)} ms` : '—',
+      pass: Number.isFinite(measured) ? measured < targetMs : null,
+    });
+  };
+  within('10', 'roundP95Ms', SAMPLER_ROUND_TARGET_MS, 'a sampling round of 100 groups x 50 partitions');
+  within('11a', 'p95Ms', API_READ_TARGET_MS, 'GET /api/groups/{groupId}');
+  within('11b', 'p95Ms', API_READ_TARGET_MS, 'a 24-hour lag series');
   for (const id of ['5', '5p']) {
     const r = row(id);
     const seed = context.byId.get(id);

@@ -1,7 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Admin, Kafka } from 'kafkajs';
+import { migrateDatabase } from '../lib/database';
+import { prepareApiSeed, type ApiSeed } from './api-seed';
 import { prepareBenchDatabase } from './bench-database';
-import { PARTITIONS, SEED_KEYS, SEED_RETRY, SEED_TRANSIENT_ERROR_RATE, type BenchSizes, type LayoutId, type WorkloadPlan } from './plan';
+import {
+  PARTITIONS,
+  SAMPLER_GROUPS,
+  SAMPLER_PARTITIONS,
+  SAMPLER_TOPICS,
+  SEED_KEYS,
+  SEED_RETRY,
+  SEED_TRANSIENT_ERROR_RATE,
+  type BenchSizes,
+  type LayoutId,
+  type WorkloadPlan,
+} from './plan';
 import { epochNowMs, type ChildSpec, type Measurement } from './protocol';
 import { regularRecord } from './records';
 import { runChild } from './runner';
@@ -21,6 +34,12 @@ export interface Services {
   cpuProfileDir?: string;
   /** Per workload id, the topic made for this bench run alone (see createRunTopics). */
   runTopics: Map<string, string>;
+  /** The configured DATABASE_URL; (11) derives its own database from it. */
+  baseDatabaseUrl: string;
+  /** (10) samples with the configured sampler settings; (11) analyses with the configured advisor settings. */
+  samplerState: NonNullable<ChildSpec['sampler']>['state'];
+  analysis: { timeLagObjectiveMs: number | null; rateWindowMs: number };
+  log: (line: string) => void;
 }
 
 /**
@@ -146,9 +165,53 @@ async function runPipelineWorkload(plan: WorkloadPlan, services: Services, prepa
   return { ...measurement, details: { ...measurement.details, resultsPublished } };
 }
 
+/** (10): the bench database migrated; the child prepares topics and groups and times the rounds. */
+async function runSamplerWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
+  await migrateDatabase(services.databaseUrl);
+  return runChild(
+    {
+      ...specFor(plan, services, '', []),
+      // Creating and filling 5,000 partitions comes first: minutes on a busy 2-core machine.
+      timeoutMs: Math.max(services.sizes.timeoutMs, 900_000),
+      sampler: {
+        databaseUrl: services.databaseUrl,
+        groups: SAMPLER_GROUPS,
+        topics: SAMPLER_TOPICS,
+        partitions: SAMPLER_PARTITIONS,
+        rounds: services.sizes.samplerRounds,
+        intervalMs: services.sizes.samplerIntervalMs,
+        state: services.samplerState,
+      },
+    },
+    { cpuProfileDir: services.cpuProfileDir },
+  );
+}
+
+let apiSeed: Promise<ApiSeed> | null = null;
+
+/** (11a), (11b): the seeded API bench database (seeded once per bench run at most), then the timed reads. */
+async function runApiReadsWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
+  if (!plan.read) throw new Error(`workload ${plan.id}: which read is not set`);
+  apiSeed ??= prepareApiSeed(services.baseDatabaseUrl, services.log);
+  const seed = await apiSeed;
+  const measurement = await runChild(
+    {
+      ...specFor(plan, services, '', []),
+      apiReads: { databaseUrl: seed.databaseUrl, groupId: seed.groupId, read: plan.read, iterations: services.sizes.apiIterations, ...services.analysis },
+    },
+    { cpuProfileDir: services.cpuProfileDir },
+  );
+  return {
+    ...measurement,
+    details: { ...measurement.details, seededLagSampleRows: seed.lagSampleRows, seededRollupRows: seed.rollupRows, seedReused: seed.reused, seedMs: Math.round(seed.seedMs) },
+  };
+}
+
 /** Runs one workload once in a child process of its own. */
 export async function runWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
   if (plan.kind === 'seed-001') return runSeed001(plan, services);
+  if (plan.kind === 'sampler-round') return runSamplerWorkload(plan, services);
+  if (plan.kind === 'api-reads') return runApiReadsWorkload(plan, services);
   const prepared = services.topics.get(plan.layout!);
   if (!prepared) throw new Error(`workload ${plan.id}: topic ${plan.layout} was not prepared`);
   if (plan.kind === 'pipeline') return runPipelineWorkload(plan, services, prepared);

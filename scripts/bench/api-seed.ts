@@ -1,0 +1,154 @@
+import pg from 'pg';
+import { createDatabase } from '../../lib/db';
+import { rollUpLagSamples } from '../../worker/sampler/retention';
+import { migrateDatabase } from '../lib/database';
+import { API_SEED } from './plan';
+
+// The history (11a) and (11b) read: issue 7's "7 days of 5-second samples for 50 partitions", in a database
+// of its own (`<DATABASE_URL's name>_bench_api`), written straight into the tables the sampler writes:
+// lag_sample rows by generate_series, in time order as the sampler appends them, with offsets, time lag (exact
+// every third round, as the 15 s exact-read cadence gives), rates and owners; then the 1-minute lag_rollup rows
+// by the sampler's own rollup (worker/sampler/retention.ts); plus what the group page reads besides: the
+// consumer core's commit-prefix rows, a quarantine and a rebalance every two hours. A seed of the right shape is
+// reused by later runs (its time does not matter: the group page reads the newest round, and the series is
+// asked for the 24 hours ending at it); anything else is emptied and seeded again.
+
+export const API_GROUP = 'warden-bench.api.group';
+const API_TOPIC = 'warden-bench.api.orders';
+const SEEDED_TABLES = ['lag_sample', 'lag_rollup', 'consumer_partition_state', 'partition_quarantine', 'rebalance_event', 'log_end_point'];
+
+export interface ApiSeed {
+  databaseUrl: string;
+  groupId: string;
+  /** Time of the newest seeded round. */
+  endMs: number;
+  lagSampleRows: number;
+  rollupRows: number;
+  reused: boolean;
+  seedMs: number;
+}
+
+export function apiBenchDatabaseUrl(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  url.pathname = `${url.pathname}_bench_api`;
+  return url.toString();
+}
+
+const ROUNDS = (API_SEED.days * 86_400_000) / API_SEED.intervalMs;
+
+/** Creates, migrates and (when its seed is missing or of another shape) seeds the API bench database. */
+export async function prepareApiSeed(baseDatabaseUrl: string, log: (line: string) => void): Promise<ApiSeed> {
+  const databaseUrl = apiBenchDatabaseUrl(baseDatabaseUrl);
+  const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+  if (!name.endsWith('_bench_api')) throw new Error(`refusing to seed "${name}": not the API bench database`);
+  await migrateDatabase(databaseUrl);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const started = performance.now();
+  try {
+    const existing = await shape(client);
+    if (existing.samples === ROUNDS * API_SEED.partitions && existing.rollups >= ROUNDS * API_SEED.partitions / 12 && existing.endMs !== null) {
+      return { databaseUrl, groupId: API_GROUP, endMs: existing.endMs, lagSampleRows: existing.samples, rollupRows: existing.rollups, reused: true, seedMs: 0 };
+    }
+    log(`(11) seeding ${name}: ${API_SEED.days} days of ${API_SEED.intervalMs / 1000}-second samples x ${API_SEED.partitions} partitions (a few minutes, once)`);
+    await client.query(`TRUNCATE ${SEEDED_TABLES.join(', ')}`);
+    const endMs = Math.floor(Date.now() / API_SEED.intervalMs) * API_SEED.intervalMs;
+    await seedSamples(client, endMs, log);
+    await seedSurroundings(client, endMs);
+    log(`(11) rolling up ${API_SEED.days} days with the sampler's rollup`);
+    const db = createDatabase(databaseUrl, 1);
+    try {
+      // "now" just after the newest minute, and a retention longer than the seed, so every minute is rolled up.
+      await rollUpLagSamples(db, new Date(endMs + 60_000), API_SEED.days + 1);
+    } finally {
+      await db.$disconnect();
+    }
+    await client.query('VACUUM ANALYZE lag_sample');
+    await client.query('VACUUM ANALYZE lag_rollup');
+    const seeded = await shape(client);
+    const seedMs = performance.now() - started;
+    log(`(11) seeded ${seeded.samples.toLocaleString('en-US')} lag_sample and ${seeded.rollups.toLocaleString('en-US')} lag_rollup rows in ${(seedMs / 1000).toFixed(0)} s`);
+    return { databaseUrl, groupId: API_GROUP, endMs, lagSampleRows: seeded.samples, rollupRows: seeded.rollups, reused: false, seedMs };
+  } finally {
+    await client.end();
+  }
+}
+
+async function shape(client: pg.Client): Promise<{ samples: number; rollups: number; endMs: number | null }> {
+  const samples = await client.query<{ count: string; newest: Date | null }>('SELECT count(*) AS count, max(sampled_at) AS newest FROM lag_sample WHERE group_id = $1', [API_GROUP]);
+  const rollups = await client.query<{ count: string }>('SELECT count(*) AS count FROM lag_rollup WHERE group_id = $1', [API_GROUP]);
+  return { samples: Number(samples.rows[0]?.count ?? 0), rollups: Number(rollups.rows[0]?.count ?? 0), endMs: samples.rows[0]?.newest?.getTime() ?? null };
+}
+
+/**
+ * One statement per day, rounds oldest first and partitions in order within a round (the sampler's insert
+ * order, so the table's physical order follows time as it does in production). Per partition p: arrivals at
+ * 20 + p records/s, a lag that swings daily between about 50 and 950 records (phase-shifted per partition),
+ * partition 7 ten times that; consumption keeps pace on average.
+ */
+async function seedSamples(client: pg.Client, endMs: number, log: (line: string) => void): Promise<void> {
+  const perDay = 86_400_000 / API_SEED.intervalMs;
+  const intervalSec = API_SEED.intervalMs / 1000;
+  for (let day = 0; day < API_SEED.days; day++) {
+    const first = day * perDay;
+    const last = Math.min(ROUNDS, first + perDay) - 1;
+    await client.query(
+      `INSERT INTO lag_sample (
+         sampled_at, group_id, topic, partition, committed_offset, log_start_offset, log_end_offset, lag, group_state,
+         member_client_id, member_host, group_protocol, time_lag_ms, time_lag_kind, exact_time_lag_ms,
+         arrival_rate_per_sec, consumption_rate_per_sec)
+       SELECT at, $1, $2, p, log_end - lag, 0, log_end, lag, 'Stable',
+              'warden-' || (p % 6), '/10.0.0.' || (p % 6 + 1), 'RoundRobinAssigner',
+              (lag * 1000 / rate)::bigint, CASE WHEN lag = 0 THEN 'caught-up' ELSE 'interpolated' END,
+              CASE WHEN r % 3 = 0 THEN (lag * 1000 / rate)::bigint + 40 END,
+              rate::float8, (rate - 0.5 * cos(2 * pi() * r * $4 / 86400.0 + p / 8.0))::float8
+       FROM generate_series($5::int, $6::int) AS r
+       CROSS JOIN LATERAL generate_series(0, $7::int - 1) AS p
+       CROSS JOIN LATERAL (SELECT
+         to_timestamp(($3::bigint - ($8::bigint - 1 - r) * $9::bigint) / 1000.0) AS at,
+         (20 + p) AS rate,
+         (1000000::bigint * p + r::bigint * $4 * (20 + p)) AS log_end,
+         ((500 + 450 * sin(2 * pi() * r * $4 / 86400.0 + p / 8.0)) * CASE WHEN p = 7 THEN 10 ELSE 1 END)::bigint AS lag) AS v
+       ORDER BY r, p`,
+      [API_GROUP, API_TOPIC, endMs, intervalSec, first, last, API_SEED.partitions, ROUNDS, API_SEED.intervalMs],
+    );
+    log(`(11) seeded day ${day + 1}/${API_SEED.days}`);
+  }
+}
+
+/** Commit-prefix rows (a Warden consumer), one quarantine, and a rebalance every two hours. */
+async function seedSurroundings(client: pg.Client, endMs: number): Promise<void> {
+  const end = new Date(endMs);
+  await client.query(
+    `INSERT INTO consumer_partition_state (group_id, topic, partition, instance_id, sampled_at, watermark, highest_completed,
+       in_flight, completed_uncommitted, buffered, buffered_bytes, oldest_unfinished_offset, oldest_unfinished_age_ms, paused)
+     SELECT $1, $2, p, 'warden-' || (p % 6) || '@host/1', $3, 1000000::bigint * p + 5000, 1000000::bigint * p + 5040, 16, 30, 200, 40000,
+            1000000::bigint * p + 5001, 1200, p = 7
+     FROM generate_series(0, $4::int - 1) AS p`,
+    [API_GROUP, API_TOPIC, end, API_SEED.partitions],
+  );
+  await client.query(
+    `INSERT INTO partition_quarantine (group_id, topic, partition, "offset", reason, error_class, since, attempts, record_key, record_preview, record_headers, record_timestamp)
+     VALUES ($1, $2, 7, 7005001, 'result key missing', 'missing-result-key', $3, 0, 'k-7', '{"eventId":"e-7"}', '{}'::jsonb, $3)`,
+    [API_GROUP, API_TOPIC, new Date(endMs - 3_600_000)],
+  );
+  const members = (suffix: string) =>
+    JSON.stringify(
+      Array.from({ length: 6 }, (_, m) => ({
+        memberId: `warden-${m}-${suffix}`,
+        clientId: `warden-${m}`,
+        clientHost: `/10.0.0.${m + 1}`,
+        assignment: { [API_TOPIC]: Array.from({ length: API_SEED.partitions }, (_, p) => p).filter((p) => p % 6 === m) },
+      })),
+    );
+  const every = 2 * 3_600_000;
+  const rows = Math.floor((API_SEED.days * 86_400_000) / every);
+  for (let i = 0; i < rows; i++) {
+    const startedAt = new Date(endMs - (rows - i) * every);
+    await client.query(
+      `INSERT INTO rebalance_event (group_id, source, started_at, ended_at, duration_ms, duration_is_bound, members_before, members_after, partitions_moved, trigger)
+       VALUES ($1, 'describe-groups', $2, $3, 5000, true, $4::jsonb, $5::jsonb, 9, 'leave')`,
+      [API_GROUP, startedAt, new Date(startedAt.getTime() + 5_000), members(String(i)), members(String(i + 1))],
+    );
+  }
+}
