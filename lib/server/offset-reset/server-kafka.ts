@@ -1,5 +1,5 @@
 import { loadConfig } from '../../config';
-import { createKafka } from '../../../worker/kafka/client';
+import { createKafka, kafkaSecurityFrom } from '../../../worker/kafka/client';
 import { ApiError } from '../api-error';
 import { connectGroupOffsets, type GroupOffsetsPort } from './kafka-group-offsets';
 
@@ -9,7 +9,8 @@ import { connectGroupOffsets, type GroupOffsetsPort } from './kafka-group-offset
  */
 export async function withGroupOffsets<T>(work: (kafka: GroupOffsetsPort) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: `${config.KAFKA_CLIENT_ID}-dashboard` });
+  // The cluster's TLS and SASL settings apply here as to every other client (KAFKA_SSL*, KAFKA_SASL_*).
+  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: `${config.KAFKA_CLIENT_ID}-dashboard`, ...kafkaSecurityFrom(config) });
   let port: GroupOffsetsPort;
   try {
     port = await connectGroupOffsets(kafka);
