@@ -25,7 +25,7 @@ import { resolveCoreSettings, type ConsumerCoreOptions, type CoreSettings } from
 import type { LaneKey } from './lane-table';
 import { decodeCompletedAbove, parseOffset } from './offsets';
 import { PartitionState, type CommitCandidate } from './partition-state';
-import { payloadBytes, RecordEntry, type DetachMode, type RecordCall } from './record-entry';
+import { abortCall, callSignal, payloadBytes, RecordEntry, type DetachMode, type RecordCall } from './record-entry';
 import { formatTopicPartition, recordIdentity, topicPartitionKey } from './topic-partition';
 import type {
   Admission,
@@ -75,6 +75,8 @@ export class ConsumerCore<T> {
   private readonly commits: CommitScheduler;
 
   private readonly partitions = new Map<string, PartitionState<T>>();
+  /** The partitions in a stable order for round-robin scheduling; rebuilt only when the assignment changes. */
+  private partitionOrder: PartitionState<T>[] = [];
   /** Records with a call running anywhere, so a redelivered copy never runs concurrently with its original. */
   private readonly runningIdentities = new Map<string, number>();
   private readonly activeCalls = new Set<RecordCall<T>>();
@@ -284,12 +286,14 @@ export class ConsumerCore<T> {
 
   private pumpOnce(): void {
     if (!this.admitting) return;
-    const partitions = [...this.partitions.values()];
+    // Runs after every completion: it allocates nothing per partition, and stops as soon as no slot is free
+    // (heads known complete from commit metadata are then taken by the pump that follows the next completion).
+    const partitions = this.partitionOrder;
     if (partitions.length === 0) return;
     let progressed = true;
-    while (progressed) {
+    while (progressed && this.slotsInUse < this.settings.maxInFlight) {
       progressed = false;
-      for (let index = 0; index < partitions.length; index++) {
+      for (let index = 0; index < partitions.length && this.slotsInUse < this.settings.maxInFlight; index++) {
         const partition = partitions[(this.roundRobin + index) % partitions.length]!;
         if (this.partitions.get(partition.key) !== partition) continue;
         if (this.startNext(partition)) progressed = true;
@@ -300,20 +304,31 @@ export class ConsumerCore<T> {
   }
 
   private startNext(partition: PartitionState<T>): boolean {
-    for (const head of partition.lanes.readyHeads()) {
-      const knownComplete = partition.skip.get(head.offset);
-      if (knownComplete !== undefined) {
-        partition.skip.delete(head.offset);
-        this.completeEntry(head, skipOutcome(knownComplete));
-        return true;
-      }
-      if (this.slotsInUse >= this.settings.maxInFlight || partition.inFlight >= this.settings.maxInFlightPerPartition) return false;
-      if (this.runningIdentities.has(recordIdentity(partition, head.offset))) continue;
+    if (partition.inFlight >= this.settings.maxInFlightPerPartition && partition.skip.size === 0) return false;
+    this.scanning = partition;
+    const head = partition.lanes.firstReadyHead(this.acceptReadyHead);
+    this.scanning = null;
+    if (head === undefined) return false;
+    const knownComplete = partition.skip.get(head.offset);
+    if (knownComplete !== undefined) {
+      partition.skip.delete(head.offset);
+      this.completeEntry(head, skipOutcome(knownComplete));
+    } else {
       this.startHandle(head);
-      return true;
     }
-    return false;
+    return true;
   }
+
+  /** The partition startNext scans; acceptReadyHead reads it (one function for all scans: no closure per call). */
+  private scanning: PartitionState<T> | null = null;
+
+  private readonly acceptReadyHead = (candidate: RecordEntry<T>): boolean | 'stop' => {
+    const partition = this.scanning!;
+    if (partition.skip.size > 0 && partition.skip.has(candidate.offset)) return true;
+    if (this.slotsInUse >= this.settings.maxInFlight || partition.inFlight >= this.settings.maxInFlightPerPartition) return 'stop';
+    // An earlier call for this very record (revoked, then redelivered) must settle before it runs again.
+    return this.runningIdentities.size === 0 || !this.runningIdentities.has(recordIdentity(partition, candidate.offset));
+  };
 
   private startHandle(entry: RecordEntry<T>): void {
     const record = entry.record;
@@ -324,7 +339,13 @@ export class ConsumerCore<T> {
     if (entry.laneKey !== undefined) entry.owner.lanes.headChanged(entry.laneKey);
     const call = this.beginCall(entry, 'handle', true);
     const attempt = entry.handleAttempts;
-    this.invoke(call, () => this.options.handle(entry.value as T, record, { attempt, signal: call.controller.signal }));
+    const context = {
+      attempt,
+      get signal() {
+        return callSignal(call);
+      },
+    };
+    this.invoke(call, () => this.options.handle(entry.value as T, record, context));
   }
 
   /** Failure paths run as soon as they are decided and hold no execution slot; they stay in the record's lane. */
@@ -351,7 +372,8 @@ export class ConsumerCore<T> {
       holdsSlot,
       identity: recordIdentity(entry.owner, entry.offset),
       epoch: entry.owner.epoch,
-      controller: new AbortController(),
+      controller: null,
+      abortReason: null,
       detached: null,
     };
     entry.call = call;
@@ -392,7 +414,7 @@ export class ConsumerCore<T> {
   private detach(call: RecordCall<T>, mode: DetachMode, abortReason: string | null): void {
     call.detached = mode;
     if (call.entry.call === call) call.entry.call = null;
-    if (abortReason !== null) call.controller.abort(new Error(abortReason));
+    if (abortReason !== null) abortCall(call, new Error(abortReason));
   }
 
   private settle(call: RecordCall<T>, ok: boolean, error: unknown): void {
@@ -824,12 +846,14 @@ export class ConsumerCore<T> {
       if (kept) this.rewindKept(kept);
       else this.partitions.set(key, new PartitionState<T>(tp.topic, tp.partition));
     }
+    this.partitionOrder = [...this.partitions.values()];
     this.rebalancing = false;
     this.pump();
   }
 
   private revoke(partition: PartitionState<T>): void {
     this.partitions.delete(partition.key);
+    this.partitionOrder = this.partitionOrder.filter((p) => p !== partition);
     const released = partition.releaseFrom(null, false);
     this.detachReleased(released, 'ignore', `${formatTopicPartition(partition)} was revoked`);
     if (partition.sourcePaused) {
@@ -947,7 +971,7 @@ export class ConsumerCore<T> {
       });
     }
     const abandonedCalls = this.activeCalls.size;
-    for (const call of this.activeCalls) call.controller.abort(new Error('drain deadline passed'));
+    for (const call of this.activeCalls) abortCall(call, new Error('drain deadline passed'));
     await this.commitNow();
     this.close();
     return { timedOut, abandonedCalls };

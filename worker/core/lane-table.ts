@@ -33,15 +33,20 @@ export class LaneTable<E> {
   }
 
   /**
-   * Heads that wait to start, lazily: the scheduler usually takes the first one, so copying every ready
-   * head per call made scheduling quadratic in the number of lanes (found by `npm run bench`). A caller
-   * that starts or completes a head must stop iterating: that changes the ready set.
+   * The first ready head (in the order lanes became ready) that `accept` takes, or undefined when none does
+   * or `accept` says 'stop'. A plain scan, no iterator or copy per call: the scheduler calls it after every
+   * completion, and copying every ready head made scheduling quadratic in the number of lanes (found by
+   * `npm run bench`).
    */
-  *readyHeads(): Generator<E> {
+  firstReadyHead(accept: (head: E) => boolean | 'stop'): E | undefined {
     for (const lane of this.ready) {
       const head = lane.queue[0];
-      if (head !== undefined) yield head;
+      if (head === undefined) continue;
+      const verdict = accept(head);
+      if (verdict === 'stop') return undefined;
+      if (verdict) return head;
     }
+    return undefined;
   }
 
   /** Re-evaluates the lane's head after it started, went into a retry delay or became startable again. */

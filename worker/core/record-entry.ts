@@ -70,8 +70,28 @@ export interface RecordCall<T> {
   readonly identity: string;
   /** Partition state generation the call started in; see PartitionState.epoch. */
   readonly epoch: number;
-  readonly controller: AbortController;
+  /**
+   * Created on first read of the handler's `signal` (most handlers never read it, and an AbortController per
+   * call was a measurable share of the scheduler's time); see callSignal and abortCall.
+   */
+  controller: AbortController | null;
+  /** Set when the call was aborted; a signal created later starts aborted with it. */
+  abortReason: Error | null;
   detached: DetachMode | null;
+}
+
+export function callSignal<T>(call: RecordCall<T>): AbortSignal {
+  if (call.controller === null) {
+    call.controller = new AbortController();
+    if (call.abortReason !== null) call.controller.abort(call.abortReason);
+  }
+  return call.controller.signal;
+}
+
+export function abortCall<T>(call: RecordCall<T>, reason: Error): void {
+  if (call.abortReason !== null) return;
+  call.abortReason = reason;
+  call.controller?.abort(reason);
 }
 
 export function payloadBytes(record: SourceRecord): number {

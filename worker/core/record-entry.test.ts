@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { abortCall, callSignal, type RecordCall } from './record-entry';
+
+const newCall = () => ({ controller: null, abortReason: null }) as unknown as RecordCall<unknown>;
+
+describe('lazy abort signals of record calls', () => {
+  it('creates no controller until the signal is read, and aborts one that exists', () => {
+    const call = newCall();
+    expect(call.controller).toBeNull();
+    const signal = callSignal(call);
+    expect(callSignal(call)).toBe(signal);
+    expect(signal.aborted).toBe(false);
+    const reason = new Error('revoked');
+    abortCall(call, reason);
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe(reason);
+  });
+
+  it('a signal first read after the abort starts aborted with the first reason', () => {
+    const call = newCall();
+    const first = new Error('drain deadline passed');
+    abortCall(call, first);
+    abortCall(call, new Error('later'));
+    expect(call.controller).toBeNull();
+    expect(callSignal(call).aborted).toBe(true);
+    expect(callSignal(call).reason).toBe(first);
+  });
+});
