@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { coreSnapshotOf, partitionSnapshotOf } from '../core/testing/snapshots';
 import type { CoreSnapshot, PartitionSnapshot } from '../core/types';
 import type { RoundResult } from '../sampler/lag-sampler';
 import type { LagSampleRow } from '../sampler/sampler-state';
@@ -6,36 +7,8 @@ import { parsePrometheusText } from '../../test-support/prometheus-text';
 import { BoundedLabel, errorLabel } from './bounded-label';
 import { WorkerMetrics } from './worker-metrics';
 
-function partition(overrides: Partial<PartitionSnapshot> & Pick<PartitionSnapshot, 'topic' | 'partition'>): PartitionSnapshot {
-  return {
-    watermark: null,
-    committableOffset: null,
-    highestCompleted: null,
-    deliveredCount: 0,
-    inFlight: 0,
-    completedUncommitted: 0,
-    buffered: 0,
-    bufferedBytes: 0,
-    retryWaiting: 0,
-    lanes: 0,
-    oldestUnfinishedOffset: null,
-    oldestUnfinishedAgeMs: null,
-    paused: false,
-    quarantine: null,
-    ...overrides,
-  };
-}
-
-function snapshotOf(partitions: PartitionSnapshot[]): CoreSnapshot {
-  return {
-    nowMs: 0,
-    state: 'running',
-    fatalReason: null,
-    inFlight: partitions.reduce((n, p) => n + p.inFlight, 0),
-    partitions,
-    counters: {} as CoreSnapshot['counters'],
-  };
-}
+const partition = (overrides: Partial<PartitionSnapshot> & Pick<PartitionSnapshot, 'topic' | 'partition'>) => partitionSnapshotOf(overrides);
+const snapshotOf = (partitions: PartitionSnapshot[]) => coreSnapshotOf(partitions);
 
 function lagRow(groupId: string, partitionIndex: number, lag: bigint | null, timeLagMs: bigint | null, exactTimeLagMs: bigint | null = null): LagSampleRow {
   return {

@@ -1,35 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CoreSnapshot, PartitionSnapshot } from '../core/types';
+import { coreSnapshotOf, partitionSnapshotOf } from '../core/testing/snapshots';
+import type { PartitionSnapshot } from '../core/types';
 import { buildConsumerStateRows } from './consumer-state-rows';
 
-const partition = (overrides: Partial<PartitionSnapshot>): PartitionSnapshot => ({
-  topic: 'in',
-  partition: 0,
-  watermark: null,
-  committableOffset: null,
-  highestCompleted: null,
-  deliveredCount: 0,
-  inFlight: 0,
-  completedUncommitted: 0,
-  buffered: 0,
-  bufferedBytes: 0,
-  retryWaiting: 0,
-  lanes: 0,
-  oldestUnfinishedOffset: null,
-  oldestUnfinishedAgeMs: null,
-  paused: false,
-  quarantine: null,
-  ...overrides,
-});
-
-const snapshot = (partitions: PartitionSnapshot[]): CoreSnapshot => ({
-  nowMs: 10_000,
-  state: 'running',
-  fatalReason: null,
-  inFlight: 0,
-  partitions,
-  counters: {} as CoreSnapshot['counters'],
-});
+const partition = (overrides: Partial<PartitionSnapshot>) => partitionSnapshotOf(overrides);
+const snapshot = (partitions: PartitionSnapshot[]) => coreSnapshotOf(partitions, { inFlight: 0 });
 
 const at = new Date('2026-11-29T12:00:00Z');
 const identity = { groupId: 'warden-pipeline', instanceId: 'warden@host/1' };

@@ -1,0 +1,55 @@
+import type { CoreCounters, CoreSnapshot, PartitionSnapshot } from '../types';
+
+/** A partition snapshot with nothing delivered, for tests of code that reads snapshots. */
+export function partitionSnapshotOf(overrides: Partial<PartitionSnapshot> = {}): PartitionSnapshot {
+  return {
+    topic: 'in',
+    partition: 0,
+    watermark: null,
+    committableOffset: null,
+    highestCompleted: null,
+    deliveredCount: 0,
+    inFlight: 0,
+    completedUncommitted: 0,
+    buffered: 0,
+    bufferedBytes: 0,
+    retryWaiting: 0,
+    lanes: 0,
+    oldestUnfinishedOffset: null,
+    oldestUnfinishedAgeMs: null,
+    paused: false,
+    quarantine: null,
+    ...overrides,
+  };
+}
+
+const ZERO_COUNTERS: CoreCounters = {
+  completed: 0,
+  handled: 0,
+  retries: 0,
+  permanentFailures: 0,
+  admissionFailures: 0,
+  deadLettered: 0,
+  stallDeadLetters: 0,
+  quarantines: 0,
+  redelivered: 0,
+  skippedFromMetadata: 0,
+  skippedCompleted: 0,
+  skippedByOperator: 0,
+  droppedDeliveries: 0,
+  commits: 0,
+  commitFailures: 0,
+};
+
+/** A running core's snapshot holding these partitions. */
+export function coreSnapshotOf(partitions: PartitionSnapshot[], overrides: Partial<CoreSnapshot> = {}): CoreSnapshot {
+  return {
+    nowMs: 10_000,
+    state: 'running',
+    fatalReason: null,
+    inFlight: partitions.reduce((n, p) => n + p.inFlight, 0),
+    partitions,
+    counters: { ...ZERO_COUNTERS },
+    ...overrides,
+  };
+}
