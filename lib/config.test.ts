@@ -58,4 +58,15 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ SAMPLER_TIME_LAG_POINTS: '1' })).toThrow(/SAMPLER_TIME_LAG_POINTS="1".*example: SAMPLER_TIME_LAG_POINTS=60/);
     expect(() => parseConfig({ SAMPLER_RETENTION_DAYS: '0' })).toThrow(/SAMPLER_RETENTION_DAYS="0"/);
   });
+
+  it('reads the advisor client settings: none by default, JSON by group id or /pattern/, bad JSON named', () => {
+    const none = parseConfig({}).ADVISOR_CLIENT_SETTINGS;
+    expect(none.exact.size + none.patterns.length).toBe(0);
+    const settings = parseConfig({ ADVISOR_CLIENT_SETTINGS: '{"orders":{"maxPollRecords":100},"/^etl-/":{"maxPollIntervalMs":900000}}' }).ADVISOR_CLIENT_SETTINGS;
+    expect(settings.exact.get('orders')).toEqual({ maxPollRecords: 100 });
+    expect(settings.patterns[0]?.pattern.test('etl-nightly')).toBe(true);
+    expect(() => parseConfig({ ADVISOR_CLIENT_SETTINGS: '{"orders":{"maxPollRecords":-1}}' })).toThrow(
+      /ADVISOR_CLIENT_SETTINGS=.*"orders".maxPollRecords must be a positive integer.*example: ADVISOR_CLIENT_SETTINGS=/,
+    );
+  });
 });
