@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { E2E_ACCESS_ENV } from './e2e/credentials';
 import { childProcessEnv, loadConfig } from './lib/config';
 
 // Runs against `next start` on a production build (npm test builds first) and Debian's Chromium; the
@@ -24,9 +25,10 @@ export default defineConfig({
   },
   webServer: {
     command: `npx next start --hostname 127.0.0.1 --port ${config.UI_PORT}`,
-    url: `${baseURL}/api/groups`,
+    url: `${baseURL}/sign-in`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: childProcessEnv() as Record<string, string>,
+    // The suite's own users and tokens (e2e/credentials.ts); the server refuses to start without users.
+    env: childProcessEnv(E2E_ACCESS_ENV) as Record<string, string>,
   },
 });

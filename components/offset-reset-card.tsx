@@ -9,8 +9,8 @@ import { useOffsetReset } from './hooks/use-offset-reset';
 
 const TARGET_LABELS: Record<TResetTarget, string> = {
   earliest: 'earliest (log start)',
-  latest: 'latest (log end: skip everything waiting)',
-  timestamp: 'the first record at or after a time',
+  latest: 'latest (log end)',
+  timestamp: 'a time',
   offset: 'an explicit offset',
 };
 

@@ -1,22 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Admin, Kafka } from 'kafkajs';
-import { childProcessEnv } from '../lib/config';
 import { ZGroupDetail, ZGroupsResponse } from '../lib/schemas/groups';
-import { testKafka, uniqueName } from '../test-support/integration';
-import { createTopicWhenReady } from './support';
+import { committedOffsets, eventually, testKafka, uniqueName } from '../test-support/integration';
+import { bearer, OPERATOR, VIEWER_TOKEN } from './credentials';
+import { ARTIFACTS, createTopicWhenReady, signIn, startWorker, type WorkerProcess } from './support';
 
 // The whole chain on real parts: records produced through the broker, a real worker process consuming
 // and sampling into Postgres, and the production UI in Chromium reading it back.
 
-const ROOT = path.resolve(__dirname, '..');
 const PARTITIONS = 3;
 const RECORDS = 30;
 
 let kafka: Kafka;
 let admin: Admin;
-let worker: ChildProcess | undefined;
+let worker: WorkerProcess | undefined;
 const inputTopic = uniqueName('e2e-events');
 const resultsTopic = uniqueName('e2e-results');
 const workerGroup = uniqueName('e2e-worker');
@@ -43,31 +41,22 @@ test.beforeAll(async () => {
   // A group that read only the first 4 records of partition 0 and left: its lag is known exactly.
   await admin.setOffsets({ groupId: laggingGroup, topic: inputTopic, partitions: [{ partition: 0, offset: '4' }] });
 
-  worker = spawn('npx', ['tsx', 'worker/main.ts'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    detached: true,
-    env: childProcessEnv({
-      WARDEN_GROUP_ID: workerGroup,
-      WARDEN_INPUT_TOPIC: inputTopic,
-      WARDEN_RESULTS_TOPIC: resultsTopic,
-      WARDEN_INPUT_PARTITIONS: String(PARTITIONS),
-      SAMPLER_GROUP_INCLUDE: `^(${workerGroup}|${laggingGroup})$`,
-    }),
+  worker = startWorker({
+    WARDEN_GROUP_ID: workerGroup,
+    WARDEN_INPUT_TOPIC: inputTopic,
+    WARDEN_RESULTS_TOPIC: resultsTopic,
+    WARDEN_INPUT_PARTITIONS: String(PARTITIONS),
+    SAMPLER_GROUP_INCLUDE: `^(${workerGroup}|${laggingGroup})$`,
   });
 });
 
 test.afterAll(async () => {
-  if (worker?.pid) {
-    const exited = new Promise((resolve) => worker!.once('exit', resolve));
-    process.kill(-worker.pid, 'SIGTERM');
-    await exited;
-  }
+  await worker?.stop();
   await admin?.disconnect();
 });
 
 test('the overview lists live groups and the group page shows per-partition lag, refreshed without a reload', async ({ page }) => {
-  await page.goto('/');
+  await signIn(page, OPERATOR, '/');
   await expect(page.getByRole('heading', { name: 'Consumer groups' })).toBeVisible();
 
   const workerRow = page.locator(`[data-testid="group-row"][data-group-id="${workerGroup}"]`);
@@ -110,18 +99,52 @@ test('the overview lists live groups and the group page shows per-partition lag,
   });
   await producer.disconnect();
   await expect(partitionZero.getByTestId('partition-lag')).toHaveText(String(RECORDS / PARTITIONS - 4 + 5));
-  await page.screenshot({ path: path.join(ROOT, 'test-results', 'lagging-group.png'), fullPage: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'lagging-group.png'), fullPage: true });
 });
 
 test('GET /api/groups and GET /api/groups/{groupId} serve the same data, valid against the shared schemas', async ({ request }) => {
-  const response = await request.get('/api/groups');
+  const response = await request.get('/api/groups', { headers: bearer(VIEWER_TOKEN) });
   expect(response.status()).toBe(200);
   const { groups } = ZGroupsResponse.parse(await response.json());
   expect(groups.find((g) => g.groupId === workerGroup)).toMatchObject({ totalLag: 0, partitionsWithoutCommit: 0, partitionCount: PARTITIONS });
   expect(groups.find((g) => g.groupId === laggingGroup)?.partitionsWithoutCommit).toBe(PARTITIONS - 1);
 
-  const detail = ZGroupDetail.parse(await (await request.get(`/api/groups/${encodeURIComponent(laggingGroup)}`)).json());
+  const detail = ZGroupDetail.parse(await (await request.get(`/api/groups/${encodeURIComponent(laggingGroup)}`, { headers: bearer(VIEWER_TOKEN) })).json());
   expect(detail.partitions.find((p) => p.partition === 0)?.committedOffset).toBe('4');
   expect(detail.partitions.find((p) => p.partition === 1)).toMatchObject({ lag: null, timeLag: { ms: null, kind: 'unknown' } });
   expect(detail.isWardenConsumer).toBe(false);
+});
+
+test('an operator resets the offsets of an Empty group from its page, and the table and the audit log show it', async ({ page }) => {
+  const logEnd = (await admin.fetchTopicOffsets(inputTopic)).find((p) => p.partition === 0)!.high;
+  const before = (await committedOffsets(admin, laggingGroup, inputTopic)).get(0);
+  await signIn(page, OPERATOR, `/groups/${encodeURIComponent(laggingGroup)}`);
+  const card = page.getByTestId('offset-reset');
+  await expect(card).toBeVisible();
+  await expect(card.getByTestId('reset-disabled-reason')).toHaveCount(0);
+  await card.getByTestId('reset-scope').selectOption('0');
+  await card.getByTestId('reset-to').selectOption('latest');
+  await card.getByTestId('reset-review').click();
+  await expect(card.getByRole('alert')).toHaveText('reason: is required: say why, for the audit log');
+  await card.getByTestId('reset-reason').fill('e2e: the backlog of partition 0 is obsolete');
+  await card.getByTestId('reset-review').click();
+  await expect(card.getByTestId('reset-confirm')).toContainText(`${inputTopic} partition 0`);
+  await card.getByTestId('reset-confirm-button').click();
+  await expect(card.getByTestId('reset-result')).toContainText(`partition 0: ${before} → ${logEnd}`);
+  await eventually('the committed offset moved to the log end', async () => ((await committedOffsets(admin, laggingGroup, inputTopic)).get(0) === logEnd ? true : undefined));
+  const partitionZero = page.locator('[data-testid="partition-row"][data-partition="0"]');
+  await expect(partitionZero.getByTestId('partition-lag')).toHaveText('0', { timeout: 30_000 });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'offset-reset.png'), fullPage: true });
+
+  // Warden's own group offers no reset: its partitions move through the owning worker.
+  await page.goto(`/groups/${encodeURIComponent(workerGroup)}`);
+  await expect(page.getByTestId('partition-row')).toHaveCount(PARTITIONS);
+  await expect(page.getByTestId('offset-reset')).toHaveCount(0);
+
+  await page.getByRole('link', { name: 'Audit' }).click();
+  const row = page.getByTestId('audit-row').filter({ hasText: 'e2e: the backlog of partition 0 is obsolete' });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(OPERATOR.name);
+  await expect(row).toContainText(`offset reset to ${logEnd}`);
+  await expect(row).toHaveAttribute('data-status', 'done');
 });

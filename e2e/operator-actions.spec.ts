@@ -1,24 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
-import { childProcessEnv, loadConfig } from '../lib/config';
+import { loadConfig } from '../lib/config';
 import { ZAuditResponse, ZOperatorAction } from '../lib/schemas/operator-actions';
 import { ZQuarantinesResponse } from '../lib/schemas/quarantines';
 import { committedOffsets, eventually, readTopic, testKafka, uniqueName } from '../test-support/integration';
-import { createTopicWhenReady } from './support';
+import { bearer, OPERATOR, OPERATOR_TOKEN, VIEWER, VIEWER_TOKEN } from './credentials';
+import { ARTIFACTS, createTopicWhenReady, signIn, startWorker, type WorkerProcess } from './support';
 
 // Operator actions and the capacity card on the real chain: records through the broker, a real worker
 // process that quarantines a poison record and applies the actions an operator takes in Chromium, samples
 // in Postgres, and the production UI reading it all back.
 
-const ROOT = path.resolve(__dirname, '..');
-const ARTIFACTS = path.join(ROOT, 'test-results');
 const PARTITIONS = 3;
 
 let kafka: Kafka;
 let admin: Admin;
-let worker: ChildProcess | undefined;
+let worker: WorkerProcess | undefined;
 const inputTopic = uniqueName('e2e-ops-in');
 const resultsTopic = uniqueName('e2e-ops-results');
 const dlqTopic = uniqueName('e2e-ops-dlq');
@@ -58,30 +56,21 @@ test.beforeAll(async () => {
     ...[0, 1, 2].map((i) => ({ partition: 2, value: upsert(`${workerGroup}-p2-${i}`) })),
   ]);
 
-  worker = spawn('npx', ['tsx', 'worker/main.ts'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    detached: true,
-    env: childProcessEnv({
-      WARDEN_GROUP_ID: workerGroup,
-      WARDEN_INPUT_TOPIC: inputTopic,
-      WARDEN_RESULTS_TOPIC: resultsTopic,
-      WARDEN_DLQ_TOPIC: dlqTopic,
-      WARDEN_INPUT_PARTITIONS: String(PARTITIONS),
-      WORKER_PORT: String(loadConfig().WORKER_PORT + 1),
-      COMMAND_POLL_INTERVAL_MS: '500',
-      SAMPLER_GROUP_INCLUDE: `^(${workerGroup}|${slowGroup})$`,
-      LOG_LEVEL: 'warn',
-    }),
+  worker = startWorker({
+    WARDEN_GROUP_ID: workerGroup,
+    WARDEN_INPUT_TOPIC: inputTopic,
+    WARDEN_RESULTS_TOPIC: resultsTopic,
+    WARDEN_DLQ_TOPIC: dlqTopic,
+    WARDEN_INPUT_PARTITIONS: String(PARTITIONS),
+    WORKER_PORT: String(loadConfig().WORKER_PORT + 1),
+    COMMAND_POLL_INTERVAL_MS: '500',
+    SAMPLER_GROUP_INCLUDE: `^(${workerGroup}|${slowGroup})$`,
+    LOG_LEVEL: 'warn',
   });
 });
 
 test.afterAll(async () => {
-  if (worker?.pid) {
-    const exited = new Promise((resolve) => worker!.once('exit', resolve));
-    process.kill(-worker.pid, 'SIGTERM');
-    await exited;
-  }
+  await worker?.stop();
   await admin?.disconnect();
 });
 
@@ -89,8 +78,44 @@ function quarantineCard(page: Page, partition: number) {
   return page.locator(`[data-testid="quarantine-card"][data-group-id="${workerGroup}"][data-partition="${partition}"]`);
 }
 
+const actionUrl = (group: string, partition: number | string) => `/api/groups/${encodeURIComponent(group)}/partitions/${inputTopic}/${partition}/actions`;
+const auditOf = async (request: Page['request']) =>
+  ZAuditResponse.parse(await (await request.get(`/api/audit?groupId=${encodeURIComponent(workerGroup)}`, { headers: bearer(VIEWER_TOKEN) })).json()).actions;
+
+test('a viewer sees the quarantined record but no action buttons, and the API refuses a viewer (403), a stranger (401) and another origin (403)', async ({ page, request, baseURL }) => {
+  await signIn(page, VIEWER, '/quarantine');
+  const card = quarantineCard(page, 1);
+  await expect(card).toBeVisible({ timeout: 60_000 });
+  await expect(card.getByTestId('record-preview')).toContainText(`${workerGroup}-poison`);
+  await expect(card.getByRole('button')).toHaveCount(0);
+  await expect(card.getByTestId('viewer-note')).toHaveText('You are signed in as a viewer: resuming, skipping and seeking need the operator role.');
+  await expect(page.getByTestId('user-menu')).toContainText(`${VIEWER.name} viewer`);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'quarantine-viewer.png'), fullPage: true });
+
+  const skip = { action: 'skip', reason: 'viewer tries' };
+  // The viewer's own session, from the dashboard's origin: signed in, but the role is not enough.
+  const asViewer = await page.request.post(actionUrl(workerGroup, 1), { data: skip, headers: { origin: baseURL! } });
+  expect(asViewer.status()).toBe(403);
+  expect((await asViewer.json()).error).toBe(`${VIEWER.name} is a viewer: this needs the operator role`);
+  const viewerToken = await request.post(actionUrl(workerGroup, 1), { data: skip, headers: bearer(VIEWER_TOKEN) });
+  expect(viewerToken.status()).toBe(403);
+  // Nobody signed in: 401 for actions and reads alike.
+  for (const headers of [{}, { origin: baseURL! }] as Array<Record<string, string>>) {
+    const stranger = await request.post(actionUrl(workerGroup, 1), { data: skip, headers });
+    expect(stranger.status()).toBe(401);
+    expect((await stranger.json()).error).toBe('sign in first (or send a bearer token)');
+  }
+  expect((await request.get('/api/quarantine')).status()).toBe(401);
+  expect((await request.get('/api/audit', { headers: bearer('not-a-token') })).status()).toBe(401);
+  // An operator's credentials from another origin (a forged cross-site form) are refused too.
+  const crossSite = await request.post(actionUrl(workerGroup, 1), { data: skip, headers: { ...bearer(OPERATOR_TOKEN), origin: 'https://evil.example' } });
+  expect(crossSite.status()).toBe(403);
+  expect((await crossSite.json()).error).toMatch(/^cross-origin POST refused/);
+  expect(await auditOf(request)).toEqual([]);
+});
+
 test('a poison record quarantines its partition; an operator skips it with a reason in the UI; the partition drains and the audit lists it', async ({ page, request }) => {
-  await page.goto('/quarantine');
+  await signIn(page, OPERATOR, '/quarantine');
   await expect(page.getByRole('heading', { name: 'Quarantined partitions' })).toBeVisible();
   const card = quarantineCard(page, 1);
   await expect(card).toBeVisible({ timeout: 60_000 });
@@ -146,13 +171,17 @@ test('a poison record quarantines its partition; an operator skips it with a rea
   await expect(row).toHaveAttribute('data-status', 'done');
   await expect(row).toContainText('skipped offset 2 without processing');
   await expect(row).toContainText(`${inputTopic}-1`);
+  // Recorded under the operator who signed in.
+  await expect(row.getByRole('cell', { name: OPERATOR.name, exact: true })).toBeVisible();
   await page.screenshot({ path: path.join(ARTIFACTS, 'audit.png'), fullPage: true });
 
-  const audit = ZAuditResponse.parse(await (await request.get(`/api/audit?groupId=${encodeURIComponent(workerGroup)}`)).json());
-  expect(audit.actions.filter((a) => a.action === 'skip')).toHaveLength(1);
+  const skips = (await auditOf(request)).filter((a) => a.action === 'skip');
+  expect(skips).toHaveLength(1);
+  expect(skips[0]).toMatchObject({ requestedBy: OPERATOR.name, reason, status: 'done' });
 });
 
 test('seek by time through the UI moves the partition past the poison record, and the table reflects it', async ({ page }) => {
+  await signIn(page, OPERATOR, '/');
   // Timestamps after every earlier record of the partition, so "first at or after" cannot land before them.
   const base = Date.now() + 1_000;
   const start = Number(await logEnd(inputTopic, 2)); // 3
@@ -185,8 +214,8 @@ test('seek by time through the UI moves the partition past the poison record, an
 });
 
 test('the action API refuses bad input, unknown targets and partitions that are not held, and writes nothing', async ({ request }) => {
-  const url = (group: string, partition: number | string) => `/api/groups/${encodeURIComponent(group)}/partitions/${inputTopic}/${partition}/actions`;
-  const auditCount = async () => ZAuditResponse.parse(await (await request.get(`/api/audit?groupId=${encodeURIComponent(workerGroup)}`)).json()).actions.length;
+  const url = actionUrl;
+  const auditCount = async () => (await auditOf(request)).length;
   const before = await auditCount();
 
   const cases: Array<{ path: string; body: unknown; status: number; error: RegExp }> = [
@@ -202,18 +231,18 @@ test('the action API refuses bad input, unknown targets and partitions that are 
     { path: url(workerGroup, 0), body: { action: 'skip', reason: 'x' }, status: 409, error: /is not quarantined/ },
   ];
   for (const c of cases) {
-    const response = await request.post(c.path, { data: c.body });
+    const response = await request.post(c.path, { data: c.body, headers: bearer(OPERATOR_TOKEN) });
     expect(response.status(), JSON.stringify(c.body)).toBe(c.status);
     expect((await response.json()).error).toMatch(c.error);
   }
   expect(await auditCount()).toBe(before);
 
-  const quarantines = ZQuarantinesResponse.parse(await (await request.get('/api/quarantine')).json());
+  const quarantines = ZQuarantinesResponse.parse(await (await request.get('/api/quarantine', { headers: bearer(VIEWER_TOKEN) })).json());
   expect(quarantines.quarantines.filter((q) => q.groupId === workerGroup)).toEqual([]);
-  expect((await request.get('/api/commands/123456789')).status()).toBe(404);
+  expect((await request.get('/api/commands/123456789', { headers: bearer(VIEWER_TOKEN) })).status()).toBe(404);
   // A command the UI created is readable as pending/applied/failed.
-  const first = ZAuditResponse.parse(await (await request.get(`/api/audit?groupId=${encodeURIComponent(workerGroup)}`)).json()).actions.at(-1)!;
-  const command = await (await request.get(`/api/commands/${ZOperatorAction.parse(first).id}`)).json();
+  const first = (await auditOf(request)).at(-1)!;
+  const command = await (await request.get(`/api/commands/${ZOperatorAction.parse(first).id}`, { headers: bearer(VIEWER_TOKEN) })).json();
   expect(command).toMatchObject({ state: 'applied', status: 'done' });
 });
 
@@ -238,7 +267,7 @@ test('the group page of a falling-behind group shows its time lag and "Scale con
     await consumer.subscribe({ topic: slowTopic, fromBeginning: true });
     await consumer.run({ eachMessage: () => new Promise((resolve) => setTimeout(resolve, 65)) });
 
-    await page.goto(`/groups/${encodeURIComponent(slowGroup)}`);
+    await signIn(page, OPERATOR, `/groups/${encodeURIComponent(slowGroup)}`);
     const summary = page.getByTestId('capacity-summary');
     await expect(summary).toHaveText(/^Scale consumers to [23] to catch up in \d+ (s|min)( \d+ s)?\.$/, { timeout: 120_000 });
     const recommended = Number(await page.getByTestId('recommended-consumers').textContent());
@@ -251,6 +280,9 @@ test('the group page of a falling-behind group shows its time lag and "Scale con
     const row = page.locator('[data-testid="partition-row"][data-partition="0"]');
     await expect(row.getByTestId('time-lag')).toHaveText(/^≥? ?\d+ (s|min)/);
     await expect(page.getByTestId('group-worst-time-lag').getByTestId('time-lag')).toHaveText(/\d+ (s|min)/);
+    // A live group that is not a Warden consumer: the offset reset is offered, disabled, saying why.
+    await expect(page.getByTestId('reset-disabled-reason')).toContainText(/It is (Stable|PreparingRebalance|CompletingRebalance) with 1 member: a member would overwrite the reset/);
+    await expect(page.getByTestId('reset-review')).toBeDisabled();
     await page.screenshot({ path: path.join(ARTIFACTS, 'group.png'), fullPage: true });
     await page.goto('/');
     await expect(page.locator(`[data-testid="group-row"][data-group-id="${slowGroup}"]`)).toBeVisible();

@@ -1,5 +1,14 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
 import type { Admin } from 'kafkajs';
+import { childProcessEnv } from '../lib/config';
 import { createTopic, eventually } from '../test-support/integration';
+import type { E2eUser } from './credentials';
+
+export const ROOT = path.resolve(__dirname, '..');
+/** Screenshots kept as test artifacts. */
+export const ARTIFACTS = path.join(ROOT, 'test-results');
 
 /**
  * createTopic, retried: right after a fresh broker starts, its metadata can briefly answer "This server does
@@ -8,4 +17,39 @@ import { createTopic, eventually } from '../test-support/integration';
  */
 export async function createTopicWhenReady(admin: Admin, topic: string, partitions: number): Promise<void> {
   await eventually(`topic ${topic} with its leaders`, () => createTopic(admin, topic, partitions).then(() => true), 60_000);
+}
+
+export interface WorkerProcess {
+  /** SIGTERM to the worker's process group, resolved once it exited (at once if it already had). */
+  stop(): Promise<void>;
+}
+
+/** A real worker process (`worker/main.ts`) with `env` over the suite's configuration. */
+export function startWorker(env: Record<string, string>): WorkerProcess {
+  const child = spawn('npx', ['tsx', 'worker/main.ts'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], detached: true, env: childProcessEnv(env) });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    async stop() {
+      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(-child.pid, 'SIGTERM');
+        } catch {
+          // Already gone.
+        }
+      }
+      await exited;
+    },
+  };
+}
+
+/** Signs `user` in through the sign-in page, arriving at `next`. */
+export async function signIn(page: Page, user: E2eUser, next = '/'): Promise<void> {
+  await page.goto(next);
+  // Every page without a session redirects to the sign-in page, remembering where it was going.
+  await expect(page).toHaveURL(/\/sign-in(\?next=.*)?$/);
+  await page.getByLabel('User name').fill(user.name);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('signed-in-user')).toHaveText(user.name);
+  await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === next);
 }

@@ -54,12 +54,14 @@ describe('decideAccess', () => {
     expect(decideAccess(settings, request({ method: 'POST', authorization: `bearer ${'c'.repeat(40)}` }), 'operator', now)).toMatchObject({ ok: false, status: 403 });
   });
 
-  it('refuses a cross-origin POST with 403 before looking at credentials', () => {
+  it('refuses a cross-origin or Origin-less POST riding on a valid cookie with 403; without credentials it is 401', () => {
     expect(decideAccess(settings, request({ method: 'POST', origin: 'https://evil.example', sessionCookie: sessionOf('olga') }), 'operator', now)).toMatchObject({
       ok: false,
       status: 403,
       message: /cross-origin POST refused: Origin https:\/\/evil.example/,
     });
+    expect(decideAccess(settings, request({ method: 'POST', sessionCookie: sessionOf('olga') }), 'operator', now)).toMatchObject({ status: 403, message: /without an Origin header/ });
+    expect(decideAccess(settings, request({ method: 'POST', origin: 'https://evil.example' }), 'operator', now)).toMatchObject({ status: 401 });
   });
 });
 

@@ -75,17 +75,20 @@ export function checkOrigin(input: { method: string; origin: string | null; host
   return `cross-origin ${input.method} refused: Origin ${input.origin} is not this dashboard (set WARDEN_ALLOWED_ORIGINS when a proxy serves it under another name)`;
 }
 
-/** The whole decision for one request needing `role`: Origin for unsafe methods, then identity, then role. */
+/**
+ * The whole decision for one request needing `role`: identity (401), then Origin for unsafe methods (403, so a
+ * cross-site request riding on a valid cookie is refused), then role (403).
+ */
 export function decideAccess(
   settings: AuthSettings,
   request: { method: string; origin: string | null; host: string | null; authorization: string | null; sessionCookie: string | undefined },
   role: Role,
   now: Date,
 ): AccessDecision {
-  const originProblem = checkOrigin({ method: request.method, origin: request.origin, host: request.host, allowedOrigins: settings.allowedOrigins, hasBearer: request.authorization !== null });
-  if (originProblem) return { ok: false, status: 403, message: originProblem };
   const identity = authenticate(settings, request, now);
   if ('problem' in identity) return { ok: false, status: 401, message: identity.problem };
+  const originProblem = checkOrigin({ method: request.method, origin: request.origin, host: request.host, allowedOrigins: settings.allowedOrigins, hasBearer: request.authorization !== null });
+  if (originProblem) return { ok: false, status: 403, message: originProblem };
   if (!roleAllows(identity.principal.role, role)) {
     return { ok: false, status: 403, message: `${identity.principal.name} is a ${identity.principal.role}: this needs the ${role} role` };
   }

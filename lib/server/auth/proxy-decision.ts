@@ -4,7 +4,7 @@ import { decideAccess, safeNextPath, type AuthSettings } from './access';
 // runtime). It is the first gate, not the only one: every API route handler checks again with authorize(),
 // with the role it needs; this gate only requires that someone valid is asking.
 // - /api/auth/sign-in and /api/auth/sign-out pass (their handlers check the Origin; nobody is signed in yet);
-// - other /api/** need a valid session cookie or bearer token (401), and an unsafe method our own Origin (403);
+// - other /api/** need a valid session cookie or bearer token (401), then an unsafe method our own Origin (403);
 // - pages need a valid session; without one they redirect to /sign-in?next=<the page>; /sign-in itself passes.
 
 export type ProxyDecision = { kind: 'pass' } | { kind: 'refuse'; status: 401 | 403; message: string } | { kind: 'redirect'; location: string };
