@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
 import { loadConfig } from '../lib/config';
 import type { Database } from '../lib/db';
-import { testDatabase } from '../test-support/database';
 import { committedOffsets, createTopic, eventually, testKafka, uniqueName } from '../test-support/integration';
+import { connectKafkaAndDatabase } from '../test-support/kafka-and-database';
 import { WorkerProcess } from '../scripts/lib/worker-process';
 
 // The real worker process (`npm run worker`) killed with SIGKILL mid-run and restarted: nothing is lost and
@@ -12,17 +12,7 @@ import { WorkerProcess } from '../scripts/lib/worker-process';
 const kafka = testKafka('warden-worker-it');
 let admin: Admin;
 let db: Database;
-
-beforeAll(async () => {
-  admin = kafka.admin();
-  await admin.connect();
-  db = testDatabase();
-});
-
-afterAll(async () => {
-  await admin?.disconnect();
-  await db?.$disconnect();
-});
+connectKafkaAndDatabase(kafka, (handles) => ({ admin, db } = handles));
 
 const PARTITIONS = 3;
 const RECORDS = 4_000;

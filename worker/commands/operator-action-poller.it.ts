@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
 import { loadConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
 import { requestOperatorAction } from '../../lib/server/request-operator-action';
-import { testDatabase } from '../../test-support/database';
 import { committedOffsets, createTopic, eventually, readTopic, testKafka, uniqueName } from '../../test-support/integration';
+import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
 import { startPipelineConsumer } from '../../test-support/pipeline-consumer';
 import type { SourceRecord } from '../core/types';
 import { createDeadLetterWriter, DLQ_HEADERS } from '../pipeline/dead-letter';
@@ -19,17 +19,7 @@ import { OperatorActionPoller } from './operator-action-poller';
 const kafka = testKafka('operator-action-it');
 let admin: Admin;
 let db: Database;
-
-beforeAll(async () => {
-  admin = kafka.admin();
-  await admin.connect();
-  db = testDatabase();
-});
-
-afterAll(async () => {
-  await admin?.disconnect();
-  await db?.$disconnect();
-});
+connectKafkaAndDatabase(kafka, (handles) => ({ admin, db } = handles));
 
 function event(id: string, overrides: Record<string, unknown> = {}) {
   return JSON.stringify({ eventId: id, type: 'document.upsert', businessId: id, resultKey: `res-${id}`, payload: { id }, ...overrides });

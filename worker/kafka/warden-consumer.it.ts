@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
 import type { Database } from '../../lib/db';
-import { testDatabase } from '../../test-support/database';
 import { committedOffsets, createTopic, eventually, readTopic, testKafka, uniqueName } from '../../test-support/integration';
+import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
 import { startPipelineConsumer } from '../../test-support/pipeline-consumer';
 import { InjectedTransientError } from '../pipeline/fault-injection';
 
@@ -11,17 +11,7 @@ import { InjectedTransientError } from '../pipeline/fault-injection';
 const kafka = testKafka('warden-consumer-it');
 let admin: Admin;
 let db: Database;
-
-beforeAll(async () => {
-  admin = kafka.admin();
-  await admin.connect();
-  db = testDatabase();
-});
-
-afterAll(async () => {
-  await admin?.disconnect();
-  await db?.$disconnect();
-});
+connectKafkaAndDatabase(kafka, (handles) => ({ admin, db } = handles));
 
 function event(id: string, overrides: Record<string, unknown> = {}) {
   return JSON.stringify({ eventId: id, type: 'document.upsert', businessId: id, resultKey: `res-${id}`, payload: { id }, ...overrides });

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
 import { loadConfig } from '../../lib/config';
 import { createDatabase, type Database } from '../../lib/db';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../../scripts/lib/broker';
-import { testDatabase } from '../../test-support/database';
 import { eventually, testKafka, uniqueName } from '../../test-support/integration';
+import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
 import { startPipelineConsumer, upsertEvent } from '../../test-support/pipeline-consumer';
 import { ClusterReader } from './cluster-reader';
 import { createTopicWithLeaders } from './testing/create-topic';
@@ -21,17 +21,7 @@ const samplerState = { timeLagPoints: 10, timeLagSpacingMs: 0, rateWindowMs: 60_
 
 let admin: Admin;
 let db: Database;
-
-beforeAll(async () => {
-  admin = kafka.admin();
-  await admin.connect();
-  db = testDatabase();
-});
-
-afterAll(async () => {
-  await admin?.disconnect().catch(() => undefined);
-  await db?.$disconnect();
-});
+connectKafkaAndDatabase(kafka, (handles) => ({ admin, db } = handles));
 
 async function groupWithLag(prefix: string): Promise<{ topic: string; groupId: string }> {
   const topic = `${prefix}-in`;
