@@ -76,12 +76,18 @@ async function main(): Promise<void> {
       if (built !== 0) throw new Error('next build failed');
     }
     // The story's workers simulate real work (a database write of up to DEMO_WORKER_LATENCY_MS) and the odd
-    // transient failure, so lag, retries and backpressure have something to show. Watching a real cluster
-    // (--no-traffic), the worker runs exactly as configured.
+    // transient failure, so lag, retries and backpressure have something to show, and log warnings only.
+    // Watching a real cluster (--no-traffic), the worker runs exactly as configured.
     const workerEnv = (overrides: Record<string, string> = {}) =>
       childProcessEnv(
         withTraffic
-          ? { WARDEN_FAULT_LATENCY_MS: String(config.DEMO_WORKER_LATENCY_MS), WARDEN_FAULT_TRANSIENT_RATE: '0.02', ...overrides }
+          ? {
+              WARDEN_FAULT_LATENCY_MS: String(config.DEMO_WORKER_LATENCY_MS),
+              WARDEN_FAULT_TRANSIENT_RATE: '0.02',
+              // Every injected retry is an info line; the story's cues stay readable, /metrics counts them.
+              LOG_LEVEL: 'warn',
+              ...overrides,
+            }
           : overrides,
       );
     // Workers run as node itself, not behind npx: SIGTERM must reach the worker so it drains, commits and
