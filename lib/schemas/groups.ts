@@ -167,7 +167,7 @@ export const ZLagSeries = z.object({
   from: ZIsoTime,
   to: ZIsoTime,
   stepMs: z.number().int().min(1),
-  /** 'samples': raw lag_sample rows; 'rollup': the one-minute lag_rollup table (long ranges). */
+  /** 'samples': raw lag_sample rows; 'rollup': the one-minute lag_rollup or (steps of whole ten minutes) the ten-minute lag_rollup_10m table (long ranges). */
   source: z.enum(['samples', 'rollup']),
   /** Bucket starts; every array below is aligned with it. Buckets with no sample hold null (a gap, not a zero). */
   times: z.array(ZIsoTime),

@@ -17,18 +17,15 @@ export interface GroupDetailOptions {
  * that stopped being sampled is still answered, and its sampledAt tells how old the data is.
  */
 export async function getGroupDetail(db: Database, groupId: string, options: GroupDetailOptions): Promise<TGroupDetail> {
-  const [round] = await loadGroupRounds(db, {
-    groupIds: [groupId],
-    historyMs: Math.max(options.historyMs ?? 10 * 60_000, options.rateWindowMs),
-    nowMs: Date.now(),
-  });
-  if (!round) throw notFound(`consumer group "${groupId}" has never been sampled`);
-
-  const [quarantines, prefixes, lastRebalance] = await Promise.all([
+  // All at once: the small reads do not depend on the round, and a page load should wait for one round trip
+  // of them, not two (for a group never sampled they are wasted, and cheap).
+  const [[round], quarantines, prefixes, lastRebalance] = await Promise.all([
+    loadGroupRounds(db, { groupIds: [groupId], historyMs: Math.max(options.historyMs ?? 10 * 60_000, options.rateWindowMs), nowMs: Date.now() }),
     db.partitionQuarantine.findMany({ where: { groupId } }),
     db.consumerPartitionState.findMany({ where: { groupId } }),
     db.rebalanceEvent.findFirst({ where: { groupId }, orderBy: { startedAt: 'desc' } }),
   ]);
+  if (!round) throw notFound(`consumer group "${groupId}" has never been sampled`);
   const quarantineOf = new Map(quarantines.map((q) => [partitionKey(q), q]));
   const prefixOf = new Map(prefixes.map((p) => [partitionKey(p), p]));
 

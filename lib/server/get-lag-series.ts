@@ -1,4 +1,5 @@
 import type { Database } from '../db';
+import { Prisma } from '../generated/prisma/client';
 import { appendLogEndPoint, estimateTimeLag, type LogEndPoint } from '../lag/time-lag';
 import {
   LAG_RANGES,
@@ -18,6 +19,12 @@ const NICE_STEPS_SEC = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1_800, 3_60
 const TARGET_POINTS = 240;
 /** The one-minute rollup is used for steps of at least its own width, when it covers the range. */
 const ROLLUP_WIDTH_MS = 60_000;
+/**
+ * The ten-minute rollup is used for steps that are whole multiples of ten minutes (so no ten minutes straddles
+ * two steps: both are aligned to the epoch), when it covers the range: a 24-hour chart reads 144 rows per
+ * partition instead of 1,440.
+ */
+const TEN_MINUTE_WIDTH_MS = 600_000;
 /**
  * When the sampler stored no time lag, the estimate needs log-end history from before the range too (a record
  * older than the range is still dated, not just "older than the chart"); this much is read, coarsely.
@@ -59,19 +66,56 @@ export function resolveSeriesWindow(query: TLagSeriesQuery, nowMs: number): Seri
   return { fromMs, toMs, stepMs };
 }
 
+/** One step of one partition. Times in epoch ms, offsets as numbers (exact: offsets stay below 2^53). */
 interface BucketRow {
   topic: string;
   partition: number;
-  bucket: Date;
-  last_at: Date;
-  max_lag: bigint | null;
-  max_time_lag_ms: bigint | null;
-  time_lag_kind: string | null;
-  last_log_end: bigint;
-  last_committed: bigint | null;
+  bucketMs: number;
+  lastAtMs: number;
+  maxLag: number | null;
+  maxTimeLagMs: number | null;
+  timeLagKind: string | null;
+  lastLogEnd: number;
+  lastCommitted: number | null;
 }
 
-type PointRow = Pick<BucketRow, 'topic' | 'partition' | 'last_at' | 'last_log_end'>;
+type PointRow = Pick<BucketRow, 'topic' | 'partition' | 'lastAtMs' | 'lastLogEnd'>;
+
+/**
+ * Runs `steps` (one row per partition and step: bucket, last_at and the aggregates) and returns each
+ * partition's steps, oldest first. Postgres hands each partition's steps over as one JSON text of
+ * [bucket ms, last_at ms, max_lag, max_time_lag_ms, time_lag_kind, last_log_end, last_committed] tuples:
+ * decoding thousands of rows of timestamps and bigints (or of text arrays) cost the client several times
+ * what the query costs the server, and JSON.parse is the cheapest decoder at hand. Offsets and times are
+ * exact as JSON numbers (below 2^53). The tuples come in no particular order and are sorted here.
+ */
+async function readBuckets(db: Database, steps: Prisma.Sql): Promise<BucketRow[][]> {
+  const partitions = await db.$queryRaw<Array<{ topic: string; partition: number; steps: string }>>`
+    SELECT topic, partition,
+      json_agg(json_build_array(
+        (extract(epoch FROM bucket) * 1000)::bigint, (extract(epoch FROM last_at) * 1000)::bigint,
+        max_lag, max_time_lag_ms, time_lag_kind, last_log_end, last_committed))::text AS steps
+    FROM (${steps}) AS steps
+    GROUP BY topic, partition`;
+  type Tuple = [number, number, number | null, number | null, string | null, number, number | null];
+  return partitions
+    .sort((a, b) => (a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1))
+    .map((p) =>
+      (JSON.parse(p.steps) as Tuple[])
+        .map(([bucketMs, lastAtMs, maxLag, maxTimeLagMs, timeLagKind, lastLogEnd, lastCommitted]) => ({
+          topic: p.topic,
+          partition: p.partition,
+          bucketMs,
+          lastAtMs,
+          maxLag,
+          maxTimeLagMs,
+          timeLagKind,
+          lastLogEnd,
+          lastCommitted,
+        }))
+        .sort((a, b) => a.bucketMs - b.bucketMs),
+    );
+}
 
 const keyOf = (p: { topic: string; partition: number }) => `${p.topic}\u0000${p.partition}`;
 
@@ -83,60 +127,77 @@ const keyOf = (p: { topic: string; partition: number }) => `${p.topic}\u0000${p.
  * (lib/lag/time-lag.ts), with log-end history from before the range read only in that case.
  */
 export async function getLagSeries(db: Database, groupId: string, window: SeriesWindow): Promise<TLagSeries> {
-  const known = await db.lagSample.findFirst({ where: { groupId }, select: { id: true } });
-  if (!known) throw notFound(`consumer group "${groupId}" has never been sampled`);
-
   const from = new Date(window.fromMs);
   const to = new Date(window.toMs);
   const stepSec = window.stepMs / 1000;
-  const rollupCoversRange =
-    window.stepMs >= ROLLUP_WIDTH_MS &&
-    (await db.lagRollup.findFirst({ where: { groupId, bucket: { lte: new Date(window.fromMs + window.stepMs) } }, select: { samples: true } })) !== null;
-  const source: TLagSeries['source'] = rollupCoversRange ? 'rollup' : 'samples';
-  // Grouped without ORDER BY (lets Postgres hash-aggregate); the few output rows are sorted here.
-  const rows = rollupCoversRange
-    ? await db.$queryRaw<BucketRow[]>`
-        SELECT topic, partition,
-          date_bin(make_interval(secs => ${stepSec}::double precision), bucket, to_timestamp(0)) AS bucket,
-          max(bucket) + interval '1 minute' AS last_at,
-          max(max_lag) AS max_lag,
-          max(max_time_lag_ms) AS max_time_lag_ms,
-          NULL::text AS time_lag_kind,
-          max(last_log_end) AS last_log_end,
-          max(last_committed) AS last_committed
-        FROM lag_rollup
-        WHERE group_id = ${groupId} AND bucket >= ${from} AND bucket < ${to}
-        GROUP BY 1, 2, 3`
-    : await db.$queryRaw<BucketRow[]>`
-        SELECT topic, partition,
-          date_bin(make_interval(secs => ${stepSec}::double precision), sampled_at, to_timestamp(0)) AS bucket,
-          max(sampled_at) AS last_at,
-          max(lag) AS max_lag,
-          max(coalesce(exact_time_lag_ms, time_lag_ms)) AS max_time_lag_ms,
-          CASE WHEN bool_or(time_lag_kind = 'lower-bound' AND exact_time_lag_ms IS NULL) THEN 'lower-bound'
-               WHEN bool_or(exact_time_lag_ms IS NOT NULL) THEN 'exact'
-               ELSE max(time_lag_kind) FILTER (WHERE time_lag_ms IS NOT NULL) END AS time_lag_kind,
-          max(log_end_offset) AS last_log_end,
-          max(committed_offset) AS last_committed
-        FROM lag_sample
-        WHERE group_id = ${groupId} AND sampled_at >= ${from} AND sampled_at < ${to}
-        GROUP BY 1, 2, 3`;
-  rows.sort((a, b) => (a.topic === b.topic ? a.partition - b.partition || a.bucket.getTime() - b.bucket.getTime() : a.topic < b.topic ? -1 : 1));
+  const firstStepEnd = new Date(window.fromMs + window.stepMs);
+  // Independent look-ups, in parallel: each is one index probe.
+  const [known, tenMinutesCover, minutesCover] = await Promise.all([
+    db.lagSample.findFirst({ where: { groupId }, select: { id: true } }),
+    window.stepMs % TEN_MINUTE_WIDTH_MS === 0 ? db.lagRollup10m.findFirst({ where: { groupId, bucket: { lte: firstStepEnd } }, select: { samples: true } }) : null,
+    window.stepMs >= ROLLUP_WIDTH_MS ? db.lagRollup.findFirst({ where: { groupId, bucket: { lte: firstStepEnd } }, select: { samples: true } }) : null,
+  ]);
+  if (!known) throw notFound(`consumer group "${groupId}" has never been sampled`);
+  const rollup = tenMinutesCover !== null ? 'ten-minutes' : minutesCover !== null ? 'minutes' : null;
+  const source: TLagSeries['source'] = rollup !== null ? 'rollup' : 'samples';
+  const bin = Prisma.sql`make_interval(secs => ${stepSec}::double precision)`;
+  let steps: Prisma.Sql;
+  if (rollup === 'ten-minutes' && window.stepMs === TEN_MINUTE_WIDTH_MS) {
+    // Each ten minutes is a step of its own (a 24-hour chart): no regrouping, no sort of the whole range.
+    steps = Prisma.sql`
+      SELECT topic, partition, bucket, last_minute + interval '1 minute' AS last_at, max_lag, max_time_lag_ms,
+        NULL::text AS time_lag_kind, last_log_end, last_committed
+      FROM lag_rollup_10m
+      WHERE group_id = ${groupId} AND bucket >= ${from} AND bucket < ${to}`;
+  } else if (rollup === 'ten-minutes') {
+    steps = Prisma.sql`
+      SELECT topic, partition, date_bin(${bin}, bucket, to_timestamp(0)) AS bucket,
+        max(last_minute) + interval '1 minute' AS last_at,
+        max(max_lag) AS max_lag,
+        max(max_time_lag_ms) AS max_time_lag_ms,
+        NULL::text AS time_lag_kind,
+        max(last_log_end) AS last_log_end,
+        max(last_committed) AS last_committed
+      FROM lag_rollup_10m
+      WHERE group_id = ${groupId} AND bucket >= ${from} AND bucket < ${to}
+      GROUP BY 1, 2, 3`;
+  } else if (rollup === 'minutes') {
+    steps = Prisma.sql`
+      SELECT topic, partition, date_bin(${bin}, bucket, to_timestamp(0)) AS bucket,
+        max(bucket) + interval '1 minute' AS last_at,
+        max(max_lag) AS max_lag,
+        max(max_time_lag_ms) AS max_time_lag_ms,
+        NULL::text AS time_lag_kind,
+        max(last_log_end) AS last_log_end,
+        max(last_committed) AS last_committed
+      FROM lag_rollup
+      WHERE group_id = ${groupId} AND bucket >= ${from} AND bucket < ${to}
+      GROUP BY 1, 2, 3`;
+  } else {
+    steps = Prisma.sql`
+      SELECT topic, partition, date_bin(${bin}, sampled_at, to_timestamp(0)) AS bucket,
+        max(sampled_at) AS last_at,
+        max(lag) AS max_lag,
+        max(coalesce(exact_time_lag_ms, time_lag_ms)) AS max_time_lag_ms,
+        CASE WHEN bool_or(time_lag_kind = 'lower-bound' AND exact_time_lag_ms IS NULL) THEN 'lower-bound'
+             WHEN bool_or(exact_time_lag_ms IS NOT NULL) THEN 'exact'
+             ELSE max(time_lag_kind) FILTER (WHERE time_lag_ms IS NOT NULL) END AS time_lag_kind,
+        max(log_end_offset) AS last_log_end,
+        max(committed_offset) AS last_committed
+      FROM lag_sample
+      WHERE group_id = ${groupId} AND sampled_at >= ${from} AND sampled_at < ${to}
+      GROUP BY 1, 2, 3`;
+  }
+  const byPartition = await readBuckets(db, steps);
+  const rows = byPartition.flat();
 
-  const needsEstimate = new Set(rows.filter((r) => r.max_time_lag_ms === null && r.last_committed !== null).map(keyOf));
+  const needsEstimate = new Set(rows.filter((r) => r.maxTimeLagMs === null && r.lastCommitted !== null).map(keyOf));
   const earlierPoints = needsEstimate.size > 0 ? await lookbackPoints(db, groupId, window) : [];
 
   const firstBucketMs = Math.floor(window.fromMs / window.stepMs) * window.stepMs;
   const count = Math.max(1, Math.ceil((window.toMs - firstBucketMs) / window.stepMs));
   const times = Array.from({ length: count }, (_, i) => new Date(firstBucketMs + i * window.stepMs).toISOString());
-  const indexOf = (bucket: Date) => Math.round((bucket.getTime() - firstBucketMs) / window.stepMs);
-
-  const byPartition = new Map<string, BucketRow[]>();
-  for (const row of rows) {
-    let list = byPartition.get(keyOf(row));
-    if (!list) byPartition.set(keyOf(row), (list = []));
-    list.push(row);
-  }
+  const indexOf = (bucketMs: number) => Math.round((bucketMs - firstBucketMs) / window.stepMs);
   const earlierOf = new Map<string, PointRow[]>();
   for (const point of earlierPoints) {
     let list = earlierOf.get(keyOf(point));
@@ -145,8 +206,9 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
   }
 
   const empty = () => Array<number | null>(count).fill(null);
-  const partitions = [...byPartition.entries()].map(([key, buckets]) => {
+  const partitions = byPartition.map((buckets) => {
     const first = buckets[0]!;
+    const key = keyOf(first);
     const series = {
       topic: first.topic,
       partition: first.partition,
@@ -157,29 +219,29 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
       consumptionRatePerSec: empty(),
     };
     let points: LogEndPoint[] = [];
-    for (const p of earlierOf.get(key) ?? []) points = appendLogEndPoint(points, { offset: Number(p.last_log_end), atMs: p.last_at.getTime() }, FALLBACK_MAX_POINTS);
+    for (const p of earlierOf.get(key) ?? []) points = appendLogEndPoint(points, { offset: p.lastLogEnd, atMs: p.lastAtMs }, FALLBACK_MAX_POINTS);
     const estimating = needsEstimate.has(key);
     let previous: BucketRow | undefined;
     for (const row of buckets) {
-      const i = indexOf(row.bucket);
-      const atMs = row.last_at.getTime();
-      if (estimating) points = appendLogEndPoint(points, { offset: Number(row.last_log_end), atMs }, FALLBACK_MAX_POINTS);
+      const i = indexOf(row.bucketMs);
+      const atMs = row.lastAtMs;
+      if (estimating) points = appendLogEndPoint(points, { offset: row.lastLogEnd, atMs }, FALLBACK_MAX_POINTS);
       if (i < 0 || i >= count) continue;
-      series.lag[i] = row.max_lag === null ? null : Number(row.max_lag);
-      if (row.max_time_lag_ms !== null) {
-        series.timeLagMs[i] = Number(row.max_time_lag_ms);
-        series.timeLagKind[i] = STORED_KINDS.has(row.time_lag_kind ?? '') ? (row.time_lag_kind as TTimeLagKind) : 'interpolated';
-      } else if (row.last_committed !== null) {
-        const estimate = estimateTimeLag({ points, committedOffset: Number(row.last_committed), nowMs: atMs });
+      series.lag[i] = row.maxLag;
+      if (row.maxTimeLagMs !== null) {
+        series.timeLagMs[i] = row.maxTimeLagMs;
+        series.timeLagKind[i] = STORED_KINDS.has(row.timeLagKind ?? '') ? (row.timeLagKind as TTimeLagKind) : 'interpolated';
+      } else if (row.lastCommitted !== null) {
+        const estimate = estimateTimeLag({ points, committedOffset: row.lastCommitted, nowMs: atMs });
         series.timeLagMs[i] = estimate.ms;
         series.timeLagKind[i] = estimate.kind;
       }
       if (previous) {
-        const seconds = (atMs - previous.last_at.getTime()) / 1000;
-        const arrived = Number(row.last_log_end - previous.last_log_end);
+        const seconds = (atMs - previous.lastAtMs) / 1000;
+        const arrived = row.lastLogEnd - previous.lastLogEnd;
         if (seconds > 0 && arrived >= 0) series.arrivalRatePerSec[i] = arrived / seconds;
-        if (seconds > 0 && row.last_committed !== null && previous.last_committed !== null) {
-          const consumed = Number(row.last_committed - previous.last_committed);
+        if (seconds > 0 && row.lastCommitted !== null && previous.lastCommitted !== null) {
+          const consumed = row.lastCommitted - previous.lastCommitted;
           if (consumed >= 0) series.consumptionRatePerSec[i] = consumed / seconds;
         }
       }
@@ -219,9 +281,9 @@ async function lookbackPoints(db: Database, groupId: string, window: SeriesWindo
   const lookbackMs = Math.min(LOOKBACK_MAX_MS, Math.max(LOOKBACK_MIN_MS, window.toMs - window.fromMs));
   const stepSec = Math.max(60, window.stepMs / 1000);
   const rows = await db.$queryRaw<PointRow[]>`
-    SELECT topic, partition, max(sampled_at) AS last_at, max(log_end_offset) AS last_log_end
+    SELECT topic, partition, (extract(epoch FROM max(sampled_at)) * 1000)::float8 AS "lastAtMs", max(log_end_offset)::float8 AS "lastLogEnd"
     FROM lag_sample
     WHERE group_id = ${groupId} AND sampled_at >= ${new Date(window.fromMs - lookbackMs)} AND sampled_at < ${new Date(window.fromMs)}
     GROUP BY topic, partition, date_bin(make_interval(secs => ${stepSec}::double precision), sampled_at, to_timestamp(0))`;
-  return rows.sort((a, b) => a.last_at.getTime() - b.last_at.getTime());
+  return rows.sort((a, b) => a.lastAtMs - b.lastAtMs);
 }

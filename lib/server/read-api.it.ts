@@ -11,6 +11,7 @@ import { listAudit } from './list-audit';
 import { listGroups } from './list-groups';
 import { listQuarantines } from './list-quarantines';
 import { listRebalances } from './list-rebalances';
+import { rollUpTenMinutes } from '../../worker/sampler/retention';
 
 // The read side of the API on real Postgres, from seeded samples: the SQL (date_bin buckets, lateral joins,
 // DISTINCT ON) and the analysis over it. Groups get unique names; other tests' rows are simply ignored.
@@ -206,6 +207,45 @@ describe('group reads from stored samples', () => {
     for (const rate of p0.consumptionRatePerSec.filter((v): v is number => v !== null)) expect(rate).toBeCloseTo(150, 6);
     expect(p0.timeLagKind.filter((k) => k !== null)).toContain('interpolated');
     expect(series.totals.lag[filled.at(-1)!.i]).toBe(180_000);
+  });
+
+  it('GET /api/groups/{groupId}/lag: steps of whole ten minutes read the ten-minute rollup', async () => {
+    // Thirty one-minute rollups as the sampler writes them, then its ten-minute rollup of them; the one-minute
+    // rows are removed afterwards, so only the ten-minute table can answer.
+    const rolled = `${groupId}-rolled`;
+    const t0 = Math.floor((NOW - 2 * 3_600_000) / 600_000) * 600_000;
+    await db.lagSample.create({
+      data: { sampledAt: new Date(t0), groupId: rolled, topic, partition: 0, committedOffset: 0n, logStartOffset: 0n, logEndOffset: 0n, lag: 0n, groupState: 'Stable' },
+    });
+    await db.lagRollup.createMany({
+      data: Array.from({ length: 30 }, (_, m) => ({
+        groupId: rolled,
+        topic,
+        partition: 0,
+        bucket: new Date(t0 + m * 60_000),
+        maxLag: BigInt(m * 10),
+        avgLag: m * 10 - 5,
+        maxTimeLagMs: BigInt(m * 1_000),
+        lastCommitted: BigInt(1_000 + m * 590),
+        lastLogEnd: BigInt(1_000 + m * 600),
+        samples: 12,
+      })),
+    });
+    await rollUpTenMinutes(db, new Date(t0), new Date(t0 + 30 * 60_000));
+    await db.lagRollup.deleteMany({ where: { groupId: rolled } });
+    const query = (step: string) => resolveSeriesWindow(ZLagSeriesQuery.parse({ from: new Date(t0).toISOString(), to: new Date(t0 + 30 * 60_000).toISOString(), step }), NOW);
+
+    const series = await getLagSeries(db, rolled, query('600'));
+    expect(series.source).toBe('rollup');
+    const p0 = series.partitions[0]!;
+    // The maximum of each ten minutes, and rates between the newest minutes of consecutive ten minutes.
+    expect(p0.lag).toEqual([90, 190, 290]);
+    expect(p0.timeLagMs).toEqual([9_000, 19_000, 29_000]);
+    expect(p0.arrivalRatePerSec.slice(1)).toEqual([10, 10]);
+    for (const rate of p0.consumptionRatePerSec.slice(1)) expect(rate).toBeCloseTo(5_900 / 600, 9);
+    // A step ten minutes do not divide (15 min) cannot use them: it falls back to the raw samples.
+    expect((await getLagSeries(db, rolled, query('900'))).source).toBe('samples');
+    await db.lagRollup10m.deleteMany({ where: { groupId: rolled } });
   });
 
   it('refuses a series with too many points or a reversed range, naming the field', () => {

@@ -7,15 +7,16 @@ import { API_SEED } from './plan';
 // The history (11a) and (11b) read: issue 7's "7 days of 5-second samples for 50 partitions", in a database
 // of its own (`<DATABASE_URL's name>_bench_api`), written straight into the tables the sampler writes:
 // lag_sample rows by generate_series, in time order as the sampler appends them, with offsets, time lag (exact
-// every third round, as the 15 s exact-read cadence gives), rates and owners; then the 1-minute lag_rollup rows
-// by the sampler's own rollup (worker/sampler/retention.ts); plus what the group page reads besides: the
-// consumer core's commit-prefix rows, a quarantine and a rebalance every two hours. A seed of the right shape is
+// every third round, as the 15 s exact-read cadence gives), rates and owners; then the 1-minute lag_rollup and
+// 10-minute lag_rollup_10m rows by the sampler's own rollup (worker/sampler/retention.ts); plus what the group
+// page reads besides: the consumer core's commit-prefix rows, a quarantine and a rebalance every two hours.
+// A seed of the right shape is
 // reused by later runs (its time does not matter: the group page reads the newest round, and the series is
 // asked for the 24 hours ending at it); anything else is emptied and seeded again.
 
 export const API_GROUP = 'warden-bench.api.group';
 const API_TOPIC = 'warden-bench.api.orders';
-const SEEDED_TABLES = ['lag_sample', 'lag_rollup', 'consumer_partition_state', 'partition_quarantine', 'rebalance_event', 'log_end_point'];
+const SEEDED_TABLES = ['lag_sample', 'lag_rollup', 'lag_rollup_10m', 'consumer_partition_state', 'partition_quarantine', 'rebalance_event', 'log_end_point'];
 
 export interface ApiSeed {
   databaseUrl: string;
@@ -24,6 +25,7 @@ export interface ApiSeed {
   endMs: number;
   lagSampleRows: number;
   rollupRows: number;
+  tenMinuteRollupRows: number;
   reused: boolean;
   seedMs: number;
 }
@@ -48,7 +50,7 @@ export async function prepareApiSeed(baseDatabaseUrl: string, log: (line: string
   try {
     const existing = await shape(client);
     if (existing.samples === ROUNDS * API_SEED.partitions && existing.rollups >= ROUNDS * API_SEED.partitions / 12 && existing.endMs !== null) {
-      return { databaseUrl, groupId: API_GROUP, endMs: existing.endMs, lagSampleRows: existing.samples, rollupRows: existing.rollups, reused: true, seedMs: 0 };
+      return { databaseUrl, groupId: API_GROUP, endMs: existing.endMs, lagSampleRows: existing.samples, rollupRows: existing.rollups, tenMinuteRollupRows: existing.tenMinuteRollups, reused: true, seedMs: 0 };
     }
     log(`(11) seeding ${name}: ${API_SEED.days} days of ${API_SEED.intervalMs / 1000}-second samples x ${API_SEED.partitions} partitions (a few minutes, once)`);
     await client.query(`TRUNCATE ${SEEDED_TABLES.join(', ')}`);
@@ -65,19 +67,26 @@ export async function prepareApiSeed(baseDatabaseUrl: string, log: (line: string
     }
     await client.query('VACUUM ANALYZE lag_sample');
     await client.query('VACUUM ANALYZE lag_rollup');
+    await client.query('VACUUM ANALYZE lag_rollup_10m');
     const seeded = await shape(client);
     const seedMs = performance.now() - started;
     log(`(11) seeded ${seeded.samples.toLocaleString('en-US')} lag_sample and ${seeded.rollups.toLocaleString('en-US')} lag_rollup rows in ${(seedMs / 1000).toFixed(0)} s`);
-    return { databaseUrl, groupId: API_GROUP, endMs, lagSampleRows: seeded.samples, rollupRows: seeded.rollups, reused: false, seedMs };
+    return { databaseUrl, groupId: API_GROUP, endMs, lagSampleRows: seeded.samples, rollupRows: seeded.rollups, tenMinuteRollupRows: seeded.tenMinuteRollups, reused: false, seedMs };
   } finally {
     await client.end();
   }
 }
 
-async function shape(client: pg.Client): Promise<{ samples: number; rollups: number; endMs: number | null }> {
+async function shape(client: pg.Client): Promise<{ samples: number; rollups: number; tenMinuteRollups: number; endMs: number | null }> {
   const samples = await client.query<{ count: string; newest: Date | null }>('SELECT count(*) AS count, max(sampled_at) AS newest FROM lag_sample WHERE group_id = $1', [API_GROUP]);
   const rollups = await client.query<{ count: string }>('SELECT count(*) AS count FROM lag_rollup WHERE group_id = $1', [API_GROUP]);
-  return { samples: Number(samples.rows[0]?.count ?? 0), rollups: Number(rollups.rows[0]?.count ?? 0), endMs: samples.rows[0]?.newest?.getTime() ?? null };
+  const tens = await client.query<{ count: string }>('SELECT count(*) AS count FROM lag_rollup_10m WHERE group_id = $1', [API_GROUP]);
+  return {
+    samples: Number(samples.rows[0]?.count ?? 0),
+    rollups: Number(rollups.rows[0]?.count ?? 0),
+    tenMinuteRollups: Number(tens.rows[0]?.count ?? 0),
+    endMs: samples.rows[0]?.newest?.getTime() ?? null,
+  };
 }
 
 /**

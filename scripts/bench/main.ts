@@ -49,27 +49,31 @@ async function main(): Promise<number> {
     // Its own data directory: the pre-produced topics are kept for the next run, away from the demo's.
     home: config.WARDEN_KAFKA_HOME ?? path.join(ROOT, '.warden', 'kafka-bench'),
   };
-  const brokerStartedHere = config.usesLocalBroker && !(await localBrokerRunning(broker));
+  // The group-page reads (11a, 11b) need Postgres only: run alone, they start no broker.
+  const needsKafka = plans.some((p) => p.kind !== 'api-reads');
+  const brokerStartedHere = needsKafka && config.usesLocalBroker && !(await localBrokerRunning(broker));
   let admin: Admin | null = null;
   let producer: Producer | null = null;
   let runTopics = new Map<string, string>();
   try {
-    const brokers = config.usesLocalBroker ? [await startLocalBroker(broker)] : config.kafkaBrokers;
-    const kafka = createKafka({ brokers, clientId: 'warden-bench' });
-    admin = kafka.admin();
-    await admin.connect();
-    producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 });
-    await producer.connect();
-
-    const wanted = new Set(plans.map((p) => p.layout).filter((id): id is LayoutId => id !== null));
-    const allLayouts = layouts(sizes);
+    const brokers = !needsKafka ? [] : config.usesLocalBroker ? [await startLocalBroker(broker)] : config.kafkaBrokers;
+    const kafka = needsKafka ? createKafka({ brokers, clientId: 'warden-bench' }) : null;
     const topics = new Map<LayoutId, PreparedTopic>();
-    for (const id of wanted) {
-      const prepared = await prepareTopic(admin, producer, allLayouts[id], log);
-      log(`${prepared.topic}: ${prepared.reused ? 'reused' : `produced in ${(prepared.produceMs / 1000).toFixed(1)} s`}`);
-      topics.set(id, prepared);
+    if (kafka) {
+      admin = kafka.admin();
+      await admin.connect();
+      producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 });
+      await producer.connect();
+
+      const wanted = new Set(plans.map((p) => p.layout).filter((id): id is LayoutId => id !== null));
+      const allLayouts = layouts(sizes);
+      for (const id of wanted) {
+        const prepared = await prepareTopic(admin, producer, allLayouts[id], log);
+        log(`${prepared.topic}: ${prepared.reused ? 'reused' : `produced in ${(prepared.produceMs / 1000).toFixed(1)} s`}`);
+        topics.set(id, prepared);
+      }
+      runTopics = await createRunTopics(admin, plans);
     }
-    runTopics = await createRunTopics(admin, plans);
     const services: Services = {
       brokers,
       kafka,

@@ -108,7 +108,8 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
       notes.push(
         `p95 ${formatMs(Number(d.p95Ms))} ms over ${formatCount(run.records)} calls; ${formatCount(Number(d.responseBytes) / 1024)} KiB JSON; ` +
           (d.source !== undefined ? `from ${d.source}, step ${Number(d.stepMs) / 1000} s, ${d.points} points x ${d.partitions} partitions; ` : `${d.partitions} partitions; `) +
-          `seed ${formatCount(Number(d.seededLagSampleRows))} lag_sample + ${formatCount(Number(d.seededRollupRows))} lag_rollup rows${d.seedReused ? ' (reused)' : ''}`,
+          `seed ${formatCount(Number(d.seededLagSampleRows))} lag_sample + ${formatCount(Number(d.seededRollupRows))} lag_rollup + ` +
+          `${formatCount(Number(d.seededTenMinuteRollupRows))} lag_rollup_10m rows${d.seedReused ? ' (reused)' : ''}`,
       );
       break;
     default:

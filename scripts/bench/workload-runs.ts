@@ -25,8 +25,9 @@ import type { PreparedTopic } from './topics';
 
 export interface Services {
   brokers: string[];
-  kafka: Kafka;
-  admin: Admin;
+  /** null when only workloads that need no broker run. */
+  kafka: Kafka | null;
+  admin: Admin | null;
   topics: Map<LayoutId, PreparedTopic>;
   databaseUrl: string;
   sizes: BenchSizes;
@@ -66,6 +67,11 @@ export async function createRunTopics(admin: Admin, plans: readonly WorkloadPlan
 
 export async function deleteRunTopics(admin: Admin, topics: Map<string, string>): Promise<void> {
   if (topics.size > 0) await admin.deleteTopics({ topics: [...topics.values()] });
+}
+
+function needed<T>(client: T | null, plan: WorkloadPlan): T {
+  if (client === null) throw new Error(`workload ${plan.id}: no Kafka client (the bench started no broker)`);
+  return client;
 }
 
 function runTopic(services: Services, plan: WorkloadPlan): string {
@@ -110,7 +116,7 @@ async function runSeed001(plan: WorkloadPlan, services: Services): Promise<Measu
   const measurement = await runChild(spec, {
     cpuProfileDir: services.cpuProfileDir,
     onReady: async () => {
-      const produced = await produceSeed(services.kafka, topic, records, plan.paceRecordsPerSec ?? null);
+      const produced = await produceSeed(needed(services.kafka, plan), topic, records, plan.paceRecordsPerSec ?? null);
       firstProduceEpochMs = produced.firstEpochMs;
       produceMs = produced.durationMs;
     },
@@ -155,12 +161,13 @@ async function produceSeed(kafka: Kafka, topic: string, records: number, ratePer
 async function runPipelineWorkload(plan: WorkloadPlan, services: Services, prepared: PreparedTopic): Promise<Measurement> {
   const resultsTopic = runTopic(services, plan);
   await prepareBenchDatabase(services.databaseUrl);
-  const before = await services.admin.fetchTopicOffsets(resultsTopic);
+  const admin = needed(services.admin, plan);
+  const before = await admin.fetchTopicOffsets(resultsTopic);
   const measurement = await runChild(
     { ...specFor(plan, services, prepared.topic, prepared.endOffsets), pipeline: { databaseUrl: services.databaseUrl, resultsTopic } },
     { cpuProfileDir: services.cpuProfileDir },
   );
-  const after = await services.admin.fetchTopicOffsets(resultsTopic);
+  const after = await admin.fetchTopicOffsets(resultsTopic);
   const resultsPublished = after.reduce((sum, o) => sum + Number(o.high), 0) - before.reduce((sum, o) => sum + Number(o.high), 0);
   return { ...measurement, details: { ...measurement.details, resultsPublished } };
 }
@@ -203,7 +210,7 @@ async function runApiReadsWorkload(plan: WorkloadPlan, services: Services): Prom
   );
   return {
     ...measurement,
-    details: { ...measurement.details, seededLagSampleRows: seed.lagSampleRows, seededRollupRows: seed.rollupRows, seedReused: seed.reused, seedMs: Math.round(seed.seedMs) },
+    details: { ...measurement.details, seededLagSampleRows: seed.lagSampleRows, seededRollupRows: seed.rollupRows, seededTenMinuteRollupRows: seed.tenMinuteRollupRows, seedReused: seed.reused, seedMs: Math.round(seed.seedMs) },
   };
 }
 

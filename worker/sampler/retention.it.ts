@@ -23,7 +23,10 @@ describe('runMaintenance', () => {
   it('rolls complete minutes up, keeps raw rows for the retention, then deletes them and old history', async () => {
     const groupId = uniqueName('ret');
     const topic = `${groupId}-t`;
-    const now = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000); // hh:mm:30 of the current minute
+    // hh:m5:30: the minutes below (m3, m4, m5) share one ten minutes, [m0, m10).
+    const now = new Date(Math.floor(Date.now() / 600_000) * 600_000 + 5 * 60_000 + 30_000);
+    const tenMinutes = (row: { bucket: Date; lastMinute: Date; maxLag: bigint | null; avgLag: number | null; maxTimeLagMs: bigint | null; lastCommitted: bigint | null; lastLogEnd: bigint; samples: number }) =>
+      [row.bucket.getTime(), row.lastMinute.getTime(), row.maxLag, row.avgLag, row.maxTimeLagMs, row.lastCommitted, row.lastLogEnd, row.samples];
     const minute = (offsetMinutes: number, seconds: number) => new Date(now.getTime() - 30_000 + offsetMinutes * 60_000 + seconds * 1_000);
     const sample = (sampledAt: Date, committed: bigint | null, logEnd: bigint, timeLagMs: bigint | null, exactTimeLagMs: bigint | null = null) => ({
       sampledAt, groupId, topic, partition: 0, committedOffset: committed, logStartOffset: 0n, logEndOffset: logEnd,
@@ -39,6 +42,8 @@ describe('runMaintenance', () => {
       ],
     });
     await db.lagRollup.create({ data: { groupId, topic, partition: 0, bucket: new Date(now.getTime() - 91 * DAY), lastLogEnd: 1n, samples: 1 } });
+    const old = new Date(Math.floor((now.getTime() - 91 * DAY) / 600_000) * 600_000);
+    await db.lagRollup10m.create({ data: { groupId, topic, partition: 0, bucket: old, lastMinute: old, lastLogEnd: 1n, samples: 1 } });
     await db.rebalanceEvent.create({
       data: { groupId, source: 'describe-groups', startedAt: new Date(now.getTime() - 91 * DAY), membersBefore: [], membersAfter: [], trigger: 'join' },
     });
@@ -63,6 +68,10 @@ describe('runMaintenance', () => {
       [minute(-2, 0).getTime(), 20n, 15, 2_500n, 25n, 35n, 2],
       [minute(-1, 0).getTime(), null, null, null, null, 40n, 1],
     ]);
+    // Ten minutes from those minutes (and none from the future bucket, nor the 91-day-old one, deleted): the
+    // newest minute's offsets (no commit), the average weighted by sample counts over minutes with a lag.
+    const tenMinuteStart = minute(-5, 0).getTime();
+    expect((await db.lagRollup10m.findMany({ where: { groupId } })).map(tenMinutes)).toEqual([[tenMinuteStart, minute(-1, 0).getTime(), 20n, 15, 2_500n, null, 40n, 3]]);
     expect(await db.lagSample.count({ where: { groupId } })).toBe(4); // only the 8-day-old row went
     expect(await db.rebalanceEvent.count({ where: { groupId } })).toBe(0);
     expect((await db.logEndPoint.findMany({ where: { topic: { startsWith: topic } } })).map((p) => [p.topic, p.offset])).toEqual([
@@ -76,6 +85,7 @@ describe('runMaintenance', () => {
     await runMaintenance(db, { now, rawRetentionDays: 7, rollupRetentionDays: 90 });
     const again = await db.lagRollup.findMany({ where: { groupId }, orderBy: { bucket: 'asc' } });
     expect(again.map((r) => r.samples)).toEqual([2, 1]);
+    expect((await db.lagRollup10m.findMany({ where: { groupId } })).map((r) => r.samples)).toEqual([3]);
 
     // The next minute completes: its row joins the rollups.
     await runMaintenance(db, { now: new Date(now.getTime() + 60_000), rawRetentionDays: 7, rollupRetentionDays: 90 });
@@ -84,6 +94,9 @@ describe('runMaintenance', () => {
       [null, 1],
       [0n, 1],
     ]);
+    // ...and brings the partial ten minutes up to date.
+    expect((await db.lagRollup10m.findMany({ where: { groupId } })).map(tenMinutes)).toEqual([[tenMinuteStart, minute(0, 0).getTime(), 20n, 10, 2_500n, 40n, 40n, 4]]);
     await db.lagRollup.deleteMany({ where: { groupId: { startsWith: groupId } } });
+    await db.lagRollup10m.deleteMany({ where: { groupId: { startsWith: groupId } } });
   });
 });

@@ -5,9 +5,12 @@ import type { Database } from '../../lib/db';
 //   rolled up before the current minute, always including the last ROLLUP_LOOKBACK_MINUTES (recomputed, so
 //   rows written late count), up to the start of the current minute. Idempotent (upsert): a crash or a second
 //   run never double counts, and a bucket in the future (clock jump) never stops the rollups.
+// - 10-minute rollups of those into lag_rollup_10m (long chart ranges): every ten minutes holding a minute the
+//   1-minute rollup just (re)computed is recomputed from its 1-minute rows, so the current ten minutes is
+//   partial (up to its last_minute) and brought up to date every run, never double counted.
 // - Raw lag_sample rows older than the raw retention are deleted only after their minute was rolled up, in
 //   bounded batches so a large backlog never holds long locks.
-// - lag_rollup, rebalance_event and sampler_gap keep the longer rollup retention; log_end_point rows of
+// - lag_rollup, lag_rollup_10m, rebalance_event and sampler_gap keep the longer rollup retention; log_end_point rows of
 //   partitions not observed for the raw retention go; consumer_partition_state rows not refreshed for an hour
 //   belong to instances that stopped and are removed.
 
@@ -24,6 +27,7 @@ export interface RetentionOptions {
 export interface MaintenanceResult {
   rolledUpBuckets: number;
   deletedSamples: number;
+  /** 1-minute and 10-minute rollup rows. */
   deletedRollups: number;
   deletedRebalances: number;
   deletedGaps: number;
@@ -33,6 +37,7 @@ export interface MaintenanceResult {
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
+export const TEN_MINUTES_MS = 10 * MINUTE_MS;
 export const ROLLUP_LOOKBACK_MINUTES = 2;
 export const STALE_CONSUMER_STATE_MS = 3_600_000;
 
@@ -56,7 +61,9 @@ export async function runMaintenance(db: Database, options: RetentionOptions): P
       if (deleted < batchSize) break;
     }
   }
-  const deletedRollups = (await db.lagRollup.deleteMany({ where: { bucket: { lt: rollupCutoff } } })).count;
+  const deletedRollups =
+    (await db.lagRollup.deleteMany({ where: { bucket: { lt: rollupCutoff } } })).count +
+    (await db.lagRollup10m.deleteMany({ where: { bucket: { lt: rollupCutoff } } })).count;
   const deletedRebalances = (await db.rebalanceEvent.deleteMany({ where: { startedAt: { lt: rollupCutoff } } })).count;
   const deletedGaps = (await db.samplerGap.deleteMany({ where: { startedAt: { lt: rollupCutoff }, endedAt: { not: null } } })).count;
   const deletedPoints = await db.$executeRaw`
@@ -71,8 +78,9 @@ export async function runMaintenance(db: Database, options: RetentionOptions): P
 }
 
 /**
- * Upserts one lag_rollup row per group/topic/partition/minute. max_time_lag_ms takes the exact time lag where
- * the sampler read it and the estimate otherwise. Returns the number of rows written.
+ * Upserts one lag_rollup row per group/topic/partition/minute, then the lag_rollup_10m rows of the ten
+ * minutes those minutes fall in (rollUpTenMinutes). max_time_lag_ms takes the exact time lag where the sampler
+ * read it and the estimate otherwise. Returns the number of 1-minute rows written.
  */
 export async function rollUpLagSamples(db: Database, now: Date, rawRetentionDays: number): Promise<number> {
   const currentMinute = new Date(Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS);
@@ -81,7 +89,7 @@ export async function rollUpLagSamples(db: Database, now: Date, rawRetentionDays
   const lookback = currentMinute.getTime() - ROLLUP_LOOKBACK_MINUTES * MINUTE_MS;
   const from = new Date(Math.max(oldestKept, Math.min(newest?.getTime() ?? oldestKept, lookback)));
   if (from >= currentMinute) return 0;
-  return db.$executeRaw`
+  const written = await db.$executeRaw`
     INSERT INTO lag_rollup (group_id, topic, partition, bucket, max_lag, avg_lag, max_time_lag_ms, last_committed, last_log_end, samples)
     SELECT group_id, topic, partition, date_trunc('minute', sampled_at) AS bucket,
            max(lag), avg(lag)::float8, max(COALESCE(exact_time_lag_ms, time_lag_ms)),
@@ -94,6 +102,35 @@ export async function rollUpLagSamples(db: Database, now: Date, rawRetentionDays
     ON CONFLICT (group_id, topic, partition, bucket) DO UPDATE SET
       max_lag = EXCLUDED.max_lag, avg_lag = EXCLUDED.avg_lag, max_time_lag_ms = EXCLUDED.max_time_lag_ms,
       last_committed = EXCLUDED.last_committed, last_log_end = EXCLUDED.last_log_end, samples = EXCLUDED.samples`;
+  await rollUpTenMinutes(db, from, currentMinute);
+  return written;
+}
+
+/**
+ * Recomputes the lag_rollup_10m row of every group/topic/partition/ten minutes holding a 1-minute bucket in
+ * [from, to), from all of those ten minutes' 1-minute rows before `to`: the maximum lag and time lag, the
+ * newest minute's committed and log-end offsets, the sample count, and the minutes' average lag weighted by
+ * their sample counts. Ten minutes are aligned to the epoch (as date_bin aligns chart steps). Idempotent.
+ */
+export async function rollUpTenMinutes(db: Database, from: Date, to: Date): Promise<number> {
+  const start = new Date(Math.floor(from.getTime() / TEN_MINUTES_MS) * TEN_MINUTES_MS);
+  if (start >= to) return 0;
+  return db.$executeRaw`
+    INSERT INTO lag_rollup_10m (group_id, topic, partition, bucket, last_minute, max_lag, avg_lag, max_time_lag_ms, last_committed, last_log_end, samples)
+    SELECT group_id, topic, partition, date_bin('10 minutes', bucket, TIMESTAMPTZ '1970-01-01 00:00:00+00') AS ten,
+           max(bucket), max(max_lag),
+           (sum(avg_lag * samples) / NULLIF(sum(samples) FILTER (WHERE avg_lag IS NOT NULL), 0))::float8,
+           max(max_time_lag_ms),
+           (array_agg(last_committed ORDER BY bucket DESC))[1],
+           (array_agg(last_log_end ORDER BY bucket DESC))[1],
+           sum(samples)::int
+    FROM lag_rollup
+    WHERE bucket >= ${start} AND bucket < ${to}
+    GROUP BY group_id, topic, partition, ten
+    ON CONFLICT (group_id, topic, partition, bucket) DO UPDATE SET
+      last_minute = EXCLUDED.last_minute, max_lag = EXCLUDED.max_lag, avg_lag = EXCLUDED.avg_lag,
+      max_time_lag_ms = EXCLUDED.max_time_lag_ms, last_committed = EXCLUDED.last_committed,
+      last_log_end = EXCLUDED.last_log_end, samples = EXCLUDED.samples`;
 }
 
 async function newestBucketBefore(db: Database, before: Date): Promise<Date | null> {
