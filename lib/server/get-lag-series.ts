@@ -141,6 +141,9 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
   const rollup = tenMinutesCover !== null ? 'ten-minutes' : minutesCover !== null ? 'minutes' : null;
   const source: TLagSeries['source'] = rollup !== null ? 'rollup' : 'samples';
   const bin = Prisma.sql`make_interval(secs => ${stepSec}::double precision)`;
+  // The ten minutes that hold `from` belong to the first step (steps are whole ten minutes, both aligned to
+  // the epoch): it is read whole, so the first step is never left empty for starting mid-way.
+  const tenMinutesFrom = new Date(Math.floor(window.fromMs / TEN_MINUTE_WIDTH_MS) * TEN_MINUTE_WIDTH_MS);
   let steps: Prisma.Sql;
   if (rollup === 'ten-minutes' && window.stepMs === TEN_MINUTE_WIDTH_MS) {
     // Each ten minutes is a step of its own (a 24-hour chart): no regrouping, no sort of the whole range.
@@ -148,7 +151,7 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
       SELECT topic, partition, bucket, last_minute + interval '1 minute' AS last_at, max_lag, max_time_lag_ms,
         NULL::text AS time_lag_kind, last_log_end, last_committed
       FROM lag_rollup_10m
-      WHERE group_id = ${groupId} AND bucket >= ${from} AND bucket < ${to}`;
+      WHERE group_id = ${groupId} AND bucket >= ${tenMinutesFrom} AND bucket < ${to}`;
   } else if (rollup === 'ten-minutes') {
     steps = Prisma.sql`
       SELECT topic, partition, date_bin(${bin}, bucket, to_timestamp(0)) AS bucket,
@@ -159,7 +162,7 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
         max(last_log_end) AS last_log_end,
         max(last_committed) AS last_committed
       FROM lag_rollup_10m
-      WHERE group_id = ${groupId} AND bucket >= ${from} AND bucket < ${to}
+      WHERE group_id = ${groupId} AND bucket >= ${tenMinutesFrom} AND bucket < ${to}
       GROUP BY 1, 2, 3`;
   } else if (rollup === 'minutes') {
     steps = Prisma.sql`

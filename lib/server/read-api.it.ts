@@ -243,6 +243,9 @@ describe('group reads from stored samples', () => {
     expect(p0.timeLagMs).toEqual([9_000, 19_000, 29_000]);
     expect(p0.arrivalRatePerSec.slice(1)).toEqual([10, 10]);
     for (const rate of p0.consumptionRatePerSec.slice(1)) expect(rate).toBeCloseTo(5_900 / 600, 9);
+    // A range starting mid-way through ten minutes still gets its first step, from those whole ten minutes.
+    const midway = resolveSeriesWindow(ZLagSeriesQuery.parse({ from: new Date(t0 + 5 * 60_000).toISOString(), to: new Date(t0 + 30 * 60_000).toISOString(), step: '600' }), NOW);
+    expect((await getLagSeries(db, rolled, midway)).partitions[0]?.lag).toEqual([90, 190, 290]);
     // A step ten minutes do not divide (15 min) cannot use them: it falls back to the raw samples.
     expect((await getLagSeries(db, rolled, query('900'))).source).toBe('samples');
     await db.lagRollup10m.deleteMany({ where: { groupId: rolled } });
