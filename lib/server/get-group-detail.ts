@@ -1,6 +1,6 @@
 import type { Database } from '../db';
 import { ZGroupDetail, type TGroupDetail } from '../schemas/groups';
-import { analyzeGroup, partitionKey } from './analysis/group-analysis';
+import { analyzeGroup, groupSummaryFields, partitionKey } from './analysis/group-analysis';
 import { notFound } from './api-error';
 import { loadGroupRounds } from './load-group-rounds';
 
@@ -39,21 +39,7 @@ export async function getGroupDetail(db: Database, groupId: string, options: Gro
   });
 
   const detail: TGroupDetail = {
-    groupId,
-    state: round.state,
-    protocol: round.protocol,
-    sampledAt: round.sampledAt.toISOString(),
-    status: analysis.status.status,
-    statusReasons: analysis.status.reasons,
-    totalLag: analysis.totalLag,
-    partitionsWithoutCommit: analysis.partitionsWithoutCommit,
-    partitionCount: analysis.partitions.length,
-    members: analysis.members.length,
-    worstTimeLag: analysis.worstTimeLag,
-    quarantinedPartitions: quarantines.length,
-    lastRebalance: lastRebalance
-      ? { startedAt: lastRebalance.startedAt.toISOString(), durationMs: lastRebalance.durationMs, durationIsBound: lastRebalance.durationIsBound }
-      : null,
+    ...groupSummaryFields(round, analysis, quarantines.length, lastRebalance),
     isWardenConsumer: prefixes.length > 0 || quarantines.length > 0,
     memberList: analysis.members,
     partitions: analysis.partitions.map((p) => {

@@ -1,6 +1,6 @@
 import type { Database } from '../db';
 import { ZGroupsResponse, type TGroupSummary, type TGroupsResponse } from '../schemas/groups';
-import { analyzeGroup, compareGroupsWorstFirst } from './analysis/group-analysis';
+import { analyzeGroup, compareGroupsWorstFirst, groupSummaryFields } from './analysis/group-analysis';
 import { lagTrend } from './analysis/partition-analysis';
 import { loadGroupRounds } from './load-group-rounds';
 
@@ -48,21 +48,12 @@ export async function listGroups(db: Database, options: ListGroupsOptions): Prom
     });
     const rebalance = lastRebalances.find((r) => r.group_id === round.groupId);
     return {
-      groupId: round.groupId,
-      state: round.state,
-      protocol: round.protocol,
-      sampledAt: round.sampledAt.toISOString(),
-      status: analysis.status.status,
-      statusReasons: analysis.status.reasons,
-      totalLag: analysis.totalLag,
-      partitionsWithoutCommit: analysis.partitionsWithoutCommit,
-      partitionCount: analysis.partitions.length,
-      members: analysis.members.length,
-      worstTimeLag: analysis.worstTimeLag,
-      quarantinedPartitions: quarantined.length,
-      lastRebalance: rebalance
-        ? { startedAt: rebalance.started_at.toISOString(), durationMs: rebalance.duration_ms, durationIsBound: rebalance.duration_is_bound }
-        : null,
+      ...groupSummaryFields(
+        round,
+        analysis,
+        quarantined.length,
+        rebalance ? { startedAt: rebalance.started_at, durationMs: rebalance.duration_ms, durationIsBound: rebalance.duration_is_bound } : null,
+      ),
       trend: lagTrend(round.rounds, nowMs - historyMs, nowMs + 1, options.trendBuckets ?? 30).map((b) => ({
         at: new Date(b.atMs).toISOString(),
         totalLag: b.totalLag,

@@ -128,3 +128,29 @@ export function compareGroupsWorstFirst(
     a.groupId.localeCompare(b.groupId)
   );
 }
+
+/** What the overview and the group page both show of a group: its newest round and its analysis. */
+export function groupSummaryFields(
+  round: { groupId: string; state: string; protocol: string | null; sampledAt: Date },
+  analysis: GroupAnalysis,
+  quarantinedPartitions: number,
+  lastRebalance: { startedAt: Date; durationMs: number | null; durationIsBound: boolean } | null,
+) {
+  return {
+    groupId: round.groupId,
+    state: round.state,
+    protocol: round.protocol,
+    sampledAt: round.sampledAt.toISOString(),
+    status: analysis.status.status,
+    statusReasons: analysis.status.reasons,
+    totalLag: analysis.totalLag,
+    partitionsWithoutCommit: analysis.partitionsWithoutCommit,
+    partitionCount: analysis.partitions.length,
+    members: analysis.members.length,
+    worstTimeLag: analysis.worstTimeLag,
+    quarantinedPartitions,
+    lastRebalance: lastRebalance
+      ? { startedAt: lastRebalance.startedAt.toISOString(), durationMs: lastRebalance.durationMs, durationIsBound: lastRebalance.durationIsBound }
+      : null,
+  };
+}
