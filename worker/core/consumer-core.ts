@@ -94,23 +94,7 @@ export class ConsumerCore<T> {
   private pumping = false;
   private pumpRequested = false;
 
-  private readonly counters: CoreCounters = {
-    completed: 0,
-    handled: 0,
-    retries: 0,
-    permanentFailures: 0,
-    admissionFailures: 0,
-    deadLettered: 0,
-    stallDeadLetters: 0,
-    quarantines: 0,
-    redelivered: 0,
-    skippedFromMetadata: 0,
-    skippedCompleted: 0,
-    skippedByOperator: 0,
-    droppedDeliveries: 0,
-    commits: 0,
-    commitFailures: 0,
-  };
+  private readonly counters: CoreCounters = zeroCounters();
 
   constructor(options: ConsumerCoreOptions<T>) {
     this.settings = resolveCoreSettings(options);
@@ -1084,4 +1068,25 @@ function skipOutcome(origin: SkipOrigin): CompletionOutcome {
     case 'operator':
       return 'skipped-operator';
   }
+}
+
+/** Counters of a core that has done nothing yet. */
+export function zeroCounters(): CoreCounters {
+  return {
+    completed: 0,
+    handled: 0,
+    retries: 0,
+    permanentFailures: 0,
+    admissionFailures: 0,
+    deadLettered: 0,
+    stallDeadLetters: 0,
+    quarantines: 0,
+    redelivered: 0,
+    skippedFromMetadata: 0,
+    skippedCompleted: 0,
+    skippedByOperator: 0,
+    droppedDeliveries: 0,
+    commits: 0,
+    commitFailures: 0,
+  };
 }

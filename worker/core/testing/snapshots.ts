@@ -1,4 +1,5 @@
-import type { CoreCounters, CoreSnapshot, PartitionSnapshot } from '../types';
+import { zeroCounters } from '../consumer-core';
+import type { CoreSnapshot, PartitionSnapshot } from '../types';
 
 /** A partition snapshot with nothing delivered, for tests of code that reads snapshots. */
 export function partitionSnapshotOf(overrides: Partial<PartitionSnapshot> = {}): PartitionSnapshot {
@@ -23,23 +24,6 @@ export function partitionSnapshotOf(overrides: Partial<PartitionSnapshot> = {}):
   };
 }
 
-const ZERO_COUNTERS: CoreCounters = {
-  completed: 0,
-  handled: 0,
-  retries: 0,
-  permanentFailures: 0,
-  admissionFailures: 0,
-  deadLettered: 0,
-  stallDeadLetters: 0,
-  quarantines: 0,
-  redelivered: 0,
-  skippedFromMetadata: 0,
-  skippedCompleted: 0,
-  skippedByOperator: 0,
-  droppedDeliveries: 0,
-  commits: 0,
-  commitFailures: 0,
-};
 
 /** A running core's snapshot holding these partitions. */
 export function coreSnapshotOf(partitions: PartitionSnapshot[], overrides: Partial<CoreSnapshot> = {}): CoreSnapshot {
@@ -49,7 +33,7 @@ export function coreSnapshotOf(partitions: PartitionSnapshot[], overrides: Parti
     fatalReason: null,
     inFlight: partitions.reduce((n, p) => n + p.inFlight, 0),
     partitions,
-    counters: { ...ZERO_COUNTERS },
+    counters: zeroCounters(),
     ...overrides,
   };
 }
