@@ -105,7 +105,11 @@ export class WardenWorker {
         this.metrics.onCoreEvent(event);
       },
       onStalls: (stalls) => {
-        for (const stall of stalls) logger.warn({ ...stall, event: 'stalled' }, 'oldest unfinished record is stuck past the stall threshold');
+        // A quarantined record was logged once when it was quarantined and waits for an operator by design;
+        // repeating it at every stall check would bury the stalls nobody knows about.
+        for (const stall of stalls) {
+          if (stall.state !== 'quarantined') logger.warn({ ...stall, event: 'stalled' }, 'oldest unfinished record is stuck past the stall threshold');
+        }
       },
       onFatal: (reason) => this.onFatal(reason),
       onRebalance: (timing) => {
