@@ -3,7 +3,8 @@ import type { Admin, Kafka } from 'kafkajs';
 import { createDatabase, type Database } from '../../../lib/db';
 import { createKafka } from '../../../worker/kafka/client';
 import { ClusterReader } from '../../../worker/sampler/cluster-reader';
-import { createInternalCluster, type InternalCluster } from '../../../worker/sampler/kafkajs-cluster';
+import { createInternalCluster } from '../../../worker/sampler/kafkajs-cluster';
+import type { CoordinatorCluster } from '../../../worker/sampler/testing/commit-offsets';
 import { LagSampler, type RoundResult } from '../../../worker/sampler/lag-sampler';
 import { eventually } from '../../lib/eventually';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
@@ -33,18 +34,6 @@ export const SAMPLER_PREFIX = 'warden-bench.sampler';
 /** Records per partition before the first round, and where the groups start committing. */
 const INITIAL_RECORDS = 20;
 const INITIAL_COMMIT = 10;
-
-type CoordinatorCluster = InternalCluster & {
-  findGroupCoordinator(args: { groupId: string }): Promise<{
-    offsetCommit(request: {
-      groupId: string;
-      groupGenerationId: number;
-      memberId: string;
-      retentionTime?: number;
-      topics: Array<{ topic: string; partitions: Array<{ partition: number; offset: string }> }>;
-    }): Promise<unknown>;
-  }>;
-};
 
 /**
  * The topics, reused across runs while they have `partitions` partitions (others are deleted and created

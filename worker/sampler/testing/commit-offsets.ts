@@ -1,7 +1,8 @@
 import type { Kafka } from 'kafkajs';
 import { createInternalCluster, type InternalCluster } from '../kafkajs-cluster';
 
-type ClusterWithCoordinator = InternalCluster & {
+/** The kafkajs internal cluster with the group coordinator's OffsetCommit (pinned by cluster-reader.it.ts). */
+export type CoordinatorCluster = InternalCluster & {
   findGroupCoordinator(args: { groupId: string }): Promise<{
     offsetCommit(request: {
       groupId: string;
@@ -21,7 +22,7 @@ const COORDINATOR_NOT_READY = ['NOT_COORDINATOR_FOR_GROUP', 'GROUP_LOAD_IN_PROGR
  * Retries while the group coordinator is not ready (a freshly started broker), for up to 30 s.
  */
 export async function commitOffsets(kafka: Kafka, groupId: string, topic: string, partitions: Array<{ partition: number; offset: string }>): Promise<void> {
-  const cluster = createInternalCluster(kafka) as ClusterWithCoordinator;
+  const cluster = createInternalCluster(kafka) as CoordinatorCluster;
   await cluster.connect();
   const deadline = Date.now() + 30_000;
   try {
