@@ -48,10 +48,11 @@ describe('npm run demo', () => {
         WORKER_PORT: String(config.WORKER_PORT + 30),
         SAMPLE_INTERVAL_MS: '1000',
         SAMPLER_GROUP_INCLUDE: `^${groupId}$`,
-        // Twice as fast, on workers that take at most 8 records at once, ~50 ms each: about 160 records/s.
+        // Twice as fast, on workers that take at most 8 records at once, ~50 ms each: about 160 records/s, so the
+        // surge (400 records/s) builds a backlog of thousands whatever the machine's speed.
         DEMO_STORY_SPEED: '2',
         DEMO_RATE_PER_SEC: '10',
-        DEMO_SURGE_RATE_PER_SEC: '120',
+        DEMO_SURGE_RATE_PER_SEC: '200',
         DEMO_HOT_KEY_RATE_PER_SEC: '15',
         DEMO_WORKER_LATENCY_MS: '100',
         WARDEN_MAX_IN_FLIGHT: '8',
@@ -63,13 +64,18 @@ describe('npm run demo', () => {
     demo.stderr!.on('data', keep);
     const exited = new Promise<number | null>((resolve) => demo!.once('exit', (code) => resolve(code)));
     const report = () => `demo output:\n${output}`;
+    // Any wait that times out says what the demo printed (its story cues and the workers' warnings).
+    const waitFor = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number) =>
+      eventually(what, probe, timeoutMs).catch(async (e: Error) => {
+        const samples = await db.lagSample.count({ where: { groupId } });
+        const peakLag = await db.lagSample.aggregate({ where: { groupId }, _max: { lag: true } });
+        throw new Error(`${e.message}\nlag samples of the group: ${samples}, highest lag ${peakLag._max.lag ?? 'none'}\n${report()}`);
+      });
 
-    await eventually('the demo to come up', async () => (output.includes('demo: up in') ? true : undefined), 120_000).catch((e: Error) => {
-      throw new Error(`${e.message}\n${report()}`);
-    });
+    await waitFor('the demo to come up', async () => (output.includes('demo: up in') ? true : undefined), 120_000);
 
     // The poison record (story second 45) quarantines its partition; the record is shown to the operator.
-    const quarantine = await eventually('the poison partition to be quarantined', () =>
+    const quarantine = await waitFor('the poison partition to be quarantined', () =>
       db.partitionQuarantine.findFirst({ where: { groupId, topic, partition: POISON_PARTITION } }).then((q) => q ?? undefined),
       90_000,
     );
@@ -84,19 +90,19 @@ describe('npm run demo', () => {
       return rows.filter((r) => flowing(r.partition)).reduce((sum, r) => sum + Number(r.lag ?? 0n), 0);
     };
     let peak = 0;
-    await eventually('a backlog of 300+ records on the flowing partitions', async () => {
+    await waitFor('a backlog of 300+ records on the flowing partitions', async () => {
       peak = Math.max(peak, await backlogAt());
       return peak >= 300 ? true : undefined;
     }, 90_000);
     // While the group falls behind, the advisor's capacity card says how many consumers and how long.
     const adviceOptions = { timeLagObjectiveMs: null, rateWindowMs: 30_000, targetCatchUpSec: 60 };
-    const behind = await eventually('a capacity plan while the backlog builds', async () => {
+    const behind = await waitFor('a capacity plan while the backlog builds', async () => {
       const advice = await getGroupAdvice(db, groupId, adviceOptions);
       return advice.planState === 'planned' && advice.plan !== null ? advice.plan : undefined;
     }, 60_000);
     expect(behind.recommendedConsumers).toBeGreaterThanOrEqual(1);
     expect(behind.recommendedConsumers).toBeLessThanOrEqual(6);
-    await eventually('the backlog to drain below a quarter of its peak', async () => {
+    await waitFor('the backlog to drain below a quarter of its peak', async () => {
       const backlog = await backlogAt();
       peak = Math.max(peak, backlog);
       return backlog <= peak / 4 ? true : undefined;
@@ -107,8 +113,8 @@ describe('npm run demo', () => {
     expect(Number(hotPeak._max.lag ?? 0n)).toBeGreaterThan(50);
 
     // The second worker joined (story second 90) and left (150): rebalances measured and inferred.
-    await eventually('the second worker to leave', async () => (output.includes('the second worker leaves') ? true : undefined), 60_000);
-    const inferred = await eventually('an inferred rebalance with two members and one with one after', async () => {
+    await waitFor('the second worker to leave', async () => (output.includes('the second worker leaves') ? true : undefined), 60_000);
+    const inferred = await waitFor('an inferred rebalance with two members and one with one after', async () => {
       const rows = await db.rebalanceEvent.findMany({ where: { groupId, source: 'describe-groups' } });
       const sizes = rows.map((r) => (r.membersAfter as unknown[]).length);
       return sizes.includes(2) && rows.some((r) => (r.membersBefore as unknown[]).length === 2 && (r.membersAfter as unknown[]).length === 1) ? rows : undefined;
