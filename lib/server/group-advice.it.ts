@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Consumer, Kafka } from 'kafkajs';
 import type { Database } from '../db';
 import { testDatabase } from '../../test-support/database';
-import { eventually, testKafka, uniqueName } from '../../test-support/integration';
+import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
 import { ClusterReader } from '../../worker/sampler/cluster-reader';
 import { LagSampler } from '../../worker/sampler/lag-sampler';
-import { createTopicWithLeaders } from '../../worker/sampler/testing/create-topic';
 import { getGroupAdvice } from './get-group-advice';
 
 // GET /api/groups/{groupId}/advice from what the real sampler wrote about groups this test drives with plain
@@ -70,8 +69,8 @@ describe('advice from real samples', () => {
     kafkaAdmin = admin.admin();
     await kafkaAdmin.connect();
     db = testDatabase();
-    await createTopicWithLeaders(kafkaAdmin, restartTopic, 2);
-    await createTopicWithLeaders(kafkaAdmin, slowTopic, 1);
+    await createTopic(kafkaAdmin, restartTopic, 2);
+    await createTopic(kafkaAdmin, slowTopic, 1);
     sampler = new LagSampler({
       reader: new ClusterReader({ kafka: admin, ownGroupId: 'warden-unrelated', include: new RegExp(`^${prefix}-`), exclude: null }),
       db,

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
-import { eventually, testKafka, uniqueName } from '../../test-support/integration';
+import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
 import { createKafka } from '../kafka/client';
 import { ClusterReader } from './cluster-reader';
-import { createTopicWithLeaders } from './testing/create-topic';
 import { commitOffsets } from './testing/commit-offsets';
 
 // The kafkajs internals the reader relies on (kafkajs-cluster.ts), proven against the real broker: batched
@@ -30,8 +29,8 @@ describe('ClusterReader on the real broker', () => {
   it('reads groups, members, committed offsets and watermarks of several topics at once', async () => {
     const a = `${prefix}-a`;
     const b = `${prefix}-b`;
-    await createTopicWithLeaders(admin, a, 2);
-    await createTopicWithLeaders(admin, b, 1);
+    await createTopic(admin, a, 2);
+    await createTopic(admin, b, 1);
     const producer = kafka.producer();
     await producer.connect();
     await producer.send({ topic: a, acks: -1, messages: [{ partition: 0, value: '1' }, { partition: 0, value: '2' }, { partition: 1, value: '3' }] });
@@ -51,7 +50,7 @@ describe('ClusterReader on the real broker', () => {
 
   it('reads the timestamp of the record at an offset without joining a group, and survives out-of-range offsets', async () => {
     const topic = `${prefix}-ts`;
-    await createTopicWithLeaders(admin, topic, 3);
+    await createTopic(admin, topic, 3);
     const producer = kafka.producer();
     await producer.connect();
     await producer.send({
@@ -82,7 +81,7 @@ describe('ClusterReader on the real broker', () => {
   it('reads every partition of a wide topic in one Fetch (kafkajs splits a shuffled topic into several entries)', async () => {
     const topic = `${prefix}-wide`;
     const partitions = 24;
-    await createTopicWithLeaders(admin, topic, partitions);
+    await createTopic(admin, topic, partitions);
     const producer = kafka.producer();
     await producer.connect();
     await producer.send({ topic, acks: -1, messages: Array.from({ length: partitions }, (_, p) => ({ partition: p, value: 'x', timestamp: String(1700000000000 + p) })) });
@@ -99,8 +98,8 @@ describe('ClusterReader on the real broker', () => {
     const kept = `${prefix}-kept`;
     const doomed = `${prefix}-doomed`;
     const group = `${prefix}-group-2`;
-    await createTopicWithLeaders(admin, kept, 1);
-    await createTopicWithLeaders(admin, doomed, 1);
+    await createTopic(admin, kept, 1);
+    await createTopic(admin, doomed, 1);
     await commitOffsets(kafka, group, kept, [{ partition: 0, offset: '0' }]);
     await commitOffsets(kafka, group, doomed, [{ partition: 0, offset: '0' }]);
     const before = await reader.readCluster();
@@ -124,7 +123,7 @@ describe('ClusterReader on the real broker', () => {
   it('stops reporting a deleted group', async () => {
     const topic = `${prefix}-del`;
     const doomedGroup = `${prefix}-group-doomed`;
-    await createTopicWithLeaders(admin, topic, 1);
+    await createTopic(admin, topic, 1);
     await commitOffsets(kafka, doomedGroup, topic, [{ partition: 0, offset: '0' }]);
     expect((await reader.readCluster()).groups.map((g) => g.groupId)).toContain(doomedGroup);
     await admin.deleteGroups([doomedGroup]);

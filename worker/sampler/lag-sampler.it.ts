@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Consumer } from 'kafkajs';
 import type { Database } from '../../lib/db';
 import { testDatabase } from '../../test-support/database';
-import { eventually, testKafka, uniqueName } from '../../test-support/integration';
+import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
 import { ClusterReader } from './cluster-reader';
-import { createTopicWithLeaders } from './testing/create-topic';
 import { LagSampler } from './lag-sampler';
 import type { LagSampleRow } from './sampler-state';
 import { commitOffsets } from './testing/commit-offsets';
@@ -59,7 +58,7 @@ describe('LagSampler on the real broker and Postgres', () => {
     admin = kafka.admin();
     await admin.connect();
     db = testDatabase();
-    await createTopicWithLeaders(admin, topic, 2);
+    await createTopic(admin, topic, 2);
     sampler = newSampler(db, new RegExp(`^${groupId}$`));
   });
 

@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin, Consumer } from 'kafkajs';
 import type { Database } from '../../lib/db';
 import { testDatabase } from '../../test-support/database';
-import { eventually, testKafka, uniqueName } from '../../test-support/integration';
+import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
 import { startPipelineConsumer, upsertEvent } from '../../test-support/pipeline-consumer';
 import { QuarantineStore } from '../pipeline/quarantine-store';
 import { OwnConsumerStateWriter } from './own-consumer-state-writer';
 import { OwnRebalanceRecorder } from './own-rebalance-recorder';
-import { createTopicWithLeaders } from './testing/create-topic';
 
 // What Warden's own consumer tells about itself, on the real broker and Postgres: the commit-prefix state
 // per partition, the measured rebalances, and the quarantine row kept in step with the core.
@@ -37,7 +36,7 @@ describe("Warden's own consumer state and rebalances", () => {
     admin = kafka.admin();
     await admin.connect();
     db = testDatabase();
-    await createTopicWithLeaders(admin, topic, 2);
+    await createTopic(admin, topic, 2);
     recorder = new OwnRebalanceRecorder({ db, clientId: 'warden-own-it', clientHost: 'test-host' });
     pipeline = await startPipelineConsumer({
       kafka,

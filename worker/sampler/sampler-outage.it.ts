@@ -3,11 +3,10 @@ import type { Admin } from 'kafkajs';
 import { loadConfig } from '../../lib/config';
 import { createDatabase, type Database } from '../../lib/db';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../../scripts/lib/broker';
-import { eventually, testKafka, uniqueName } from '../../test-support/integration';
+import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
 import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
 import { startPipelineConsumer, upsertEvent } from '../../test-support/pipeline-consumer';
 import { ClusterReader } from './cluster-reader';
-import { createTopicWithLeaders } from './testing/create-topic';
 import { LagSampler } from './lag-sampler';
 import { commitOffsets } from './testing/commit-offsets';
 
@@ -26,7 +25,7 @@ connectKafkaAndDatabase(kafka, (handles) => ({ admin, db } = handles));
 async function groupWithLag(prefix: string): Promise<{ topic: string; groupId: string }> {
   const topic = `${prefix}-in`;
   const groupId = `${prefix}-group`;
-  await createTopicWithLeaders(admin, topic, 1);
+  await createTopic(admin, topic, 1);
   const producer = kafka.producer();
   await producer.connect();
   await producer.send({ topic, acks: -1, messages: [{ value: 'a' }, { value: 'b' }] });
@@ -110,7 +109,7 @@ describe('Postgres unreachable for the sampler', () => {
       retention: { rawDays: 7, rollupDays: 90 },
     });
     const topic = `${prefix}-work`;
-    await createTopicWithLeaders(admin, topic, 2);
+    await createTopic(admin, topic, 2);
     const pipeline = await startPipelineConsumer({ kafka, db, groupId: `${prefix}-pipeline`, topics: [topic], resultsTopic: `${prefix}-results` });
     try {
       expect(await sampler.tick()).toBe(300); // cannot load its state: the round is skipped, not failed
