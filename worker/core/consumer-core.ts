@@ -22,10 +22,10 @@ import { backoffDelayMs } from './backoff';
 import { describeError } from './classify-error';
 import { CommitScheduler } from './commit-scheduler';
 import { resolveCoreSettings, type ConsumerCoreOptions, type CoreSettings } from './consumer-core-options';
-import type { LaneKey } from './lane-table';
+import { SOLO_LANE, type LaneKey } from './lane-table';
 import { decodeCompletedAbove, parseOffset } from './offsets';
 import { PartitionState, type CommitCandidate } from './partition-state';
-import { abortCall, callSignal, payloadBytes, RecordEntry, type DetachMode, type RecordCall } from './record-entry';
+import { abortCall, payloadBytes, RecordCall, RecordEntry, type DetachMode } from './record-entry';
 import { formatTopicPartition, recordIdentity, topicPartitionKey } from './topic-partition';
 import type {
   Admission,
@@ -77,9 +77,15 @@ export class ConsumerCore<T> {
   private readonly partitions = new Map<string, PartitionState<T>>();
   /** The partitions in a stable order for round-robin scheduling; rebuilt only when the assignment changes. */
   private partitionOrder: PartitionState<T>[] = [];
-  /** Records with a call running anywhere, so a redelivered copy never runs concurrently with its original. */
-  private readonly runningIdentities = new Map<string, number>();
-  private readonly activeCalls = new Set<RecordCall<T>>();
+  /** Calls running (attached or detached); drain waits for them. */
+  private runningCalls = 0;
+  /**
+   * Running calls whose record was released (see detach), by record identity: a redelivered copy must not run
+   * concurrently with its original. Only a released record can be delivered again, so calls that were never
+   * detached need no entry here (and the hot path builds no identity string).
+   */
+  private readonly detachedIdentities = new Map<string, number>();
+  private readonly detachedCalls = new Set<RecordCall<T>>();
   private slotsInUse = 0;
 
   private rebalancing = false;
@@ -152,13 +158,17 @@ export class ConsumerCore<T> {
         throw new Error('deliver() takes records of one partition per call');
       }
     }
-    const ordered = records
-      .map((record) => {
-        const offsetValue = parseOffset(record.offset);
-        if (offsetValue === null) throw new RangeError(`record offset is not an int64 offset: ${record.offset}`);
-        return { record, offsetValue };
-      })
-      .sort((a, b) => (a.offsetValue < b.offsetValue ? -1 : a.offsetValue > b.offsetValue ? 1 : 0));
+    const offsetValues: bigint[] = new Array<bigint>(records.length);
+    let ascending = true;
+    for (let index = 0; index < records.length; index++) {
+      const record = records[index]!;
+      const offsetValue = parseOffset(record.offset);
+      if (offsetValue === null) throw new RangeError(`record offset is not an int64 offset: ${record.offset}`);
+      offsetValues[index] = offsetValue;
+      if (index > 0 && offsetValue < offsetValues[index - 1]!) ascending = false;
+    }
+    // Sources deliver ascending batches; sorting is the fallback, not the path.
+    const order = ascending ? null : sortedOrder(offsetValues);
 
     const partition = this.partitions.get(topicPartitionKey(first));
     const dropReason = this.dropReasonFor(partition);
@@ -167,21 +177,24 @@ export class ConsumerCore<T> {
       return result;
     }
 
-    for (let index = 0; index < ordered.length; index++) {
-      const { record, offsetValue } = ordered[index]!;
+    const deliveredAtMs = this.clock.now();
+    for (let index = 0; index < records.length; index++) {
+      const position = order === null ? index : order[index]!;
+      const record = records[position]!;
+      const offsetValue = offsetValues[position]!;
       if (partition.quarantine) {
-        this.dropDelivery(first, ordered.length - index, 'quarantined', result);
+        this.dropDelivery(first, records.length - index, 'quarantined', result);
         break;
       }
       if (!partition.accepts(offsetValue)) {
         result.ignored++;
         continue;
       }
-      const entry = new RecordEntry<T>(partition, record, record.offset, offsetValue, this.clock.now(), payloadBytes(record));
+      const entry = new RecordEntry<T>(partition, record, record.offset, offsetValue, deliveredAtMs, payloadBytes(record));
       partition.append(entry);
       result.accepted++;
 
-      const knownComplete = partition.skip.get(entry.offset);
+      const knownComplete = partition.skip.size > 0 ? partition.skip.get(entry.offset) : undefined;
       if (knownComplete !== undefined) {
         partition.skip.delete(entry.offset);
         this.completeEntry(entry, skipOutcome(knownComplete));
@@ -219,8 +232,7 @@ export class ConsumerCore<T> {
     }
     if (admission.ok) {
       entry.value = admission.value;
-      entry.laneKey = this.laneKeyFor(entry, admission.orderingKey);
-      partition.lanes.enqueue(entry.laneKey, entry);
+      partition.lanes.enqueue(this.laneKeyFor(admission.orderingKey), entry);
       return;
     }
     this.counters.admissionFailures++;
@@ -235,12 +247,12 @@ export class ConsumerCore<T> {
    * they keep their relative order without blocking keyed records. 'partition': one lane. 'unordered': a
    * lane per record.
    */
-  private laneKeyFor(entry: RecordEntry<T>, orderingKey: string | null): LaneKey {
+  private laneKeyFor(orderingKey: string | null): LaneKey | typeof SOLO_LANE {
     switch (this.settings.ordering) {
       case 'partition':
         return '';
       case 'unordered':
-        return entry.offset;
+        return SOLO_LANE;
       case 'key':
         return orderingKey;
     }
@@ -279,7 +291,7 @@ export class ConsumerCore<T> {
       progressed = false;
       for (let index = 0; index < partitions.length && this.slotsInUse < this.settings.maxInFlight; index++) {
         const partition = partitions[(this.roundRobin + index) % partitions.length]!;
-        if (this.partitions.get(partition.key) !== partition) continue;
+        if (partition.revoked) continue;
         if (this.startNext(partition)) progressed = true;
         if (!this.admitting) return;
       }
@@ -290,7 +302,7 @@ export class ConsumerCore<T> {
   private startNext(partition: PartitionState<T>): boolean {
     if (partition.inFlight >= this.settings.maxInFlightPerPartition && partition.skip.size === 0) return false;
     this.scanning = partition;
-    const head = partition.lanes.firstReadyHead(this.acceptReadyHead);
+    const head = partition.lanes.takeReadyHead(this.acceptReadyHead);
     this.scanning = null;
     if (head === undefined) return false;
     const knownComplete = partition.skip.get(head.offset);
@@ -311,7 +323,7 @@ export class ConsumerCore<T> {
     if (partition.skip.size > 0 && partition.skip.has(candidate.offset)) return true;
     if (this.slotsInUse >= this.settings.maxInFlight || partition.inFlight >= this.settings.maxInFlightPerPartition) return 'stop';
     // An earlier call for this very record (revoked, then redelivered) must settle before it runs again.
-    return this.runningIdentities.size === 0 || !this.runningIdentities.has(recordIdentity(partition, candidate.offset));
+    return this.detachedIdentities.size === 0 || !this.detachedIdentities.has(recordIdentity(partition, candidate.offset));
   };
 
   private startHandle(entry: RecordEntry<T>): void {
@@ -320,16 +332,14 @@ export class ConsumerCore<T> {
     entry.status = 'running';
     entry.handleAttempts++;
     entry.firstStartedAtMs ??= this.clock.now();
-    if (entry.laneKey !== undefined) entry.owner.lanes.headChanged(entry.laneKey);
-    const call = this.beginCall(entry, 'handle', true);
-    const attempt = entry.handleAttempts;
-    const context = {
-      attempt,
-      get signal() {
-        return callSignal(call);
-      },
-    };
-    this.invoke(call, () => this.options.handle(entry.value as T, record, context));
+    const call = this.beginCall(entry, 'handle', true, entry.handleAttempts);
+    let running: Promise<void>;
+    try {
+      running = this.options.handle(entry.value as T, record, call);
+    } catch (err) {
+      running = Promise.reject(err);
+    }
+    this.awaitCall(call, running);
   }
 
   /** Failure paths run as soon as they are decided and hold no execution slot; they stay in the record's lane. */
@@ -338,31 +348,24 @@ export class ConsumerCore<T> {
     if (!record) throw new Error(`record ${entry.offset} has no payload`);
     entry.status = 'running';
     entry.phaseAttempts++;
-    const call = this.beginCall(entry, entry.phase, false);
-    if (entry.phase === 'permanent-failure') {
-      const onPermanentFailure = this.options.onPermanentFailure;
-      const failure = entry.failure;
-      this.invoke(call, () => onPermanentFailure!(entry.value as T, record, failure?.error));
-    } else {
-      const info = entry.deadLetterInfo!;
-      this.invoke(call, () => this.options.deadLetter!(record, { ...info }));
+    const call = this.beginCall(entry, entry.phase, false, entry.phaseAttempts);
+    let running: Promise<void>;
+    try {
+      if (entry.phase === 'permanent-failure') {
+        running = this.options.onPermanentFailure!(entry.value as T, record, entry.failure?.error);
+      } else {
+        running = this.options.deadLetter!(record, { ...entry.deadLetterInfo! });
+      }
+    } catch (err) {
+      running = Promise.reject(err);
     }
+    this.awaitCall(call, running);
   }
 
-  private beginCall(entry: RecordEntry<T>, phase: RecordPhase, holdsSlot: boolean): RecordCall<T> {
-    const call: RecordCall<T> = {
-      entry,
-      phase,
-      holdsSlot,
-      identity: recordIdentity(entry.owner, entry.offset),
-      epoch: entry.owner.epoch,
-      controller: null,
-      abortReason: null,
-      detached: null,
-    };
+  private beginCall(entry: RecordEntry<T>, phase: RecordPhase, holdsSlot: boolean, attempt: number): RecordCall<T> {
+    const call = new RecordCall<T>(entry, phase, holdsSlot, entry.owner.epoch, attempt);
     entry.call = call;
-    this.activeCalls.add(call);
-    this.runningIdentities.set(call.identity, (this.runningIdentities.get(call.identity) ?? 0) + 1);
+    this.runningCalls++;
     if (holdsSlot) {
       this.slotsInUse++;
       entry.owner.inFlight++;
@@ -370,24 +373,30 @@ export class ConsumerCore<T> {
     return call;
   }
 
-  private invoke(call: RecordCall<T>, run: () => Promise<void>): void {
-    let promise: Promise<void>;
+  /** Settles the call when `running` does; a port returning a non-promise settles on the next microtask. */
+  private async awaitCall(call: RecordCall<T>, running: Promise<void>): Promise<void> {
+    let ok = true;
+    let error: unknown;
     try {
-      promise = Promise.resolve(run());
+      await running;
     } catch (err) {
-      promise = Promise.reject(err);
+      ok = false;
+      error = err;
     }
-    promise.then(
-      () => this.settle(call, true, undefined),
-      (err: unknown) => this.settle(call, false, err),
-    );
+    this.settle(call, ok, error);
   }
 
   private endCall(call: RecordCall<T>): void {
-    if (!this.activeCalls.delete(call)) return;
-    const remaining = (this.runningIdentities.get(call.identity) ?? 1) - 1;
-    if (remaining > 0) this.runningIdentities.set(call.identity, remaining);
-    else this.runningIdentities.delete(call.identity);
+    if (call.settled) return;
+    call.settled = true;
+    this.runningCalls--;
+    if (call.detached !== null) {
+      this.detachedCalls.delete(call);
+      const identity = call.identity;
+      const remaining = (this.detachedIdentities.get(identity) ?? 1) - 1;
+      if (remaining > 0) this.detachedIdentities.set(identity, remaining);
+      else this.detachedIdentities.delete(identity);
+    }
     if (call.holdsSlot) {
       this.slotsInUse--;
       call.entry.owner.inFlight--;
@@ -396,6 +405,11 @@ export class ConsumerCore<T> {
   }
 
   private detach(call: RecordCall<T>, mode: DetachMode, abortReason: string | null): void {
+    if (call.detached === null && !call.settled) {
+      this.detachedCalls.add(call);
+      const identity = call.identity;
+      this.detachedIdentities.set(identity, (this.detachedIdentities.get(identity) ?? 0) + 1);
+    }
     call.detached = mode;
     if (call.entry.call === call) call.entry.call = null;
     if (abortReason !== null) abortCall(call, new Error(abortReason));
@@ -431,8 +445,6 @@ export class ConsumerCore<T> {
   // --- completion and failure paths --------------------------------------------------------------------
 
   private completeEntry(entry: RecordEntry<T>, outcome: CompletionOutcome): void {
-    const ref = refOf(entry);
-    const attempts = entry.handleAttempts;
     if (!entry.owner.complete(entry)) return;
     this.counters.completed++;
     switch (outcome) {
@@ -454,7 +466,8 @@ export class ConsumerCore<T> {
       case 'failed-result':
         break;
     }
-    this.emit({ type: 'completed', ...ref, outcome, attempts });
+    const owner = entry.owner;
+    this.emit({ type: 'completed', topic: owner.topic, partition: owner.partition, offset: entry.offset, outcome, attempts: entry.handleAttempts });
     this.updateBackpressure(entry.owner);
     // A paused partition frees its pending budget only when the broker acknowledges a commit: waiting for
     // the interval would idle it (the throughput cap the side-by-side benchmark found), so commit at once.
@@ -522,7 +535,6 @@ export class ConsumerCore<T> {
     const attempt = entry.phase === 'handle' ? entry.handleAttempts : entry.phaseAttempts;
     const delayMs = backoffDelayMs(attempt, this.settings.retry, this.random);
     entry.status = 'retry-wait';
-    if (entry.laneKey !== undefined) entry.owner.lanes.headChanged(entry.laneKey);
     this.counters.retries++;
     this.emit({ type: 'retry-scheduled', ...refOf(entry), phase: entry.phase, attempt, delayMs, error });
     if (this.closed) return;
@@ -534,7 +546,7 @@ export class ConsumerCore<T> {
     if (entry.status !== 'retry-wait' || this.partitions.get(entry.owner.key) !== entry.owner) return;
     if (entry.phase === 'handle') {
       entry.status = 'buffered';
-      if (entry.laneKey !== undefined) entry.owner.lanes.headChanged(entry.laneKey);
+      entry.owner.lanes.headChanged(entry);
       this.pump();
     } else {
       this.startFailurePath(entry);
@@ -553,7 +565,7 @@ export class ConsumerCore<T> {
     const record = entry.record;
     if (!record) throw new Error(`record ${entry.offset} has no payload`);
     this.releaseFrom(partition, entry.offsetValue + 1n, 'quarantine');
-    if (entry.laneKey !== undefined) partition.lanes.remove(entry.laneKey, entry);
+    partition.lanes.remove(entry);
     entry.status = 'quarantined';
 
     const quarantine: QuarantineInfo = {
@@ -836,6 +848,7 @@ export class ConsumerCore<T> {
   }
 
   private revoke(partition: PartitionState<T>): void {
+    partition.revoked = true;
     this.partitions.delete(partition.key);
     this.partitionOrder = this.partitionOrder.filter((p) => p !== partition);
     const released = partition.releaseFrom(null, false);
@@ -938,7 +951,7 @@ export class ConsumerCore<T> {
   async drain(timeoutMs: number): Promise<DrainResult> {
     this.draining = true;
     let timedOut = false;
-    if (this.activeCalls.size > 0) {
+    if (this.runningCalls > 0) {
       await new Promise<void>((resolve) => {
         let timer: TimerHandle | null = null;
         const finish = (): void => {
@@ -954,15 +967,19 @@ export class ConsumerCore<T> {
         this.idleWaiters.push(finish);
       });
     }
-    const abandonedCalls = this.activeCalls.size;
-    for (const call of this.activeCalls) abortCall(call, new Error('drain deadline passed'));
+    const abandonedCalls = this.runningCalls;
+    const deadlinePassed = new Error('drain deadline passed');
+    for (const call of this.detachedCalls) abortCall(call, deadlinePassed);
+    for (const partition of this.partitions.values()) {
+      for (const entry of partition.delivered) if (entry.call) abortCall(entry.call, deadlinePassed);
+    }
     await this.commitNow();
     this.close();
     return { timedOut, abandonedCalls };
   }
 
   private notifyIfIdle(): void {
-    if (this.activeCalls.size > 0) return;
+    if (this.runningCalls > 0 || this.idleWaiters.length === 0) return;
     for (const waiter of [...this.idleWaiters]) waiter();
   }
 
@@ -1042,6 +1059,11 @@ export class ConsumerCore<T> {
       report(error);
     }
   }
+}
+
+/** Positions of `values` in ascending order (stable). */
+function sortedOrder(values: readonly bigint[]): number[] {
+  return values.map((_, index) => index).sort((a, b) => (values[a]! < values[b]! ? -1 : values[a]! > values[b]! ? 1 : a - b));
 }
 
 function refOf<T>(entry: RecordEntry<T>): { topic: string; partition: number; offset: Offset } {

@@ -9,11 +9,18 @@ export const COMPLETED_ABOVE_VERSION = 'w1';
 /** Decoding refuses metadata that claims more completed offsets than this (a guard against hostile input). */
 export const DEFAULT_DECODE_MAX_OFFSETS = 100_000;
 
-const CANONICAL_OFFSET = /^(0|[1-9][0-9]{0,18})$/;
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
 
 /** Parses a canonical non-negative int64 decimal offset; anything else (sign, spaces, leading zeros, > int64) is null. */
 export function parseOffset(offset: string): bigint | null {
-  if (!CANONICAL_OFFSET.test(offset)) return null;
+  // A character loop rather than a regular expression: this runs once per delivered record.
+  const length = offset.length;
+  if (length === 0 || length > 19 || (length > 1 && offset.charCodeAt(0) === DIGIT_0)) return null;
+  for (let index = 0; index < length; index++) {
+    const code = offset.charCodeAt(index);
+    if (code < DIGIT_0 || code > DIGIT_9) return null;
+  }
   const value = BigInt(offset);
   return value <= INT64_MAX ? value : null;
 }
@@ -24,9 +31,10 @@ function requireOffset(offset: string, what: string): bigint {
   return value;
 }
 
-function successor(value: bigint): string {
+/** The offset after `value`; throws RangeError at INT64_MAX. */
+export function offsetSuccessor(value: bigint): bigint {
   if (value >= INT64_MAX) throw new RangeError(`offset ${value} has no int64 successor`);
-  return (value + 1n).toString();
+  return value + 1n;
 }
 
 /**
@@ -44,7 +52,7 @@ export function nextCommitOffset(delivered: readonly string[], completed: Readon
     lastCompleted = offset;
   }
   if (lastCompleted === undefined) return null;
-  return successor(requireOffset(lastCompleted, 'delivered offset'));
+  return offsetSuccessor(requireOffset(lastCompleted, 'delivered offset')).toString();
 }
 
 // --- commit metadata: "w1:<base>:<base64url of varint pairs>" ------------------------------------------
@@ -69,12 +77,19 @@ function writeVarint(bytes: number[], value: bigint): void {
  */
 export function encodeCompletedAbove(base: string, completedOffsets: readonly string[], maxBytes: number): string | null {
   const baseValue = requireOffset(base, 'base');
-  const above: bigint[] = [];
-  for (const offset of completedOffsets) {
-    const value = requireOffset(offset, 'completed offset');
-    if (value > baseValue) above.push(value);
-  }
-  above.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return encodeCompletedValuesAbove(
+    baseValue,
+    completedOffsets.map((offset) => requireOffset(offset, 'completed offset')),
+    maxBytes,
+  );
+}
+
+/** encodeCompletedAbove over parsed offsets (the core's own, already valid). Ascending input skips the sort. */
+export function encodeCompletedValuesAbove(baseValue: bigint, completedValues: readonly bigint[], maxBytes: number): string | null {
+  const above = completedValues.filter((value) => value > baseValue);
+  let ascending = true;
+  for (let index = 1; index < above.length && ascending; index++) ascending = above[index - 1]! <= above[index]!;
+  if (!ascending) above.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
   const bytes: number[] = [];
   let previousEnd = baseValue;

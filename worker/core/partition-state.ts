@@ -6,13 +6,13 @@
 //   every record the source holds between the acknowledged commit and the last accepted offset is either
 //   here, or was released together with everything after it (a rewind), so a commit computed from the
 //   completed prefix of `entries` can never pass a record that was not finished.
-// - An offset is accepted only at or above `floor`, which moves past every accepted record and is set to
-//   the seek position by a rewind. Redelivered copies below it are ignored.
+// - An offset is accepted only above `acceptAbove`, which moves to every accepted record and to just below
+//   the seek position on a rewind. Redelivered copies at or below it are ignored.
 // - `skip` remembers offsets known to be complete that are not in `entries` (commit metadata, calls that
 //   finished after their record was released, operator skips). The redelivered copy completes without work.
 
 import { LaneTable } from './lane-table';
-import { encodeCompletedAbove, nextCommitOffset } from './offsets';
+import { encodeCompletedValuesAbove, offsetSuccessor } from './offsets';
 import type { RecordEntry } from './record-entry';
 import { topicPartitionKey } from './topic-partition';
 import type { CommitRequest, Offset, QuarantineInfo, SkipOrigin, TopicPartition } from './types';
@@ -35,6 +35,8 @@ export class PartitionState<T> {
   readonly key: string;
   /** Bumped when an operator seek discards the state: calls started before must not touch it. */
   epoch = 0;
+  /** Set when the partition is revoked; the core keeps no reference after that except in running calls. */
+  revoked = false;
   readonly lanes = new LaneTable<RecordEntry<T>>((entry) => entry.status === 'buffered' && entry.phase === 'handle');
   readonly skip = new Map<Offset, SkipOrigin>();
   /** Last commit the broker acknowledged (or the committed offset the adapter read after assignment). */
@@ -50,7 +52,8 @@ export class PartitionState<T> {
   highestCompleted: bigint | null = null;
 
   private readonly entries: RecordEntry<T>[] = [];
-  private floor: bigint | null = null;
+  /** The highest offset not accepted again (null: any); a bigint kept as is, so appends allocate none. */
+  private acceptAbove: bigint | null = null;
 
   constructor(
     readonly topic: string,
@@ -73,18 +76,22 @@ export class PartitionState<T> {
   }
 
   accepts(offset: bigint): boolean {
-    return this.floor === null || offset >= this.floor;
+    return this.acceptAbove === null || offset > this.acceptAbove;
   }
 
   /** Sets where the next accepted record may start, if nothing later was accepted yet. */
   raiseFloor(offset: bigint): void {
-    if (this.floor === null || offset > this.floor) this.floor = offset;
+    if (this.acceptAbove === null || offset - 1n > this.acceptAbove) this.acceptAbove = offset - 1n;
+  }
+
+  private setFloor(offset: bigint): void {
+    this.acceptAbove = offset - 1n;
   }
 
   append(entry: RecordEntry<T>): void {
     if (!this.accepts(entry.offsetValue)) throw new Error(`offset ${entry.offset} is below the accept floor`);
     this.entries.push(entry);
-    this.floor = entry.offsetValue + 1n;
+    this.acceptAbove = entry.offsetValue;
     this.unfinishedBytes += entry.bytes;
   }
 
@@ -96,7 +103,7 @@ export class PartitionState<T> {
     if (this.highestCompleted === null || entry.offsetValue > this.highestCompleted) {
       this.highestCompleted = entry.offsetValue;
     }
-    if (entry.laneKey !== undefined) this.lanes.remove(entry.laneKey, entry);
+    this.lanes.remove(entry);
     entry.releasePayload();
     return true;
   }
@@ -115,11 +122,10 @@ export class PartitionState<T> {
     while (cut > 0 && (from === null || this.entries[cut - 1]!.offsetValue >= from)) cut--;
     const released = this.entries.splice(cut);
     if (released.length === 0) {
-      if (from !== null) this.floor = from;
+      if (from !== null) this.setFloor(from);
       return released;
     }
-    const releasedSet = new Set(released);
-    this.lanes.removeWhere((entry) => releasedSet.has(entry));
+    this.lanes.removeAll(released);
     for (const entry of released) {
       if (entry.status === 'complete') {
         if (rememberCompleted) this.remember(entry.offset, 'completed');
@@ -128,8 +134,8 @@ export class PartitionState<T> {
       if (entry.isUnfinished) this.unfinishedBytes -= entry.bytes;
       entry.status = 'released';
     }
-    if (this.quarantine?.entry && releasedSet.has(this.quarantine.entry)) this.quarantine.entry = null;
-    if (from !== null) this.floor = from;
+    if (this.quarantine?.entry?.status === 'released') this.quarantine.entry = null;
+    if (from !== null) this.setFloor(from);
     return released;
   }
 
@@ -141,7 +147,7 @@ export class PartitionState<T> {
     this.committed = null;
     this.highestCompleted = null;
     this.epoch++;
-    this.floor = nextOffset;
+    this.setFloor(nextOffset);
     return released;
   }
 
@@ -154,21 +160,28 @@ export class PartitionState<T> {
     return this.entries.find((entry) => entry.isUnfinished);
   }
 
-  /** The commit this partition needs now, or null when the broker already has it. */
+  /**
+   * The commit this partition needs now, or null when the broker already has it: one past the completed
+   * prefix of the delivered records (nextCommitOffset's rule, computed over `entries` directly), with the
+   * completed records above it in the metadata. Costs the records after the prefix, not every pending one.
+   */
   commitCandidate(metadataMaxBytes: number): CommitCandidate | null {
-    const offsets: string[] = [];
-    const completed = new Set<string>();
-    for (const entry of this.entries) {
-      offsets.push(entry.offset);
-      if (entry.status === 'complete') completed.add(entry.offset);
-    }
-    let next = nextCommitOffset(offsets, completed);
+    const entries = this.entries;
+    let prefix = 0;
+    while (prefix < entries.length && entries[prefix]!.status === 'complete') prefix++;
     const committedOffset = this.committed?.offset ?? null;
-    if (next === null || (committedOffset !== null && BigInt(next) < BigInt(committedOffset))) next = committedOffset;
-    if (next === null) return null;
+    let nextValue = prefix > 0 ? offsetSuccessor(entries[prefix - 1]!.offsetValue) : null;
+    if (committedOffset !== null && (nextValue === null || nextValue < BigInt(committedOffset))) nextValue = BigInt(committedOffset);
+    if (nextValue === null) return null;
 
-    const completedAbove = [...completed, ...this.skip.keys()];
-    const metadata = encodeCompletedAbove(next, completedAbove, metadataMaxBytes);
+    const completedAbove: bigint[] = [];
+    for (let index = prefix; index < entries.length; index++) {
+      const entry = entries[index]!;
+      if (entry.status === 'complete') completedAbove.push(entry.offsetValue);
+    }
+    for (const offset of this.skip.keys()) completedAbove.push(BigInt(offset));
+    const metadata = encodeCompletedValuesAbove(nextValue, completedAbove, metadataMaxBytes);
+    const next = nextValue.toString();
     if (this.committed && this.committed.offset === next && this.committed.metadata === metadata) return null;
     return {
       request: { topic: this.topic, partition: this.partition, offset: next, metadata },

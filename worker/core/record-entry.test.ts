@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { abortCall, callSignal, type RecordCall } from './record-entry';
+import { abortCall, RecordCall, type RecordEntry } from './record-entry';
 
-const newCall = () => ({ controller: null, abortReason: null }) as unknown as RecordCall<unknown>;
+const newCall = () => new RecordCall({} as RecordEntry<unknown>, 'handle', true, 0, 1);
+const callSignal = (call: RecordCall<unknown>) => call.signal;
 
 describe('lazy abort signals of record calls', () => {
   it('creates no controller until the signal is read, and aborts one that exists', () => {

@@ -1,8 +1,9 @@
 // Bookkeeping of one delivered record and of one call (attempt) made for it.
 
-import type { LaneKey } from './lane-table';
+import type { Lane, LaneMember } from './lane-table';
 import type { PartitionState } from './partition-state';
-import type { DeadLetterInfo, Offset, RecordPhase, SourceRecord, TimerHandle } from './types';
+import { recordIdentity } from './topic-partition';
+import type { DeadLetterInfo, HandlerContext, Offset, RecordPhase, SourceRecord, TimerHandle } from './types';
 
 export type EntryStatus =
   /** admitted (or waiting for its failure path), not running */
@@ -23,11 +24,12 @@ export type EntryStatus =
  */
 export type DetachMode = 'remember' | 'ignore';
 
-export class RecordEntry<T> {
+export class RecordEntry<T> implements LaneMember<RecordEntry<T>> {
   status: EntryStatus = 'buffered';
   phase: RecordPhase = 'handle';
-  /** Undefined when the record is in no lane (admission failures, records completed on delivery). */
-  laneKey: LaneKey | undefined = undefined;
+  /** Kept by the partition's LaneTable; undefined when the record is in no lane. */
+  lane: Lane<RecordEntry<T>> | null | undefined = undefined;
+  readyQueued = false;
   /** Released on completion so completed-uncommitted records hold only a few numbers. */
   record: SourceRecord | null;
   value: T | undefined = undefined;
@@ -62,30 +64,43 @@ export class RecordEntry<T> {
   }
 }
 
-/** One invocation of handle / onPermanentFailure / deadLetter. Only 'handle' calls hold an execution slot. */
-export interface RecordCall<T> {
-  readonly entry: RecordEntry<T>;
-  readonly phase: RecordPhase;
-  readonly holdsSlot: boolean;
-  readonly identity: string;
-  /** Partition state generation the call started in; see PartitionState.epoch. */
-  readonly epoch: number;
+/**
+ * One invocation of handle / onPermanentFailure / deadLetter; only 'handle' calls hold an execution slot. It
+ * is also the handler's context (`attempt`, `signal`): one object per call on the hot path.
+ */
+export class RecordCall<T> implements HandlerContext {
   /**
-   * Created on first read of the handler's `signal` (most handlers never read it, and an AbortController per
-   * call was a measurable share of the scheduler's time); see callSignal and abortCall.
+   * Created on first read of `signal` (most handlers never read it, and an AbortController per call was a
+   * measurable share of the scheduler's time); see abortCall.
    */
-  controller: AbortController | null;
+  controller: AbortController | null = null;
   /** Set when the call was aborted; a signal created later starts aborted with it. */
-  abortReason: Error | null;
-  detached: DetachMode | null;
-}
+  abortReason: Error | null = null;
+  /** Set when the record was released while the call ran; see DetachMode. */
+  detached: DetachMode | null = null;
+  settled = false;
 
-export function callSignal<T>(call: RecordCall<T>): AbortSignal {
-  if (call.controller === null) {
-    call.controller = new AbortController();
-    if (call.abortReason !== null) call.controller.abort(call.abortReason);
+  constructor(
+    readonly entry: RecordEntry<T>,
+    readonly phase: RecordPhase,
+    readonly holdsSlot: boolean,
+    /** Partition state generation the call started in; see PartitionState.epoch. */
+    readonly epoch: number,
+    readonly attempt: number,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (this.controller === null) {
+      this.controller = new AbortController();
+      if (this.abortReason !== null) this.controller.abort(this.abortReason);
+    }
+    return this.controller.signal;
   }
-  return call.controller.signal;
+
+  /** The record across partition-state resets and reassignments (a redelivered copy has the same one). */
+  get identity(): string {
+    return recordIdentity(this.entry.owner, this.entry.offset);
+  }
 }
 
 export function abortCall<T>(call: RecordCall<T>, reason: Error): void {
@@ -96,7 +111,9 @@ export function abortCall<T>(call: RecordCall<T>, reason: Error): void {
 
 export function payloadBytes(record: SourceRecord): number {
   let bytes = (record.key?.length ?? 0) + (record.value?.length ?? 0);
-  for (const [name, header] of Object.entries(record.headers)) {
+  const headers = record.headers;
+  for (const name in headers) {
+    const header = headers[name];
     bytes += name.length;
     if (typeof header === 'string') bytes += Buffer.byteLength(header, 'utf8');
     else if (header) bytes += header.length;
