@@ -1,7 +1,7 @@
 // When commits happen: at most one in flight (later requests queue behind it), automatic commits at most
-// every intervalMs after a change, expedited ones as soon as the one in flight is done (a backpressured
-// partition waits for its commit to resume), and a failed attempt retried one interval after it started
-// (never in a tight loop against a failing broker). What is committed is the caller's business (`attempt`).
+// every intervalMs after a change, expedited ones on the next timer turn (a backpressured partition waits
+// for its commit to resume), and a failed attempt retried one interval after it started (never in a tight
+// loop against a failing broker). What is committed is the caller's business (`attempt`).
 
 import type { Clock, TimerHandle } from './types';
 
@@ -9,6 +9,8 @@ export type CommitAttempt = () => Promise<'committed' | 'failed' | 'nothing-to-c
 
 export class CommitScheduler {
   private timer: TimerHandle | null = null;
+  /** What the armed timer is for; an expedite timer also covers the interval. */
+  private timerKind: 'interval' | 'expedite' | null = null;
   private chain: Promise<void> = Promise.resolve();
   private lastAttemptMs: number | null = null;
   private runningAttemptStartedMs: number | null = null;
@@ -34,23 +36,33 @@ export class CommitScheduler {
     const now = this.clock.now();
     const reference = this.runningAttemptStartedMs ?? this.lastAttemptMs;
     const delay = reference === null ? this.intervalMs : Math.max(0, reference + this.intervalMs - now);
+    this.timerKind = 'interval';
     this.timer = this.clock.setTimeout(() => {
       this.timer = null;
+      this.timerKind = null;
       void this.commitNow();
     }, delay);
   }
 
   /**
-   * Commits right after the attempt in flight (if any) instead of at the next interval; calls made while one
-   * is queued coalesce into it, so this costs at most one commit per commit round trip. After a failed
-   * attempt it falls back to the interval, keeping failures out of a tight loop.
+   * Commits on the next timer turn (after the attempt in flight, if any) instead of at the next interval;
+   * calls made until that attempt starts coalesce into it, so this costs at most one commit per commit round
+   * trip. The timer turn lets completions that settle in the same burst of microtasks (fast handlers finish
+   * a whole fetch batch in one) join the commit, instead of a first commit carrying one record and a second
+   * the rest, a round trip later. After a failed attempt it falls back to the interval.
    */
   expedite(): void {
     if (!this.automatic) return;
     if (this.lastOutcome === 'failed') return this.schedule();
-    if (this.expeditedQueued) return;
-    this.expeditedQueued = true;
-    void this.commitNow(() => (this.expeditedQueued = false));
+    if (this.expeditedQueued || this.timerKind === 'expedite') return;
+    this.cancelTimer();
+    this.timerKind = 'expedite';
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = null;
+      this.timerKind = null;
+      this.expeditedQueued = true;
+      void this.commitNow(() => (this.expeditedQueued = false));
+    }, 0);
   }
 
   /** Commits now, after any commit already in flight. Never rejects. */
@@ -85,5 +97,6 @@ export class CommitScheduler {
     if (this.timer === null) return;
     this.clock.clearTimeout(this.timer);
     this.timer = null;
+    this.timerKind = null;
   }
 }

@@ -67,12 +67,15 @@ describe('ConsumerCore backpressure', () => {
 describe('ConsumerCore backpressure and commits', () => {
   const transient = Object.assign(new Error('coordinator loading'), { retriable: true });
 
-  it('commits a backpressured partition as soon as its records complete, not at the next interval', async () => {
+  it('commits a backpressured partition on the next timer turn after its records complete, not at the next interval', async () => {
     const h = createHarness({ ordering: 'unordered', maxPendingPerPartition: 4, commitIntervalMs: 60_000, assign: [tp(0), tp(1)] });
     h.core.deliver(makeRecords(0, 4, { partition: 0 }));
     h.core.deliver(makeRecords(0, 1, { partition: 1 }));
     expect(h.source.isPaused(tp(0))).toBe(true);
     for (let offset = 0; offset < 3; offset++) await h.succeed(offset, 0);
+    // Completions of one burst share the commit: it waits for the timer turn, not for time.
+    expect(h.source.calls.filter((call) => call.op === 'commit')).toHaveLength(0);
+    await h.clock.tick(0);
     // No time passed: the paused partition committed and resumed anyway (pending 1 < half of 4).
     expect(h.source.committed(tp(0))?.offset).toBe('3');
     expect(h.source.isPaused(tp(0))).toBe(false);
@@ -86,8 +89,12 @@ describe('ConsumerCore backpressure and commits', () => {
     h.core.deliver(makeRecords(0, 8));
     h.source.holdNextCommits();
     await h.succeed(0);
+    await h.clock.tick(0);
     expect(h.source.heldCommitCount).toBe(1);
-    for (let offset = 1; offset < 5; offset++) await h.succeed(offset);
+    for (let offset = 1; offset < 5; offset++) {
+      await h.succeed(offset);
+      await h.clock.tick(0);
+    }
     h.source.holdNextCommits(false);
     h.source.releaseHeldCommit();
     await h.core.commitNow();
@@ -102,6 +109,7 @@ describe('ConsumerCore backpressure and commits', () => {
     h.core.deliver(makeRecords(0, 4));
     h.source.rejectCommits(transient);
     await h.succeed(0);
+    await h.clock.tick(0);
     await h.succeed(1);
     await h.succeed(2);
     expect(h.source.calls.filter((call) => call.op === 'commit')).toHaveLength(1);

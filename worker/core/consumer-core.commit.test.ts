@@ -222,6 +222,7 @@ describe('ConsumerCore commits', () => {
     // p1 is backpressured (2 pending of 2): its completions start a commit at once, held in flight here.
     await h.succeed(0, 1);
     await h.succeed(1, 1);
+    await h.clock.tick(0);
     expect(h.source.heldCommitCount).toBe(1);
     const inFlight = h.core.commitNow();
     await flushMicrotasks();

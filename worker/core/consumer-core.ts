@@ -305,7 +305,7 @@ export class ConsumerCore<T> {
     const head = partition.lanes.takeReadyHead(this.acceptReadyHead);
     this.scanning = null;
     if (head === undefined) return false;
-    const knownComplete = partition.skip.get(head.offset);
+    const knownComplete = partition.skip.size > 0 ? partition.skip.get(head.offset) : undefined;
     if (knownComplete !== undefined) {
       partition.skip.delete(head.offset);
       this.completeEntry(head, skipOutcome(knownComplete));
@@ -373,17 +373,15 @@ export class ConsumerCore<T> {
     return call;
   }
 
-  /** Settles the call when `running` does; a port returning a non-promise settles on the next microtask. */
-  private async awaitCall(call: RecordCall<T>, running: Promise<void>): Promise<void> {
-    let ok = true;
-    let error: unknown;
-    try {
-      await running;
-    } catch (err) {
-      ok = false;
-      error = err;
-    }
-    this.settle(call, ok, error);
+  /**
+   * Settles the call when `running` does; a port returning a non-promise settles on the next microtask.
+   * (`then` with two closures measured faster than an async wrapper awaiting the call.)
+   */
+  private awaitCall(call: RecordCall<T>, running: Promise<void>): void {
+    Promise.resolve(running).then(
+      () => this.settle(call, true, undefined),
+      (err: unknown) => this.settle(call, false, err),
+    );
   }
 
   private endCall(call: RecordCall<T>): void {
@@ -473,7 +471,7 @@ export class ConsumerCore<T> {
     // the interval would idle it (the throughput cap the side-by-side benchmark found), so commit at once.
     if (entry.owner.backpressured) this.commits.expedite();
     else this.scheduleCommit();
-    this.pump();
+    // No pump here: every caller pumps once it is done (one pump per completion, not two).
   }
 
   private onCallFailed(entry: RecordEntry<T>, phase: RecordPhase, error: unknown): void {

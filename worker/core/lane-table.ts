@@ -15,9 +15,13 @@ export type LaneKey = string | null;
 export const SOLO_LANE = Symbol('solo lane');
 
 export interface Lane<E> {
-  readonly key: LaneKey;
+  /** Reassigned only while the lane sits unused in the spare pool. */
+  key: LaneKey;
   readonly queue: E[];
 }
+
+/** Emptied lanes kept for reuse: with many keys, lanes come and go with nearly every record. */
+const SPARE_LANES = 256;
 
 /** Lane bookkeeping the table keeps on each entry, so nothing is looked up by key after enqueue. */
 export interface LaneMember<E> {
@@ -29,6 +33,7 @@ export interface LaneMember<E> {
 
 export class LaneTable<E extends LaneMember<E>> {
   private readonly lanes = new Map<LaneKey, Lane<E>>();
+  private readonly spareLanes: Lane<E>[] = [];
   private soloCount = 0;
   /** Ready lane heads from `readyStart` on; the slots before it were taken. */
   private ready: E[] = [];
@@ -51,7 +56,8 @@ export class LaneTable<E extends LaneMember<E>> {
     }
     let lane = this.lanes.get(key);
     if (!lane) {
-      lane = { key, queue: [] };
+      lane = this.spareLanes.pop() ?? { key, queue: [] };
+      lane.key = key;
       this.lanes.set(key, lane);
     }
     entry.lane = lane;
@@ -101,7 +107,7 @@ export class LaneTable<E extends LaneMember<E>> {
       if (index >= 0) queue.splice(index, 1);
     }
     const next = queue[0];
-    if (next === undefined) this.lanes.delete(lane.key);
+    if (next === undefined) this.retire(lane);
     else this.headChanged(next);
   }
 
@@ -128,7 +134,7 @@ export class LaneTable<E extends LaneMember<E>> {
       const kept = lane.queue.filter((entry) => entry.lane === lane);
       lane.queue.length = 0;
       lane.queue.push(...kept);
-      if (kept.length === 0) this.lanes.delete(lane.key);
+      if (kept.length === 0) this.retire(lane);
       else this.headChanged(kept[0]!);
     }
   }
@@ -141,6 +147,11 @@ export class LaneTable<E extends LaneMember<E>> {
     this.soloCount = 0;
     this.ready = [];
     this.readyStart = 0;
+  }
+
+  private retire(lane: Lane<E>): void {
+    this.lanes.delete(lane.key);
+    if (this.spareLanes.length < SPARE_LANES) this.spareLanes.push(lane);
   }
 
   private unqueueAt(index: number): void {

@@ -21,6 +21,8 @@ export function parseOffset(offset: string): bigint | null {
     const code = offset.charCodeAt(index);
     if (code < DIGIT_0 || code > DIGIT_9) return null;
   }
+  // Up to 15 digits a double is exact, and BigInt(number) costs a third of BigInt(string).
+  if (length <= 15) return BigInt(Number(offset));
   const value = BigInt(offset);
   return value <= INT64_MAX ? value : null;
 }
