@@ -1,8 +1,9 @@
-import type { Admin, Consumer, ConsumerConfig, EachBatchPayload, IHeaders, Kafka } from 'kafkajs';
+import type { Admin, Consumer, ConsumerConfig, EachBatchPayload, Kafka } from 'kafkajs';
 import { ConsumerCore, type ConsumerCoreOptions } from '../core';
-import type { Clock, CommitRequest, Offset, SourcePort, SourceRecord, StallInfo, TopicPartition } from '../core/types';
+import type { Clock, CommitRequest, Offset, SourcePort, StallInfo, TopicPartition } from '../core/types';
 import type { Readiness } from '../http/worker-server';
 import { classifyCommitError } from './classify-commit-error';
+import { toSourceRecords } from './source-records';
 
 // The kafkajs adapter around the pure ConsumerCore, and the library entry point (`createConsumer`).
 // kafkajs facts this relies on (anchors.md): each broker's fetcher waits for eachBatch, so eachBatch hands
@@ -335,20 +336,8 @@ export class WardenConsumer<T> {
   private async onBatch({ batch, resolveOffset, isStale, isRunning }: EachBatchPayload): Promise<void> {
     if (!isRunning() || isStale() || batch.messages.length === 0) return;
     await this.assignmentReady;
-    const { topic, partition, messages } = batch;
-    const records: SourceRecord[] = new Array<SourceRecord>(messages.length);
-    for (let index = 0; index < messages.length; index++) {
-      const message = messages[index]!;
-      records[index] = {
-        topic,
-        partition,
-        offset: message.offset,
-        key: message.key ?? null,
-        value: message.value ?? null,
-        timestampMs: Number(message.timestamp),
-        headers: firstHeaderValues(message.headers),
-      };
-    }
+    const { messages } = batch;
+    const records = toSourceRecords(batch.topic, batch.partition, messages);
     this.core.deliver(records);
     // Advances the fetch position past what the core now holds. A seek the core made during deliver()
     // (quarantine) is applied at the next fetch and wins over this.
@@ -443,16 +432,6 @@ export class WardenConsumer<T> {
       this.restarting = null;
     });
   }
-}
-
-/** kafkajs headers with repeated names as arrays → the first value of each (the core's header shape). */
-function firstHeaderValues(headers: IHeaders | undefined): SourceRecord['headers'] {
-  const result: SourceRecord['headers'] = {};
-  for (const name in headers) {
-    const value = headers[name];
-    result[name] = Array.isArray(value) ? value[0] : value;
-  }
-  return result;
 }
 
 /** Library entry point: a partition-isolating consumer running `handle` for every admitted record. */
