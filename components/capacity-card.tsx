@@ -29,16 +29,10 @@ export function CapacityCard({ advice, error, isPending }: { advice: TGroupAdvic
 function CapacityBody({ advice }: { advice: TGroupAdvice }) {
   const plan = advice.plan;
   if (!plan) {
-    const [headline, ...rest] = splitFirstSentence(advice.planUnavailableReason ?? 'Nothing to plan from yet.');
     return (
       <div>
         {advice.planState === 'keeping-up' ? (
-          <>
-            <p className="capacity-headline tone-ok" data-testid="capacity-summary">
-              {headline}
-            </p>
-            {rest.length > 0 ? <p className="capacity-rest">{rest.join(' ')}</p> : null}
-          </>
+          <Summary text={advice.planUnavailableReason ?? 'Nothing to plan from yet.'} tone="tone-ok" />
         ) : (
           <>
             <p className="capacity-headline muted" data-testid="capacity-summary">
@@ -48,45 +42,23 @@ function CapacityBody({ advice }: { advice: TGroupAdvice }) {
           </>
         )}
         <dl className="facts">
-          <div>
-            <dt>Consumers now</dt>
-            <dd>{advice.consumers}</dd>
-          </div>
-          <div>
-            <dt>One consumer committed</dt>
-            <dd title={advice.perConsumerRate.basis}>
-              {formatRate(advice.perConsumerRate.ratePerSec)}{' '}
-              {advice.perConsumerRate.isLowerBound ? <span className="pill pill-warn">lower bound</span> : null}
-            </dd>
-          </div>
+          <ConsumersNow advice={advice} />
+          <PerConsumerRate advice={advice} label="One consumer committed" />
         </dl>
         <Notes notes={advice.notes} />
       </div>
     );
   }
-  const [headline, ...rest] = splitFirstSentence(plan.summary);
   return (
     <div>
-      <p className={`capacity-headline ${plan.limitedByPartitions || plan.catchUpSec === null ? 'tone-bad' : ''}`} data-testid="capacity-summary">
-        {headline}
-      </p>
-      {rest.length > 0 ? <p className="capacity-rest">{rest.join(' ')}</p> : null}
+      <Summary text={plan.summary} tone={plan.limitedByPartitions || plan.catchUpSec === null ? 'tone-bad' : ''} />
       <dl className="facts">
-        <div>
-          <dt>Consumers now</dt>
-          <dd>{advice.consumers}</dd>
-        </div>
+        <ConsumersNow advice={advice} />
         <div>
           <dt>Recommended</dt>
           <dd data-testid="recommended-consumers">{plan.recommendedConsumers}</dd>
         </div>
-        <div>
-          <dt>One consumer processes</dt>
-          <dd title={advice.perConsumerRate.basis}>
-            {formatRate(advice.perConsumerRate.ratePerSec)}{' '}
-            {advice.perConsumerRate.isLowerBound ? <span className="pill pill-warn">lower bound</span> : null}
-          </dd>
-        </div>
+        <PerConsumerRate advice={advice} label="One consumer processes" />
         <div>
           <dt>Target</dt>
           <dd>catch up within {formatMs(advice.targetCatchUpSec * 1000)}</dd>
@@ -95,6 +67,40 @@ function CapacityBody({ advice }: { advice: TGroupAdvice }) {
       <WhatIf advice={advice} plan={plan} />
       <p className="muted small">Rate: {advice.perConsumerRate.basis}. Rates over the last {formatMs(advice.windowMs)} of samples.</p>
       <Notes notes={advice.notes} />
+    </div>
+  );
+}
+
+/** The first sentence as the headline, the rest below it. */
+function Summary({ text, tone }: { text: string; tone: string }) {
+  const [headline, ...rest] = splitFirstSentence(text);
+  return (
+    <>
+      <p className={`capacity-headline ${tone}`} data-testid="capacity-summary">
+        {headline}
+      </p>
+      {rest.length > 0 ? <p className="capacity-rest">{rest.join(' ')}</p> : null}
+    </>
+  );
+}
+
+function ConsumersNow({ advice }: { advice: TGroupAdvice }) {
+  return (
+    <div>
+      <dt>Consumers now</dt>
+      <dd>{advice.consumers}</dd>
+    </div>
+  );
+}
+
+function PerConsumerRate({ advice, label }: { advice: TGroupAdvice; label: string }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd title={advice.perConsumerRate.basis}>
+        {formatRate(advice.perConsumerRate.ratePerSec)}{' '}
+        {advice.perConsumerRate.isLowerBound ? <span className="pill pill-warn">lower bound</span> : null}
+      </dd>
     </div>
   );
 }

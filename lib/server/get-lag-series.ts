@@ -152,29 +152,22 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
         NULL::text AS time_lag_kind, last_log_end, last_committed
       FROM lag_rollup_10m
       WHERE group_id = ${groupId} AND bucket >= ${tenMinutesFrom} AND bucket < ${to}`;
-  } else if (rollup === 'ten-minutes') {
+  } else if (rollup !== null) {
+    // Regrouped into steps of several rollup rows. Table and column names are constants, never input.
+    const rows =
+      rollup === 'ten-minutes'
+        ? { table: Prisma.raw('lag_rollup_10m'), lastMinute: Prisma.raw('last_minute'), from: tenMinutesFrom }
+        : { table: Prisma.raw('lag_rollup'), lastMinute: Prisma.raw('bucket'), from };
     steps = Prisma.sql`
       SELECT topic, partition, date_bin(${bin}, bucket, to_timestamp(0)) AS bucket,
-        max(last_minute) + interval '1 minute' AS last_at,
+        max(${rows.lastMinute}) + interval '1 minute' AS last_at,
         max(max_lag) AS max_lag,
         max(max_time_lag_ms) AS max_time_lag_ms,
         NULL::text AS time_lag_kind,
         max(last_log_end) AS last_log_end,
         max(last_committed) AS last_committed
-      FROM lag_rollup_10m
-      WHERE group_id = ${groupId} AND bucket >= ${tenMinutesFrom} AND bucket < ${to}
-      GROUP BY 1, 2, 3`;
-  } else if (rollup === 'minutes') {
-    steps = Prisma.sql`
-      SELECT topic, partition, date_bin(${bin}, bucket, to_timestamp(0)) AS bucket,
-        max(bucket) + interval '1 minute' AS last_at,
-        max(max_lag) AS max_lag,
-        max(max_time_lag_ms) AS max_time_lag_ms,
-        NULL::text AS time_lag_kind,
-        max(last_log_end) AS last_log_end,
-        max(last_committed) AS last_committed
-      FROM lag_rollup
-      WHERE group_id = ${groupId} AND bucket >= ${from} AND bucket < ${to}
+      FROM ${rows.table}
+      WHERE group_id = ${groupId} AND bucket >= ${rows.from} AND bucket < ${to}
       GROUP BY 1, 2, 3`;
   } else {
     steps = Prisma.sql`

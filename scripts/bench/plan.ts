@@ -69,7 +69,7 @@ export const BENCH_COMMIT_INTERVAL_MS = 1_000;
 export const SEED_KEYS = 10;
 export const SEED_TRANSIENT_ERROR_RATE = 0.1;
 /** Backoff of seed 001's retries: full jitter, first retry within 10 ms. */
-export const SEED_RETRY = { baseMs: 10, maxMs: 1_000 };
+export const SEED_RETRY = { baseMs: 5, maxMs: 1_000 };
 export const SEED_PACED_RATE = 10_000;
 export const IO_MS = 5;
 export const IO_CONCURRENCY = 100;

@@ -17,11 +17,25 @@ export interface PreparedTopic {
 /** Records per send; at ~230 bytes each one partition's batch stays under the broker's 1 MB message limit. */
 const PRODUCE_CHUNK = 3_000;
 
-/** "low-high" per partition, or null when the topic does not exist. */
+/** How long a restarted broker may take to load its partitions (the bench's broker home keeps hundreds). */
+const LEADERS_LOADING_MS = 120_000;
+
+/**
+ * "low-high" per partition, or null when the topic does not exist. Right after the broker started, its
+ * partitions may still have no leader (NOT_LEADER_FOR_PARTITION, retriable): retried until they have.
+ */
 async function offsetRanges(admin: Admin, topic: string): Promise<string[] | null> {
   if (!(await admin.listTopics()).includes(topic)) return null;
-  const offsets = await admin.fetchTopicOffsets(topic);
-  return offsets.sort((a, b) => a.partition - b.partition).map((o) => `${o.low}-${o.high}`);
+  const deadline = Date.now() + LEADERS_LOADING_MS;
+  for (;;) {
+    try {
+      const offsets = await admin.fetchTopicOffsets(topic);
+      return offsets.sort((a, b) => a.partition - b.partition).map((o) => `${o.low}-${o.high}`);
+    } catch (error) {
+      if (!(error as { retriable?: boolean }).retriable || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
 }
 
 function holdsExactly(ranges: string[] | null, counts: number[]): boolean {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
 import { loadConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
-import { testDatabase } from '../../test-support/database';
+import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
 import { testKafka } from '../../test-support/integration';
 import { runVerification } from './run-verification';
 
@@ -15,16 +15,7 @@ describe('verification scenarios (short)', () => {
   let admin: Admin;
   let db: Database;
 
-  beforeAll(async () => {
-    admin = kafka.admin();
-    await admin.connect();
-    db = testDatabase();
-  });
-
-  afterAll(async () => {
-    await admin?.disconnect();
-    await db?.$disconnect();
-  });
+  connectKafkaAndDatabase(kafka, (handles) => ({ admin, db } = handles));
 
   it('steady, kill9, db-outage and isolation pass the checker', async () => {
     const lines: string[] = [];

@@ -1,5 +1,6 @@
 import type { Database } from '../../lib/db';
 import type { TopicPartition } from '../core/types';
+import { PeriodicTask } from '../periodic-task';
 import { executeOperatorAction, type ActionPorts, type PendingAction } from './execute-operator-action';
 
 export interface OperatorActionPollerOptions {
@@ -30,34 +31,26 @@ export interface OperatorActionPollerOptions {
  * a partition that is no longer quarantined ends 'rejected'. Rounds never overlap.
  */
 export class OperatorActionPoller {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = true;
+  private readonly loop: PeriodicTask;
 
-  constructor(private readonly options: OperatorActionPollerOptions) {}
+  constructor(private readonly options: OperatorActionPollerOptions) {
+    this.loop = new PeriodicTask(() => this.pollOnce().then(() => undefined), {
+      intervalMs: options.intervalMs,
+      onError: (error) => options.onError?.(error as Error),
+    });
+  }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop.stop();
   }
 
   /** Runs a round now (or right after the current one); used on NOTIFY. */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    if (this.timer) clearTimeout(this.timer);
-    this.schedule(0);
+    this.loop.kick();
   }
 
   /** One round, awaited: executes what this worker can, then expires what nobody picked up. */
@@ -145,21 +138,5 @@ export class OperatorActionPoller {
         SELECT id FROM operator_action
         WHERE status = 'pending' AND group_id = ${groupId} AND requested_at < ${cutoff}
         FOR UPDATE SKIP LOCKED)`;
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.running = this.pollOnce()
-        .then(() => undefined)
-        .catch((error: Error) => this.options.onError?.(error))
-        .finally(() => {
-          this.running = null;
-          const again = this.again;
-          this.again = false;
-          this.schedule(again ? 0 : this.options.intervalMs);
-        });
-    }, delayMs);
   }
 }

@@ -84,6 +84,27 @@ describe('ConsumerCore backpressure and commits', () => {
     expect(h.source.committed(tp(1))).toBeUndefined();
   });
 
+  it('commits early from half the pending budget, but only when the commit would release records', async () => {
+    const h = createHarness({ ordering: 'unordered', maxPendingPerPartition: 8, commitIntervalMs: 60_000 });
+    h.core.deliver(makeRecords(0, 4));
+    expect(h.source.isPaused(tp())).toBe(false);
+    const commits = () => h.source.calls.filter((call) => call.op === 'commit').length;
+    // The head is unfinished: a commit would release nothing, so none before the interval.
+    await h.succeed(1);
+    await h.clock.tick(0);
+    expect(commits()).toBe(0);
+    await h.succeed(0);
+    await h.clock.tick(0);
+    expect(h.source.committed(tp())?.offset).toBe('2');
+    expect(commits()).toBe(1);
+    // Below half the budget (2 pending of 8) completions wait for the interval again.
+    await h.succeed(2);
+    await h.clock.tick(0);
+    expect(commits()).toBe(1);
+    await h.clock.tick(60_000);
+    expect(h.source.committed(tp())?.offset).toBe('3');
+  });
+
   it('coalesces completions during a commit in flight into one follow-up commit', async () => {
     const h = createHarness({ ordering: 'unordered', maxPendingPerPartition: 8, commitIntervalMs: 60_000 });
     h.core.deliver(makeRecords(0, 8));

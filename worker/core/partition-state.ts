@@ -75,6 +75,11 @@ export class PartitionState<T> {
     return this.entries;
   }
 
+  /** The oldest delivered record is complete: a commit now would release at least one record. */
+  get prefixCompleted(): boolean {
+    return this.entries[0]?.status === 'complete';
+  }
+
   accepts(offset: bigint): boolean {
     return this.acceptAbove === null || offset > this.acceptAbove;
   }

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
 import { loadConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../../scripts/lib/broker';
-import { testDatabase } from '../../test-support/database';
+import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
 import { startPipelineConsumer, upsertEvent } from '../../test-support/pipeline-consumer';
 
@@ -27,16 +27,7 @@ describe.runIf(brokerHome !== undefined)('readiness through a broker outage duri
   let admin: Admin;
   let db: Database;
 
-  beforeAll(async () => {
-    admin = kafka.admin();
-    await admin.connect();
-    db = testDatabase();
-  });
-
-  afterAll(async () => {
-    await admin?.disconnect().catch(() => undefined);
-    await db?.$disconnect();
-  });
+  connectKafkaAndDatabase(kafka, (handles) => ({ admin, db } = handles));
 
   it('reports not ready while polling cannot resume, and recovers by itself when the broker returns', { timeout: 300_000 }, async () => {
     const prefix = uniqueName('ready');

@@ -1,13 +1,15 @@
 import type { Producer } from 'kafkajs';
 import type { Database } from '../../lib/db';
 import type { SourceRecord } from '../core/types';
+import { BatchingPublisher } from './batching-publisher';
 import { admitEvent, type AdmittedEvent } from './events';
 import { classifyPipelineError } from './classify-error';
 import { withRecordSpan } from './trace-context';
 
 // The default pipeline: upsert a document keyed by business id (idempotent, so redelivery is harmless),
 // then publish a `stored` result; a record the store rejects for good publishes a `failed` result with
-// the same key. A record completes only when its result is acknowledged by the broker (acks=all).
+// the same key. A record completes only when its result is acknowledged by the broker (acks=all). Results
+// waiting while a produce request is in flight share the next one (batching-publisher.ts).
 
 export interface ResultEvent {
   eventId: string;
@@ -28,13 +30,10 @@ export interface DocumentPipelineOptions {
 
 export function createDocumentPipeline(options: DocumentPipelineOptions) {
   const { db, producer, resultsTopic } = options;
+  const results = new BatchingPublisher((request) => producer.send(request), resultsTopic);
 
-  async function publish(resultKey: string, result: ResultEvent, traceHeaders: Record<string, string>): Promise<void> {
-    await producer.send({
-      topic: resultsTopic,
-      acks: -1,
-      messages: [{ key: resultKey, value: JSON.stringify(result), headers: traceHeaders }],
-    });
+  function publish(resultKey: string, result: ResultEvent, traceHeaders: Record<string, string>): Promise<void> {
+    return results.publish({ key: resultKey, value: JSON.stringify(result), headers: traceHeaders });
   }
 
   const spanAttributes = (record: SourceRecord) => ({

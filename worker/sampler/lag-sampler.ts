@@ -1,5 +1,6 @@
 import type { Database } from '../../lib/db';
 import type { ConsumerLogger } from '../kafka/warden-consumer';
+import { PeriodicTask } from '../periodic-task';
 import type { ClusterReaderPort } from './cluster-reader';
 import type { LockAttempt } from './leader-lock';
 import { insertLagSamples } from './lag-sample-store';
@@ -93,9 +94,7 @@ const MAX_PENDING_REBALANCES = 1_000;
  * Rounds never overlap.
  */
 export class LagSampler {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = true;
+  private readonly loop: PeriodicTask;
   private state: SamplerState;
   private stateLoaded = false;
   private leading = false;
@@ -124,19 +123,19 @@ export class LagSampler {
     this.gaps = new SamplerGapStore(options.db, options.instanceId);
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
+    this.loop = new PeriodicTask(() => this.tick(), {
+      intervalMs: options.intervalMs,
+      onError: (error) => options.logger?.error({ err: error }, 'sampler step failed unexpectedly'),
+    });
   }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Stops the loop, waits for a running round, gives the lock up and disconnects from the cluster. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop.stop();
     if (this.leading) await this.gaps.abandon(new Date(this.now()));
     this.leading = false;
     await this.options.lock?.release();
@@ -319,21 +318,6 @@ export class LagSampler {
     this.stateLoaded = false;
     this.options.logger?.warn({ attempt }, 'sampler lost its leader lock; it stops sampling and competes again');
     await this.gaps.abandon(new Date(this.now()));
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick()
-        .catch((error: Error) => {
-          this.options.logger?.error({ err: error }, 'sampler step failed unexpectedly');
-          return this.options.intervalMs;
-        })
-        .then((next) => {
-          this.running = null;
-          this.schedule(next);
-        });
-    }, delayMs);
   }
 }
 

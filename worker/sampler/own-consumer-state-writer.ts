@@ -1,5 +1,6 @@
 import type { Database } from '../../lib/db';
 import type { ConsumerLogger } from '../kafka/warden-consumer';
+import { PeriodicTask } from '../periodic-task';
 import type { CoreSnapshot, QuarantineInfo } from '../core/types';
 import { buildConsumerStateRows } from './consumer-state-rows';
 
@@ -37,24 +38,21 @@ export interface OwnConsumerStateStats {
  * owner that has not reached the held record yet must not erase it.
  */
 export class OwnConsumerStateWriter {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = true;
+  private readonly loop: PeriodicTask;
   private readonly confirmedQuarantines = new Set<string>();
   readonly stats: OwnConsumerStateStats = { writes: 0, failedWrites: 0, droppedRows: 0 };
 
-  constructor(private readonly options: OwnConsumerStateWriterOptions) {}
+  constructor(private readonly options: OwnConsumerStateWriterOptions) {
+    // writeOnce never rejects: a failed write is counted and logged there.
+    this.loop = new PeriodicTask(() => this.writeOnce().then(() => undefined), { intervalMs: options.intervalMs });
+  }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop.stop();
   }
 
   /** One write; never throws. Returns the rows written (0 when the write failed). */
@@ -101,17 +99,5 @@ export class OwnConsumerStateWriter {
     } catch (error) {
       this.options.logger?.warn({ err: error }, 'quarantine reconciliation failed; retried next round');
     }
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.writeOnce()
-        .then(() => undefined)
-        .finally(() => {
-          this.running = null;
-          this.schedule(this.options.intervalMs);
-        });
-    }, delayMs);
   }
 }
