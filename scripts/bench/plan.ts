@@ -111,6 +111,8 @@ export interface WorkloadPlan {
   watchedPartitions?: number[];
   /** seed 001: records per second of the producer; null = as fast as it can. */
   paceRecordsPerSec?: number | null;
+  /** seed 001: share of handler attempts failing transiently (default SEED_TRANSIENT_ERROR_RATE). */
+  transientErrorRate?: number;
   /** Run once per round (throughput workloads) rather than once per bench. */
   repeated: boolean;
   /** api-reads: which server function behind which route. */
@@ -171,6 +173,18 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
     handlerMs: 0,
     ordering: 'key',
     paceRecordsPerSec: SEED_PACED_RATE,
+    repeated: false,
+  },
+  {
+    // The latency floor of (5p): the same producer and consumer without injected failures.
+    id: '5z',
+    title: `seed 001, producer paced at ${SEED_PACED_RATE.toLocaleString('en-US')}/s, no failures`,
+    kind: 'seed-001',
+    layout: null,
+    handlerMs: 0,
+    ordering: 'key',
+    paceRecordsPerSec: SEED_PACED_RATE,
+    transientErrorRate: 0,
     repeated: false,
   },
   {

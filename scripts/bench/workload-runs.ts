@@ -109,7 +109,7 @@ async function runSeed001(plan: WorkloadPlan, services: Services): Promise<Measu
   const records = services.sizes.seedRecords;
   const spec: ChildSpec = {
     ...specFor(plan, services, topic, new Array<number>(PARTITIONS).fill(0)),
-    seed001: { records, keys: SEED_KEYS, transientErrorRate: SEED_TRANSIENT_ERROR_RATE },
+    seed001: { records, keys: SEED_KEYS, transientErrorRate: plan.transientErrorRate ?? SEED_TRANSIENT_ERROR_RATE },
   };
   let firstProduceEpochMs: number | null = null;
   let produceMs = 0;
