@@ -663,11 +663,11 @@ export class ConsumerCore<T> {
 
   /** Releases tracked records from `from` on; their calls keep running and a success is remembered. */
   private releaseFrom(partition: PartitionState<T>, from: bigint, reason: RedeliveryReason): void {
-    const released = partition.releaseFrom(from, true);
+    const { released, count } = partition.releaseFrom(from, true);
     this.detachReleased(released, 'remember', null);
-    if (released.length > 0) {
-      this.counters.redelivered += released.length;
-      this.emit({ type: 'redelivered', ...partition.tp, count: released.length, reason });
+    if (count > 0) {
+      this.counters.redelivered += count;
+      this.emit({ type: 'redelivered', ...partition.tp, count, reason });
     }
   }
 
@@ -854,7 +854,7 @@ export class ConsumerCore<T> {
     partition.revoked = true;
     this.partitions.delete(partition.key);
     this.partitionOrder = this.partitionOrder.filter((p) => p !== partition);
-    const released = partition.releaseFrom(null, false);
+    const { released } = partition.releaseFrom(null, false);
     this.detachReleased(released, 'ignore', `${formatTopicPartition(partition)} was revoked`);
     if (partition.sourcePaused) {
       // The kafkajs pause state outlives the assignment; a later reassignment must not start paused.
@@ -1007,7 +1007,7 @@ export class ConsumerCore<T> {
     const nowMs = this.clock.now();
     const partitions: PartitionSnapshot[] = [];
     for (const partition of this.partitions.values()) {
-      let completedUncommitted = 0;
+      let completedUncommitted = partition.completedPrefixCount;
       let buffered = 0;
       let retryWaiting = 0;
       for (const entry of partition.delivered) {

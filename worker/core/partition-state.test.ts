@@ -57,6 +57,26 @@ describe('PartitionState.commitCandidate', () => {
     }
   });
 
+  it('keeps only offsets of the completed prefix, and a rewind into it remembers them as complete', () => {
+    const state = new PartitionState<unknown>('t', 0);
+    const entries = [0n, 1n, 2n, 3n].map((offset) => new RecordEntry<unknown>(state, record(offset), offset.toString(), offset, 0, 2));
+    for (const entry of entries) state.append(entry);
+    for (const entry of entries.slice(0, 3)) state.complete(entry);
+    expect(state.completedPrefixCount).toBe(3);
+    expect(state.delivered).toEqual([entries[3]]);
+    expect(state.pending).toBe(4);
+    expect(state.commitCandidate(4_000)?.request.offset).toBe('3');
+
+    const { released, count } = state.releaseFrom(1n, true);
+    expect(released).toEqual([entries[3]]);
+    expect(count).toBe(3);
+    expect([...state.skip.keys()].sort()).toEqual(['1', '2']);
+    expect(state.pending).toBe(1);
+    expect(state.rewindPoint()).toBe('0');
+    expect(state.accepts(1n)).toBe(true);
+    expect(state.commitCandidate(4_000)?.request).toMatchObject({ offset: '1' });
+  });
+
   it('never moves behind the acknowledged commit, and accepts only offsets above what it holds', () => {
     const state = new PartitionState<unknown>('t', 0);
     state.committed = { offset: '10', metadata: 'w1:10:' };

@@ -2,10 +2,13 @@
 // its ordering lanes, what is remembered as already complete, and its quarantine.
 //
 // Invariants:
-// - `entries` holds every delivered, not yet committed record in ascending offset order without holes:
-//   every record the source holds between the acknowledged commit and the last accepted offset is either
-//   here, or was released together with everything after it (a rewind), so a commit computed from the
-//   completed prefix of `entries` can never pass a record that was not finished.
+// - Every delivered, not yet committed record is, in ascending offset order without holes, either in
+//   `completedPrefix` (only its offset: the records of the completed prefix, dropped as soon as they complete
+//   so their entries die young instead of surviving until the commit) or after it in `entries`. Every record
+//   the source holds between the acknowledged commit and the last accepted offset is one of these, or was
+//   released together with everything after it (a rewind), so a commit computed from the completed prefix
+//   can never pass a record that was not finished. `entries[0]` is unfinished whenever `entries` is not empty,
+//   except between a rewind or acknowledgement and the next completion.
 // - An offset is accepted only above `acceptAbove`, which moves to every accepted record and to just below
 //   the seek position on a rewind. Redelivered copies at or below it are ignored.
 // - `skip` remembers offsets known to be complete that are not in `entries` (commit metadata, calls that
@@ -52,6 +55,9 @@ export class PartitionState<T> {
   highestCompleted: bigint | null = null;
 
   private readonly entries: RecordEntry<T>[] = [];
+  /** Offsets of the completed prefix from `prefixStart` on (the slots before it were committed). */
+  private completedPrefix: bigint[] = [];
+  private prefixStart = 0;
   /** The highest offset not accepted again (null: any); a bigint kept as is, so appends allocate none. */
   private acceptAbove: bigint | null = null;
 
@@ -68,7 +74,12 @@ export class PartitionState<T> {
 
   /** Delivered and not committed, the quantity `maxPendingPerPartition` bounds. */
   get pending(): number {
-    return this.entries.length;
+    return this.entries.length + this.completedPrefixCount;
+  }
+
+  /** Completed records before the first unfinished one, waiting for a commit. */
+  get completedPrefixCount(): number {
+    return this.completedPrefix.length - this.prefixStart;
   }
 
   get delivered(): readonly RecordEntry<T>[] {
@@ -77,7 +88,7 @@ export class PartitionState<T> {
 
   /** The oldest delivered record is complete: a commit now would release at least one record. */
   get prefixCompleted(): boolean {
-    return this.entries[0]?.status === 'complete';
+    return this.completedPrefixCount > 0 || this.entries[0]?.status === 'complete';
   }
 
   accepts(offset: bigint): boolean {
@@ -110,7 +121,33 @@ export class PartitionState<T> {
     }
     this.lanes.remove(entry);
     entry.releasePayload();
+    if (this.entries[0] === entry) this.dropCompletedHead();
     return true;
+  }
+
+  /** Moves the completed records at the head of `entries` into `completedPrefix`. */
+  private dropCompletedHead(): void {
+    const entries = this.entries;
+    let count = 0;
+    while (count < entries.length && entries[count]!.status === 'complete') {
+      this.completedPrefix.push(entries[count]!.offsetValue);
+      count++;
+    }
+    if (count === 1) entries.shift();
+    else if (count > 1) entries.splice(0, count);
+  }
+
+  private prefixOffsets(): readonly bigint[] {
+    return this.completedPrefix.slice(this.prefixStart);
+  }
+
+  /** Forgets the prefix offsets from `index` (relative to prefixStart) on. */
+  private truncatePrefix(index: number): void {
+    this.completedPrefix.length = this.prefixStart + index;
+    if (index === 0) {
+      this.completedPrefix = [];
+      this.prefixStart = 0;
+    }
   }
 
   remember(offset: Offset, origin: SkipOrigin): void {
@@ -122,13 +159,23 @@ export class PartitionState<T> {
    * them again from `from`. Completed ones are remembered when `rememberCompleted`, so they do not run twice.
    * Returns the dropped records; the caller detaches their running calls and cancels their retry timers.
    */
-  releaseFrom(from: bigint | null, rememberCompleted: boolean): RecordEntry<T>[] {
+  releaseFrom(from: bigint | null, rememberCompleted: boolean): { released: RecordEntry<T>[]; count: number } {
     let cut = this.entries.length;
     while (cut > 0 && (from === null || this.entries[cut - 1]!.offsetValue >= from)) cut--;
     const released = this.entries.splice(cut);
+    let prefixReleased = 0;
+    if (cut === 0) {
+      const prefix = this.prefixOffsets();
+      let keep = prefix.length;
+      while (keep > 0 && (from === null || prefix[keep - 1]! >= from)) keep--;
+      prefixReleased = prefix.length - keep;
+      if (rememberCompleted) for (let index = keep; index < prefix.length; index++) this.remember(prefix[index]!.toString(), 'completed');
+      if (prefixReleased > 0) this.truncatePrefix(keep);
+    }
+    const count = released.length + prefixReleased;
     if (released.length === 0) {
       if (from !== null) this.setFloor(from);
-      return released;
+      return { released, count };
     }
     this.lanes.removeAll(released);
     for (const entry of released) {
@@ -141,12 +188,12 @@ export class PartitionState<T> {
     }
     if (this.quarantine?.entry?.status === 'released') this.quarantine.entry = null;
     if (from !== null) this.setFloor(from);
-    return released;
+    return { released, count };
   }
 
   /** Forgets everything (operator seek): later calls of this partition's old records cannot touch it. */
   discardAll(nextOffset: bigint): RecordEntry<T>[] {
-    const released = this.releaseFrom(null, false);
+    const { released } = this.releaseFrom(null, false);
     this.lanes.clear();
     this.skip.clear();
     this.committed = null;
@@ -158,7 +205,9 @@ export class PartitionState<T> {
 
   /** Where the source restarts after a rebalance: the committed offset, else the first tracked record. */
   rewindPoint(): Offset | null {
-    return this.committed?.offset ?? this.entries[0]?.offset ?? null;
+    if (this.committed) return this.committed.offset;
+    if (this.completedPrefixCount > 0) return this.completedPrefix[this.prefixStart]!.toString();
+    return this.entries[0]?.offset ?? null;
   }
 
   oldestUnfinished(): RecordEntry<T> | undefined {
@@ -175,7 +224,13 @@ export class PartitionState<T> {
     let prefix = 0;
     while (prefix < entries.length && entries[prefix]!.status === 'complete') prefix++;
     const committedOffset = this.committed?.offset ?? null;
-    let nextValue = prefix > 0 ? offsetSuccessor(entries[prefix - 1]!.offsetValue) : null;
+    const lastCompleted =
+      prefix > 0
+        ? entries[prefix - 1]!.offsetValue
+        : this.completedPrefixCount > 0
+          ? this.completedPrefix[this.completedPrefix.length - 1]!
+          : null;
+    let nextValue = lastCompleted === null ? null : offsetSuccessor(lastCompleted);
     if (committedOffset !== null && (nextValue === null || nextValue < BigInt(committedOffset))) nextValue = BigInt(committedOffset);
     if (nextValue === null) return null;
 
@@ -198,6 +253,15 @@ export class PartitionState<T> {
   acknowledgeCommit(request: CommitRequest): void {
     this.committed = { offset: request.offset, metadata: request.metadata };
     const committedValue = BigInt(request.offset);
+    const prefix = this.completedPrefix;
+    while (this.prefixStart < prefix.length && prefix[this.prefixStart]! < committedValue) this.prefixStart++;
+    if (this.prefixStart === prefix.length) {
+      this.completedPrefix = [];
+      this.prefixStart = 0;
+    } else if (this.prefixStart > 1024 && this.prefixStart * 2 > prefix.length) {
+      this.completedPrefix = prefix.slice(this.prefixStart);
+      this.prefixStart = 0;
+    }
     let drop = 0;
     while (drop < this.entries.length) {
       const entry = this.entries[drop]!;
