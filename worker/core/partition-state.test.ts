@@ -77,6 +77,33 @@ describe('PartitionState.commitCandidate', () => {
     expect(state.commitCandidate(4_000)?.request).toMatchObject({ offset: '1' });
   });
 
+  it('stays exact over thousands of records completing and committing (the queues compact as they go)', () => {
+    const state = new PartitionState<unknown>('t', 0);
+    const entries = Array.from({ length: 5_000 }, (_, index) => {
+      const offset = BigInt(index);
+      const entry = new RecordEntry<unknown>(state, record(offset), offset.toString(), offset, 0, 2);
+      state.append(entry);
+      return entry;
+    });
+    const held = entries[3_500]!;
+    for (const [index, entry] of entries.entries()) {
+      if (entry !== held) state.complete(entry);
+      if (index % 700 === 0) {
+        const candidate = state.commitCandidate(4_000);
+        if (candidate) state.acknowledgeCommit(candidate.request);
+      }
+    }
+    expect(state.oldestUnfinished()).toBe(held);
+    expect(state.commitCandidate(4_000)?.request.offset).toBe('3500');
+    state.acknowledgeCommit(state.commitCandidate(4_000)!.request);
+    expect(state.pending).toBe(1_500);
+    state.complete(held);
+    expect(state.commitCandidate(4_000)?.request.offset).toBe('5000');
+    state.acknowledgeCommit(state.commitCandidate(4_000)!.request);
+    expect(state.pending).toBe(0);
+    expect(state.delivered).toEqual([]);
+  });
+
   it('never moves behind the acknowledged commit, and accepts only offsets above what it holds', () => {
     const state = new PartitionState<unknown>('t', 0);
     state.committed = { offset: '10', metadata: 'w1:10:' };

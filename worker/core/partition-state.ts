@@ -54,7 +54,9 @@ export class PartitionState<T> {
   unfinishedBytes = 0;
   highestCompleted: bigint | null = null;
 
-  private readonly entries: RecordEntry<T>[] = [];
+  /** The tracked records from `entriesStart` on; the slots before it left (index, not shift: O(1)). */
+  private entries: RecordEntry<T>[] = [];
+  private entriesStart = 0;
   /** Offsets of the completed prefix from `prefixStart` on (the slots before it were committed). */
   private completedPrefix: bigint[] = [];
   private prefixStart = 0;
@@ -74,7 +76,7 @@ export class PartitionState<T> {
 
   /** Delivered and not committed, the quantity `maxPendingPerPartition` bounds. */
   get pending(): number {
-    return this.entries.length + this.completedPrefixCount;
+    return this.entries.length - this.entriesStart + this.completedPrefixCount;
   }
 
   /** Completed records before the first unfinished one, waiting for a commit. */
@@ -83,12 +85,12 @@ export class PartitionState<T> {
   }
 
   get delivered(): readonly RecordEntry<T>[] {
-    return this.entries;
+    return this.entriesStart === 0 ? this.entries : this.entries.slice(this.entriesStart);
   }
 
   /** The oldest delivered record is complete: a commit now would release at least one record. */
   get prefixCompleted(): boolean {
-    return this.completedPrefixCount > 0 || this.entries[0]?.status === 'complete';
+    return this.completedPrefixCount > 0 || this.entries[this.entriesStart]?.status === 'complete';
   }
 
   accepts(offset: bigint): boolean {
@@ -121,20 +123,25 @@ export class PartitionState<T> {
     }
     this.lanes.remove(entry);
     entry.releasePayload();
-    if (this.entries[0] === entry) this.dropCompletedHead();
+    if (this.entries[this.entriesStart] === entry) this.dropCompletedHead();
     return true;
   }
 
   /** Moves the completed records at the head of `entries` into `completedPrefix`. */
   private dropCompletedHead(): void {
     const entries = this.entries;
-    let count = 0;
-    while (count < entries.length && entries[count]!.status === 'complete') {
-      this.completedPrefix.push(entries[count]!.offsetValue);
-      count++;
+    let start = this.entriesStart;
+    while (start < entries.length && entries[start]!.status === 'complete') {
+      this.completedPrefix.push(entries[start]!.offsetValue);
+      entries[start] = undefined as unknown as RecordEntry<T>;
+      start++;
     }
-    if (count === 1) entries.shift();
-    else if (count > 1) entries.splice(0, count);
+    this.setEntriesStart(start);
+  }
+
+  private setEntriesStart(start: number): void {
+    for (let index = this.entriesStart; index < start; index++) this.entries[index] = undefined as unknown as RecordEntry<T>;
+    ({ items: this.entries, start: this.entriesStart } = movedFront(this.entries, start));
   }
 
   private prefixOffsets(): readonly bigint[] {
@@ -161,10 +168,10 @@ export class PartitionState<T> {
    */
   releaseFrom(from: bigint | null, rememberCompleted: boolean): { released: RecordEntry<T>[]; count: number } {
     let cut = this.entries.length;
-    while (cut > 0 && (from === null || this.entries[cut - 1]!.offsetValue >= from)) cut--;
+    while (cut > this.entriesStart && (from === null || this.entries[cut - 1]!.offsetValue >= from)) cut--;
     const released = this.entries.splice(cut);
     let prefixReleased = 0;
-    if (cut === 0) {
+    if (cut === this.entriesStart) {
       const prefix = this.prefixOffsets();
       let keep = prefix.length;
       while (keep > 0 && (from === null || prefix[keep - 1]! >= from)) keep--;
@@ -207,11 +214,15 @@ export class PartitionState<T> {
   rewindPoint(): Offset | null {
     if (this.committed) return this.committed.offset;
     if (this.completedPrefixCount > 0) return this.completedPrefix[this.prefixStart]!.toString();
-    return this.entries[0]?.offset ?? null;
+    return this.entries[this.entriesStart]?.offset ?? null;
   }
 
   oldestUnfinished(): RecordEntry<T> | undefined {
-    return this.entries.find((entry) => entry.isUnfinished);
+    for (let index = this.entriesStart; index < this.entries.length; index++) {
+      const entry = this.entries[index]!;
+      if (entry.isUnfinished) return entry;
+    }
+    return undefined;
   }
 
   /**
@@ -221,11 +232,11 @@ export class PartitionState<T> {
    */
   commitCandidate(metadataMaxBytes: number): CommitCandidate | null {
     const entries = this.entries;
-    let prefix = 0;
+    let prefix = this.entriesStart;
     while (prefix < entries.length && entries[prefix]!.status === 'complete') prefix++;
     const committedOffset = this.committed?.offset ?? null;
     const lastCompleted =
-      prefix > 0
+      prefix > this.entriesStart
         ? entries[prefix - 1]!.offsetValue
         : this.completedPrefixCount > 0
           ? this.completedPrefix[this.completedPrefix.length - 1]!
@@ -253,25 +264,29 @@ export class PartitionState<T> {
   acknowledgeCommit(request: CommitRequest): void {
     this.committed = { offset: request.offset, metadata: request.metadata };
     const committedValue = BigInt(request.offset);
-    const prefix = this.completedPrefix;
-    while (this.prefixStart < prefix.length && prefix[this.prefixStart]! < committedValue) this.prefixStart++;
-    if (this.prefixStart === prefix.length) {
-      this.completedPrefix = [];
-      this.prefixStart = 0;
-    } else if (this.prefixStart > 1024 && this.prefixStart * 2 > prefix.length) {
-      this.completedPrefix = prefix.slice(this.prefixStart);
-      this.prefixStart = 0;
-    }
-    let drop = 0;
+    let committedPrefix = this.prefixStart;
+    while (committedPrefix < this.completedPrefix.length && this.completedPrefix[committedPrefix]! < committedValue) committedPrefix++;
+    ({ items: this.completedPrefix, start: this.prefixStart } = movedFront(this.completedPrefix, committedPrefix));
+    let drop = this.entriesStart;
     while (drop < this.entries.length) {
       const entry = this.entries[drop]!;
       if (entry.offsetValue >= committedValue || entry.status !== 'complete') break;
       drop++;
     }
-    this.entries.splice(0, drop);
+    this.setEntriesStart(drop);
     for (const offset of [...this.skip.keys()]) {
       if (BigInt(offset) < committedValue) this.skip.delete(offset);
     }
     this.raiseFloor(committedValue);
   }
+}
+
+/**
+ * A queue kept as an array and a start index: the front moves to `start`, and the array is compacted once
+ * the slots left behind outgrow what remains (so it stays within about twice its live length).
+ */
+function movedFront<E>(items: E[], start: number): { items: E[]; start: number } {
+  if (start >= items.length) return { items: [], start: 0 };
+  if (start > 1024 && start * 2 > items.length) return { items: items.slice(start), start: 0 };
+  return { items, start };
 }
