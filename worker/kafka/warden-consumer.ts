@@ -7,9 +7,10 @@ import { toSourceRecords } from './source-records';
 
 // The kafkajs adapter around the pure ConsumerCore, and the library entry point (`createConsumer`).
 // kafkajs facts this relies on (anchors.md): each broker's fetcher waits for eachBatch, so eachBatch hands
-// records to the core and returns at once; the fetch position follows resolved offsets; pause state and
-// pending seeks live in kafkajs's ConsumerGroup, which is recreated after a crash, so the adapter keeps the
-// desired pauses itself and re-applies them after every join; commits must happen before stop().
+// records to the core and returns at once (unless every partition is paused: holdWhileAllPaused); the
+// fetch position follows resolved offsets; pause state and pending seeks live in kafkajs's ConsumerGroup,
+// which is recreated after a crash, so the adapter keeps the desired pauses itself and re-applies them after
+// every join; commits must happen before stop().
 
 export interface ConsumerLogger {
   info(obj: object, msg?: string): void;
