@@ -1,7 +1,8 @@
 'use client';
 
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { REASON_MAX_CHARS, type TActionRequest, type TOperatorAction } from '@/lib/schemas/operator-actions';
+import { REASON_MAX_CHARS } from '@/lib/schemas/common';
+import type { TActionRequest, TOperatorAction } from '@/lib/schemas/operator-actions';
 import type { TQuarantine } from '@/lib/schemas/quarantines';
 import { ApiRequestError } from './api-client';
 import { useOperatorAction } from './hooks/use-operator-action';

@@ -3,7 +3,7 @@
 import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { TGroupDetail } from '@/lib/schemas/groups';
 import { RESETTABLE_STATES, type TOffsetResetRequest, type TOffsetResetResult, type TResetTarget } from '@/lib/schemas/offset-reset';
-import { REASON_MAX_CHARS } from '@/lib/schemas/operator-actions';
+import { REASON_MAX_CHARS } from '@/lib/schemas/common';
 import { ApiRequestError } from './api-client';
 import { useOffsetReset } from './hooks/use-offset-reset';
 

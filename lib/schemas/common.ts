@@ -27,3 +27,16 @@ export type TTopicPartition = z.infer<typeof ZTopicPartition>;
 
 export const ZGroupRouteParams = z.object({ groupId: ZGroupIdParam });
 export const ZPartitionRouteParams = z.object({ groupId: ZGroupIdParam, topic: ZTopicParam, partition: ZPartitionParam });
+
+// Fields of the operator's request bodies (quarantine actions, offset resets).
+
+export const REASON_MAX_CHARS = 500;
+/** Why the operator acts; required, for the audit log. */
+export const ZAuditReason = z
+  .string({ error: 'is required: say why, for the audit log' })
+  .trim()
+  .min(1, 'is required: say why, for the audit log')
+  .max(REASON_MAX_CHARS, `must be at most ${REASON_MAX_CHARS} characters`);
+/** An offset an operator typed: whole and non-negative (checked against the partition's log elsewhere). */
+export const ZRequestedOffset = z.string({ error: 'must be a string of digits' }).regex(/^\d{1,19}$/, 'must be a whole, non-negative offset');
+export const ZRequestedTime = z.iso.datetime({ offset: true, error: 'must be an ISO-8601 time, e.g. 2026-11-29T12:00:00Z' });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ZOffset } from './common';
-import { REASON_MAX_CHARS } from './operator-actions';
+import { ZAuditReason, ZOffset, ZRequestedOffset, ZRequestedTime } from './common';
 
 // Offset reset of a consumer group that is not a Warden consumer, while it has no members (Empty or Dead).
 // POST /api/groups/{groupId}/offsets/reset takes ZOffsetResetRequest and answers ZOffsetResetResult.
@@ -19,14 +18,10 @@ export const ZOffsetResetRequest = z
     partition: z.number({ error: 'must be a partition number (0 or more)' }).int('must be a partition number (0 or more)').min(0, 'must be a partition number (0 or more)').optional(),
     to: ZResetTarget,
     /** to=timestamp: the first offset whose record timestamp is at or after this time (the log end when none). */
-    timestamp: z.iso.datetime({ offset: true, error: 'must be an ISO-8601 time, e.g. 2026-11-29T12:00:00Z' }).optional(),
+    timestamp: ZRequestedTime.optional(),
     /** to=offset: the offset to continue at, within the partition's log (log start to log end). */
-    offset: z.string({ error: 'must be a string of digits' }).regex(/^\d{1,19}$/, 'must be a whole, non-negative offset').optional(),
-    reason: z
-      .string({ error: 'is required: say why, for the audit log' })
-      .trim()
-      .min(1, 'is required: say why, for the audit log')
-      .max(REASON_MAX_CHARS, `must be at most ${REASON_MAX_CHARS} characters`),
+    offset: ZRequestedOffset.optional(),
+    reason: ZAuditReason,
   })
   .strict()
   .superRefine((body, ctx) => {

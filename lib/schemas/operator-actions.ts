@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZIsoTime, ZOffset } from './common';
+import { ZAuditReason, ZIsoTime, ZOffset, ZRequestedOffset, ZRequestedTime } from './common';
 
 // Operator actions on a quarantined partition of a Warden consumer, and the audit log they form.
 // POST /api/groups/{groupId}/partitions/{topic}/{partition}/actions takes ZActionRequest and answers 202 with
@@ -14,20 +14,15 @@ export const ZActionKind = z.enum(ACTION_KINDS, { error: 'must be one of resume,
 export const AUDIT_ACTION_KINDS = [...ACTION_KINDS, 'reset'] as const;
 export const ZAuditActionKind = z.enum(AUDIT_ACTION_KINDS);
 
-export const REASON_MAX_CHARS = 500;
 
 export const ZActionRequest = z
   .object({
     action: ZActionKind,
     /** seek only: the offset to continue at (validated against the partition's log start and end). */
-    offset: z.string({ error: 'must be a string of digits' }).regex(/^\d{1,19}$/, 'must be a whole, non-negative offset').optional(),
+    offset: ZRequestedOffset.optional(),
     /** seek only: continue at the first offset whose record timestamp is at or after this time. */
-    timestamp: z.iso.datetime({ offset: true, error: 'must be an ISO-8601 time, e.g. 2026-11-29T12:00:00Z' }).optional(),
-    reason: z
-      .string({ error: 'is required: say why, for the audit log' })
-      .trim()
-      .min(1, 'is required: say why, for the audit log')
-      .max(REASON_MAX_CHARS, `must be at most ${REASON_MAX_CHARS} characters`),
+    timestamp: ZRequestedTime.optional(),
+    reason: ZAuditReason,
   })
   .strict()
   .superRefine((body, ctx) => {

@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db';
 import { testDatabase } from '../../test-support/database';
 import { committedOffsets, createTopic, eventually, testKafka } from '../../test-support/integration';
+import { refusal } from '../../test-support/refusal';
 import { commitOffsets } from '../../worker/sampler/testing/commit-offsets';
 import { ZOffsetResetRequest, type TOffsetResetRequest } from '../schemas/offset-reset';
-import { ApiError, describeZodError } from './api-error';
+import { describeZodError } from './api-error';
 import { connectGroupOffsets, GroupNotEmptyError, type GroupOffsetsPort } from './offset-reset/kafka-group-offsets';
 import { resetGroupOffsets } from './reset-group-offsets';
 
@@ -50,16 +51,6 @@ const audit = (groupId: string) => db.operatorAction.findMany({ where: { groupId
 const committed = async (groupId: string) => Object.fromEntries(await committedOffsets(admin, groupId, topic));
 const reset = (groupId: string, body: Omit<TOffsetResetRequest, 'reason'> & { reason?: string }) =>
   resetGroupOffsets(db, port, groupId, ZOffsetResetRequest.parse({ reason: 'integration test', ...body }), 'olga');
-
-async function refusal(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the reset to be refused');
-}
 
 beforeAll(async () => {
   db = testDatabase();

@@ -1,25 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../api-error';
 import type { AuthSettings } from './access';
 import { parseUsers } from './credentials';
 import { verifySessionToken } from './session-token';
 import { signIn } from './sign-in';
 import { SignInLimiter } from './sign-in-limiter';
+import { refusal } from '../../../test-support/refusal';
 
 const parsed = parseUsers('olga:operator:olga-password-1');
 if (!parsed.ok) throw new Error('fixture');
 const settings: AuthSettings = { users: parsed.value, tokens: [], sessionSecret: 's'.repeat(32), sessionMaxAgeSec: 600, cookieSecure: 'auto', allowedOrigins: [] };
 const now = new Date('2026-11-29T12:00:00Z');
-
-async function refusal(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('signIn', () => {
   it('issues a session for the right password, with a safe next path', async () => {
