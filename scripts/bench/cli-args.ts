@@ -3,7 +3,7 @@ import type { BenchMode } from './plan';
 // Command line of `npm run bench`.
 
 export const USAGE = `usage: npm run bench [-- [--quick] [--only 1,2,7] [--repeat N] [--commit-interval-ms MS] [--cpu-prof]]
-  --quick                 small sizes, one round: finishes in under a minute
+  --quick                 small sizes, one round: about a minute, a smoke test
   --only IDS              run only these workloads (1 comes along with any throughput workload: every ratio is
                           to it; 7 brings 2; 10 sampler round, 11a/11b group-page reads run alone)
   --repeat N              rounds of the throughput workloads (default: 3 full, 1 quick); rows show the median round

@@ -3,7 +3,7 @@
 // while they hold exactly their layout), runs every workload in a child process of its own, prints the
 // table and saves it with every run's raw measurements under bench-results/ (git-ignored).
 //   npm run bench                 full sizes, 3 rounds of the throughput workloads
-//   npm run bench -- --quick      small sizes, one round, under a minute
+//   npm run bench -- --quick      small sizes, one round, about a minute
 //   npm run bench -- --only 2,7   some workloads (1 always runs: every ratio is to it)
 import path from 'node:path';
 import type { Admin, Producer } from 'kafkajs';

@@ -21,21 +21,28 @@ const PRODUCE_CHUNK = 3_000;
 const LEADERS_LOADING_MS = 120_000;
 
 /**
- * "low-high" per partition, or null when the topic does not exist. Right after the broker started, its
- * partitions may still have no leader (NOT_LEADER_FOR_PARTITION, retriable): retried until they have.
+ * Runs `operation`, retrying retriable errors for up to LEADERS_LOADING_MS. Right after a restart the bench's
+ * broker is still loading hundreds of stored partitions: its metadata already names leaders, but reads and
+ * topic creation fail meanwhile (NOT_LEADER_OR_FOLLOWER, UNKNOWN_TOPIC_OR_PARTITION) for longer than
+ * kafkajs's own retries last.
  */
-async function offsetRanges(admin: Admin, topic: string): Promise<string[] | null> {
-  if (!(await admin.listTopics()).includes(topic)) return null;
-  const deadline = Date.now() + LEADERS_LOADING_MS;
+export async function whileBrokerLoads<R>(operation: () => Promise<R>): Promise<R> {
+  const started = Date.now();
   for (;;) {
     try {
-      const offsets = await admin.fetchTopicOffsets(topic);
-      return offsets.sort((a, b) => a.partition - b.partition).map((o) => `${o.low}-${o.high}`);
+      return await operation();
     } catch (error) {
-      if (!(error as { retriable?: boolean }).retriable || Date.now() > deadline) throw error;
+      if (!(error as { retriable?: boolean }).retriable || Date.now() - started > LEADERS_LOADING_MS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
   }
+}
+
+/** "low-high" per partition, or null when the topic does not exist. */
+async function offsetRanges(admin: Admin, topic: string): Promise<string[] | null> {
+  if (!(await admin.listTopics()).includes(topic)) return null;
+  const offsets = await whileBrokerLoads(() => admin.fetchTopicOffsets(topic));
+  return offsets.sort((a, b) => a.partition - b.partition).map((o) => `${o.low}-${o.high}`);
 }
 
 function holdsExactly(ranges: string[] | null, counts: number[]): boolean {
@@ -62,7 +69,9 @@ export async function prepareTopic(admin: Admin, producer: Producer, layout: Top
 
   await deleteIfPresent(admin, topic);
   // Replication factor -1: the cluster's default (1 on the bundled broker).
-  await admin.createTopics({ topics: [{ topic, numPartitions: layout.partitions, replicationFactor: -1 }], waitForLeaders: true });
+  await whileBrokerLoads(() =>
+    admin.createTopics({ topics: [{ topic, numPartitions: layout.partitions, replicationFactor: -1 }], waitForLeaders: true }),
+  );
   const total = counts.reduce((sum, n) => sum + n, 0);
   log(`producing ${total.toLocaleString('en-US')} records into ${topic}`);
   const started = performance.now();

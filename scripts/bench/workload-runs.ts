@@ -18,7 +18,7 @@ import {
 import { epochNowMs, type ChildSpec, type Measurement } from './protocol';
 import { regularRecord } from './records';
 import { runChild } from './runner';
-import type { PreparedTopic } from './topics';
+import { whileBrokerLoads, type PreparedTopic } from './topics';
 
 // The orchestrator's side of each workload: the child's spec, and for seed 001 and the full pipeline the
 // topics (and the producer) that live only for one run.
@@ -57,10 +57,12 @@ export async function createRunTopics(admin: Admin, plans: readonly WorkloadPlan
     if (plan.kind === 'pipeline') topics.set(plan.id, `warden-bench.results.${run}.${plan.id}`);
   }
   if (topics.size > 0) {
-    await admin.createTopics({
-      topics: [...topics.values()].map((topic) => ({ topic, numPartitions: PARTITIONS, replicationFactor: -1 })),
-      waitForLeaders: true,
-    });
+    await whileBrokerLoads(() =>
+      admin.createTopics({
+        topics: [...topics.values()].map((topic) => ({ topic, numPartitions: PARTITIONS, replicationFactor: -1 })),
+        waitForLeaders: true,
+      }),
+    );
   }
   return topics;
 }
