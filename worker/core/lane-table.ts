@@ -9,6 +9,8 @@
 // nothing beyond a new lane's queue: the side-by-side benchmark found a lane object, a map entry and a set
 // entry per record, and a scan of every ready lane per completion, to cost more than kafkajs itself.
 
+import { movedFront } from './moved-front';
+
 /** null is the lane of records without an ordering key, distinct from the empty-string key. */
 export type LaneKey = string | null;
 
@@ -163,15 +165,7 @@ export class LaneTable<E extends LaneMember<E>> {
     ready[index]!.readyQueued = false;
     if (index === this.readyStart) {
       ready[index] = undefined as unknown as E;
-      this.readyStart++;
-      // Compacts once the taken front outgrows what is left, so the array stays within twice the ready heads.
-      if (this.readyStart === ready.length) {
-        ready.length = 0;
-        this.readyStart = 0;
-      } else if (this.readyStart > 1024 && this.readyStart * 2 > ready.length) {
-        this.ready = ready.slice(this.readyStart);
-        this.readyStart = 0;
-      }
+      ({ items: this.ready, start: this.readyStart } = movedFront(ready, index + 1));
     } else {
       ready.splice(index, 1);
     }

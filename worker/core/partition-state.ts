@@ -15,6 +15,7 @@
 //   finished after their record was released, operator skips). The redelivered copy completes without work.
 
 import { LaneTable } from './lane-table';
+import { movedFront } from './moved-front';
 import { encodeCompletedValuesAbove, offsetSuccessor } from './offsets';
 import type { RecordEntry } from './record-entry';
 import { topicPartitionKey } from './topic-partition';
@@ -279,14 +280,4 @@ export class PartitionState<T> {
     }
     this.raiseFloor(committedValue);
   }
-}
-
-/**
- * A queue kept as an array and a start index: the front moves to `start`, and the array is compacted once
- * the slots left behind outgrow what remains (so it stays within about twice its live length).
- */
-function movedFront<E>(items: E[], start: number): { items: E[]; start: number } {
-  if (start >= items.length) return { items: [], start: 0 };
-  if (start > 1024 && start * 2 > items.length) return { items: items.slice(start), start: 0 };
-  return { items, start };
 }
