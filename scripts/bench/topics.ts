@@ -1,4 +1,5 @@
 import type { Admin, Producer } from 'kafkajs';
+import { eventually } from '../lib/eventually';
 import { layoutRecords, partitionCounts, topicName, type TopicLayout } from './records';
 
 // Pre-produced topics. A topic is reused across runs only when it holds exactly what its layout
@@ -24,24 +25,16 @@ const LEADERS_LOADING_MS = 120_000;
  * Runs `operation`, retrying retriable errors for up to LEADERS_LOADING_MS. Right after a restart the bench's
  * broker is still loading hundreds of stored partitions: its metadata already names leaders, but reads and
  * topic creation fail meanwhile (NOT_LEADER_OR_FOLLOWER, UNKNOWN_TOPIC_OR_PARTITION) for longer than
- * kafkajs's own retries last.
+ * kafkajs's own retries last. Other errors are thrown at once.
  */
-export async function whileBrokerLoads<R>(operation: () => Promise<R>): Promise<R> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await operation();
-    } catch (error) {
-      if (!(error as { retriable?: boolean }).retriable || Date.now() - started > LEADERS_LOADING_MS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
-  }
+export function whileBrokerLoads<R>(what: string, operation: () => Promise<R>): Promise<R> {
+  return eventually(what, operation, LEADERS_LOADING_MS, { rethrow: (error) => (error as { retriable?: boolean }).retriable !== true });
 }
 
 /** "low-high" per partition, or null when the topic does not exist. */
 async function offsetRanges(admin: Admin, topic: string): Promise<string[] | null> {
   if (!(await admin.listTopics()).includes(topic)) return null;
-  const offsets = await whileBrokerLoads(() => admin.fetchTopicOffsets(topic));
+  const offsets = await whileBrokerLoads(`the offsets of ${topic}`, () => admin.fetchTopicOffsets(topic));
   return offsets.sort((a, b) => a.partition - b.partition).map((o) => `${o.low}-${o.high}`);
 }
 
@@ -69,7 +62,7 @@ export async function prepareTopic(admin: Admin, producer: Producer, layout: Top
 
   await deleteIfPresent(admin, topic);
   // Replication factor -1: the cluster's default (1 on the bundled broker).
-  await whileBrokerLoads(() =>
+  await whileBrokerLoads(`creating ${topic}`, () =>
     admin.createTopics({ topics: [{ topic, numPartitions: layout.partitions, replicationFactor: -1 }], waitForLeaders: true }),
   );
   const total = counts.reduce((sum, n) => sum + n, 0);

@@ -57,7 +57,7 @@ export async function createRunTopics(admin: Admin, plans: readonly WorkloadPlan
     if (plan.kind === 'pipeline') topics.set(plan.id, `warden-bench.results.${run}.${plan.id}`);
   }
   if (topics.size > 0) {
-    await whileBrokerLoads(() =>
+    await whileBrokerLoads('creating the run topics', () =>
       admin.createTopics({
         topics: [...topics.values()].map((topic) => ({ topic, numPartitions: PARTITIONS, replicationFactor: -1 })),
         waitForLeaders: true,
