@@ -1,5 +1,6 @@
 import { EMPTY_CLIENT_SETTINGS, resolveClientSettings, type ClientSettingsTable } from '../advisor/client-settings';
 import { countMemberRestarts, DEFAULT_REJOIN_WITHIN_MS, parseStoredMembers } from '../advisor/member-restarts';
+import { countRebalances } from '../advisor/rebalance-count';
 import type { Database } from '../db';
 import { ZGroupAdvice, type TGroupAdvice } from '../schemas/advice';
 import { buildGroupAdvice } from './analysis/group-advice';
@@ -31,10 +32,14 @@ export async function getGroupAdvice(db: Database, groupId: string, options: Gro
   if (!round) throw notFound(`consumer group "${groupId}" has never been sampled`);
   const hourBefore = new Date(round.sampledAt.getTime() - 3_600_000);
   const restartsFrom = round.sampledAt.getTime() - RESTART_WINDOW_MS;
-  const [quarantines, ownState, rebalancesInHour, anyRebalanceRecorded, membership] = await Promise.all([
+  const [quarantines, ownState, rebalanceRowsInHour, anyRebalanceRecorded, membership] = await Promise.all([
     db.partitionQuarantine.findMany({ where: { groupId } }),
     db.consumerPartitionState.findFirst({ where: { groupId }, select: { instanceId: true } }),
-    db.rebalanceEvent.count({ where: { groupId, startedAt: { gte: hourBefore, lte: round.sampledAt } } }),
+    // Rows, not rebalances: each Warden member measures the same rebalance (countRebalances merges them).
+    db.rebalanceEvent.findMany({
+      where: { groupId, startedAt: { gte: hourBefore, lte: round.sampledAt } },
+      select: { source: true, startedAt: true, endedAt: true },
+    }),
     db.rebalanceEvent.findFirst({ select: { id: true } }),
     // The whole-group view (inferred rows); a measured 'own-consumer' row shows one member and never its leave.
     // From a rejoin window before the count window, so a departure just before it pairs with a rejoin inside.
@@ -71,7 +76,11 @@ export async function getGroupAdvice(db: Database, groupId: string, options: Gro
       targetCatchUpSec: options.targetCatchUpSec,
       isWardenConsumer: ownState !== null || quarantines.length > 0,
       // With no rebalance row anywhere, nothing records rebalances yet: unknown, not zero.
-      rebalancesPerHour: anyRebalanceRecorded ? rebalancesInHour : null,
+      rebalancesPerHour: anyRebalanceRecorded
+        ? countRebalances(
+            rebalanceRowsInHour.map((r) => ({ source: r.source, startedAtMs: r.startedAt.getTime(), endedAtMs: r.endedAt?.getTime() ?? null })),
+          )
+        : null,
       memberRestarts: anyRebalanceRecorded ? { ...restarts, windowMs: RESTART_WINDOW_MS, rejoinWithinMs: DEFAULT_REJOIN_WITHIN_MS } : null,
       clientSettings: resolveClientSettings(options.clientSettings ?? EMPTY_CLIENT_SETTINGS, groupId),
       quarantines,

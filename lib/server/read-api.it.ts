@@ -187,6 +187,35 @@ describe('group reads from stored samples', () => {
     expect(held.advice.find((a) => a.id === `quarantine-age:${topic}-4`)?.severity).toBe('critical');
   });
 
+  it('GET /api/groups/{groupId}/advice: a rebalance every Warden member measured counts once', async () => {
+    const churnGroup = `${groupId}-churn`;
+    await seedFallingBehindGroup(churnGroup, `${churnGroup}-orders`);
+    const row = (source: string, startMs: number, endMs: number) => ({
+      groupId: churnGroup,
+      source,
+      startedAt: new Date(NOW - startMs),
+      endedAt: new Date(NOW - endMs),
+      durationMs: startMs - endMs,
+      durationIsBound: source === 'describe-groups',
+      membersBefore: [],
+      membersAfter: [],
+      trigger: 'unknown',
+    });
+    // Three rebalances in the hour, each measured by two Warden members and inferred once by the sampler:
+    // nine rows, which the row count used to report as nine rebalances per hour.
+    const rebalancesAgoMs = [3_000_000, 1_800_000, 600_000];
+    await db.rebalanceEvent.createMany({
+      data: rebalancesAgoMs.flatMap((agoMs) => [
+        row('own-consumer', agoMs, agoMs - 2_000),
+        row('own-consumer', agoMs - 1_500, agoMs - 2_010),
+        row('describe-groups', agoMs + 4_000, agoMs - 5_000),
+      ]),
+    });
+    const advice = await getGroupAdvice(db, churnGroup, options);
+    const rate = advice.advice.find((a) => a.id === 'rebalance-rate');
+    expect(rate).toMatchObject({ severity: 'warning', title: '3 rebalances per hour', evidence: { rebalancesPerHour: 3 } });
+  });
+
   it('GET /api/groups/{groupId}/lag: buckets with the maximum, rates from consecutive buckets, gaps as null', async () => {
     const window = resolveSeriesWindow(
       ZLagSeriesQuery.parse({ from: new Date(NOW - 120_000).toISOString(), to: new Date(NOW + 1).toISOString(), step: '30' }),
