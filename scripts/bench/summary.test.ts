@@ -82,6 +82,19 @@ describe('summary', () => {
     ]);
   });
 
+  it('does not judge the unpaced median when the producer outran the consumer: that median is a backlog', () => {
+    const details = { violations: 0, retries: 5, duplicates: 0 };
+    const latency = { count: 1, p50: 400, p99: 600, max: 700 };
+    // 50,000 records: consumer 25,000/s; producer 50,000/s (backlog) or 26,000/s (kept pace, within 10%).
+    const outran = measurement(50_000, 2_000, { latency, details: { ...details, produceMs: 1_000 } });
+    const keptPace = measurement(50_000, 2_000, { latency, details: { ...details, produceMs: 1_923 } });
+    const check = (run: Measurement) =>
+      summarize([{ plan: plan('5'), runs: [run] }], new Map()).targets.find((t) => t.target.startsWith('(5) median'));
+    expect(check(outran)).toMatchObject({ pass: null, measured: expect.stringContaining('the producer sent 50,000/s, the consumer took 25,000/s') });
+    expect(check(keptPace)).toEqual({ target: "(5) median latency below the seed's 11.7 ms", measured: '400.0 ms', pass: false });
+    expect(summarize([{ plan: plan('5'), runs: [outran] }], new Map()).rows[0]!.notes).toContain('producer 50,000/s');
+  });
+
   it('shows a failed workload with no numbers rather than dropping it', () => {
     const { rows } = summarize([{ plan: plan('9'), runs: [], error: 'postgres down\nstack' }], new Map());
     expect(rows[0]).toMatchObject({ id: '9', recordsPerSec: null, ratioToRaw: null, notes: 'FAILED: postgres down' });
