@@ -6,7 +6,7 @@ interface Item extends LaneMember<Item> {
   waiting: boolean;
 }
 
-const item = (name: string): Item => ({ name, waiting: true, lane: undefined, readyQueued: false });
+const item = (name: string): Item => ({ name, waiting: true, lane: undefined, readyQueued: false, laneNext: null });
 const waitingTable = () => new LaneTable<Item>((entry) => entry.waiting);
 
 /** Every ready head in order, through the scan the scheduler uses, taking none. */
@@ -123,6 +123,21 @@ describe('LaneTable', () => {
     expect(readyHeads(lanes)).toEqual(['a2']);
     expect(lanes.size).toBe(1);
     expect([a1.lane, b1.lane, solo.lane]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('unlinks a member from the middle or the tail of its lane and keeps appending after the new tail', () => {
+    const lanes = waitingTable();
+    const [k1, k2, k3, k4] = ['k1', 'k2', 'k3', 'k4'].map(item) as [Item, Item, Item, Item];
+    for (const entry of [k1, k2, k3]) lanes.enqueue('k', entry);
+    lanes.remove(k2);
+    lanes.remove(k3);
+    expect([k2.lane, k3.lane, k2.laneNext, k3.laneNext]).toEqual([undefined, undefined, null, null]);
+    lanes.enqueue('k', k4);
+    expect(k1.laneNext).toBe(k4);
+    expect(take(lanes)).toBe(k1);
+    lanes.remove(k1);
+    expect(readyHeads(lanes)).toEqual(['k4']);
+    expect(lanes.size).toBe(1);
   });
 
   it('stays correct across many takes (the taken front of the FIFO is compacted away)', () => {

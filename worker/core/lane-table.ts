@@ -6,7 +6,7 @@
 //
 // Lane heads that wait to start sit in one ready FIFO, in the order they became ready; the scheduler takes
 // them from its front. Everything on the hot path (enqueue, take, remove the head) is O(1) and allocates
-// nothing beyond a new lane's queue: the side-by-side benchmark found a lane object, a map entry and a set
+// nothing beyond a new lane: the side-by-side benchmark found a lane object, a map entry and a set
 // entry per record, and a scan of every ready lane per completion, to cost more than kafkajs itself.
 
 import { movedFront } from './moved-front';
@@ -17,9 +17,11 @@ export type LaneKey = string | null;
 /** A record's lane of its own ('unordered' mode). */
 export const SOLO_LANE = Symbol('solo lane');
 
+/** A FIFO linked through its members' `laneNext` (no array per lane: no shift, no backing store to grow). */
 export interface Lane<E> {
   readonly key: LaneKey;
-  readonly queue: E[];
+  head: E | null;
+  tail: E | null;
 }
 
 /** Empty lanes the map may hold before they are swept. */
@@ -31,6 +33,8 @@ export interface LaneMember<E> {
   lane: Lane<E> | null | undefined;
   /** The entry is in the ready FIFO. */
   readyQueued: boolean;
+  /** The next member of the entry's lane; null at its tail or outside a lane. */
+  laneNext: E | null;
 }
 
 export class LaneTable<E extends LaneMember<E>> {
@@ -58,14 +62,21 @@ export class LaneTable<E extends LaneMember<E>> {
     }
     let lane = this.lanes.get(key);
     if (!lane) {
-      lane = { key, queue: [] };
+      lane = { key, head: null, tail: null };
       this.lanes.set(key, lane);
-    } else if (lane.queue.length === 0) {
+    } else if (lane.head === null) {
       this.emptyLanes--;
     }
     entry.lane = lane;
-    lane.queue.push(entry);
-    if (lane.queue.length === 1) this.headChanged(entry);
+    entry.laneNext = null;
+    if (lane.tail === null) {
+      lane.head = entry;
+      lane.tail = entry;
+      this.headChanged(entry);
+    } else {
+      lane.tail.laneNext = entry;
+      lane.tail = entry;
+    }
   }
 
   /**
@@ -88,7 +99,7 @@ export class LaneTable<E extends LaneMember<E>> {
   /** Re-evaluates an entry after it went back to waiting (a retry became due) or became its lane's head. */
   headChanged(entry: E): void {
     if (entry.readyQueued || entry.lane === undefined || !this.isWaiting(entry)) return;
-    if (entry.lane !== null && entry.lane.queue[0] !== entry) return;
+    if (entry.lane !== null && entry.lane.head !== entry) return;
     entry.readyQueued = true;
     this.ready.push(entry);
   }
@@ -103,14 +114,20 @@ export class LaneTable<E extends LaneMember<E>> {
       this.soloCount--;
       return;
     }
-    const queue = lane.queue;
-    if (queue[0] === entry) queue.shift();
-    else {
-      const index = queue.indexOf(entry);
-      if (index >= 0) queue.splice(index, 1);
+    if (lane.head === entry) {
+      lane.head = entry.laneNext;
+      if (lane.head === null) lane.tail = null;
+    } else {
+      let previous = lane.head;
+      while (previous !== null && previous.laneNext !== entry) previous = previous.laneNext;
+      if (previous !== null) {
+        previous.laneNext = entry.laneNext;
+        if (lane.tail === entry) lane.tail = previous;
+      }
     }
-    const next = queue[0];
-    if (next === undefined) this.retire();
+    entry.laneNext = null;
+    const next = lane.head;
+    if (next === null) this.retire();
     else this.headChanged(next);
   }
 
@@ -134,17 +151,34 @@ export class LaneTable<E extends LaneMember<E>> {
       this.readyStart = 0;
     }
     for (const lane of touched) {
-      const kept = lane.queue.filter((entry) => entry.lane === lane);
-      lane.queue.length = 0;
-      lane.queue.push(...kept);
-      if (kept.length === 0) this.retire();
-      else this.headChanged(kept[0]!);
+      let member = lane.head;
+      lane.head = null;
+      lane.tail = null;
+      while (member !== null) {
+        const next = member.laneNext;
+        member.laneNext = null;
+        if (member.lane === lane) {
+          if (lane.tail === null) lane.head = member;
+          else lane.tail.laneNext = member;
+          lane.tail = member;
+        }
+        member = next;
+      }
+      if (lane.head === null) this.retire();
+      else this.headChanged(lane.head);
     }
   }
 
   /** Forgets every lane; the caller forgets the entries (solo entries are not reachable from here). */
   clear(): void {
-    for (const lane of this.lanes.values()) for (const entry of lane.queue) entry.lane = undefined;
+    for (const lane of this.lanes.values()) {
+      for (let entry = lane.head; entry !== null; ) {
+        const next = entry.laneNext;
+        entry.lane = undefined;
+        entry.laneNext = null;
+        entry = next;
+      }
+    }
     for (let index = this.readyStart; index < this.ready.length; index++) this.ready[index]!.readyQueued = false;
     this.lanes.clear();
     this.emptyLanes = 0;
@@ -155,7 +189,7 @@ export class LaneTable<E extends LaneMember<E>> {
 
   private retire(): void {
     if (++this.emptyLanes <= EMPTY_LANES_KEPT) return;
-    for (const [key, lane] of this.lanes) if (lane.queue.length === 0) this.lanes.delete(key);
+    for (const [key, lane] of this.lanes) if (lane.head === null) this.lanes.delete(key);
     this.emptyLanes = 0;
   }
 

@@ -30,6 +30,7 @@ export class RecordEntry<T> implements LaneMember<RecordEntry<T>> {
   /** Kept by the partition's LaneTable; undefined when the record is in no lane. */
   lane: Lane<RecordEntry<T>> | null | undefined = undefined;
   readyQueued = false;
+  laneNext: RecordEntry<T> | null = null;
   /** Released on completion so completed-uncommitted records hold only a few numbers. */
   record: SourceRecord | null;
   value: T | undefined = undefined;
