@@ -114,9 +114,14 @@ export const envSchema = z.object({
   KAFKA_SSL: booleanFlag(false),
   /** PEM file of the CA(s) that signed the brokers' certificates; replaces the system's CAs. */
   KAFKA_SSL_CA_FILE: z.string().optional(),
-  /** PEM client certificate (chain) and its unencrypted key, for brokers that require mutual TLS; both or neither. */
+  /** PEM client certificate (chain) and its key, for brokers that require mutual TLS; both or neither. */
   KAFKA_SSL_CERT_FILE: z.string().optional(),
   KAFKA_SSL_KEY_FILE: z.string().optional(),
+  /** Decrypts an encrypted KAFKA_SSL_KEY_FILE (required with one, refused with a plain one); held as a Secret. */
+  KAFKA_SSL_KEY_PASSWORD: z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined ? undefined : new Secret(value))),
   /** SASL mechanism; KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD are required with it. */
   KAFKA_SASL_MECHANISM: z.preprocess(
     (value) => (typeof value === 'string' ? value.toLowerCase() : value),
@@ -226,6 +231,7 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   KAFKA_SSL_CA_FILE: '/etc/warden/kafka-ca.pem',
   KAFKA_SSL_CERT_FILE: '/etc/warden/kafka-client.pem',
   KAFKA_SSL_KEY_FILE: '/etc/warden/kafka-client.key',
+  KAFKA_SSL_KEY_PASSWORD: '<the key password>',
   KAFKA_SASL_MECHANISM: 'scram-sha-512',
   KAFKA_SASL_USERNAME: 'warden',
   KAFKA_SASL_PASSWORD: '<the password>',
@@ -286,7 +292,7 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
 };
 
 /** Variables whose values are never quoted in an error message. */
-const SECRET_VARIABLES = new Set<string>(['WARDEN_USERS', 'WARDEN_API_TOKENS', 'WARDEN_SESSION_SECRET', 'KAFKA_SASL_PASSWORD']);
+const SECRET_VARIABLES = new Set<string>(['WARDEN_USERS', 'WARDEN_API_TOKENS', 'WARDEN_SESSION_SECRET', 'KAFKA_SASL_PASSWORD', 'KAFKA_SSL_KEY_PASSWORD']);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

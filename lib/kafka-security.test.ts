@@ -97,7 +97,18 @@ describe('resolveKafkaSecurity', () => {
     [{ KAFKA_SSL: true, KAFKA_SSL_CA_FILE: '/pki/missing.pem' }, 'KAFKA_SSL_CA_FILE: cannot read the file (ENOENT)'],
     [{ KAFKA_SSL: true, KAFKA_SSL_CA_FILE: '/pki/not-pem.txt' }, 'KAFKA_SSL_CA_FILE: holds no PEM certificate'],
     [{ KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/client.key', KAFKA_SSL_KEY_FILE: '/pki/client.key' }, 'KAFKA_SSL_CERT_FILE: holds no PEM certificate'],
-    [{ KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/client.pem', KAFKA_SSL_KEY_FILE: '/pki/other.key' }, 'KAFKA_SSL_KEY_FILE: holds no unencrypted PEM private key'],
+    [{ KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/client.pem', KAFKA_SSL_KEY_FILE: '/pki/not-pem.txt' }, 'KAFKA_SSL_KEY_FILE: holds no PEM private key'],
+    [{ KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/client.pem', KAFKA_SSL_KEY_FILE: '/pki/other.key' }, 'KAFKA_SSL_KEY_PASSWORD: is required: KAFKA_SSL_KEY_FILE holds an encrypted private key'],
+    [
+      { KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/client.pem', KAFKA_SSL_KEY_FILE: '/pki/other.key', KAFKA_SSL_KEY_PASSWORD: new Secret('wrong') },
+      'KAFKA_SSL_KEY_PASSWORD: does not decrypt the private key in KAFKA_SSL_KEY_FILE',
+    ],
+    [
+      { KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/client.pem', KAFKA_SSL_KEY_FILE: '/pki/client.key', KAFKA_SSL_KEY_PASSWORD: new Secret('fixture') },
+      'KAFKA_SSL_KEY_PASSWORD: is set but KAFKA_SSL_KEY_FILE holds no encrypted private key',
+    ],
+    [{ KAFKA_SSL: true, KAFKA_SSL_KEY_PASSWORD: new Secret('fixture') }, 'KAFKA_SSL_KEY_PASSWORD: is set but KAFKA_SSL_KEY_FILE is not'],
+    [{ KAFKA_SSL_KEY_PASSWORD: new Secret('fixture') }, 'KAFKA_SSL_KEY_PASSWORD: is set but KAFKA_SSL is not true'],
     [{ KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/ca.pem', KAFKA_SSL_KEY_FILE: '/pki/client.key', KAFKA_SSL_CA_FILE: '/pki/ca.pem' }, null],
     [{ KAFKA_SASL_MECHANISM: 'plain' as const, KAFKA_SASL_USERNAME: 'warden' }, 'KAFKA_SASL_PASSWORD: is required when KAFKA_SASL_MECHANISM is set'],
     [{ KAFKA_SASL_MECHANISM: 'scram-sha-256' as const, KAFKA_SASL_PASSWORD: new Secret('pw') }, 'KAFKA_SASL_USERNAME: is required when KAFKA_SASL_MECHANISM is set'],
@@ -107,6 +118,18 @@ describe('resolveKafkaSecurity', () => {
     const problems = problemsOf(vars);
     if (expected === null) expect(problems).toEqual([]);
     else expect(problems).toEqual([expect.stringContaining(expected)]);
+  });
+
+  it('decrypts an encrypted key with KAFKA_SSL_KEY_PASSWORD and hands kafkajs the plain key', () => {
+    const { settings, problems } = resolve({
+      KAFKA_SSL: true,
+      KAFKA_SSL_CERT_FILE: '/pki/client.pem',
+      KAFKA_SSL_KEY_FILE: '/pki/other.key',
+      KAFKA_SSL_KEY_PASSWORD: new Secret('fixture'),
+    });
+    expect(problems).toEqual([]);
+    expect(settings.tls?.key?.reveal()).toBe(KEY_A);
+    expect(settings.tls?.keyFile).toBe('/pki/other.key');
   });
 
   it("refuses a key that is not the certificate's", () => {
@@ -137,6 +160,13 @@ describe('parseConfig with TLS and SASL', () => {
     expect(config.kafkaSecurity.tls).toBeNull();
     expect(JSON.stringify(config)).not.toContain(password);
     expect(inspect(config, { depth: 10 })).not.toContain(password);
+  });
+
+  it('never quotes the key password', () => {
+    const keyPassword = 'tr0ub4dor-key';
+    const problems = configProblems({ KAFKA_BROKERS: 'kafka-1:9093', KAFKA_SSL_KEY_PASSWORD: keyPassword });
+    expect(problems).toEqual([expect.stringMatching(/^KAFKA_SSL_KEY_PASSWORD=\(set; value not shown\): is set but KAFKA_SSL is not true/)]);
+    expect(problems.join('\n')).not.toContain(keyPassword);
   });
 
   it('refuses SASL without a password, naming the variable', () => {

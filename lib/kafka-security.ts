@@ -41,7 +41,10 @@ export interface KafkaTlsSettings {
   /** KAFKA_SSL_CA_FILE and its certificates; null: the system's trusted CAs. */
   caFile: string | null;
   ca: string[] | null;
-  /** KAFKA_SSL_CERT_FILE / KAFKA_SSL_KEY_FILE: the client certificate (chain) and key for mutual TLS; both or neither. */
+  /**
+   * KAFKA_SSL_CERT_FILE / KAFKA_SSL_KEY_FILE: the client certificate (chain) and key for mutual TLS; both or
+   * neither. `key` is unencrypted PEM: an encrypted file is decrypted here with KAFKA_SSL_KEY_PASSWORD.
+   */
   certFile: string | null;
   cert: string | null;
   keyFile: string | null;
@@ -67,6 +70,7 @@ export interface KafkaSecurityVariables {
   KAFKA_SSL_CA_FILE?: string | undefined;
   KAFKA_SSL_CERT_FILE?: string | undefined;
   KAFKA_SSL_KEY_FILE?: string | undefined;
+  KAFKA_SSL_KEY_PASSWORD?: Secret | undefined;
   KAFKA_SASL_MECHANISM?: SaslMechanism | undefined;
   KAFKA_SASL_USERNAME?: string | undefined;
   KAFKA_SASL_PASSWORD?: Secret | undefined;
@@ -96,6 +100,7 @@ export function resolveKafkaSecurity(
     for (const [variable, value] of Object.entries(files)) {
       if (value !== undefined) problem(variable as keyof typeof files, 'is set but KAFKA_SSL is not true (set KAFKA_SSL=true to connect with TLS)');
     }
+    if (vars.KAFKA_SSL_KEY_PASSWORD !== undefined) problem('KAFKA_SSL_KEY_PASSWORD', 'is set but KAFKA_SSL is not true (set KAFKA_SSL=true to connect with TLS)');
   } else {
     if (vars.KAFKA_SSL_CERT_FILE !== undefined && vars.KAFKA_SSL_KEY_FILE === undefined) {
       problem('KAFKA_SSL_KEY_FILE', 'is required with KAFKA_SSL_CERT_FILE (the client certificate and its key go together)');
@@ -121,15 +126,11 @@ export function resolveKafkaSecurity(
     if (caText !== null && ca === null) problem('KAFKA_SSL_CA_FILE', 'holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
     const leaf = certText === null ? null : (certificatesIn(certText)?.[0] ?? null);
     if (certText !== null && leaf === null) problem('KAFKA_SSL_CERT_FILE', 'holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
-    let key: KeyObject | null = null;
-    if (keyText !== null) {
-      try {
-        key = createPrivateKey({ key: keyText, format: 'pem' });
-      } catch {
-        problem('KAFKA_SSL_KEY_FILE', 'holds no unencrypted PEM private key (encrypted keys are not supported: openssl pkey -in key.pem -out plain.pem)');
-      }
+    const key = keyText === null ? null : privateKeyIn(keyText, vars.KAFKA_SSL_KEY_PASSWORD ?? null, problem);
+    if (keyText === null && vars.KAFKA_SSL_KEY_PASSWORD !== undefined && vars.KAFKA_SSL_KEY_FILE === undefined) {
+      problem('KAFKA_SSL_KEY_PASSWORD', 'is set but KAFKA_SSL_KEY_FILE is not (it decrypts that file)');
     }
-    if (leaf !== null && key !== null && !new X509Certificate(leaf).checkPrivateKey(key)) {
+    if (leaf !== null && key !== null && !new X509Certificate(leaf).checkPrivateKey(key.object)) {
       problem('KAFKA_SSL_KEY_FILE', 'is not the private key of the certificate in KAFKA_SSL_CERT_FILE');
     }
     tls = {
@@ -138,7 +139,7 @@ export function resolveKafkaSecurity(
       certFile: vars.KAFKA_SSL_CERT_FILE ?? null,
       cert: certText,
       keyFile: vars.KAFKA_SSL_KEY_FILE ?? null,
-      key: keyText === null ? null : new Secret(keyText),
+      key: key === null ? null : new Secret(key.pem),
     };
   }
 
@@ -156,6 +157,39 @@ export function resolveKafkaSecurity(
     problem('KAFKA_BROKERS', 'is required with KAFKA_SSL or KAFKA_SASL_MECHANISM (the bundled broker on WARDEN_KAFKA_PORT is plaintext)');
   }
   return { settings: { tls, sasl }, problems };
+}
+
+/** PKCS#8 ("ENCRYPTED PRIVATE KEY") and traditional OpenSSL ("Proc-Type: 4,ENCRYPTED") encrypted PEM keys. */
+const ENCRYPTED_PEM_KEY = /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type:\s*4,ENCRYPTED/;
+
+/**
+ * The private key in KAFKA_SSL_KEY_FILE's text and its unencrypted PEM (the text itself, or the key decrypted
+ * with `password` and exported as PKCS#8); null after reporting why not. The password must match the file: required for an encrypted key, refused for a plain one
+ * (a password that decrypts nothing is a misconfiguration waiting to surprise, not a harmless extra).
+ */
+function privateKeyIn(
+  text: string,
+  password: Secret | null,
+  problem: (variable: keyof KafkaSecurityVariables, message: string) => void,
+): { object: KeyObject; pem: string } | null {
+  const encrypted = ENCRYPTED_PEM_KEY.test(text);
+  if (encrypted && password === null) {
+    problem('KAFKA_SSL_KEY_PASSWORD', 'is required: KAFKA_SSL_KEY_FILE holds an encrypted private key');
+    return null;
+  }
+  if (!encrypted && password !== null) {
+    problem('KAFKA_SSL_KEY_PASSWORD', 'is set but KAFKA_SSL_KEY_FILE holds no encrypted private key (unset it)');
+    return null;
+  }
+  try {
+    if (!encrypted) return { object: createPrivateKey({ key: text, format: 'pem' }), pem: text };
+    const object = createPrivateKey({ key: text, format: 'pem', passphrase: password!.reveal() });
+    return { object, pem: object.export({ format: 'pem', type: 'pkcs8' }).toString() };
+  } catch {
+    if (encrypted) problem('KAFKA_SSL_KEY_PASSWORD', 'does not decrypt the private key in KAFKA_SSL_KEY_FILE');
+    else problem('KAFKA_SSL_KEY_FILE', 'holds no PEM private key (-----BEGIN PRIVATE KEY-----)');
+    return null;
+  }
 }
 
 /** Every PEM certificate in `text`, or null when there is none or one does not parse. */

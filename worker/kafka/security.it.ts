@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { createPrivateKey } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +31,8 @@ const PORTS = { plaintext: base + 110, controller: base + 111, sasl: base + 112,
 const USERS = { alice: 'alice-Secret-4711', bob: 'bob-Secret-0815' };
 
 let dir: string;
+let encryptedClientKeyFile: string;
+const CLIENT_KEY_PASSWORD = 'it-client-key-password';
 let pki: ThrowawayPki;
 let broker: LocalBrokerOptions;
 let db: Database;
@@ -51,6 +54,10 @@ function linkInstalledJars(home: string): void {
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'warden-security-'));
   pki = createThrowawayPki(path.join(dir, 'pki'));
+  // The client key again, encrypted (PKCS#8, AES-256-CBC) as a key store's export usually is.
+  encryptedClientKeyFile = path.join(dir, 'pki', 'client-encrypted.key');
+  const clientKey = createPrivateKey(readFileSync(pki.clientKeyFile, 'utf8'));
+  writeFileSync(encryptedClientKeyFile, clientKey.export({ format: 'pem', type: 'pkcs8', cipher: 'aes-256-cbc', passphrase: CLIENT_KEY_PASSWORD }));
   const home = mkdirAndReturn(path.join(dir, 'kafka'));
   linkInstalledJars(home);
   broker = {
@@ -174,6 +181,8 @@ describe('produce, consume and lag through each security listener', () => {
   it('SASL SCRAM-SHA-512', () => roundTrip(sasl(PORTS.sasl, 'SCRAM-SHA-512', 'bob')));
   it('TLS, the broker verified against KAFKA_SSL_CA_FILE', () => roundTrip(tls()));
   it('mutual TLS with a client certificate', () => roundTrip(mtls()));
+  it('mutual TLS with an encrypted client key and KAFKA_SSL_KEY_PASSWORD', () =>
+    roundTrip({ ...mtls(), KAFKA_SSL_KEY_FILE: encryptedClientKeyFile, KAFKA_SSL_KEY_PASSWORD: CLIENT_KEY_PASSWORD }));
 });
 
 describe('the worker process on SASL_SSL with SCRAM-SHA-512', () => {
