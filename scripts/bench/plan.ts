@@ -69,15 +69,17 @@ export const BENCH_COMMIT_INTERVAL_MS = 1_000;
 export const SEED_KEYS = 10;
 export const SEED_TRANSIENT_ERROR_RATE = 0.1;
 /**
- * Backoff of seed 001's retries: full jitter, base 2 ms, so the first retry waits for the next timer turn
- * (a 0–1 ms draw; Node's timers fire after at least 1 ms) and later ones 0–3, 0–7 ms…, up to 1 s. Each key is a
- * serial lane, and every record behind a retrying one waits with it: at the paced 10,000 records/s a key
- * receives a record per millisecond and a retry per 10 ms, so the base sets how far the lane falls behind.
- * Measured on a quiet machine (`--only 5,5p`): base 5 ms gave (5p) a 15.0 ms median and (5) 20,322/s; base
- * 2 ms 4.4 ms and 28,981/s. The seed's 11.7 ms median at 14,027/s leaves room for no more.
+ * Backoff of seed 001's retries: full jitter, base 2 ms, so a first retry draws 0 or 1 ms (a 0 ms draw runs at
+ * once, a 1 ms one waits a timer turn) and later ones 0–3, 0–7 ms…, up to 1 s. Each key is a serial lane and
+ * every record behind a retrying one waits with it: at 14,027 records/s a key receives a record every 0.7 ms
+ * and a retry every 7 ms, so the time a retry holds its lane sets the latency. Measured on a quiet machine
+ * (`--only 5,5p,5s`), medians of (5p) / (5s): base 5 ms with every retry on a timer 15.0 ms / —; base 2 ms on
+ * timers 4.4 / 19.6 ms; base 2 ms with 0 ms draws at once 4.7–5.9 / 4.1–10.2 ms.
  */
 export const SEED_RETRY = { baseMs: 2, maxMs: 1_000 };
 export const SEED_PACED_RATE = 10_000;
+/** Records per produce request of seed 001's producer (unpaced it sends one request after the other). */
+export const SEED_PRODUCE_CHUNK = 1_000;
 export const IO_MS = 5;
 export const IO_CONCURRENCY = 100;
 /** The seed's figures on its own hardware. */
@@ -175,6 +177,17 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
     handlerMs: 0,
     ordering: 'key',
     paceRecordsPerSec: SEED_PACED_RATE,
+    repeated: false,
+  },
+  {
+    // The seed's own throughput as a steady rate: its 11.7 ms median was measured while keeping up with it.
+    id: '5s',
+    title: `seed 001, producer paced at the seed's ${SEED_FIGURES.recordsPerSec.toLocaleString('en-US')}/s`,
+    kind: 'seed-001',
+    layout: null,
+    handlerMs: 0,
+    ordering: 'key',
+    paceRecordsPerSec: SEED_FIGURES.recordsPerSec,
     repeated: false,
   },
   {

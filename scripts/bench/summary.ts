@@ -1,4 +1,4 @@
-import { API_READ_TARGET_MS, IO_CONCURRENCY, IO_MS, isTimingWorkload, SAMPLER_ROUND_TARGET_MS, SEED_FIGURES, SEED_RETRY, type WorkloadPlan } from './plan';
+import { API_READ_TARGET_MS, IO_CONCURRENCY, IO_MS, isTimingWorkload, SAMPLER_ROUND_TARGET_MS, SEED_FIGURES, SEED_PRODUCE_CHUNK, SEED_RETRY, type WorkloadPlan } from './plan';
 import type { Measurement } from './protocol';
 import { formatCount, formatMiB, formatMs, formatRatio, median, ratio, recordsPerSecond } from './stats';
 
@@ -39,18 +39,6 @@ export function runRate(run: Measurement): number | null {
 /** Seed 001: records/s of its producer alone (null when the run did not record its produce time). */
 function producerRate(run: Measurement): number | null {
   return run.details.produceMs === undefined ? null : recordsPerSecond(run.records, Number(run.details.produceMs));
-}
-
-/**
- * A producer more than 10% faster than the consumer builds a backlog, and the median latency then measures
- * the wait in that backlog (it grows with the record count), not the consumer's path: the issue reads
- * latency "at that sustainable rate", i.e. in the paced run.
- */
-export function outranByProducer(run: Measurement): { producerRate: number; consumerRate: number } | null {
-  const produced = producerRate(run);
-  const consumed = runRate(run);
-  if (produced === null || consumed === null || produced <= consumed * 1.1) return null;
-  return { producerRate: produced, consumerRate: consumed };
 }
 
 /** The run whose records/s is the median (the lower middle one for an even count), so a row is one real run. */
@@ -224,7 +212,7 @@ function targets(rows: readonly Row[], context: Context): TargetCheck[] {
   within('10', 'roundP95Ms', SAMPLER_ROUND_TARGET_MS, 'a sampling round of 100 groups x 50 partitions');
   within('11a', 'p95Ms', API_READ_TARGET_MS, 'GET /api/groups/{groupId}');
   within('11b', 'p95Ms', API_READ_TARGET_MS, 'a 24-hour lag series');
-  for (const id of ['5', '5p']) {
+  for (const id of ['5', '5p', '5s']) {
     const r = row(id);
     const seed = context.byId.get(id);
     const seedRun = seed ? representativeRun(seed.runs) : null;
@@ -236,14 +224,19 @@ function targets(rows: readonly Row[], context: Context): TargetCheck[] {
         pass: r.recordsPerSec === null ? null : r.recordsPerSec > SEED_FIGURES.recordsPerSec,
       });
     }
-    const backlog = seedRun ? outranByProducer(seedRun) : null;
     const medianText = r.p50Ms === null ? '—' : `${r.p50Ms.toFixed(1)} ms`;
+    // Unpaced, records arrive in the producer's requests of SEED_PRODUCE_CHUNK, one every few tens of ms, and
+    // pile up whenever it outruns the consumer: that median measures the bench's producer as much as Warden.
+    // The issue reads latency "at that sustainable rate", so the target is judged in the paced runs.
+    const requestMs = seedRun && seedRun.details.produceMs !== undefined ? Number(seedRun.details.produceMs) / Math.ceil(seedRun.records / SEED_PRODUCE_CHUNK) : null;
     checks.push({
       target: `(${id}) median latency below the seed's ${SEED_FIGURES.p50Ms} ms`,
-      measured: backlog
-        ? `${medianText}, waiting in a backlog: the producer sent ${formatCount(backlog.producerRate)}/s, the consumer took ${formatCount(backlog.consumerRate)}/s (judged at a sustainable rate in (5p))`
-        : medianText,
-      pass: r.p50Ms === null || backlog ? null : r.p50Ms < SEED_FIGURES.p50Ms,
+      measured:
+        id === '5'
+          ? `${medianText}, not judged: unpaced, records arrive in ${formatCount(SEED_PRODUCE_CHUNK)}-record produce requests` +
+            `${requestMs === null ? '' : ` (one per ${formatMs(requestMs)} ms here)`}; judged at steady rates in (5p) and (5s)`
+          : medianText,
+      pass: id === '5' || r.p50Ms === null ? null : r.p50Ms < SEED_FIGURES.p50Ms,
     });
     checks.push({
       target: `(${id}) zero order violations`,

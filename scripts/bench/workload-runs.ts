@@ -9,6 +9,7 @@ import {
   SAMPLER_PARTITIONS,
   SAMPLER_TOPICS,
   SEED_KEYS,
+  SEED_PRODUCE_CHUNK,
   SEED_RETRY,
   SEED_TRANSIENT_ERROR_RATE,
   type BenchSizes,
@@ -141,7 +142,7 @@ async function produceSeed(kafka: Kafka, topic: string, records: number, ratePer
     let sent = 0;
     while (sent < records) {
       const due = ratePerSec === null ? records : Math.min(records, Math.floor(((performance.now() - started) * ratePerSec) / 1000) + 1);
-      const count = Math.min(due - sent, 1_000);
+      const count = Math.min(due - sent, SEED_PRODUCE_CHUNK);
       if (count <= 0) {
         await new Promise((resolve) => setTimeout(resolve, 1));
         continue;

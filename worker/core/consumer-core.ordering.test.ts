@@ -30,6 +30,24 @@ describe('ConsumerCore ordering and budgets', () => {
     expect(h.core.snapshot().counters.retries).toBe(2);
   });
 
+  it('a first retry that draws no delay runs at once, keeping its lane; later zero draws wait for the clock', async () => {
+    const h = createHarness({ ordering: 'key', random: () => 0, retry: { baseMs: 0, maxMs: 0 } });
+    h.core.deliver([makeRecord(0, { key: 'a' }), makeRecord(1, { key: 'a' })]);
+    await h.fail(0, transientError());
+    expect(h.eventsOf('retry-scheduled')).toMatchObject([{ offset: '0', attempt: 1, delayMs: 0 }]);
+    expect(h.started()).toEqual(['0', '0']); // no timer turn: the lane is held for no longer than the failure
+
+    // A handler failing on every attempt with no backoff must not spin without yielding to the event loop.
+    await h.fail(0, transientError());
+    expect(h.eventsOf('retry-scheduled').at(-1)).toMatchObject({ attempt: 2, delayMs: 0 });
+    expect(h.started()).toEqual(['0', '0']);
+    await h.clock.tick(0);
+    expect(h.started()).toEqual(['0', '0', '0']);
+    await h.succeed(0);
+    expect(h.started()).toEqual(['0', '0', '0', '1']);
+    expect(h.calls.filter((call) => call.offset === '0').map((call) => call.attempt)).toEqual([1, 2, 3]);
+  });
+
   it('a retry delay holds no execution slot', async () => {
     const h = createHarness({ ordering: 'key', maxInFlight: 1 });
     h.core.deliver([makeRecord(0, { key: 'a' }), makeRecord(1, { key: 'b' })]);

@@ -541,6 +541,13 @@ export class ConsumerCore<T> {
     this.counters.retries++;
     this.emit({ type: 'retry-scheduled', ...refOf(entry), phase: entry.phase, attempt, delayMs, error });
     if (this.closed) return;
+    // A first retry that drew no delay runs now: a timer would still hold the lane for a timer turn, and every
+    // record behind it in its lane with it (seed 001's latency). Later retries always go through the clock, so
+    // a handler failing on every attempt (with baseMs 0, say) cannot keep the event loop from turning.
+    if (delayMs === 0 && attempt === 1) {
+      this.onRetryDue(entry);
+      return;
+    }
     entry.retryTimer = this.clock.setTimeout(() => this.onRetryDue(entry), delayMs);
   }
 
