@@ -1013,35 +1013,7 @@ export class ConsumerCore<T> {
   snapshot(): CoreSnapshot {
     const nowMs = this.clock.now();
     const partitions: PartitionSnapshot[] = [];
-    for (const partition of this.partitions.values()) {
-      let completedUncommitted = partition.completedPrefixCount;
-      let buffered = 0;
-      let retryWaiting = 0;
-      for (const entry of partition.delivered) {
-        if (entry.status === 'complete') completedUncommitted++;
-        else if (entry.status === 'buffered') buffered++;
-        else if (entry.status === 'retry-wait') retryWaiting++;
-      }
-      const oldest = partition.oldestUnfinished();
-      partitions.push({
-        topic: partition.topic,
-        partition: partition.partition,
-        watermark: partition.committed?.offset ?? null,
-        committableOffset: partition.commitCandidate(this.settings.metadataMaxBytes)?.request.offset ?? partition.committed?.offset ?? null,
-        highestCompleted: partition.highestCompleted?.toString() ?? null,
-        deliveredCount: partition.pending,
-        inFlight: partition.inFlight,
-        completedUncommitted,
-        buffered,
-        bufferedBytes: partition.unfinishedBytes,
-        retryWaiting,
-        lanes: partition.lanes.size,
-        oldestUnfinishedOffset: oldest?.offset ?? null,
-        oldestUnfinishedAgeMs: oldest ? nowMs - oldest.deliveredAtMs : null,
-        paused: partition.backpressured,
-        quarantine: partition.quarantine ? { ...partition.quarantine.info } : null,
-      });
-    }
+    for (const partition of this.partitions.values()) partitions.push(partition.snapshot(nowMs, this.settings.metadataMaxBytes));
     return {
       nowMs,
       state: this.state,

@@ -19,7 +19,7 @@ import { movedFront } from './moved-front';
 import { encodeCompletedValuesAbove, offsetSuccessor } from './offsets';
 import type { RecordEntry } from './record-entry';
 import { topicPartitionKey } from './topic-partition';
-import type { CommitRequest, Offset, QuarantineInfo, SkipOrigin, TopicPartition } from './types';
+import type { CommitRequest, Offset, PartitionSnapshot, QuarantineInfo, SkipOrigin, TopicPartition } from './types';
 
 export interface QuarantineState<T> {
   info: QuarantineInfo;
@@ -258,6 +258,38 @@ export class PartitionState<T> {
     return {
       request: { topic: this.topic, partition: this.partition, offset: next, metadata },
       metadataOverflow: metadata === null,
+    };
+  }
+
+  /** What an operator sees of this partition (the core's snapshot); walks every tracked record. */
+  snapshot(nowMs: number, metadataMaxBytes: number): PartitionSnapshot {
+    let completedUncommitted = this.completedPrefixCount;
+    let buffered = 0;
+    let retryWaiting = 0;
+    for (let index = this.entriesStart; index < this.entries.length; index++) {
+      const status = this.entries[index]!.status;
+      if (status === 'complete') completedUncommitted++;
+      else if (status === 'buffered') buffered++;
+      else if (status === 'retry-wait') retryWaiting++;
+    }
+    const oldest = this.oldestUnfinished();
+    return {
+      topic: this.topic,
+      partition: this.partition,
+      watermark: this.committed?.offset ?? null,
+      committableOffset: this.commitCandidate(metadataMaxBytes)?.request.offset ?? this.committed?.offset ?? null,
+      highestCompleted: this.highestCompleted?.toString() ?? null,
+      deliveredCount: this.pending,
+      inFlight: this.inFlight,
+      completedUncommitted,
+      buffered,
+      bufferedBytes: this.unfinishedBytes,
+      retryWaiting,
+      lanes: this.lanes.size,
+      oldestUnfinishedOffset: oldest?.offset ?? null,
+      oldestUnfinishedAgeMs: oldest ? nowMs - oldest.deliveredAtMs : null,
+      paused: this.backpressured,
+      quarantine: this.quarantine ? { ...this.quarantine.info } : null,
     };
   }
 
