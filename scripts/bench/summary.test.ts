@@ -101,6 +101,13 @@ describe('summary', () => {
     expect(rows.find((r) => r.id === '5')!.notes).toContain('producer 50,000/s');
   });
 
+  it('rates (6) against its ideal, to the last commit and to the last handler', () => {
+    // 40,000 records: handlers done after 2.5 s (16,000/s), last commit at 4 s (10,000/s); ideal 20,000/s.
+    const run = measurement(40_000, 4_000, { details: { lastCompletionEpochMs: 1_000 + 2_500 } });
+    const { rows } = summarize([{ plan: plan('6'), runs: [run] }], new Map());
+    expect(rows[0]!.notes).toContain('0.50 of the 20,000/s ideal; 0.80 to the last handler');
+  });
+
   it('shows a failed workload with no numbers rather than dropping it', () => {
     const { rows } = summarize([{ plan: plan('9'), runs: [], error: 'postgres down\nstack' }], new Map());
     expect(rows[0]).toMatchObject({ id: '9', recordsPerSec: null, ratioToRaw: null, notes: 'FAILED: postgres down' });

@@ -124,6 +124,11 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
   if (entry.plan.id === '6') {
     const ideal = (IO_CONCURRENCY * 1000) / IO_MS;
     notes.push(`${formatRatio(ratio(runRate(run), ideal))} of the ${formatCount(ideal)}/s ideal`);
+    // The last records finish below half the pending budget, so their commit waits for the interval.
+    if (d.lastCompletionEpochMs !== undefined) {
+      const toLastCompletion = recordsPerSecond(run.records, Number(d.lastCompletionEpochMs) - run.startEpochMs);
+      notes.push(`${formatRatio(ratio(toLastCompletion, ideal))} to the last handler's end (the last commit then waits for the interval)`);
+    }
   }
   if (entry.plan.id === '7') {
     const isolation = isolationRatio(context);

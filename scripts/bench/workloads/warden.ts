@@ -23,6 +23,7 @@ export async function runWarden(spec: ChildSpec, groupId: string): Promise<Measu
   const keyed = settings.ordering === 'key';
   const io = spec.handlerMs;
   let quarantined: string | null = null;
+  let lastCompletionEpochMs = 0;
 
   const admit = (record: SourceRecord): Admission<number> =>
     record.value !== null && record.value[0] === OPEN_BRACE
@@ -40,6 +41,7 @@ export async function runWarden(spec: ChildSpec, groupId: string): Promise<Measu
         ? async (admittedAt) => {
             await sleep(io);
             latency.add(performance.now() - admittedAt);
+            lastCompletionEpochMs = epochNowMs();
           }
         : async (admittedAt) => {
             latency.add(performance.now() - admittedAt);
@@ -80,6 +82,7 @@ export async function runWarden(spec: ChildSpec, groupId: string): Promise<Measu
       commits: counters.commits,
       handled: counters.handled,
       droppedDeliveries: counters.droppedDeliveries,
+      ...(io > 0 ? { lastCompletionEpochMs } : {}),
     },
   };
 }
