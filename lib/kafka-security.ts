@@ -164,8 +164,9 @@ const ENCRYPTED_PEM_KEY = /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type:\s*4,
 
 /**
  * The private key in KAFKA_SSL_KEY_FILE's text and its unencrypted PEM (the text itself, or the key decrypted
- * with `password` and exported as PKCS#8); null after reporting why not. The password must match the file: required for an encrypted key, refused for a plain one
- * (a password that decrypts nothing is a misconfiguration waiting to surprise, not a harmless extra).
+ * with `password` and exported as PKCS#8); null after reporting why not. The password must match the file:
+ * required for an encrypted key, refused for a plain one (a password that decrypts nothing is a
+ * misconfiguration waiting to surprise, not a harmless extra).
  */
 function privateKeyIn(
   text: string,
