@@ -138,6 +138,12 @@ export class ConsumerCore<T> {
     return this.partitions.has(topicPartitionKey(tp));
   }
 
+  /** Paused for backpressure only (not quarantined): it resumes as soon as a commit frees its budget. */
+  isBackpressured(tp: TopicPartition): boolean {
+    const partition = this.partitions.get(topicPartitionKey(tp));
+    return partition !== undefined && partition.backpressured && partition.quarantine === null;
+  }
+
   private get admitting(): boolean {
     return this.fatal === null && !this.closed && !this.draining && !this.rebalancing;
   }

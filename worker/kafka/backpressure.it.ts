@@ -87,6 +87,38 @@ describe('backpressure through the kafkajs adapter', () => {
     expect(resumes.length).toBeGreaterThan(2);
   });
 
+  it('cycles a hot partition next to caught-up ones (the fetcher is held for its resume) and still takes their new records', async () => {
+    const topic = uniqueName('bp-hot');
+    const groupId = uniqueName('bp-hot-group');
+    await createTopic(admin, topic, 3);
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    try {
+      for (let first = 0; first < 300; first += 10) {
+        await producer.send({ topic, acks: -1, messages: Array.from({ length: 10 }, (_, i) => ({ partition: 0, value: `{"n":${first + i}}` })) });
+      }
+      const { consumer, handled, events } = start(topic, groupId);
+      await consumer.start();
+      await eventually('the hot partition paused at least once', async () =>
+        events.some((event) => event.type === 'backpressure' && event.partition === 0 && event.paused) ? true : undefined,
+      );
+      // Partitions 1 and 2 are caught up (empty) while 0 cycles; records arriving on them meanwhile must flow.
+      for (let n = 0; n < 5; n++) {
+        await producer.send({ topic, acks: -1, messages: [1, 2].map((partition) => ({ partition, value: `{"late":${n}}` })) });
+      }
+      await eventually('every partition committed to its end', async () => {
+        const offsets = await committedOffsets(admin, groupId, topic);
+        return offsets.get(0) === '300' && offsets.get(1) === '5' && offsets.get(2) === '5' ? true : undefined;
+      });
+      expect(handled.size).toBe(310);
+      expect([...handled.values()].every((count) => count === 1)).toBe(true);
+      const hotPauses = events.filter((event) => event.type === 'backpressure' && event.partition === 0 && event.paused);
+      expect(hotPauses.length).toBeGreaterThan(1);
+    } finally {
+      await producer.disconnect();
+    }
+  });
+
   it('keeps the healthy partitions flowing while a quarantine holds one paused, and stops cleanly', async () => {
     const topic = uniqueName('bp-q');
     const groupId = uniqueName('bp-q-group');

@@ -3,11 +3,12 @@ import { ConsumerCore, type ConsumerCoreOptions } from '../core';
 import type { Clock, CommitRequest, Offset, SourcePort, StallInfo, TopicPartition } from '../core/types';
 import type { Readiness } from '../http/worker-server';
 import { classifyCommitError } from './classify-commit-error';
+import { fetchHoldMs } from './fetch-hold';
 import { toSourceRecords } from './source-records';
 
 // The kafkajs adapter around the pure ConsumerCore, and the library entry point (`createConsumer`).
 // kafkajs facts this relies on (anchors.md): each broker's fetcher waits for eachBatch, so eachBatch hands
-// records to the core and returns at once (unless every partition is paused: holdWhileAllPaused); the
+// records to the core and returns at once (unless nothing could be fetched until a resume: fetch-hold.ts); the
 // fetch position follows resolved offsets; pause state and pending seeks live in kafkajs's ConsumerGroup,
 // which is recreated after a crash, so the adapter keeps the desired pauses itself and re-applies them after
 // every join; commits must happen before stop().
@@ -77,8 +78,8 @@ const systemClock: Clock = {
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 
-/** Longest an eachBatch call is held while every partition is paused; well under the heartbeat interval. */
-const HELD_BATCH_MAX_MS = 1_000;
+/** kafkajs's maxWaitTimeInMs unless kafkaConsumerConfig sets it; see startKafkaConsumer. */
+const DEFAULT_FETCH_WAIT_MS = 100;
 
 const tpKey = (tp: TopicPartition) => `${tp.topic}\u0000${tp.partition}`;
 
@@ -107,14 +108,18 @@ export class WardenConsumer<T> {
   /** Start of the current stop (rebalance, crash or rebuild) until the next GROUP_JOIN; null while running. */
   private stopStartedAtMs: number | null = null;
   private stopCause: RebalanceTiming['cause'] = 'join';
-  /** Ends the eachBatch call held while every partition is paused (see holdWhileAllPaused). */
+  /** Ends the eachBatch call held until the first resume (see holdUntilResume). */
   private releaseHeldBatch: (() => void) | null = null;
+  /** Partitions whose last delivered batch reached the high watermark (nothing more to fetch then). */
+  private readonly caughtUp = new Set<string>();
+  private readonly fetchWaitMs: number;
 
   constructor(private readonly options: WardenConsumerOptions<T>) {
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger;
     this.readinessWindowMs = options.readinessWindowMs ?? 20_000;
     this.restartAfterMs = options.restartAfterMs ?? 45_000;
+    this.fetchWaitMs = options.kafkaConsumerConfig?.maxWaitTimeInMs ?? DEFAULT_FETCH_WAIT_MS;
     this.ownsAdmin = options.admin === undefined;
     this.admin = options.admin ?? options.kafka.admin();
     const source: SourcePort = {
@@ -207,7 +212,7 @@ export class WardenConsumer<T> {
       // When every partition a broker leads is paused (backpressure does that), kafkajs sleeps maxWaitTimeInMs
       // before it looks again (consumerGroup.js fetch), so a resumed partition waited up to the 5 s default.
       // Only idle fetches return sooner as a cost: the broker answers as soon as data is there anyway.
-      maxWaitTimeInMs: 100,
+      maxWaitTimeInMs: DEFAULT_FETCH_WAIT_MS,
       ...this.options.kafkaConsumerConfig,
       groupId,
       retry: {
@@ -269,6 +274,7 @@ export class WardenConsumer<T> {
       partitions.map((partition) => ({ topic, partition })),
     );
     this.assigned = assigned;
+    this.caughtUp.clear();
     this.core.onAssignment(assigned);
     const owned = new Set(assigned.map(tpKey));
     for (const [key, tp] of this.desiredPauses) {
@@ -342,22 +348,28 @@ export class WardenConsumer<T> {
     this.core.deliver(records);
     // Advances the fetch position past what the core now holds. A seek the core made during deliver()
     // (quarantine) is applied at the next fetch and wins over this.
-    resolveOffset(messages[messages.length - 1]!.offset);
-    await this.holdWhileAllPaused();
+    const lastOffset = messages[messages.length - 1]!.offset;
+    resolveOffset(lastOffset);
+    const key = tpKey(batch);
+    if (BigInt(lastOffset) + 1n >= BigInt(batch.highWatermark)) this.caughtUp.add(key);
+    else this.caughtUp.delete(key);
+    await this.holdUntilResume();
   }
 
-  /**
-   * With every owned partition paused, kafkajs's fetcher sleeps maxWaitTimeInMs between looks, so a partition
-   * resumed (by backpressure, once its commit landed) waited out the rest of that sleep: a fifth of the
-   * side-by-side benchmark's time. Instead the fetcher is held here until the first resume, and fetches at
-   * once. The hold is bounded by HELD_BATCH_MAX_MS and ends on a rebalance, fatal core or stop, so heartbeats,
-   * rebalances and shutdown wait at most that long.
-   */
-  private async holdWhileAllPaused(): Promise<void> {
-    if (this.stopping || this.releaseHeldBatch || this.assigned.length === 0) return;
-    for (const tp of this.assigned) if (!this.desiredPauses.has(tpKey(tp))) return;
+  /** Holds kafkajs's fetcher while nothing could be fetched until a resume (fetch-hold.ts says when, how long). */
+  private async holdUntilResume(): Promise<void> {
+    if (this.stopping || this.releaseHeldBatch) return;
+    const holdMs = fetchHoldMs(
+      this.assigned.map((tp) => {
+        const key = tpKey(tp);
+        const paused = this.desiredPauses.has(key);
+        return { paused, backpressured: paused && this.core.isBackpressured(tp), caughtUp: this.caughtUp.has(key) };
+      }),
+      this.fetchWaitMs,
+    );
+    if (holdMs === null) return;
     await new Promise<void>((resolve) => {
-      const timer = this.clock.setTimeout(() => release(), HELD_BATCH_MAX_MS);
+      const timer = this.clock.setTimeout(() => release(), holdMs);
       const release = () => {
         this.clock.clearTimeout(timer);
         this.releaseHeldBatch = null;
@@ -383,6 +395,7 @@ export class WardenConsumer<T> {
   }
 
   private seek(tp: TopicPartition, offset: Offset): void {
+    this.caughtUp.delete(tpKey(tp));
     try {
       if (!this.consumer) throw new Error('no consumer');
       this.consumer.seek({ ...tp, offset });
