@@ -65,7 +65,7 @@ export function PartitionTable({ groupId, partitions, showCommitPrefix }: { grou
                 ) : null}
               </th>
               <td>
-                <PartitionStatusBadge status={p.status} />
+                <PartitionStatusBadge status={p.status} quarantined={p.quarantine !== null} />
               </td>
               <td className="num mono" data-testid="committed-offset">
                 {p.committedOffset ?? <span className="muted">none</span>}

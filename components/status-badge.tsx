@@ -19,10 +19,22 @@ const PARTITION_HELP: Record<TPartitionStatus, string> = {
   REWIND: 'Committed offset moved backwards',
 };
 
-export function PartitionStatusBadge({ status }: { status: TPartitionStatus }) {
+/**
+ * A partition's commit status. A quarantined partition reads HELD, as its group reads Quarantined: its commit
+ * waits for an operator, so STOP, STALL or WARN are the quarantine's expected consequences and OK would claim
+ * a health it does not have. REWIND still shows: a quarantine never moves a commit backwards.
+ */
+export function PartitionStatusBadge({ status, quarantined = false }: { status: TPartitionStatus; quarantined?: boolean }) {
+  if (quarantined && status !== 'REWIND') {
+    return (
+      <span className="badge badge-quarantined" title={`Quarantined: its commit waits for an operator (commit status ${status})`} data-testid="partition-status">
+        HELD
+      </span>
+    );
+  }
   const tone = status === 'OK' ? 'ok' : status === 'WARN' ? 'warn' : 'err';
   return (
-    <span className={`badge badge-${tone}`} title={PARTITION_HELP[status]}>
+    <span className={`badge badge-${tone}`} title={PARTITION_HELP[status]} data-testid="partition-status">
       {status}
     </span>
   );

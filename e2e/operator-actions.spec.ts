@@ -191,8 +191,13 @@ test('seek by time through the UI moves the partition past the poison record, an
     { partition: 2, value: upsert(`${workerGroup}-late-1`), timestamp: String(base + 20_000) },
   ]);
   await page.goto('/quarantine');
+  await expect(quarantineCard(page, 2)).toBeVisible({ timeout: 60_000 });
+  // The group page reads the held partition as HELD, not as a healthy commit status.
+  await page.goto(`/groups/${encodeURIComponent(workerGroup)}`);
+  const row = page.locator('[data-testid="partition-row"][data-partition="2"]');
+  await expect(row.getByTestId('partition-status')).toHaveText('HELD');
+  await page.goto('/quarantine');
   const card = quarantineCard(page, 2);
-  await expect(card).toBeVisible({ timeout: 60_000 });
   await card.getByRole('button', { name: 'Seek…' }).click();
   const dialog = page.getByRole('dialog', { name: `Seek ${inputTopic}-2?` });
   await dialog.getByRole('radio', { name: /first record at or after a time/ }).check();
@@ -207,10 +212,10 @@ test('seek by time through the UI moves the partition past the poison record, an
   await expect(page.getByTestId('command-progress').first()).toContainText(`sought from offset ${start} to ${start + 1}`);
 
   await page.goto(`/groups/${encodeURIComponent(workerGroup)}`);
-  const row = page.locator('[data-testid="partition-row"][data-partition="2"]');
   await expect(row.getByTestId('committed-offset')).toHaveText(String(start + 3), { timeout: 30_000 });
   await expect(row.getByTestId('partition-lag')).toHaveText('0');
   await expect(row.getByText(/quarantined @/)).toHaveCount(0);
+  await expect(row.getByTestId('partition-status')).not.toHaveText('HELD');
 });
 
 test('the action API refuses bad input, unknown targets and partitions that are not held, and writes nothing', async ({ request }) => {
