@@ -83,6 +83,31 @@ describe('adviseGroup', () => {
     });
   });
 
+  describe('a partition held back by its own processing', () => {
+    const bound = { arrivalRatePerSec: 18, consumptionRatePerSec: 11, sinceMs: Date.UTC(2026, 10, 30, 4, 30) };
+
+    it('says more consumers would not drain it, with the rates measured since its backlog began', () => {
+      const partitions = [part(0, { arrivalRatePerSec: 18, lag: 400, ownProcessingBound: bound }), part(1, { arrivalRatePerSec: 5 })];
+      const advice = only(adviseGroup({ ...healthy, partitions, members: 1, perConsumerRatePerSec: null }), 'own-processing-bound:orders-0');
+      expect(advice.severity).toBe('warning');
+      expect(advice.evidence).toEqual({
+        topic: 'orders',
+        partition: 0,
+        arrivalRatePerSec: 18,
+        consumptionRatePerSec: 11,
+        backlogSince: '2026-11-30T04:30:00.000Z',
+        lag: 400,
+      });
+      expect(advice.detail).toContain('orders-0 processes 11/s while 18/s arrive');
+      expect(advice.detail).toMatch(/more consumers would not drain it/);
+    });
+
+    it('leaves a partition that is also hot to the hot-partition advice', () => {
+      const partitions = [part(0, { arrivalRatePerSec: 400, ownProcessingBound: { ...bound, arrivalRatePerSec: 400 } }), part(1)];
+      expect(ids(adviseGroup({ ...healthy, partitions, members: 2 }))).toEqual(['hot-partition:orders-0']);
+    });
+  });
+
   describe('poll budget', () => {
     it("fires critical on seed 003's 500 x 0.8 s = 400 s against 300 s", () => {
       const pollBudget = { maxBatchRecords: 500, slowRecordMs: 800, limitMs: 300_000, limitName: 'max.poll.interval.ms' };

@@ -44,6 +44,11 @@ export interface AdvicePartition {
   quarantinedForMs?: number | null;
   quarantinedOffset?: string | null;
   quarantineReason?: string | null;
+  /**
+   * Measured as held back by its own processing (its lag grows while its consumer keeps up on its other
+   * partitions; lib/server/analysis/group-advice.ts): rates since records started waiting on it.
+   */
+  ownProcessingBound?: { arrivalRatePerSec: number; consumptionRatePerSec: number; sinceMs: number } | null;
 }
 
 export interface AdviceInput {
@@ -134,6 +139,7 @@ export function adviseGroup(input: AdviceInput): Advice[] {
   const rebalancesTooOften = input.rebalancesPerHour !== null && input.rebalancesPerHour > t.rebalancesPerHourWarn;
   const advice = [
     ...hotPartitions(input),
+    ...ownProcessingBound(input),
     ...pollBudget(input, t),
     ...membersExceedPartitions(input),
     ...rebalanceRate(input, t),
@@ -176,6 +182,38 @@ function hotPartitions({ partitions, perConsumerRatePerSec: rate }: AdviceInput)
           arrivalRatePerSec: p.arrivalRatePerSec,
           perConsumerRatePerSec: rate,
           shareOfTopicArrivalPercent: Math.round(share * 100),
+          ...(p.lag === null ? {} : { lag: p.lag }),
+        },
+      },
+    ];
+  });
+}
+
+/** Partitions whose lag grows while their consumer keeps up elsewhere (a hot partition already says more). */
+function ownProcessingBound({ partitions, perConsumerRatePerSec: rate }: AdviceInput): Advice[] {
+  return partitions.flatMap((p): Advice[] => {
+    const bound = p.ownProcessingBound;
+    if (!bound) return [];
+    if (rate !== null && rate > 0 && p.arrivalRatePerSec !== null && isHotPartition(p.arrivalRatePerSec, rate)) return [];
+    const name = `${p.topic}-${p.partition}`;
+    return [
+      {
+        id: `own-processing-bound:${name}`,
+        severity: 'warning',
+        title: `${name} is held back by its own processing, not by the consumer count`,
+        detail:
+          `${name} processes ${formatRate(bound.consumptionRatePerSec)} while ${formatRate(bound.arrivalRatePerSec)} arrive, so its lag ` +
+          `grows, yet its consumer keeps up on its other partitions: it has capacity to spare. This partition's records ` +
+          'run in order, one key (a hot key) or the whole partition at a time, or few at a time, and one consumer reads ' +
+          'a partition, so more consumers would not drain it. Spread the hot key (a finer key), let more of its records ' +
+          'run at once (Warden: key instead of partition ordering, a higher maxInFlightPerPartition), or make ' +
+          'per-record processing faster.',
+        evidence: {
+          topic: p.topic,
+          partition: p.partition,
+          arrivalRatePerSec: bound.arrivalRatePerSec,
+          consumptionRatePerSec: bound.consumptionRatePerSec,
+          backlogSince: new Date(bound.sinceMs).toISOString(),
           ...(p.lag === null ? {} : { lag: p.lag }),
         },
       },

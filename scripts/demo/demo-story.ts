@@ -25,7 +25,7 @@ export interface DemoAct {
 /** Acts by start time; an act with toSec === fromSec happens once at that moment. */
 export const STORY_ACTS: readonly DemoAct[] = [
   { name: 'steady', fromSec: 0, toSec: Infinity, cue: 'steady traffic on every partition: lag near zero (Overview)' },
-  { name: 'hot-key', fromSec: 20, toSec: 140, cue: 'one key gets hot: its partition lags alone, more consumers would not help (group page: hot partition advice)' },
+  { name: 'hot-key', fromSec: 20, toSec: 140, cue: 'one key gets hot: its partition lags alone, more consumers would not help (group page: advice on partition 0)' },
   { name: 'poison', fromSec: 45, toSec: 45, cue: 'a poison record: its partition is quarantined, the others keep flowing (Quarantine page: resume, skip or seek it)' },
   { name: 'surge', fromSec: 75, toSec: 120, cue: 'a slow period: arrivals exceed what the workers take, a backlog builds (group page: capacity card says scale to N, catch up in T)' },
   { name: 'second-worker', fromSec: 90, toSec: 150, cue: 'a second worker joins, later leaves: two rebalances (Rebalances page)' },

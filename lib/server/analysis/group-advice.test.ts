@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_CLIENT_SETTINGS, parseClientSettings, resolveClientSettings } from '../../advisor/client-settings';
-import { buildGroupAdvice, measurePerConsumerRate, measurePollBudget } from './group-advice';
+import { buildGroupAdvice, findOwnProcessingBound, measurePerConsumerRate, measurePollBudget } from './group-advice';
 import { analyzeGroup, compareGroupsWorstFirst, partitionKey, type LatestPartitionRow } from './group-analysis';
 import type { SamplePoint } from './partition-analysis';
 
@@ -177,6 +177,46 @@ describe('buildGroupAdvice', () => {
     expect(advice.plan?.summary).toMatch(/^Scale consumers to 6 to catch up in 5 min\./);
     expect(advice.partitions[0]).toMatchObject({ topic: 'orders', partition: 0, backlog: 30_000, hadBacklogThroughout: true });
     expect(advice.advice.map((a) => a.id)).toContain('eager-protocol');
+  });
+
+  describe('a partition held back by its own processing (a hot key)', () => {
+    // One consumer: partition 0 receives 18/s and processes 11/s (one key's records run one at a time), so
+    // its lag grows, while partitions 1-3 are caught up: the consumer has capacity to spare.
+    const hotKey: FakePartition[] = [
+      { partition: 0, arrival: 18, consumption: 11, backlog: 400, owner: 'c1' },
+      ...[1, 2, 3].map((partition) => ({ partition, arrival: 5, consumption: 5, backlog: 3, owner: 'c1' })),
+    ];
+
+    it('is found, advised on, and left out of the plan instead of asking for more consumers', () => {
+      const analysis = analyze(hotKey);
+      expect([...findOwnProcessingBound(analysis, new Set()).entries()]).toEqual([
+        [partitionKey({ topic: 'orders', partition: 0 }), { arrivalRatePerSec: 18, consumptionRatePerSec: 11, sinceMs: 5_000 }],
+      ]);
+      const advice = buildGroupAdvice({ ...base, analysis });
+      const item = advice.advice.find((a) => a.id === 'own-processing-bound:orders-0');
+      expect(item).toMatchObject({ severity: 'warning', evidence: { arrivalRatePerSec: 18, consumptionRatePerSec: 11, lag: 400 } });
+      expect(item?.detail).toMatch(/more consumers would not drain it/);
+      expect(advice.notes.join(' ')).toMatch(/orders-0 is left out of the plan: it is held back by its own processing \(11\/s against 18\/s arriving\)/);
+      expect(advice.plan?.summary ?? advice.planUnavailableReason).not.toMatch(/Scale consumers to/);
+    });
+
+    it('is not found when the consumer has records waiting everywhere (seed 003: short of capacity)', () => {
+      expect(findOwnProcessingBound(analyze(seedPartitions), new Set()).size).toBe(0);
+      const advice = buildGroupAdvice({ ...base, analysis: analyze(seedPartitions) });
+      expect(advice.advice.some((a) => a.id.startsWith('own-processing-bound'))).toBe(false);
+    });
+
+    it('is not judged for a consumer reading one partition, nor for a partition quarantined, behind only briefly or draining', () => {
+      expect(findOwnProcessingBound(analyze([{ partition: 0, arrival: 18, consumption: 11, backlog: 400, owner: 'c1' }]), new Set()).size).toBe(0);
+      const analysis = analyze(hotKey);
+      expect(findOwnProcessingBound(analysis, new Set([partitionKey({ topic: 'orders', partition: 0 })])).size).toBe(0);
+      // Behind for two samples only (its backlog began 5 s ago): not yet judged.
+      const brief = analyze([{ partition: 0, arrival: 18, consumption: 11, backlog: 50, owner: 'c1' }, ...hotKey.slice(1)]);
+      expect(findOwnProcessingBound(brief, new Set()).size).toBe(0);
+      // Records waiting throughout, but draining now.
+      const draining = analyze([{ partition: 0, arrival: 11, consumption: 18, backlog: 400, owner: 'c1' }, ...hotKey.slice(1)]);
+      expect(findOwnProcessingBound(draining, new Set()).size).toBe(0);
+    });
   });
 
   it('names hot partitions by topic and partition, also across topics', () => {

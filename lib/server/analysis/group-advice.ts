@@ -10,8 +10,8 @@ import { formatRate, plural } from '../../advisor/format';
 import type { MemberRestartCounts } from '../../advisor/member-restarts';
 import { formatDuration } from '../../lag/format-duration';
 import type { TGroupAdvice } from '../../schemas/advice';
-import type { GroupAnalysis } from './group-analysis';
-import { ratesBetweenCommits, sumPartitionSamples } from './partition-analysis';
+import type { GroupAnalysis, PartitionAnalysis } from './group-analysis';
+import { ratesBetweenCommits, sumPartitionSamples, type SamplePoint } from './partition-analysis';
 
 export interface GroupAdviceInput {
   groupId: string;
@@ -167,11 +167,88 @@ function keptUp(analysis: GroupAnalysis, windowMs: number, held: ReadonlySet<str
 
 const keyOf = (p: { topic: string; partition: number }) => `${p.topic}\u0000${p.partition}`;
 
+/** Consecutive samples with records waiting before a partition's own processing is judged (20 s at 5 s). */
+export const OWN_BOUND_MIN_SAMPLES = 5;
+/** It is judged on the newest samples of that run only (a minute at 5 s), so a backlog that drains now is not. */
+export const OWN_BOUND_MAX_SAMPLES = 12;
+
+/** A partition held back by its own processing: its rates since records started waiting on it. */
+export interface OwnProcessingBound {
+  arrivalRatePerSec: number;
+  consumptionRatePerSec: number;
+  /** The first sample the rates were measured from (records were waiting from then on). */
+  sinceMs: number;
+}
+
+/** Lag growth, arrivals and sample spacing over `samples` (all committed); null with fewer than two. */
+function lagChange(samples: readonly SamplePoint[]): { growth: number; arrivalPerSec: number; consumptionPerSec: number; intervalSec: number } | null {
+  const first = samples[0];
+  const last = samples[samples.length - 1];
+  if (!first || !last || first === last || first.committedOffset === null || last.committedOffset === null) return null;
+  const spanSec = (last.atMs - first.atMs) / 1000;
+  if (spanSec <= 0) return null;
+  return {
+    growth: last.logEndOffset - last.committedOffset - (first.logEndOffset - first.committedOffset),
+    arrivalPerSec: (last.logEndOffset - first.logEndOffset) / spanSec,
+    consumptionPerSec: (last.committedOffset - first.committedOffset) / spanSec,
+    intervalSec: spanSec / (samples.length - 1),
+  };
+}
+
+/** Growth that sampling itself can show: two intervals of arrivals, at least one record (as in keptUp). */
+const beyondSamplingNoise = (change: { growth: number; arrivalPerSec: number; intervalSec: number }) =>
+  change.growth > Math.max(1, 2 * change.arrivalPerSec * change.intervalSec);
+
+/**
+ * Partitions held back by their own processing rather than by their consumer's capacity: records waited on
+ * it at each of the last OWN_BOUND_MIN_SAMPLES samples or more and its lag grew over them (at most the last
+ * OWN_BOUND_MAX_SAMPLES) beyond sampling noise, while another partition of the same member, with arrivals, was caught up over the same span (its
+ * lag within sampling noise of zero and not growing): the consumer ran out of work there. A consumer short
+ * of capacity has records waiting on all its busy partitions; one that is caught up elsewhere but falls
+ * behind here is held back by this partition alone: its records run in order (a hot key, partition
+ * ordering) or few at a time, which no consumer count changes, since one consumer reads a partition. A
+ * member owning one workable partition cannot be judged, nor can a partition without commits.
+ */
+export function findOwnProcessingBound(analysis: GroupAnalysis, excluded: ReadonlySet<string>): Map<string, OwnProcessingBound> {
+  const found = new Map<string, OwnProcessingBound>();
+  const byKey = new Map(analysis.partitions.map((p) => [keyOf(p.row), p]));
+  for (const member of analysis.members) {
+    const owned = member.partitions
+      .map((tp) => byKey.get(keyOf(tp)))
+      .filter((p): p is PartitionAnalysis => p !== undefined && !excluded.has(keyOf(p.row)));
+    if (owned.length < 2) continue;
+    for (const p of owned) {
+      let runStart = p.history.length;
+      while (runStart > 0) {
+        const sample = p.history[runStart - 1]!;
+        if (sample.committedOffset === null || sample.logEndOffset <= sample.committedOffset) break;
+        runStart -= 1;
+      }
+      const run = p.history.slice(Math.max(runStart, p.history.length - OWN_BOUND_MAX_SAMPLES));
+      const change = run.length >= OWN_BOUND_MIN_SAMPLES ? lagChange(run) : null;
+      if (!change || !beyondSamplingNoise(change)) continue;
+      const sinceMs = run[0]!.atMs;
+      const othersCaughtUp = owned.some((q) => {
+        if (q === p) return false;
+        const span = q.history.filter((sample) => sample.atMs >= sinceMs && sample.committedOffset !== null);
+        const other = lagChange(span);
+        const newest = span[span.length - 1];
+        if (!other || !newest || other.arrivalPerSec <= 0 || beyondSamplingNoise(other)) return false;
+        // Caught up: what waits there is no more than sampling shows (records done but not yet committed).
+        return newest.logEndOffset - newest.committedOffset! <= Math.max(1, 2 * other.arrivalPerSec * other.intervalSec);
+      });
+      if (othersCaughtUp) found.set(keyOf(p.row), { arrivalRatePerSec: change.arrivalPerSec, consumptionRatePerSec: change.consumptionPerSec, sinceMs });
+    }
+  }
+  return found;
+}
+
 export function buildGroupAdvice(input: GroupAdviceInput): TGroupAdvice {
   const { analysis } = input;
   const notes: string[] = [];
   const held = new Set(input.quarantines.map(keyOf));
   const { saturatedMembers: _saturated, members: memberRates, ...perConsumerRate } = measurePerConsumerRate(analysis, input.windowMs, held);
+  const ownBound = findOwnProcessingBound(analysis, held);
   const consumers = analysis.members.length;
   const topics = new Set(analysis.partitions.map((p) => p.row.topic));
   const multiTopic = topics.size > 1;
@@ -187,11 +264,22 @@ export function buildGroupAdvice(input: GroupAdviceInput): TGroupAdvice {
 
   // Quarantined partitions wait for an operator, not for consumers: planning them would recommend scaling
   // for a backlog no consumer may touch.
-  const planned = partitions.filter((p) => !held.has(keyOf(p)));
-  if (planned.length < partitions.length) {
-    const count = partitions.length - planned.length;
+  const workable = partitions.filter((p) => !held.has(keyOf(p)));
+  if (workable.length < partitions.length) {
+    const count = partitions.length - workable.length;
     notes.push(`${plural(count, 'quarantined partition')} ${count === 1 ? 'is' : 'are'} left out of the plan: ${count === 1 ? 'it waits' : 'they wait'} for an operator, not for more consumers.`);
   }
+  // Likewise a partition held back by its own processing: more consumers would not drain it (see the advice).
+  const planned = workable.filter((p) => !ownBound.has(keyOf(p)));
+  for (const p of workable.filter((q) => ownBound.has(keyOf(q)))) {
+    const bound = ownBound.get(keyOf(p))!;
+    notes.push(
+      `${p.topic}-${p.partition} is left out of the plan: it is held back by its own processing ` +
+        `(${formatRate(bound.consumptionRatePerSec)} against ${formatRate(bound.arrivalRatePerSec)} arriving) while its consumer keeps up elsewhere, ` +
+        'which more consumers would not change (see the advice).',
+    );
+  }
+  const notPlanned = new Set([...held, ...ownBound.keys()]);
   const unknownBacklog = planned.filter((p) => p.backlog === null).length;
   if (unknownBacklog > 0) notes.push(`${plural(unknownBacklog, 'partition')} never committed: backlog unknown, counted as 0.`);
   const unknownArrival = planned.filter((p) => p.arrivalRatePerSec === null).length;
@@ -200,11 +288,12 @@ export function buildGroupAdvice(input: GroupAdviceInput): TGroupAdvice {
   let planUnavailableReason: string | null = null;
   let keepingUp = false;
   if (partitions.length === 0) planUnavailableReason = 'The group has no partitions in its latest sample.';
-  else if (planned.length === 0) planUnavailableReason = 'Every partition is quarantined: resolve the quarantines first.';
+  else if (workable.length === 0) planUnavailableReason = 'Every partition is quarantined: resolve the quarantines first.';
+  else if (planned.length === 0) planUnavailableReason = 'Every workable partition is held back by its own processing: more consumers would not help (see the advice).';
   else if (unknownArrival === planned.length) planUnavailableReason = 'Not enough samples yet: rates need two samples in the window.';
   else if (perConsumerRate.ratePerSec === null) {
     planUnavailableReason = `No processing rate measured (${perConsumerRate.basis}), so a consumer count cannot be planned.`;
-  } else if (perConsumerRate.isLowerBound && keptUp(analysis, input.windowMs, held)) {
+  } else if (perConsumerRate.isLowerBound && keptUp(analysis, input.windowMs, notPlanned)) {
     // Nobody was saturated and the lag did not grow: a plan from a lower-bound rate would recommend scaling a
     // group that needs nothing (one consumer doing exactly the arrival rate looks like "never catches up").
     keepingUp = true;
@@ -251,6 +340,7 @@ export function buildGroupAdvice(input: GroupAdviceInput): TGroupAdvice {
         quarantinedForMs: q ? Math.max(0, nowMs - q.since.getTime()) : null,
         quarantinedOffset: q ? q.offset.toString() : null,
         quarantineReason: q ? q.reason : null,
+        ownProcessingBound: ownBound.get(`${p.row.topic}\u0000${p.row.partition}`) ?? null,
       };
     }),
     members: consumers,
