@@ -5,12 +5,16 @@
 //   --no-traffic   no demo traffic and no story: watch a real cluster (set KAFKA_BROKERS) with the worker's sampler
 //   --no-ui        no dashboard (headless runs and tests)
 //   --rebuild      rebuild the UI even if a build exists
+//   --keep-state   keep the previous run's topics, commits and samples (by default a story run on the bundled
+//                  broker starts over: scripts/demo/demo-reset.ts)
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { childProcessEnv, loadConfig } from '../lib/config';
+import { createDatabase } from '../lib/db';
 import { createKafka, kafkaSecurityFrom } from '../worker/kafka/client';
 import { ensureTopics } from '../worker/kafka/topics';
+import { resetDemoState } from './demo/demo-reset';
 import { actsStartingBetween, planAt, type DemoStorySettings } from './demo/demo-story';
 import { DemoTraffic, HOT_KEY, HOT_PARTITION, POISON_PARTITION } from './demo/demo-traffic';
 import { startLocalBroker, stopLocalBroker, localBrokerRunning } from './lib/broker';
@@ -20,7 +24,7 @@ import { eventually } from './lib/eventually';
 import { ProcessGroup, run } from './lib/processes';
 
 const ROOT = path.resolve(__dirname, '..');
-const FLAGS = new Set(['--no-traffic', '--no-ui', '--rebuild']);
+const FLAGS = new Set(['--no-traffic', '--no-ui', '--rebuild', '--keep-state']);
 const TICK_MS = 200;
 
 async function main(): Promise<void> {
@@ -64,10 +68,29 @@ async function main(): Promise<void> {
 
     const admin = kafka.admin();
     await admin.connect();
-    await ensureTopics(admin, [
-      { topic: config.WARDEN_INPUT_TOPIC, numPartitions: config.WARDEN_INPUT_PARTITIONS },
-      { topic: config.WARDEN_RESULTS_TOPIC, numPartitions: config.WARDEN_INPUT_PARTITIONS },
-    ]);
+    if (withTraffic && config.usesLocalBroker && !process.argv.includes('--keep-state')) {
+      const db = createDatabase(config.DATABASE_URL);
+      try {
+        const topics = [config.WARDEN_INPUT_TOPIC, config.WARDEN_RESULTS_TOPIC, config.WARDEN_DLQ_TOPIC];
+        const reset = await resetDemoState(admin, db, { groupId: config.WARDEN_GROUP_ID, topics });
+        if (reset.topicsDeleted.length > 0 || reset.samplesDeleted > 0) {
+          console.log(
+            `demo: starting over: the previous run's topics (${reset.topicsDeleted.join(', ') || 'none'}), ${reset.samplesDeleted} lag samples ` +
+              `and ${reset.quarantinesDeleted} quarantine(s) of ${config.WARDEN_GROUP_ID} removed; the audit log stays (--keep-state keeps everything)`,
+          );
+        }
+      } finally {
+        await db.$disconnect();
+      }
+    }
+    // A topic deleted a moment ago can take a little while before the broker accepts its name again.
+    await eventually('the demo topics', async () => {
+      await ensureTopics(admin, [
+        { topic: config.WARDEN_INPUT_TOPIC, numPartitions: config.WARDEN_INPUT_PARTITIONS },
+        { topic: config.WARDEN_RESULTS_TOPIC, numPartitions: config.WARDEN_INPUT_PARTITIONS },
+      ]);
+      return true;
+    });
     await admin.disconnect();
 
     if (withUi && (!existsSync(path.join(ROOT, '.next', 'BUILD_ID')) || process.argv.includes('--rebuild'))) {
