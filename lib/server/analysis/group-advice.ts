@@ -202,12 +202,13 @@ const beyondSamplingNoise = (change: { growth: number; arrivalPerSec: number; in
 /**
  * Partitions held back by their own processing rather than by their consumer's capacity: records waited on
  * it at each of the last OWN_BOUND_MIN_SAMPLES samples or more and its lag grew over them (at most the last
- * OWN_BOUND_MAX_SAMPLES) beyond sampling noise, while another partition of the same member, with arrivals, was caught up over the same span (its
- * lag within sampling noise of zero and not growing): the consumer ran out of work there. A consumer short
- * of capacity has records waiting on all its busy partitions; one that is caught up elsewhere but falls
- * behind here is held back by this partition alone: its records run in order (a hot key, partition
- * ordering) or few at a time, which no consumer count changes, since one consumer reads a partition. A
- * member owning one workable partition cannot be judged, nor can a partition without commits.
+ * OWN_BOUND_MAX_SAMPLES) beyond sampling noise, while another partition of the same member, with arrivals,
+ * was caught up over the same span (its lag within sampling noise of zero and not growing): the consumer ran
+ * out of work there. A consumer short of capacity has records waiting on all its busy partitions; one that
+ * is caught up elsewhere but falls behind here is held back by this partition alone: its records run in
+ * order (a hot key, partition ordering) or few at a time, which no consumer count changes, since one
+ * consumer reads a partition. A member owning one workable partition cannot be judged, nor can a partition
+ * without commits.
  */
 export function findOwnProcessingBound(analysis: GroupAnalysis, excluded: ReadonlySet<string>): Map<string, OwnProcessingBound> {
   const found = new Map<string, OwnProcessingBound>();
@@ -340,7 +341,7 @@ export function buildGroupAdvice(input: GroupAdviceInput): TGroupAdvice {
         quarantinedForMs: q ? Math.max(0, nowMs - q.since.getTime()) : null,
         quarantinedOffset: q ? q.offset.toString() : null,
         quarantineReason: q ? q.reason : null,
-        ownProcessingBound: ownBound.get(`${p.row.topic}\u0000${p.row.partition}`) ?? null,
+        ownProcessingBound: ownBound.get(keyOf(p.row)) ?? null,
       };
     }),
     members: consumers,
