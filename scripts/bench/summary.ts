@@ -233,7 +233,8 @@ function targets(rows: readonly Row[], context: Context): TargetCheck[] {
     // Unpaced, records arrive in the producer's requests of SEED_PRODUCE_CHUNK, one every few tens of ms, and
     // pile up whenever it outruns the consumer: that median measures the bench's producer as much as Warden.
     // The issue reads latency "at that sustainable rate", so the target is judged in the paced runs.
-    const requestMs = seedRun && seedRun.details.produceMs !== undefined ? Number(seedRun.details.produceMs) / Math.ceil(seedRun.records / SEED_PRODUCE_CHUNK) : null;
+    const requestMs =
+      seedRun && seedRun.details.produceMs !== undefined ? Number(seedRun.details.produceMs) / Math.ceil(seedRun.records / SEED_PRODUCE_CHUNK) : null;
     const produced = seedRun ? producerRate(seedRun) : null;
     const outran = produced !== null && r.recordsPerSec !== null && produced > r.recordsPerSec;
     checks.push({
