@@ -82,6 +82,9 @@ export function printAndSaveReport(report: Report): void {
     `${report.command} · ${report.startedAt.toISOString()} · ${cpus.length} × ${cpus[0]?.model ?? 'cpu'} · Node ${process.version} · kafkajs 2.2.4`,
     `load average (1 min) start ${load.start.toFixed(2)}, max ${load.max.toFixed(2)}, end ${load.end.toFixed(2)} · ` +
       `Warden commitIntervalMs ${report.commitIntervalMs}, other settings at their defaults unless the workload says`,
+    ...(report.mode === 'quick'
+      ? ['--quick: a smoke test; runs this short are dominated by start-up (JIT, first fetches), so its verdicts only say that everything ran']
+      : []),
   ];
   console.log(`\n${header.join('\n')}\n\n${textTable(report.rows)}\n${LATENCY_NOTE}\n\n${targetLines(report.targets)}\n`);
 
