@@ -143,26 +143,38 @@ export function measurePollBudget(
   };
 }
 
+/** Lag growth, arrivals and sample spacing over `samples` (all committed); null with fewer than two. */
+function lagChange(samples: readonly SamplePoint[]): { growth: number; arrivalPerSec: number; consumptionPerSec: number; intervalSec: number } | null {
+  const first = samples[0];
+  const last = samples[samples.length - 1];
+  if (!first || !last || first === last || first.committedOffset === null || last.committedOffset === null) return null;
+  const spanSec = (last.atMs - first.atMs) / 1000;
+  if (spanSec <= 0) return null;
+  return {
+    growth: last.logEndOffset - last.committedOffset - (first.logEndOffset - first.committedOffset),
+    arrivalPerSec: (last.logEndOffset - first.logEndOffset) / spanSec,
+    consumptionPerSec: (last.committedOffset - first.committedOffset) / spanSec,
+    intervalSec: spanSec / (samples.length - 1),
+  };
+}
+
+/** Lag that sampling itself can show: two sample intervals of arrivals, and at least `floor` records. */
+const samplingNoise = (change: { arrivalPerSec: number; intervalSec: number }, floor: number) =>
+  Math.max(floor, 2 * change.arrivalPerSec * change.intervalSec);
+
 /**
- * Whether the group kept pace over the window: the backlog of its workable (not quarantined) partitions did
- * not grow by more than what sampling itself can show (two sampler intervals of arrivals, at least one record
- * per partition). Judged on the lag itself, not on two rates measured over different spans, whose noise
+ * Whether the group kept pace over the window: the backlog of its partitions outside `excluded` (quarantined,
+ * or held back by their own processing) did not grow by more than what sampling itself can show (two sampler
+ * intervals of arrivals, at least one record per partition). Judged on the lag itself, not on two rates measured over different spans, whose noise
  * would otherwise decide it.
  */
-function keptUp(analysis: GroupAnalysis, windowMs: number, held: ReadonlySet<string>): boolean {
-  const workable = analysis.partitions.filter((p) => !held.has(keyOf(p.row)));
+function keptUp(analysis: GroupAnalysis, windowMs: number, excluded: ReadonlySet<string>): boolean {
+  const workable = analysis.partitions.filter((p) => !excluded.has(keyOf(p.row)));
   const summed = sumPartitionSamples(workable.map((p) => p.history));
   const newest = summed[summed.length - 1];
   if (!newest) return false;
-  const inWindow = summed.filter((s) => s.atMs >= newest.atMs - windowMs && s.committedOffset !== null);
-  const first = inWindow[0];
-  const last = inWindow[inWindow.length - 1];
-  if (!first || !last || first === last) return false;
-  const spanSec = (last.atMs - first.atMs) / 1000;
-  const growth = last.logEndOffset - (last.committedOffset as number) - (first.logEndOffset - (first.committedOffset as number));
-  const arrivalPerSec = (last.logEndOffset - first.logEndOffset) / spanSec;
-  const intervalSec = spanSec / (inWindow.length - 1);
-  return growth <= Math.max(workable.length, 2 * arrivalPerSec * intervalSec);
+  const change = lagChange(summed.filter((s) => s.atMs >= newest.atMs - windowMs && s.committedOffset !== null));
+  return change !== null && change.growth <= samplingNoise(change, workable.length);
 }
 
 const keyOf = (p: { topic: string; partition: number }) => `${p.topic}\u0000${p.partition}`;
@@ -179,25 +191,6 @@ export interface OwnProcessingBound {
   /** The first sample the rates were measured from (records were waiting from then on). */
   sinceMs: number;
 }
-
-/** Lag growth, arrivals and sample spacing over `samples` (all committed); null with fewer than two. */
-function lagChange(samples: readonly SamplePoint[]): { growth: number; arrivalPerSec: number; consumptionPerSec: number; intervalSec: number } | null {
-  const first = samples[0];
-  const last = samples[samples.length - 1];
-  if (!first || !last || first === last || first.committedOffset === null || last.committedOffset === null) return null;
-  const spanSec = (last.atMs - first.atMs) / 1000;
-  if (spanSec <= 0) return null;
-  return {
-    growth: last.logEndOffset - last.committedOffset - (first.logEndOffset - first.committedOffset),
-    arrivalPerSec: (last.logEndOffset - first.logEndOffset) / spanSec,
-    consumptionPerSec: (last.committedOffset - first.committedOffset) / spanSec,
-    intervalSec: spanSec / (samples.length - 1),
-  };
-}
-
-/** Growth that sampling itself can show: two intervals of arrivals, at least one record (as in keptUp). */
-const beyondSamplingNoise = (change: { growth: number; arrivalPerSec: number; intervalSec: number }) =>
-  change.growth > Math.max(1, 2 * change.arrivalPerSec * change.intervalSec);
 
 /**
  * Partitions held back by their own processing rather than by their consumer's capacity: records waited on
@@ -227,16 +220,16 @@ export function findOwnProcessingBound(analysis: GroupAnalysis, excluded: Readon
       }
       const run = p.history.slice(Math.max(runStart, p.history.length - OWN_BOUND_MAX_SAMPLES));
       const change = run.length >= OWN_BOUND_MIN_SAMPLES ? lagChange(run) : null;
-      if (!change || !beyondSamplingNoise(change)) continue;
+      if (!change || change.growth <= samplingNoise(change, 1)) continue;
       const sinceMs = run[0]!.atMs;
       const othersCaughtUp = owned.some((q) => {
         if (q === p) return false;
         const span = q.history.filter((sample) => sample.atMs >= sinceMs && sample.committedOffset !== null);
         const other = lagChange(span);
         const newest = span[span.length - 1];
-        if (!other || !newest || other.arrivalPerSec <= 0 || beyondSamplingNoise(other)) return false;
+        if (!other || !newest || other.arrivalPerSec <= 0 || other.growth > samplingNoise(other, 1)) return false;
         // Caught up: what waits there is no more than sampling shows (records done but not yet committed).
-        return newest.logEndOffset - newest.committedOffset! <= Math.max(1, 2 * other.arrivalPerSec * other.intervalSec);
+        return newest.logEndOffset - newest.committedOffset! <= samplingNoise(other, 1);
       });
       if (othersCaughtUp) found.set(keyOf(p.row), { arrivalRatePerSec: change.arrivalPerSec, consumptionRatePerSec: change.consumptionPerSec, sinceMs });
     }
