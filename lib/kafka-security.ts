@@ -97,10 +97,10 @@ export function resolveKafkaSecurity(
   const files = { KAFKA_SSL_CA_FILE: vars.KAFKA_SSL_CA_FILE, KAFKA_SSL_CERT_FILE: vars.KAFKA_SSL_CERT_FILE, KAFKA_SSL_KEY_FILE: vars.KAFKA_SSL_KEY_FILE };
   let tls: KafkaTlsSettings | null = null;
   if (!vars.KAFKA_SSL) {
-    for (const [variable, value] of Object.entries(files)) {
-      if (value !== undefined) problem(variable as keyof typeof files, 'is set but KAFKA_SSL is not true (set KAFKA_SSL=true to connect with TLS)');
+    const tlsOnly = { ...files, KAFKA_SSL_KEY_PASSWORD: vars.KAFKA_SSL_KEY_PASSWORD };
+    for (const [variable, value] of Object.entries(tlsOnly)) {
+      if (value !== undefined) problem(variable as keyof typeof tlsOnly, 'is set but KAFKA_SSL is not true (set KAFKA_SSL=true to connect with TLS)');
     }
-    if (vars.KAFKA_SSL_KEY_PASSWORD !== undefined) problem('KAFKA_SSL_KEY_PASSWORD', 'is set but KAFKA_SSL is not true (set KAFKA_SSL=true to connect with TLS)');
   } else {
     if (vars.KAFKA_SSL_CERT_FILE !== undefined && vars.KAFKA_SSL_KEY_FILE === undefined) {
       problem('KAFKA_SSL_KEY_FILE', 'is required with KAFKA_SSL_CERT_FILE (the client certificate and its key go together)');
