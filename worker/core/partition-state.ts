@@ -134,7 +134,6 @@ export class PartitionState<T> {
     let start = this.entriesStart;
     while (start < entries.length && entries[start]!.status === 'complete') {
       this.completedPrefix.push(entries[start]!.offsetValue);
-      entries[start] = undefined as unknown as RecordEntry<T>;
       start++;
     }
     this.setEntriesStart(start);
@@ -152,10 +151,7 @@ export class PartitionState<T> {
   /** Forgets the prefix offsets from `index` (relative to prefixStart) on. */
   private truncatePrefix(index: number): void {
     this.completedPrefix.length = this.prefixStart + index;
-    if (index === 0) {
-      this.completedPrefix = [];
-      this.prefixStart = 0;
-    }
+    ({ items: this.completedPrefix, start: this.prefixStart } = movedFront(this.completedPrefix, this.prefixStart));
   }
 
   remember(offset: Offset, origin: SkipOrigin): void {
