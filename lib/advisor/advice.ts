@@ -46,9 +46,17 @@ export interface AdvicePartition {
   quarantineReason?: string | null;
   /**
    * Measured as held back by its own processing (its lag grows while its consumer keeps up on its other
-   * partitions; lib/server/analysis/group-advice.ts): rates since records started waiting on it.
+   * partitions; lib/server/analysis/group-advice.ts).
    */
-  ownProcessingBound?: { arrivalRatePerSec: number; consumptionRatePerSec: number; sinceMs: number } | null;
+  ownProcessingBound?: OwnProcessingBound | null;
+}
+
+/** A partition held back by its own processing: its rates since records started waiting on it. */
+export interface OwnProcessingBound {
+  arrivalRatePerSec: number;
+  consumptionRatePerSec: number;
+  /** The first sample the rates were measured from (records were waiting from then on). */
+  sinceMs: number;
 }
 
 export interface AdviceInput {

@@ -3,7 +3,7 @@
 // rebalance history: lib/advisor/member-restarts.ts); what cannot be measured is passed as unknown (null) and
 // the caveat is written into `notes`; what has to be assumed (the client's poll settings) says so.
 
-import { adviseGroup, KAFKAJS_CAPABILITIES, rebalanceProtocolOf, type PollBudget } from '../../advisor/advice';
+import { adviseGroup, KAFKAJS_CAPABILITIES, rebalanceProtocolOf, type OwnProcessingBound, type PollBudget } from '../../advisor/advice';
 import { planCapacity } from '../../advisor/capacity';
 import type { ResolvedClientSettings } from '../../advisor/client-settings';
 import { formatRate, plural } from '../../advisor/format';
@@ -183,14 +183,6 @@ const keyOf = (p: { topic: string; partition: number }) => `${p.topic}\u0000${p.
 export const OWN_BOUND_MIN_SAMPLES = 5;
 /** It is judged on the newest samples of that run only (a minute at 5 s), so a backlog that drains now is not. */
 export const OWN_BOUND_MAX_SAMPLES = 12;
-
-/** A partition held back by its own processing: its rates since records started waiting on it. */
-export interface OwnProcessingBound {
-  arrivalRatePerSec: number;
-  consumptionRatePerSec: number;
-  /** The first sample the rates were measured from (records were waiting from then on). */
-  sinceMs: number;
-}
 
 /**
  * Partitions held back by their own processing rather than by their consumer's capacity: records waited on
