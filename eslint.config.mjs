@@ -1,0 +1,137 @@
+// ESLint (flat config) with typescript-eslint: the recommended rules, the type-aware promise rules a Kafka
+// consumer needs (a floating promise is a lost error or an unordered side effect), React's hook rules and
+// Next.js's own, and the import boundaries that keep the layers pointing one way (ARCHITECTURE.md,
+// "Boundaries"). Formatting is Prettier's (`npm run format`); nothing here fights it.
+import js from '@eslint/js';
+import nextPlugin from '@next/eslint-plugin-next';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+/** Adapter folders inside worker/: each may import worker/core, worker/shared and lib, never a sibling. */
+const WORKER_ADAPTERS = ['kafka', 'sampler', 'commands', 'http', 'metrics', 'pipeline'];
+
+const noWorker = {
+  group: ['**/worker', '**/worker/**', '@/worker', '@/worker/**'],
+  message: 'lib, app and components never import worker/ (layers point one way: worker → lib).',
+};
+
+/** A no-restricted-imports rule from pattern groups. */
+const restrict = (...patterns) => ['error', { patterns }];
+
+export default tseslint.config(
+  {
+    ignores: [
+      'node_modules/',
+      '.next/',
+      '.warden/',
+      'lib/generated/',
+      'test-results/',
+      'playwright-report/',
+      'bench-results/',
+      'verify-results/',
+      'next-env.d.ts',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx,mts}'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { 'import-x': importX },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      eqeqeq: ['error', 'always'],
+      'no-console': 'off',
+    },
+    settings: {
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.tsx', '.mts', '.js'] })],
+    },
+  },
+  {
+    files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks, '@next/next': nextPlugin },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...nextPlugin.configs.recommended.rules,
+      ...nextPlugin.configs['core-web-vitals'].rules,
+    },
+  },
+
+  // --- Boundaries -------------------------------------------------------------------------------------
+  {
+    files: ['lib/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'proxy.ts', 'instrumentation.ts'],
+    rules: { 'no-restricted-imports': restrict(noWorker) },
+  },
+  {
+    files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': restrict(noWorker, {
+        group: ['kafkajs', 'pg', '@prisma/*'],
+        message: 'The UI reaches Kafka and Postgres only through lib/server (route handlers call one function there).',
+      }),
+    },
+  },
+  {
+    // The consumer core is pure: its clock, random and ports come in; it imports nothing outside itself.
+    files: ['worker/core/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict({
+        group: ['../*', '../**', '@/*', 'kafkajs', 'pg', '@prisma/*', 'node:*', 'pino', 'prom-client'],
+        message: 'worker/core imports nothing outside worker/core (it is pure: ports, a clock and a random come in).',
+      }),
+      'no-restricted-globals': [
+        'error',
+        ...['setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'process'].map((name) => ({
+          name,
+          message: 'worker/core uses its injected Clock and never reads process state.',
+        })),
+      ],
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'Use the injected Clock.' }],
+    },
+  },
+  {
+    files: ['worker/core/testing/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict({
+        group: ['../../*', '../../**', '@/*', 'kafkajs', 'pg', '@prisma/*'],
+        message: 'worker/core/testing imports nothing outside worker/core.',
+      }),
+    },
+  },
+  ...WORKER_ADAPTERS.map((adapter) => ({
+    files: [`worker/${adapter}/**/*.ts`],
+    ignores: [`worker/${adapter}/**/*.{test,it}.ts`],
+    rules: {
+      'no-restricted-imports': restrict({
+        group: WORKER_ADAPTERS.filter((other) => other !== adapter).flatMap((other) => [
+          `../${other}`,
+          `../${other}/**`,
+          `../../${other}`,
+          `../../${other}/**`,
+        ]),
+        message: `worker/${adapter} shares types with other adapters only through worker/shared; the wiring lives in worker/*.ts.`,
+      }),
+    },
+  })),
+
+  // --- Tests and scripts ------------------------------------------------------------------------------
+  {
+    files: ['**/*.test.ts', '**/*.it.ts', 'e2e/**/*.ts', 'test-support/**/*.ts', 'worker/**/testing/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);
