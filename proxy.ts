@@ -20,7 +20,11 @@ export function proxy(request: NextRequest) {
     new Date(),
   );
   if (decision.kind === 'pass') return NextResponse.next();
-  if (decision.kind === 'refuse') return Response.json({ error: decision.message }, { status: decision.status, headers: { 'cache-control': 'no-store' } });
+  if (decision.kind === 'refuse')
+    return Response.json(
+      { error: decision.message },
+      { status: decision.status, headers: { 'cache-control': 'no-store' } },
+    );
   return NextResponse.redirect(new URL(decision.location, request.url));
 }
 

@@ -37,7 +37,9 @@ function compare(key: SortKey, a: TGroupSummary, b: TGroupSummary, serverRank: M
     case 'quarantined':
       return b.quarantinedPartitions - a.quarantinedPartitions;
     case 'rebalance':
-      return Date.parse(b.lastRebalance?.startedAt ?? '1970-01-01') - Date.parse(a.lastRebalance?.startedAt ?? '1970-01-01');
+      return (
+        Date.parse(b.lastRebalance?.startedAt ?? '1970-01-01') - Date.parse(a.lastRebalance?.startedAt ?? '1970-01-01')
+      );
   }
 }
 
@@ -53,8 +55,14 @@ export function OverviewPageClient({ refreshMs, sampleIntervalMs }: { refreshMs:
     const all = data?.groups ?? [];
     const rank = new Map(all.map((g, i) => [g.groupId, i]));
     const needle = filter.trim().toLowerCase();
-    const shown = all.filter((g) => (status === 'all' || g.status === status) && (needle === '' || g.groupId.toLowerCase().includes(needle)));
-    shown.sort((a, b) => compare(sort.key, a, b, rank) * (sort.reversed ? -1 : 1) || (rank.get(a.groupId) ?? 0) - (rank.get(b.groupId) ?? 0));
+    const shown = all.filter(
+      (g) => (status === 'all' || g.status === status) && (needle === '' || g.groupId.toLowerCase().includes(needle)),
+    );
+    shown.sort(
+      (a, b) =>
+        compare(sort.key, a, b, rank) * (sort.reversed ? -1 : 1) ||
+        (rank.get(a.groupId) ?? 0) - (rank.get(b.groupId) ?? 0),
+    );
     return shown;
   }, [data, filter, status, sort]);
 
@@ -64,14 +72,17 @@ export function OverviewPageClient({ refreshMs, sampleIntervalMs }: { refreshMs:
     return c;
   }, [data]);
 
-  const onSort = (key: SortKey) => setSort((s) => (s.key === key ? { key, reversed: !s.reversed } : { key, reversed: false }));
+  const onSort = (key: SortKey) =>
+    setSort((s) => (s.key === key ? { key, reversed: !s.reversed } : { key, reversed: false }));
 
   return (
     <section aria-labelledby="groups-heading">
       <div className="page-head">
         <div>
           <h1 id="groups-heading">Consumer groups</h1>
-          <p className="muted subtitle">Worst first: errors, quarantines and warnings before healthy groups, then the oldest waiting record.</p>
+          <p className="muted subtitle">
+            Worst first: errors, quarantines and warnings before healthy groups, then the oldest waiting record.
+          </p>
         </div>
         <RefreshIndicator isFetching={isFetching} refreshMs={refreshMs} />
       </div>
@@ -105,11 +116,21 @@ export function OverviewPageClient({ refreshMs, sampleIntervalMs }: { refreshMs:
           <div className="toolbar">
             <label className="field-inline">
               <span>Filter</span>
-              <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="group name" aria-label="Filter groups by name" />
+              <input
+                type="search"
+                value={filter}
+                onChange={(e) => setFilter(e.target.value)}
+                placeholder="group name"
+                aria-label="Filter groups by name"
+              />
             </label>
             <label className="field-inline">
               <span>Status</span>
-              <select value={status} onChange={(e) => setStatus(e.target.value as typeof status)} aria-label="Filter groups by status">
+              <select
+                value={status}
+                onChange={(e) => setStatus(e.target.value as typeof status)}
+                aria-label="Filter groups by status"
+              >
                 <option value="all">All</option>
                 <option value="ERR">Error</option>
                 <option value="QUARANTINED">Quarantined</option>
@@ -205,10 +226,15 @@ function GroupRow({ group, now, stale }: { group: TGroupSummary; now: number; st
       </td>
       <td className="num">
         <TimeLagValue lag={group.worstTimeLag} compact />
-        {group.worstTimeLag ? <div className="cell-note">{`${group.worstTimeLag.topic}-${group.worstTimeLag.partition}`}</div> : null}
+        {group.worstTimeLag ? (
+          <div className="cell-note">{`${group.worstTimeLag.topic}-${group.worstTimeLag.partition}`}</div>
+        ) : null}
       </td>
       <td>
-        <Sparkline values={group.trend.map((t) => t.totalLag)} label={`Total lag of ${group.groupId} over 10 minutes`} />
+        <Sparkline
+          values={group.trend.map((t) => t.totalLag)}
+          label={`Total lag of ${group.groupId} over 10 minutes`}
+        />
       </td>
       <td className="num">
         {group.quarantinedPartitions > 0 ? (
@@ -222,7 +248,9 @@ function GroupRow({ group, now, stale }: { group: TGroupSummary; now: number; st
       <td className="num">{group.members}</td>
       <td>
         {group.lastRebalance ? (
-          <span title={`took ${group.lastRebalance.durationIsBound ? 'at most ' : ''}${formatMs(group.lastRebalance.durationMs)}`}>
+          <span
+            title={`took ${group.lastRebalance.durationIsBound ? 'at most ' : ''}${formatMs(group.lastRebalance.durationMs)}`}
+          >
             {formatAge(group.lastRebalance.startedAt, now)}
           </span>
         ) : (

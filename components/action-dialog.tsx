@@ -85,7 +85,14 @@ export function ActionDialog({
 
   const danger = action !== 'resume';
   return (
-    <dialog ref={dialog} className="dialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-what`} onClose={onClose} data-testid="action-dialog">
+    <dialog
+      ref={dialog}
+      className="dialog"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-what`}
+      onClose={onClose}
+      data-testid="action-dialog"
+    >
       <form onSubmit={onSubmit} noValidate>
         <h2 id={`${id}-title`}>
           {TITLES[action]} {name}?
@@ -94,31 +101,42 @@ export function ActionDialog({
           <p className="mono small">group {quarantine.groupId}</p>
           {action === 'resume' ? (
             <p>
-              Retries the held record at offset <strong className="mono">{quarantine.offset}</strong>. If its cause is not fixed, the partition is quarantined
-              again at the same record.
+              Retries the held record at offset <strong className="mono">{quarantine.offset}</strong>. If its cause is
+              not fixed, the partition is quarantined again at the same record.
             </p>
           ) : action === 'skip' ? (
             <p>
-              Completes the record at offset <strong className="mono">{quarantine.offset}</strong> <strong>without processing it</strong>, after copying it to
-              the dead-letter topic (when one is configured). The commit then moves past it. This cannot be undone from here.
+              Completes the record at offset <strong className="mono">{quarantine.offset}</strong>{' '}
+              <strong>without processing it</strong>, after copying it to the dead-letter topic (when one is
+              configured). The commit then moves past it. This cannot be undone from here.
             </p>
           ) : (
             <p>
-              Forgets this partition&apos;s uncommitted work and continues reading at the chosen position. Records between the held offset{' '}
-              <strong className="mono">{quarantine.offset}</strong> and the new position are not processed (or, seeking backwards, processed again).
+              Forgets this partition&apos;s uncommitted work and continues reading at the chosen position. Records
+              between the held offset <strong className="mono">{quarantine.offset}</strong> and the new position are not
+              processed (or, seeking backwards, processed again).
             </p>
           )}
-          <p className="muted small">The worker that owns the partition applies it; the outcome appears here and in the audit log.</p>
+          <p className="muted small">
+            The worker that owns the partition applies it; the outcome appears here and in the audit log.
+          </p>
         </div>
 
         {action === 'seek' ? (
           <fieldset className="seek-choice">
             <legend>Continue at</legend>
             <label>
-              <input type="radio" name={`${id}-by`} checked={seekBy === 'offset'} onChange={() => setSeekBy('offset')} /> an offset
+              <input
+                type="radio"
+                name={`${id}-by`}
+                checked={seekBy === 'offset'}
+                onChange={() => setSeekBy('offset')}
+              />{' '}
+              an offset
             </label>
             <label>
-              <input type="radio" name={`${id}-by`} checked={seekBy === 'time'} onChange={() => setSeekBy('time')} /> the first record at or after a time
+              <input type="radio" name={`${id}-by`} checked={seekBy === 'time'} onChange={() => setSeekBy('time')} />{' '}
+              the first record at or after a time
             </label>
             {seekBy === 'offset' ? (
               <label className="field">
@@ -187,8 +205,17 @@ export function ActionDialog({
           <button type="button" className="button" onClick={() => dialog.current?.close()}>
             Cancel
           </button>
-          <button type="submit" className={`button ${danger ? 'button-danger' : 'button-primary'}`} disabled={mutation.isPending} data-testid="confirm-action">
-            {mutation.isPending ? 'Sending…' : action === 'seek' ? `Seek ${name}` : `${TITLES[action]} offset ${quarantine.offset}`}
+          <button
+            type="submit"
+            className={`button ${danger ? 'button-danger' : 'button-primary'}`}
+            disabled={mutation.isPending}
+            data-testid="confirm-action"
+          >
+            {mutation.isPending
+              ? 'Sending…'
+              : action === 'seek'
+                ? `Seek ${name}`
+                : `${TITLES[action]} offset ${quarantine.offset}`}
           </button>
         </div>
       </form>

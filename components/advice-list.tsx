@@ -4,7 +4,15 @@ import { ErrorState, LoadingState } from './states';
 const SEVERITY_TEXT: Record<TAdvice['severity'], string> = { critical: 'Critical', warning: 'Warning', info: 'Info' };
 
 /** The advisor's findings, most severe first, each with the numbers that triggered it. */
-export function AdviceList({ advice, error, isPending }: { advice: TAdvice[] | undefined; error: Error | null; isPending: boolean }) {
+export function AdviceList({
+  advice,
+  error,
+  isPending,
+}: {
+  advice: TAdvice[] | undefined;
+  error: Error | null;
+  isPending: boolean;
+}) {
   return (
     <section className="card" aria-labelledby="advice-heading" data-testid="advice-list">
       <h2 id="advice-heading">Advice</h2>

@@ -17,10 +17,18 @@ export class ApiRequestError extends Error {
  * Fetches `url` and parses the body with the shared schema: a response that does not match is an error, not
  * data. Non-2xx answers become ApiRequestError carrying the API's message.
  */
-export async function fetchJson<T extends z.ZodType>(url: string, schema: T, init: RequestInit = {}): Promise<z.output<T>> {
+export async function fetchJson<T extends z.ZodType>(
+  url: string,
+  schema: T,
+  init: RequestInit = {},
+): Promise<z.output<T>> {
   let response: Response;
   try {
-    response = await fetch(url, { cache: 'no-store', ...init, headers: { accept: 'application/json', ...init.headers } });
+    response = await fetch(url, {
+      cache: 'no-store',
+      ...init,
+      headers: { accept: 'application/json', ...init.headers },
+    });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiRequestError(0, 'the dashboard server cannot be reached');
@@ -34,10 +42,15 @@ export async function fetchJson<T extends z.ZodType>(url: string, schema: T, ini
   }
   if (!response.ok) {
     const parsed = ZApiError.safeParse(body);
-    throw new ApiRequestError(response.status, parsed.success ? parsed.data.error : `${init.method ?? 'GET'} ${url} answered ${response.status}`, parsed.success ? parsed.data.field : undefined);
+    throw new ApiRequestError(
+      response.status,
+      parsed.success ? parsed.data.error : `${init.method ?? 'GET'} ${url} answered ${response.status}`,
+      parsed.success ? parsed.data.field : undefined,
+    );
   }
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ApiRequestError(response.status, `${url} answered data this dashboard does not understand`);
+  if (!parsed.success)
+    throw new ApiRequestError(response.status, `${url} answered data this dashboard does not understand`);
   return parsed.data;
 }
 

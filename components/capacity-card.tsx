@@ -16,12 +16,24 @@ function catchUpText(sec: number | null | undefined): string {
  * plan's curve (catch-up time for 1..partitions consumers). Honest about its inputs: a lower-bound rate and
  * every caveat the API returns are shown next to the number.
  */
-export function CapacityCard({ advice, error, isPending }: { advice: TGroupAdvice | undefined; error: Error | null; isPending: boolean }) {
+export function CapacityCard({
+  advice,
+  error,
+  isPending,
+}: {
+  advice: TGroupAdvice | undefined;
+  error: Error | null;
+  isPending: boolean;
+}) {
   return (
     <section className="card capacity" aria-labelledby="capacity-heading" data-testid="capacity-card">
       <h2 id="capacity-heading">Capacity</h2>
       {error ? <ErrorState error={error} what="the capacity plan" hasStaleData={advice !== undefined} /> : null}
-      {isPending ? <LoadingState label="Computing the capacity plan…" /> : advice ? <CapacityBody advice={advice} /> : null}
+      {isPending ? (
+        <LoadingState label="Computing the capacity plan…" />
+      ) : advice ? (
+        <CapacityBody advice={advice} />
+      ) : null}
     </section>
   );
 }
@@ -65,7 +77,9 @@ function CapacityBody({ advice }: { advice: TGroupAdvice }) {
         </div>
       </dl>
       <WhatIf advice={advice} plan={plan} />
-      <p className="muted small">Rate: {advice.perConsumerRate.basis}. Rates over the last {formatMs(advice.windowMs)} of samples.</p>
+      <p className="muted small">
+        Rate: {advice.perConsumerRate.basis}. Rates over the last {formatMs(advice.windowMs)} of samples.
+      </p>
       <Notes notes={advice.notes} />
     </div>
   );
@@ -138,12 +152,21 @@ function WhatIf({ advice, plan }: { advice: TGroupAdvice; plan: NonNullable<TGro
         {plan.catchUpSecByConsumers.map((p) => {
           // Bar height: catch-up time relative to the slowest that catches up; "never" is a full-height red bar.
           const height = p.catchUpSec === null ? 44 : Math.max(2, (p.catchUpSec / worst) * 38);
-          const fill = p.catchUpSec === null ? 'bar-never' : p.consumers === plan.recommendedConsumers ? 'bar-recommended' : '';
+          const fill =
+            p.catchUpSec === null ? 'bar-never' : p.consumers === plan.recommendedConsumers ? 'bar-recommended' : '';
           return (
             <g key={p.consumers} onClick={() => setConsumers(p.consumers)}>
               <title>{`${p.consumers}: ${catchUpText(p.catchUpSec)}`}</title>
-              <rect className={`bar ${fill} ${p.consumers === consumers ? 'bar-selected' : ''}`} x={(p.consumers - 1) * 12 + 1} y={46 - height} width={10} height={height} />
-              {p.consumers === advice.consumers ? <rect className="marker-current" x={(p.consumers - 1) * 12 + 1} y={50} width={10} height={4} /> : null}
+              <rect
+                className={`bar ${fill} ${p.consumers === consumers ? 'bar-selected' : ''}`}
+                x={(p.consumers - 1) * 12 + 1}
+                y={46 - height}
+                width={10}
+                height={height}
+              />
+              {p.consumers === advice.consumers ? (
+                <rect className="marker-current" x={(p.consumers - 1) * 12 + 1} y={50} width={10} height={4} />
+              ) : null}
             </g>
           );
         })}

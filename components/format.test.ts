@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { describeTimeLag, formatAge, formatCount, formatDurationCompact, formatMs, formatRate, formatTimeLag, isStale } from './format';
+import {
+  describeTimeLag,
+  formatAge,
+  formatCount,
+  formatDurationCompact,
+  formatMs,
+  formatRate,
+  formatTimeLag,
+  isStale,
+} from './format';
 
 describe('formatCount', () => {
   it('groups thousands and shows unknown as a dash', () => {
@@ -32,7 +41,8 @@ describe('formatTimeLag', () => {
   it('says how it was estimated', () => {
     expect(describeTimeLag({ ms: 1, kind: 'lower-bound', basis: 'lag-samples' })).toEqual({
       label: 'at least',
-      explanation: "The waiting record is older than every observation kept, so this is a minimum; from the stored samples' log-end offsets over time.",
+      explanation:
+        "The waiting record is older than every observation kept, so this is a minimum; from the stored samples' log-end offsets over time.",
     });
     expect(describeTimeLag({ ms: 1, kind: 'exact', basis: 'record-timestamp' }).label).toBe('exact');
   });

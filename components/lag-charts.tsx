@@ -9,7 +9,20 @@ import { ErrorState, LoadingState } from './states';
 
 /** More lines than this turn a chart into noise; the partitions with the highest lag are shown. */
 const MAX_LINES = 12;
-const PALETTE = ['#5fb3f9', '#f0883e', '#56d364', '#d2a8ff', '#ffa198', '#e3b341', '#79c0ff', '#ff7b72', '#a5d6ff', '#7ee787', '#f778ba', '#bc8cff'];
+const PALETTE = [
+  '#5fb3f9',
+  '#f0883e',
+  '#56d364',
+  '#d2a8ff',
+  '#ffa198',
+  '#e3b341',
+  '#79c0ff',
+  '#ff7b72',
+  '#a5d6ff',
+  '#7ee787',
+  '#f778ba',
+  '#bc8cff',
+];
 
 const axisTick = { fill: '#8b98a8', fontSize: 11 };
 
@@ -57,12 +70,17 @@ export function LagCharts({
         </fieldset>
         {series ? (
           <span className="muted small">
-            {series.source === 'rollup' ? 'one-minute rollups' : 'raw samples'}, {formatDuration(series.stepMs / 1000)} buckets (maximum per bucket)
+            {series.source === 'rollup' ? 'one-minute rollups' : 'raw samples'}, {formatDuration(series.stepMs / 1000)}{' '}
+            buckets (maximum per bucket)
           </span>
         ) : null}
       </div>
       {error ? <ErrorState error={error} what="the lag series" hasStaleData={series !== undefined} /> : null}
-      {isPending ? <LoadingState label="Loading the lag series…" /> : series ? <Charts series={series} range={range} /> : null}
+      {isPending ? (
+        <LoadingState label="Loading the lag series…" />
+      ) : series ? (
+        <Charts series={series} range={range} />
+      ) : null}
     </section>
   );
 }
@@ -98,27 +116,64 @@ function Charts({ series, range }: { series: TLagSeries; range: TLagRange }) {
     data: rows,
     margin: { top: 8, right: 16, bottom: 0, left: 8 },
   };
-  const xAxis = <XAxis dataKey="t" type="number" scale="time" domain={['dataMin', 'dataMax']} tickFormatter={(v: number) => timeTick(v, range)} tick={axisTick} stroke="#263040" minTickGap={40} />;
+  const xAxis = (
+    <XAxis
+      dataKey="t"
+      type="number"
+      scale="time"
+      domain={['dataMin', 'dataMax']}
+      tickFormatter={(v: number) => timeTick(v, range)}
+      tick={axisTick}
+      stroke="#263040"
+      minTickGap={40}
+    />
+  );
   const grid = <CartesianGrid stroke="#1e2733" vertical={false} />;
-  const tooltipStyle = { contentStyle: { background: '#0f1419', border: '1px solid #263040', fontSize: 12 }, labelFormatter: (v: unknown) => new Date(Number(v)).toLocaleString() };
+  const tooltipStyle = {
+    contentStyle: { background: '#0f1419', border: '1px solid #263040', fontSize: 12 },
+    labelFormatter: (v: unknown) => new Date(Number(v)).toLocaleString(),
+  };
 
   return (
     <div className="charts">
-      {hidden > 0 ? <p className="muted small">Showing the {ranked.length} partitions with the highest lag; {hidden} more are in the table.</p> : null}
+      {hidden > 0 ? (
+        <p className="muted small">
+          Showing the {ranked.length} partitions with the highest lag; {hidden} more are in the table.
+        </p>
+      ) : null}
       <figure className="chart">
         <figcaption>
-          Time lag per partition{lowerBound ? <span className="muted small"> · includes lower bounds (record older than the history)</span> : null}
+          Time lag per partition
+          {lowerBound ? (
+            <span className="muted small"> · includes lower bounds (record older than the history)</span>
+          ) : null}
         </figcaption>
-        <div role="img" aria-label={`Time lag per partition over the last ${range}${worstNow ? `; worst now ${formatDuration(worstNow.ms / 1000)} on ${worstNow.name}` : ''}`}>
+        <div
+          role="img"
+          aria-label={`Time lag per partition over the last ${range}${worstNow ? `; worst now ${formatDuration(worstNow.ms / 1000)} on ${worstNow.name}` : ''}`}
+        >
           <ResponsiveContainer width="100%" height={220}>
             <LineChart {...common}>
               {grid}
               {xAxis}
               <YAxis tickFormatter={durationTick} tick={axisTick} stroke="#263040" width={56} />
-              <Tooltip {...tooltipStyle} formatter={(v: unknown) => (typeof v === 'number' ? formatDuration(v / 1000) : '—')} />
+              <Tooltip
+                {...tooltipStyle}
+                formatter={(v: unknown) => (typeof v === 'number' ? formatDuration(v / 1000) : '—')}
+              />
               <Legend wrapperStyle={{ fontSize: 11 }} />
               {ranked.map((p, i) => (
-                <Line key={keyOf(p)} type="monotone" dataKey={`time:${keyOf(p)}`} name={keyOf(p)} stroke={PALETTE[i % PALETTE.length]} dot={false} strokeWidth={1.5} isAnimationActive={false} connectNulls={false} />
+                <Line
+                  key={keyOf(p)}
+                  type="monotone"
+                  dataKey={`time:${keyOf(p)}`}
+                  name={keyOf(p)}
+                  stroke={PALETTE[i % PALETTE.length]}
+                  dot={false}
+                  strokeWidth={1.5}
+                  isAnimationActive={false}
+                  connectNulls={false}
+                />
               ))}
             </LineChart>
           </ResponsiveContainer>
@@ -135,7 +190,17 @@ function Charts({ series, range }: { series: TLagSeries; range: TLagRange }) {
               <Tooltip {...tooltipStyle} formatter={(v: unknown) => (typeof v === 'number' ? formatCount(v) : '—')} />
               <Legend wrapperStyle={{ fontSize: 11 }} />
               {ranked.map((p, i) => (
-                <Line key={keyOf(p)} type="monotone" dataKey={`lag:${keyOf(p)}`} name={keyOf(p)} stroke={PALETTE[i % PALETTE.length]} dot={false} strokeWidth={1.5} isAnimationActive={false} connectNulls={false} />
+                <Line
+                  key={keyOf(p)}
+                  type="monotone"
+                  dataKey={`lag:${keyOf(p)}`}
+                  name={keyOf(p)}
+                  stroke={PALETTE[i % PALETTE.length]}
+                  dot={false}
+                  strokeWidth={1.5}
+                  isAnimationActive={false}
+                  connectNulls={false}
+                />
               ))}
             </LineChart>
           </ResponsiveContainer>
@@ -151,8 +216,24 @@ function Charts({ series, range }: { series: TLagSeries; range: TLagRange }) {
               <YAxis tickFormatter={(v: number) => formatRate(v)} tick={axisTick} stroke="#263040" width={56} />
               <Tooltip {...tooltipStyle} formatter={(v: unknown) => (typeof v === 'number' ? formatRate(v) : '—')} />
               <Legend wrapperStyle={{ fontSize: 11 }} />
-              <Line type="monotone" dataKey="arrival" name="arrival (in)" stroke="#f0883e" dot={false} strokeWidth={1.5} isAnimationActive={false} />
-              <Line type="monotone" dataKey="consumption" name="consumption (out)" stroke="#56d364" dot={false} strokeWidth={1.5} isAnimationActive={false} />
+              <Line
+                type="monotone"
+                dataKey="arrival"
+                name="arrival (in)"
+                stroke="#f0883e"
+                dot={false}
+                strokeWidth={1.5}
+                isAnimationActive={false}
+              />
+              <Line
+                type="monotone"
+                dataKey="consumption"
+                name="consumption (out)"
+                stroke="#56d364"
+                dot={false}
+                strokeWidth={1.5}
+                isAnimationActive={false}
+              />
             </LineChart>
           </ResponsiveContainer>
         </div>

@@ -21,7 +21,12 @@ export function MainNav({ refreshMs }: { refreshMs: number }) {
       {LINKS.map((link) => {
         const active = link.match(pathname);
         return (
-          <Link key={link.href} href={link.href} className={active ? 'active' : undefined} aria-current={active ? 'page' : undefined}>
+          <Link
+            key={link.href}
+            href={link.href}
+            className={active ? 'active' : undefined}
+            aria-current={active ? 'page' : undefined}
+          >
             {link.label}
             {link.href === '/quarantine' && held > 0 ? (
               <span className="nav-count" aria-label={`${held} quarantined`}>

@@ -2,7 +2,12 @@
 
 import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { TGroupDetail } from '@/lib/schemas/groups';
-import { RESETTABLE_STATES, type TOffsetResetRequest, type TOffsetResetResult, type TResetTarget } from '@/lib/schemas/offset-reset';
+import {
+  RESETTABLE_STATES,
+  type TOffsetResetRequest,
+  type TOffsetResetResult,
+  type TResetTarget,
+} from '@/lib/schemas/offset-reset';
 import { REASON_MAX_CHARS } from '@/lib/schemas/common';
 import { ApiRequestError } from './api-client';
 import { useOffsetReset } from './hooks/use-offset-reset';
@@ -44,11 +49,22 @@ export function OffsetResetCard({ detail }: { detail: TGroupDetail }) {
     event.preventDefault();
     setProblem(null);
     setDone(null);
-    if (reason.trim() === '') return setProblem({ message: 'reason: is required: say why, for the audit log', field: 'reason' });
-    const request: TOffsetResetRequest = { topic, to, reason: reason.trim(), ...(chosen === null ? {} : { partition: chosen }) };
+    if (reason.trim() === '')
+      return setProblem({ message: 'reason: is required: say why, for the audit log', field: 'reason' });
+    const request: TOffsetResetRequest = {
+      topic,
+      to,
+      reason: reason.trim(),
+      ...(chosen === null ? {} : { partition: chosen }),
+    };
     if (to === 'offset') {
-      if (chosen === null) return setProblem({ message: 'partition: pick one partition to reset to an explicit offset', field: 'partition' });
-      if (!/^\d{1,19}$/.test(offset)) return setProblem({ message: 'offset: must be a whole, non-negative offset', field: 'offset' });
+      if (chosen === null)
+        return setProblem({
+          message: 'partition: pick one partition to reset to an explicit offset',
+          field: 'partition',
+        });
+      if (!/^\d{1,19}$/.test(offset))
+        return setProblem({ message: 'offset: must be a whole, non-negative offset', field: 'offset' });
       request.offset = offset;
     }
     if (to === 'timestamp') {
@@ -75,9 +91,14 @@ export function OffsetResetCard({ detail }: { detail: TGroupDetail }) {
     });
   };
 
-  const where = (r: TOffsetResetRequest) => `${r.topic} ${r.partition === undefined ? `(all ${partitionsOfTopic.length} partitions)` : `partition ${r.partition}`}`;
+  const where = (r: TOffsetResetRequest) =>
+    `${r.topic} ${r.partition === undefined ? `(all ${partitionsOfTopic.length} partitions)` : `partition ${r.partition}`}`;
   const target = (r: TOffsetResetRequest) =>
-    r.to === 'offset' ? `offset ${r.offset}` : r.to === 'timestamp' ? `the first record at or after ${new Date(r.timestamp!).toLocaleString()}` : `the ${r.to} offset`;
+    r.to === 'offset'
+      ? `offset ${r.offset}`
+      : r.to === 'timestamp'
+        ? `the first record at or after ${new Date(r.timestamp!).toLocaleString()}`
+        : `the ${r.to} offset`;
 
   return (
     <section className="card" aria-labelledby={`${id}-title`} data-testid="offset-reset">
@@ -87,9 +108,10 @@ export function OffsetResetCard({ detail }: { detail: TGroupDetail }) {
       </div>
       {!resettable ? (
         <p className="banner banner-info" data-testid="reset-disabled-reason">
-          Offsets can only be reset while the group has no members (Empty or Dead). It is <strong>{detail.state}</strong> with {detail.members} member
-          {detail.members === 1 ? '' : 's'}: a member would overwrite the reset with its next commit. Stop its consumers first; the form opens once
-          the group is sampled Empty.
+          Offsets can only be reset while the group has no members (Empty or Dead). It is{' '}
+          <strong>{detail.state}</strong> with {detail.members} member
+          {detail.members === 1 ? '' : 's'}: a member would overwrite the reset with its next commit. Stop its consumers
+          first; the form opens once the group is sampled Empty.
         </p>
       ) : null}
       <form onSubmit={onReview} noValidate>
@@ -104,7 +126,12 @@ export function OffsetResetCard({ detail }: { detail: TGroupDetail }) {
           </label>
           <label className="field">
             <span>Partitions</span>
-            <select value={scope} onChange={(e) => setScope(e.target.value)} aria-invalid={problem?.field === 'partition'} data-testid="reset-scope">
+            <select
+              value={scope}
+              onChange={(e) => setScope(e.target.value)}
+              aria-invalid={problem?.field === 'partition'}
+              data-testid="reset-scope"
+            >
               <option value="all">all partitions of the topic</option>
               {partitionsOfTopic.map((p) => (
                 <option key={p} value={String(p)}>
@@ -143,14 +170,28 @@ export function OffsetResetCard({ detail }: { detail: TGroupDetail }) {
           {to === 'timestamp' ? (
             <label className="field">
               <span>Time (your time zone)</span>
-              <input type="datetime-local" step={1} value={time} onChange={(e) => setTime(e.target.value)} aria-invalid={problem?.field === 'timestamp'} data-testid="reset-time" />
+              <input
+                type="datetime-local"
+                step={1}
+                value={time}
+                onChange={(e) => setTime(e.target.value)}
+                aria-invalid={problem?.field === 'timestamp'}
+                data-testid="reset-time"
+              />
             </label>
           ) : null}
           <label className="field field-wide">
             <span>
               Reason <span className="muted small">(required, kept in the audit log)</span>
             </span>
-            <textarea rows={2} maxLength={REASON_MAX_CHARS} value={reason} onChange={(e) => setReason(e.target.value)} aria-invalid={problem?.field === 'reason'} data-testid="reset-reason" />
+            <textarea
+              rows={2}
+              maxLength={REASON_MAX_CHARS}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              aria-invalid={problem?.field === 'reason'}
+              data-testid="reset-reason"
+            />
           </label>
           <div className="field-wide actions">
             <button type="submit" className="button" data-testid="reset-review">
@@ -161,17 +202,30 @@ export function OffsetResetCard({ detail }: { detail: TGroupDetail }) {
       </form>
 
       {review ? (
-        <div className="banner banner-warn" role="group" aria-label="Confirm the offset reset" data-testid="reset-confirm">
+        <div
+          className="banner banner-warn"
+          role="group"
+          aria-label="Confirm the offset reset"
+          data-testid="reset-confirm"
+        >
           <p>
-            Reset the committed offsets of <strong className="mono">{detail.groupId}</strong> on <strong className="mono">{where(review)}</strong> to{' '}
-            <strong>{target(review)}</strong>? Records before the new position will not be read by this group; records after it are read again. The
-            group must still have no members when the broker receives it.
+            Reset the committed offsets of <strong className="mono">{detail.groupId}</strong> on{' '}
+            <strong className="mono">{where(review)}</strong> to <strong>{target(review)}</strong>? Records before the
+            new position will not be read by this group; records after it are read again. The group must still have no
+            members when the broker receives it.
           </p>
           <div className="actions">
             <button type="button" className="button" onClick={() => setReview(null)}>
               Cancel
             </button>
-            <button ref={confirmRef} type="button" className="button button-danger" onClick={onConfirm} disabled={mutation.isPending} data-testid="reset-confirm-button">
+            <button
+              ref={confirmRef}
+              type="button"
+              className="button button-danger"
+              onClick={onConfirm}
+              disabled={mutation.isPending}
+              data-testid="reset-confirm-button"
+            >
               {mutation.isPending ? 'Resetting…' : 'Reset offsets'}
             </button>
           </div>

@@ -5,7 +5,7 @@ import { PartitionStatusBadge } from './status-badge';
 import { TimeLagValue } from './time-lag-cell';
 
 const RATES_BASIS: Record<TPartitionDetail['ratesBasis'], string> = {
-  sampler: "measured by the sampler over its window",
+  sampler: 'measured by the sampler over its window',
   'lag-samples': 'measured from the stored samples over the rate window',
   none: 'not measurable yet: fewer than two samples',
 };
@@ -14,7 +14,15 @@ const RATES_BASIS: Record<TPartitionDetail['ratesBasis'], string> = {
  * Per-partition table of a group. Offsets are shown as the API sends them (int64 strings); the commit prefix
  * appears only for a Warden consumer and explains where its lag comes from.
  */
-export function PartitionTable({ groupId, partitions, showCommitPrefix }: { groupId: string; partitions: TPartitionDetail[]; showCommitPrefix: boolean }) {
+export function PartitionTable({
+  groupId,
+  partitions,
+  showCommitPrefix,
+}: {
+  groupId: string;
+  partitions: TPartitionDetail[];
+  showCommitPrefix: boolean;
+}) {
   return (
     <div className="table-wrap">
       <table className="grid grid-partitions">
@@ -44,14 +52,21 @@ export function PartitionTable({ groupId, partitions, showCommitPrefix }: { grou
             <th scope="col">Owner</th>
             {showCommitPrefix ? (
               <th scope="col">
-                <abbr title="Warden's own consumer: commit watermark, completed but not yet committed, in flight, oldest unfinished record">Commit prefix</abbr>
+                <abbr title="Warden's own consumer: commit watermark, completed but not yet committed, in flight, oldest unfinished record">
+                  Commit prefix
+                </abbr>
               </th>
             ) : null}
           </tr>
         </thead>
         <tbody>
           {partitions.map((p) => (
-            <tr key={`${p.topic}/${p.partition}`} data-testid="partition-row" data-partition={p.partition} className={p.quarantine ? 'row-quarantined' : undefined}>
+            <tr
+              key={`${p.topic}/${p.partition}`}
+              data-testid="partition-row"
+              data-partition={p.partition}
+              className={p.quarantine ? 'row-quarantined' : undefined}
+            >
               <th scope="row" className="mono">
                 {p.topic}-{p.partition}
                 {p.quarantine ? (
@@ -93,7 +108,15 @@ export function PartitionTable({ groupId, partitions, showCommitPrefix }: { grou
                   <span className="muted">unassigned</span>
                 )}
               </td>
-              {showCommitPrefix ? <td>{p.commitPrefix ? <CommitPrefix prefix={p.commitPrefix} /> : <span className="muted">not reported</span>}</td> : null}
+              {showCommitPrefix ? (
+                <td>
+                  {p.commitPrefix ? (
+                    <CommitPrefix prefix={p.commitPrefix} />
+                  ) : (
+                    <span className="muted">not reported</span>
+                  )}
+                </td>
+              ) : null}
             </tr>
           ))}
         </tbody>

@@ -7,7 +7,8 @@ export const queryKeys = {
   group: (groupId: string) => ['groups', groupId] as const,
   groupLag: (groupId: string, range: TLagRange) => ['groups', groupId, 'lag', range] as const,
   groupAdvice: (groupId: string) => ['groups', groupId, 'advice'] as const,
-  rebalances: (groupId?: string) => (groupId === undefined ? (['rebalances'] as const) : (['rebalances', groupId] as const)),
+  rebalances: (groupId?: string) =>
+    groupId === undefined ? (['rebalances'] as const) : (['rebalances', groupId] as const),
   quarantines: () => ['quarantines'] as const,
   audit: () => ['audit'] as const,
   command: (id: string) => ['commands', id] as const,

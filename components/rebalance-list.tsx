@@ -26,12 +26,17 @@ export function RebalanceTimeline({ rebalances, showGroup }: { rebalances: TReba
               ) : null}
               <span className={`badge badge-trigger trigger-${r.trigger}`}>{r.trigger}</span>
               <span className="duration">
-                {r.durationMs === null ? 'duration unknown' : `${r.durationIsBound ? '≤ ' : ''}${formatMs(r.durationMs)}`}
+                {r.durationMs === null
+                  ? 'duration unknown'
+                  : `${r.durationIsBound ? '≤ ' : ''}${formatMs(r.durationMs)}`}
               </span>
               {r.partitionsMoved > 0 ? <span className="muted">{r.partitionsMoved} partitions moved</span> : null}
             </div>
             <div className="duration-bar" aria-hidden="true">
-              <span style={{ width: `${Math.max(2, ((r.durationMs ?? 0) / longest) * 100)}%` }} className={r.durationIsBound ? 'bound' : undefined} />
+              <span
+                style={{ width: `${Math.max(2, ((r.durationMs ?? 0) / longest) * 100)}%` }}
+                className={r.durationIsBound ? 'bound' : undefined}
+              />
             </div>
             <div className="members">
               <MemberList label="Before" members={r.membersBefore} />

@@ -55,7 +55,15 @@ export function SignInForm({ next }: { next: string }) {
       <h1 id={`${id}-title`}>Sign in to Warden</h1>
       <label className="field">
         <span>User name</span>
-        <input ref={nameRef} name="name" autoComplete="username" autoCapitalize="none" spellCheck={false} required autoFocus />
+        <input
+          ref={nameRef}
+          name="name"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          autoFocus
+        />
       </label>
       <label className="field">
         <span>Password</span>
@@ -71,7 +79,9 @@ export function SignInForm({ next }: { next: string }) {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </div>
-      <p className="muted small">Viewers can read every page; operators can also resume, skip, seek and reset offsets.</p>
+      <p className="muted small">
+        Viewers can read every page; operators can also resume, skip, seek and reset offsets.
+      </p>
     </form>
   );
 }

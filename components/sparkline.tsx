@@ -4,7 +4,17 @@ import { formatCount } from './format';
  * A tiny trend line (SVG, no chart library: one per overview row). Gaps (null) break the line rather than
  * being drawn as zero; the accessible name states the first, last and peak values.
  */
-export function Sparkline({ values, width = 120, height = 28, label }: { values: Array<number | null>; width?: number; height?: number; label: string }) {
+export function Sparkline({
+  values,
+  width = 120,
+  height = 28,
+  label,
+}: {
+  values: Array<number | null>;
+  width?: number;
+  height?: number;
+  label: string;
+}) {
   const known = values.filter((v): v is number => v !== null);
   if (known.length === 0) {
     return (
@@ -29,7 +39,14 @@ export function Sparkline({ values, width = 120, height = 28, label }: { values:
   const last = known[known.length - 1]!;
   const rising = last > first;
   return (
-    <svg className={`sparkline ${rising ? 'sparkline-up' : ''}`} width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${label}: from ${formatCount(first)} to ${formatCount(last)}, peak ${formatCount(Math.max(...known))}`}>
+    <svg
+      className={`sparkline ${rising ? 'sparkline-up' : ''}`}
+      width={width}
+      height={height}
+      viewBox={`0 0 ${width} ${height}`}
+      role="img"
+      aria-label={`${label}: from ${formatCount(first)} to ${formatCount(last)}, peak ${formatCount(Math.max(...known))}`}
+    >
       {segments.map((points, i) =>
         points.includes(' ') ? (
           <polyline key={i} points={points} fill="none" strokeWidth="1.5" />

@@ -12,7 +12,15 @@ export function LoadingState({ label }: { label: string }) {
 }
 
 /** A failed load. With stale data still on screen, says so: old numbers must never pass for live ones. */
-export function ErrorState({ error, what, hasStaleData = false }: { error: Error; what: string; hasStaleData?: boolean }) {
+export function ErrorState({
+  error,
+  what,
+  hasStaleData = false,
+}: {
+  error: Error;
+  what: string;
+  hasStaleData?: boolean;
+}) {
   return (
     <p role="alert" className="banner banner-error">
       <strong>Could not load {what}:</strong> {error.message}.{' '}

@@ -1,6 +1,11 @@
 import type { TGroupStatus, TPartitionStatus } from '@/lib/schemas/groups';
 
-const GROUP_TEXT: Record<TGroupStatus, string> = { OK: 'OK', WARN: 'Warning', ERR: 'Error', QUARANTINED: 'Quarantined' };
+const GROUP_TEXT: Record<TGroupStatus, string> = {
+  OK: 'OK',
+  WARN: 'Warning',
+  ERR: 'Error',
+  QUARANTINED: 'Quarantined',
+};
 
 /** Group status with its reasons as a tooltip; the text, not only the colour, carries the meaning. */
 export function GroupStatusBadge({ status, reasons }: { status: TGroupStatus; reasons?: string[] }) {
@@ -24,10 +29,20 @@ const PARTITION_HELP: Record<TPartitionStatus, string> = {
  * waits for an operator, so STOP, STALL or WARN are the quarantine's expected consequences and OK would claim
  * a health it does not have. REWIND still shows: a quarantine never moves a commit backwards.
  */
-export function PartitionStatusBadge({ status, quarantined = false }: { status: TPartitionStatus; quarantined?: boolean }) {
+export function PartitionStatusBadge({
+  status,
+  quarantined = false,
+}: {
+  status: TPartitionStatus;
+  quarantined?: boolean;
+}) {
   if (quarantined && status !== 'REWIND') {
     return (
-      <span className="badge badge-quarantined" title={`Quarantined: its commit waits for an operator (commit status ${status})`} data-testid="partition-status">
+      <span
+        className="badge badge-quarantined"
+        title={`Quarantined: its commit waits for an operator (commit status ${status})`}
+        data-testid="partition-status"
+      >
         HELD
       </span>
     );

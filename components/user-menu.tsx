@@ -20,7 +20,8 @@ export function UserMenu() {
     <div className="user-menu" data-testid="user-menu">
       <span>
         <span className="visually-hidden">Signed in as </span>
-        <strong data-testid="signed-in-user">{user.name}</strong> <span className={`pill pill-role-${user.role}`}>{user.role}</span>
+        <strong data-testid="signed-in-user">{user.name}</strong>{' '}
+        <span className={`pill pill-role-${user.role}`}>{user.role}</span>
       </span>
       <button type="button" className="button button-small" onClick={() => void signOut()} disabled={busy}>
         {busy ? 'Signing out…' : 'Sign out'}

@@ -8,7 +8,10 @@ import { ARTIFACTS } from './support';
 // were going; the session cookie is HttpOnly and SameSite=Lax, out of reach of page scripts; failed sign-ins
 // are limited; the API answers 401 without credentials. (Roles on actions: operator-actions.spec.ts.)
 
-test('a page sends a stranger to sign in and back; a wrong password is refused; the session cookie is HttpOnly; signing out ends it', async ({ page, context }) => {
+test('a page sends a stranger to sign in and back; a wrong password is refused; the session cookie is HttpOnly; signing out ends it', async ({
+  page,
+  context,
+}) => {
   await page.goto('/audit');
   await expect(page).toHaveURL(/\/sign-in\?next=%2Faudit$/);
   await expect(page.getByRole('heading', { name: 'Sign in to Warden' })).toBeVisible();
@@ -33,7 +36,8 @@ test('a page sends a stranger to sign in and back; a wrong password is refused; 
   expect(await page.evaluate(() => document.cookie)).not.toContain('warden_session');
   // Nothing secret reaches the page: no password, no cookie value, no configured token.
   const html = await page.content();
-  for (const secret of [OPERATOR.password, VIEWER.password, cookie!.value, VIEWER_TOKEN]) expect(html).not.toContain(secret);
+  for (const secret of [OPERATOR.password, VIEWER.password, cookie!.value, VIEWER_TOKEN])
+    expect(html).not.toContain(secret);
   const me = ZSessionInfo.parse(await (await page.request.get('/api/auth/session')).json());
   expect(me).toEqual({ name: OPERATOR.name, role: 'operator', via: 'session' });
 
@@ -45,13 +49,18 @@ test('a page sends a stranger to sign in and back; a wrong password is refused; 
   expect((await page.request.get('/api/groups')).status()).toBe(401);
 });
 
-test('the API: 401 without credentials, bearer tokens for clients, sign-in refuses other origins, never redirects elsewhere, and limits failures', async ({ request, baseURL }) => {
+test('the API: 401 without credentials, bearer tokens for clients, sign-in refuses other origins, never redirects elsewhere, and limits failures', async ({
+  request,
+  baseURL,
+}) => {
   for (const url of ['/api/groups', '/api/quarantine', '/api/audit', '/api/rebalances', '/api/auth/session']) {
     const response = await request.get(url);
     expect(response.status(), url).toBe(401);
     expect(await response.json()).toEqual({ error: 'sign in first (or send a bearer token)' });
   }
-  expect(ZSessionInfo.parse(await (await request.get('/api/auth/session', { headers: bearer(VIEWER_TOKEN) })).json())).toEqual({
+  expect(
+    ZSessionInfo.parse(await (await request.get('/api/auth/session', { headers: bearer(VIEWER_TOKEN) })).json()),
+  ).toEqual({
     name: 'token:e2e-ci',
     role: 'viewer',
     via: 'token',
@@ -60,10 +69,18 @@ test('the API: 401 without credentials, bearer tokens for clients, sign-in refus
   const signIn = (name: string, password: string, origin = baseURL!, next?: string) =>
     request.post('/api/auth/sign-in', { data: { name, password, ...(next ? { next } : {}) }, headers: { origin } });
   expect((await signIn(VIEWER.name, VIEWER.password, 'https://evil.example')).status()).toBe(403);
-  const missing = await request.post('/api/auth/sign-in', { data: { name: VIEWER.name }, headers: { origin: baseURL! } });
+  const missing = await request.post('/api/auth/sign-in', {
+    data: { name: VIEWER.name },
+    headers: { origin: baseURL! },
+  });
   expect([missing.status(), (await missing.json()).error]).toEqual([400, 'password: is required']);
   const offsite = await signIn(VIEWER.name, VIEWER.password, baseURL!, 'https://evil.example/phish');
-  expect(ZSessionInfo.parse(await offsite.json())).toEqual({ name: VIEWER.name, role: 'viewer', via: 'session', next: '/' });
+  expect(ZSessionInfo.parse(await offsite.json())).toEqual({
+    name: VIEWER.name,
+    role: 'viewer',
+    via: 'session',
+    next: '/',
+  });
 
   // 5 failures per user name and address in 15 minutes; the 6th attempt is refused unchecked. A made-up name,
   // so no real user of the suite is locked out.

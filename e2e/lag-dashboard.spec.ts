@@ -34,7 +34,13 @@ test.beforeAll(async () => {
     messages: Array.from({ length: RECORDS }, (_, i) => ({
       partition: i % PARTITIONS,
       key: `customer-${i % 5}`,
-      value: JSON.stringify({ eventId: `e2e-${i}`, type: 'document.upsert', businessId: `doc-${i}`, resultKey: `r-${i}`, payload: { i } }),
+      value: JSON.stringify({
+        eventId: `e2e-${i}`,
+        type: 'document.upsert',
+        businessId: `doc-${i}`,
+        resultKey: `r-${i}`,
+        payload: { i },
+      }),
     })),
   });
   await producer.disconnect();
@@ -55,7 +61,9 @@ test.afterAll(async () => {
   await admin?.disconnect();
 });
 
-test('the overview lists live groups and the group page shows per-partition lag, refreshed without a reload', async ({ page }) => {
+test('the overview lists live groups and the group page shows per-partition lag, refreshed without a reload', async ({
+  page,
+}) => {
   await signIn(page, OPERATOR, '/');
   await expect(page.getByRole('heading', { name: 'Consumer groups' })).toBeVisible();
 
@@ -102,20 +110,35 @@ test('the overview lists live groups and the group page shows per-partition lag,
   await page.screenshot({ path: path.join(ARTIFACTS, 'lagging-group.png'), fullPage: true });
 });
 
-test('GET /api/groups and GET /api/groups/{groupId} serve the same data, valid against the shared schemas', async ({ request }) => {
+test('GET /api/groups and GET /api/groups/{groupId} serve the same data, valid against the shared schemas', async ({
+  request,
+}) => {
   const response = await request.get('/api/groups', { headers: bearer(VIEWER_TOKEN) });
   expect(response.status()).toBe(200);
   const { groups } = ZGroupsResponse.parse(await response.json());
-  expect(groups.find((g) => g.groupId === workerGroup)).toMatchObject({ totalLag: 0, partitionsWithoutCommit: 0, partitionCount: PARTITIONS });
+  expect(groups.find((g) => g.groupId === workerGroup)).toMatchObject({
+    totalLag: 0,
+    partitionsWithoutCommit: 0,
+    partitionCount: PARTITIONS,
+  });
   expect(groups.find((g) => g.groupId === laggingGroup)?.partitionsWithoutCommit).toBe(PARTITIONS - 1);
 
-  const detail = ZGroupDetail.parse(await (await request.get(`/api/groups/${encodeURIComponent(laggingGroup)}`, { headers: bearer(VIEWER_TOKEN) })).json());
+  const detail = ZGroupDetail.parse(
+    await (
+      await request.get(`/api/groups/${encodeURIComponent(laggingGroup)}`, { headers: bearer(VIEWER_TOKEN) })
+    ).json(),
+  );
   expect(detail.partitions.find((p) => p.partition === 0)?.committedOffset).toBe('4');
-  expect(detail.partitions.find((p) => p.partition === 1)).toMatchObject({ lag: null, timeLag: { ms: null, kind: 'unknown' } });
+  expect(detail.partitions.find((p) => p.partition === 1)).toMatchObject({
+    lag: null,
+    timeLag: { ms: null, kind: 'unknown' },
+  });
   expect(detail.isWardenConsumer).toBe(false);
 });
 
-test('an operator resets the offsets of an Empty group from its page, and the table and the audit log show it', async ({ page }) => {
+test('an operator resets the offsets of an Empty group from its page, and the table and the audit log show it', async ({
+  page,
+}) => {
   const logEnd = (await admin.fetchTopicOffsets(inputTopic)).find((p) => p.partition === 0)!.high;
   const before = (await committedOffsets(admin, laggingGroup, inputTopic)).get(0);
   await signIn(page, OPERATOR, `/groups/${encodeURIComponent(laggingGroup)}`);
@@ -131,7 +154,9 @@ test('an operator resets the offsets of an Empty group from its page, and the ta
   await expect(card.getByTestId('reset-confirm')).toContainText(`${inputTopic} partition 0`);
   await card.getByTestId('reset-confirm-button').click();
   await expect(card.getByTestId('reset-result')).toContainText(`partition 0: ${before} → ${logEnd}`);
-  await eventually('the committed offset moved to the log end', async () => ((await committedOffsets(admin, laggingGroup, inputTopic)).get(0) === logEnd ? true : undefined));
+  await eventually('the committed offset moved to the log end', async () =>
+    (await committedOffsets(admin, laggingGroup, inputTopic)).get(0) === logEnd ? true : undefined,
+  );
   const partitionZero = page.locator('[data-testid="partition-row"][data-partition="0"]');
   await expect(partitionZero.getByTestId('partition-lag')).toHaveText('0', { timeout: 30_000 });
   await page.screenshot({ path: path.join(ARTIFACTS, 'offset-reset.png'), fullPage: true });

@@ -24,9 +24,11 @@ const workerGroup = uniqueName('e2e-ops-worker');
 const slowTopic = uniqueName('e2e-slow-in');
 const slowGroup = uniqueName('e2e-slow-group');
 
-const upsert = (id: string) => JSON.stringify({ eventId: id, type: 'document.upsert', businessId: id, resultKey: `r-${id}`, payload: { id } });
+const upsert = (id: string) =>
+  JSON.stringify({ eventId: id, type: 'document.upsert', businessId: id, resultKey: `r-${id}`, payload: { id } });
 /** A stored type without a result key: admission quarantines it. */
-const poison = (id: string) => JSON.stringify({ eventId: id, type: 'document.upsert', businessId: id, payload: { note: '<b>not bold</b>' } });
+const poison = (id: string) =>
+  JSON.stringify({ eventId: id, type: 'document.upsert', businessId: id, payload: { note: '<b>not bold</b>' } });
 
 async function send(messages: Array<{ partition: number; value: string; timestamp?: string }>, topic = inputTopic) {
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
@@ -78,17 +80,28 @@ function quarantineCard(page: Page, partition: number) {
   return page.locator(`[data-testid="quarantine-card"][data-group-id="${workerGroup}"][data-partition="${partition}"]`);
 }
 
-const actionUrl = (group: string, partition: number | string) => `/api/groups/${encodeURIComponent(group)}/partitions/${inputTopic}/${partition}/actions`;
+const actionUrl = (group: string, partition: number | string) =>
+  `/api/groups/${encodeURIComponent(group)}/partitions/${inputTopic}/${partition}/actions`;
 const auditOf = async (request: Page['request']) =>
-  ZAuditResponse.parse(await (await request.get(`/api/audit?groupId=${encodeURIComponent(workerGroup)}`, { headers: bearer(VIEWER_TOKEN) })).json()).actions;
+  ZAuditResponse.parse(
+    await (
+      await request.get(`/api/audit?groupId=${encodeURIComponent(workerGroup)}`, { headers: bearer(VIEWER_TOKEN) })
+    ).json(),
+  ).actions;
 
-test('a viewer sees the quarantined record but no action buttons, and the API refuses a viewer (403), a stranger (401) and another origin (403)', async ({ page, request, baseURL }) => {
+test('a viewer sees the quarantined record but no action buttons, and the API refuses a viewer (403), a stranger (401) and another origin (403)', async ({
+  page,
+  request,
+  baseURL,
+}) => {
   await signIn(page, VIEWER, '/quarantine');
   const card = quarantineCard(page, 1);
   await expect(card).toBeVisible({ timeout: 60_000 });
   await expect(card.getByTestId('record-preview')).toContainText(`${workerGroup}-poison`);
   await expect(card.getByRole('button')).toHaveCount(0);
-  await expect(card.getByTestId('viewer-note')).toHaveText('You are signed in as a viewer: resuming, skipping and seeking need the operator role.');
+  await expect(card.getByTestId('viewer-note')).toHaveText(
+    'You are signed in as a viewer: resuming, skipping and seeking need the operator role.',
+  );
   await expect(page.getByTestId('user-menu')).toContainText(`${VIEWER.name} viewer`);
   await page.screenshot({ path: path.join(ARTIFACTS, 'quarantine-viewer.png'), fullPage: true });
 
@@ -108,13 +121,19 @@ test('a viewer sees the quarantined record but no action buttons, and the API re
   expect((await request.get('/api/quarantine')).status()).toBe(401);
   expect((await request.get('/api/audit', { headers: bearer('not-a-token') })).status()).toBe(401);
   // An operator's credentials from another origin (a forged cross-site form) are refused too.
-  const crossSite = await request.post(actionUrl(workerGroup, 1), { data: skip, headers: { ...bearer(OPERATOR_TOKEN), origin: 'https://evil.example' } });
+  const crossSite = await request.post(actionUrl(workerGroup, 1), {
+    data: skip,
+    headers: { ...bearer(OPERATOR_TOKEN), origin: 'https://evil.example' },
+  });
   expect(crossSite.status()).toBe(403);
   expect((await crossSite.json()).error).toMatch(/^cross-origin POST refused/);
   expect(await auditOf(request)).toEqual([]);
 });
 
-test('a poison record quarantines its partition; an operator skips it with a reason in the UI; the partition drains and the audit lists it', async ({ page, request }) => {
+test('a poison record quarantines its partition; an operator skips it with a reason in the UI; the partition drains and the audit lists it', async ({
+  page,
+  request,
+}) => {
   await signIn(page, OPERATOR, '/quarantine');
   await expect(page.getByRole('heading', { name: 'Quarantined partitions' })).toBeVisible();
   const card = quarantineCard(page, 1);
@@ -155,15 +174,21 @@ test('a poison record quarantines its partition; an operator skips it with a rea
 
   const progress = page.getByTestId('command-progress').first();
   await expect(progress).toHaveAttribute('data-state', 'applied', { timeout: 30_000 });
-  await expect(progress).toContainText(`skipped offset 2 without processing, copied to ${dlqTopic}; reading continues at 3`);
+  await expect(progress).toContainText(
+    `skipped offset 2 without processing, copied to ${dlqTopic}; reading continues at 3`,
+  );
   await expect(card).toHaveCount(0);
 
   // The partition flows again: its commit passes the skipped record, and the group page shows it caught up.
-  await eventually('partition 1 committed to its end', async () => ((await committedOffsets(admin, workerGroup, inputTopic)).get(1) === '4' ? true : undefined));
+  await eventually('partition 1 committed to its end', async () =>
+    (await committedOffsets(admin, workerGroup, inputTopic)).get(1) === '4' ? true : undefined,
+  );
   const [copy] = await readTopic(kafka, dlqTopic, 1);
   expect(copy?.value).toContain(`${workerGroup}-poison`);
   await page.goto(`/groups/${encodeURIComponent(workerGroup)}`);
-  await expect(page.locator('[data-testid="partition-row"][data-partition="1"]').getByTestId('committed-offset')).toHaveText('4', { timeout: 30_000 });
+  await expect(
+    page.locator('[data-testid="partition-row"][data-partition="1"]').getByTestId('committed-offset'),
+  ).toHaveText('4', { timeout: 30_000 });
 
   await page.getByRole('link', { name: 'Audit' }).click();
   const row = page.getByTestId('audit-row').filter({ hasText: reason });
@@ -180,7 +205,9 @@ test('a poison record quarantines its partition; an operator skips it with a rea
   expect(skips[0]).toMatchObject({ requestedBy: OPERATOR.name, reason, status: 'done' });
 });
 
-test('seek by time through the UI moves the partition past the poison record, and the table reflects it', async ({ page }) => {
+test('seek by time through the UI moves the partition past the poison record, and the table reflects it', async ({
+  page,
+}) => {
   await signIn(page, OPERATOR, '/');
   // Timestamps after every earlier record of the partition, so "first at or after" cannot land before them.
   const base = Date.now() + 1_000;
@@ -208,8 +235,12 @@ test('seek by time through the UI moves the partition past the poison record, an
   await dialog.getByTestId('seek-time').fill(local);
   await dialog.getByRole('textbox', { name: /Reason/ }).fill('e2e: skip to the first record after the bad import');
   await dialog.getByRole('button', { name: `Seek ${inputTopic}-2` }).click();
-  await expect(page.getByTestId('command-progress').first()).toHaveAttribute('data-state', 'applied', { timeout: 30_000 });
-  await expect(page.getByTestId('command-progress').first()).toContainText(`sought from offset ${start} to ${start + 1}`);
+  await expect(page.getByTestId('command-progress').first()).toHaveAttribute('data-state', 'applied', {
+    timeout: 30_000,
+  });
+  await expect(page.getByTestId('command-progress').first()).toContainText(
+    `sought from offset ${start} to ${start + 1}`,
+  );
 
   await page.goto(`/groups/${encodeURIComponent(workerGroup)}`);
   await expect(row.getByTestId('committed-offset')).toHaveText(String(start + 3), { timeout: 30_000 });
@@ -218,20 +249,57 @@ test('seek by time through the UI moves the partition past the poison record, an
   await expect(row.getByTestId('partition-status')).not.toHaveText('HELD');
 });
 
-test('the action API refuses bad input, unknown targets and partitions that are not held, and writes nothing', async ({ request }) => {
+test('the action API refuses bad input, unknown targets and partitions that are not held, and writes nothing', async ({
+  request,
+}) => {
   const url = actionUrl;
   const auditCount = async () => (await auditOf(request)).length;
   const before = await auditCount();
 
   const cases: Array<{ path: string; body: unknown; status: number; error: RegExp }> = [
     { path: url(workerGroup, 0), body: { action: 'skip' }, status: 400, error: /^reason: is required/ },
-    { path: url(workerGroup, 0), body: { action: 'delete', reason: 'x' }, status: 400, error: /^action: must be one of resume, skip, seek/ },
-    { path: url(workerGroup, 0), body: { action: 'seek', reason: 'x' }, status: 400, error: /^offset: seek needs exactly one of offset or timestamp/ },
-    { path: url(workerGroup, 0), body: { action: 'seek', offset: '-1', reason: 'x' }, status: 400, error: /^offset: must be a whole, non-negative offset/ },
-    { path: url(workerGroup, 0), body: { action: 'seek', offset: '999999', reason: 'x' }, status: 400, error: /^offset: 999999 is outside the log/ },
-    { path: url(workerGroup, 0), body: { action: 'seek', timestamp: 'yesterday', reason: 'x' }, status: 400, error: /^timestamp: must be an ISO-8601 time/ },
-    { path: url(workerGroup, 'x'), body: { action: 'skip', reason: 'x' }, status: 400, error: /^partition: must be a partition number/ },
-    { path: url('no-such-group', 0), body: { action: 'skip', reason: 'x' }, status: 404, error: /has never been sampled/ },
+    {
+      path: url(workerGroup, 0),
+      body: { action: 'delete', reason: 'x' },
+      status: 400,
+      error: /^action: must be one of resume, skip, seek/,
+    },
+    {
+      path: url(workerGroup, 0),
+      body: { action: 'seek', reason: 'x' },
+      status: 400,
+      error: /^offset: seek needs exactly one of offset or timestamp/,
+    },
+    {
+      path: url(workerGroup, 0),
+      body: { action: 'seek', offset: '-1', reason: 'x' },
+      status: 400,
+      error: /^offset: must be a whole, non-negative offset/,
+    },
+    {
+      path: url(workerGroup, 0),
+      body: { action: 'seek', offset: '999999', reason: 'x' },
+      status: 400,
+      error: /^offset: 999999 is outside the log/,
+    },
+    {
+      path: url(workerGroup, 0),
+      body: { action: 'seek', timestamp: 'yesterday', reason: 'x' },
+      status: 400,
+      error: /^timestamp: must be an ISO-8601 time/,
+    },
+    {
+      path: url(workerGroup, 'x'),
+      body: { action: 'skip', reason: 'x' },
+      status: 400,
+      error: /^partition: must be a partition number/,
+    },
+    {
+      path: url('no-such-group', 0),
+      body: { action: 'skip', reason: 'x' },
+      status: 404,
+      error: /has never been sampled/,
+    },
     { path: url(workerGroup, 9), body: { action: 'skip', reason: 'x' }, status: 404, error: /has never been sampled/ },
     { path: url(workerGroup, 0), body: { action: 'skip', reason: 'x' }, status: 409, error: /is not quarantined/ },
   ];
@@ -242,16 +310,22 @@ test('the action API refuses bad input, unknown targets and partitions that are 
   }
   expect(await auditCount()).toBe(before);
 
-  const quarantines = ZQuarantinesResponse.parse(await (await request.get('/api/quarantine', { headers: bearer(VIEWER_TOKEN) })).json());
+  const quarantines = ZQuarantinesResponse.parse(
+    await (await request.get('/api/quarantine', { headers: bearer(VIEWER_TOKEN) })).json(),
+  );
   expect(quarantines.quarantines.filter((q) => q.groupId === workerGroup)).toEqual([]);
   expect((await request.get('/api/commands/123456789', { headers: bearer(VIEWER_TOKEN) })).status()).toBe(404);
   // A command the UI created is readable as pending/applied/failed.
   const first = (await auditOf(request)).at(-1)!;
-  const command = await (await request.get(`/api/commands/${ZOperatorAction.parse(first).id}`, { headers: bearer(VIEWER_TOKEN) })).json();
+  const command = await (
+    await request.get(`/api/commands/${ZOperatorAction.parse(first).id}`, { headers: bearer(VIEWER_TOKEN) })
+  ).json();
   expect(command).toMatchObject({ state: 'applied', status: 'done' });
 });
 
-test('the group page of a falling-behind group shows its time lag and "Scale consumers to N to catch up in T"', async ({ page }) => {
+test('the group page of a falling-behind group shows its time lag and "Scale consumers to N to catch up in T"', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await createTopicWhenReady(admin, slowTopic, PARTITIONS);
   const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
@@ -261,7 +335,11 @@ test('the group page of a falling-behind group shows its time lag and "Scale con
   // ~30 records/s over 3 partitions, while one consumer handles ~15/s: the group falls behind.
   const production = (async () => {
     while (producing) {
-      await producer.send({ topic: slowTopic, acks: -1, messages: Array.from({ length: 3 }, (_, i) => ({ partition: i, value: `slow-${sent++}` })) });
+      await producer.send({
+        topic: slowTopic,
+        acks: -1,
+        messages: Array.from({ length: 3 }, (_, i) => ({ partition: i, value: `slow-${sent++}` })),
+      });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   })();
@@ -274,7 +352,9 @@ test('the group page of a falling-behind group shows its time lag and "Scale con
 
     await signIn(page, OPERATOR, `/groups/${encodeURIComponent(slowGroup)}`);
     const summary = page.getByTestId('capacity-summary');
-    await expect(summary).toHaveText(/^Scale consumers to [23] to catch up in \d+ (s|min)( \d+ s)?\.$/, { timeout: 120_000 });
+    await expect(summary).toHaveText(/^Scale consumers to [23] to catch up in \d+ (s|min)( \d+ s)?\.$/, {
+      timeout: 120_000,
+    });
     const recommended = Number(await page.getByTestId('recommended-consumers').textContent());
     expect(recommended).toBeGreaterThan(1);
     expect(recommended).toBeLessThanOrEqual(PARTITIONS);
@@ -286,7 +366,9 @@ test('the group page of a falling-behind group shows its time lag and "Scale con
     await expect(row.getByTestId('time-lag')).toHaveText(/^≥? ?\d+ (s|min)/);
     await expect(page.getByTestId('group-worst-time-lag').getByTestId('time-lag')).toHaveText(/\d+ (s|min)/);
     // A live group that is not a Warden consumer: the offset reset is offered, disabled, saying why.
-    await expect(page.getByTestId('reset-disabled-reason')).toContainText(/It is (Stable|PreparingRebalance|CompletingRebalance) with 1 member: a member would overwrite the reset/);
+    await expect(page.getByTestId('reset-disabled-reason')).toContainText(
+      /It is (Stable|PreparingRebalance|CompletingRebalance) with 1 member: a member would overwrite the reset/,
+    );
     await expect(page.getByTestId('reset-review')).toBeDisabled();
     await page.screenshot({ path: path.join(ARTIFACTS, 'group.png'), fullPage: true });
     await page.goto('/');

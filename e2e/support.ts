@@ -16,7 +16,11 @@ export const ARTIFACTS = path.join(ROOT, 'test-results');
  * no-op, so this only ever waits, it never creates twice.
  */
 export async function createTopicWhenReady(admin: Admin, topic: string, partitions: number): Promise<void> {
-  await eventually(`topic ${topic} with its leaders`, () => createTopic(admin, topic, partitions).then(() => true), 60_000);
+  await eventually(
+    `topic ${topic} with its leaders`,
+    () => createTopic(admin, topic, partitions).then(() => true),
+    60_000,
+  );
 }
 
 export interface WorkerProcess {
@@ -26,7 +30,12 @@ export interface WorkerProcess {
 
 /** A real worker process (`worker/main.ts`) with `env` over the suite's configuration. */
 export function startWorker(env: Record<string, string>): WorkerProcess {
-  const child = spawn('npx', ['tsx', 'worker/main.ts'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], detached: true, env: childProcessEnv(env) });
+  const child = spawn('npx', ['tsx', 'worker/main.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: true,
+    env: childProcessEnv(env),
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     async stop() {

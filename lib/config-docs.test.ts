@@ -8,8 +8,13 @@ import { envSchema } from './config';
 describe('README configuration table', () => {
   it('names every variable lib/config.ts reads', () => {
     const readme = readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
-    const undocumented = Object.keys(envSchema.shape).filter((name) => name !== 'NODE_ENV' && !table.includes(`\`${name}\``));
+    const table = readme.slice(
+      readme.indexOf('## Configuration'),
+      readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1),
+    );
+    const undocumented = Object.keys(envSchema.shape).filter(
+      (name) => name !== 'NODE_ENV' && !table.includes(`\`${name}\``),
+    );
     expect(undocumented).toEqual([]);
   });
 });

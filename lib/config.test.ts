@@ -20,7 +20,11 @@ describe('parseConfig', () => {
   });
 
   it('parses booleans, numbers and patterns', () => {
-    const config = parseConfig({ WARDEN_COMMIT_METADATA: 'false', WORKER_PORT: '8080', SAMPLER_GROUP_INCLUDE: '^orders-' });
+    const config = parseConfig({
+      WARDEN_COMMIT_METADATA: 'false',
+      WORKER_PORT: '8080',
+      SAMPLER_GROUP_INCLUDE: '^orders-',
+    });
     expect(config.WARDEN_COMMIT_METADATA).toBe(false);
     expect(config.WORKER_PORT).toBe(8080);
     expect(config.SAMPLER_GROUP_INCLUDE?.test('orders-eu')).toBe(true);
@@ -29,21 +33,30 @@ describe('parseConfig', () => {
   it('names every bad variable, its value, the problem and an example', () => {
     let error: unknown;
     try {
-      parseConfig({ KAFKA_BROKERS: 'nohost', WORKER_PORT: '70000', SAMPLER_GROUP_EXCLUDE: '(', DATABASE_URL: 'mysql://x' });
+      parseConfig({
+        KAFKA_BROKERS: 'nohost',
+        WORKER_PORT: '70000',
+        SAMPLER_GROUP_EXCLUDE: '(',
+        DATABASE_URL: 'mysql://x',
+      });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems;
     expect(problems).toHaveLength(4);
-    expect(problems.find((p) => p.startsWith('KAFKA_BROKERS="nohost"'))).toMatch(/not host:port.*example: KAFKA_BROKERS=127\.0\.0\.1:9092/);
+    expect(problems.find((p) => p.startsWith('KAFKA_BROKERS="nohost"'))).toMatch(
+      /not host:port.*example: KAFKA_BROKERS=127\.0\.0\.1:9092/,
+    );
     expect(problems.find((p) => p.startsWith('WORKER_PORT="70000"'))).toMatch(/example: WORKER_PORT=9464/);
     expect(problems.find((p) => p.startsWith('SAMPLER_GROUP_EXCLUDE="("'))).toMatch(/regular expression/);
     expect(problems.find((p) => p.startsWith('DATABASE_URL='))).toMatch(/postgresql:\/\//);
   });
 
   it('rejects a bad enum with the allowed values', () => {
-    expect(() => parseConfig({ WARDEN_ORDERING: 'random' })).toThrow(/WARDEN_ORDERING="random".*partition.*key.*unordered/);
+    expect(() => parseConfig({ WARDEN_ORDERING: 'random' })).toThrow(
+      /WARDEN_ORDERING="random".*partition.*key.*unordered/,
+    );
   });
 
   it('reads the sampler settings: defaults, 0 turns exact time lag off, a one-point window is refused', () => {
@@ -55,14 +68,18 @@ describe('parseConfig', () => {
       SAMPLER_TIME_LAG_POINTS: 60,
     });
     expect(parseConfig({ SAMPLER_EXACT_TIME_LAG_MAX_PARTITIONS: '0' }).SAMPLER_EXACT_TIME_LAG_MAX_PARTITIONS).toBe(0);
-    expect(() => parseConfig({ SAMPLER_TIME_LAG_POINTS: '1' })).toThrow(/SAMPLER_TIME_LAG_POINTS="1".*example: SAMPLER_TIME_LAG_POINTS=60/);
+    expect(() => parseConfig({ SAMPLER_TIME_LAG_POINTS: '1' })).toThrow(
+      /SAMPLER_TIME_LAG_POINTS="1".*example: SAMPLER_TIME_LAG_POINTS=60/,
+    );
     expect(() => parseConfig({ SAMPLER_RETENTION_DAYS: '0' })).toThrow(/SAMPLER_RETENTION_DAYS="0"/);
   });
 
   it('reads the advisor client settings: none by default, JSON by group id or /pattern/, bad JSON named', () => {
     const none = parseConfig({}).ADVISOR_CLIENT_SETTINGS;
     expect(none.exact.size + none.patterns.length).toBe(0);
-    const settings = parseConfig({ ADVISOR_CLIENT_SETTINGS: '{"orders":{"maxPollRecords":100},"/^etl-/":{"maxPollIntervalMs":900000}}' }).ADVISOR_CLIENT_SETTINGS;
+    const settings = parseConfig({
+      ADVISOR_CLIENT_SETTINGS: '{"orders":{"maxPollRecords":100},"/^etl-/":{"maxPollIntervalMs":900000}}',
+    }).ADVISOR_CLIENT_SETTINGS;
     expect(settings.exact.get('orders')).toEqual({ maxPollRecords: 100 });
     expect(settings.patterns[0]?.pattern.test('etl-nightly')).toBe(true);
     expect(() => parseConfig({ ADVISOR_CLIENT_SETTINGS: '{"orders":{"maxPollRecords":-1}}' })).toThrow(

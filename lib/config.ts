@@ -92,7 +92,10 @@ const originList = z
         canonical = null;
       }
       if (canonical === null || canonical === 'null' || canonical !== origin) {
-        ctx.addIssue({ code: 'custom', message: `"${origin}" is not an origin (scheme://host[:port], no path or trailing slash)` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${origin}" is not an origin (scheme://host[:port], no path or trailing slash)`,
+        });
         return z.NEVER;
       }
     }
@@ -102,7 +105,10 @@ const originList = z
 const postgresUrl = z
   .string()
   .default(DEFAULT_DATABASE_URL)
-  .refine((value) => /^postgres(ql)?:\/\/[^/]+\/[^/?]+/.test(value), 'must be a postgresql:// URL with a database name');
+  .refine(
+    (value) => /^postgres(ql)?:\/\/[^/]+\/[^/?]+/.test(value),
+    'must be a postgresql:// URL with a database name',
+  );
 
 export const envSchema = z.object({
   DATABASE_URL: postgresUrl,
@@ -203,9 +209,17 @@ export const envSchema = z.object({
   /** name:role:token-or-sha256-hash, comma-separated, for `Authorization: Bearer <token>`. */
   WARDEN_API_TOKENS: credentialList(parseTokens),
   /** HMAC key of the session cookie; changing it signs everyone out. */
-  WARDEN_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters (openssl rand -base64 32 makes one)').optional(),
+  WARDEN_SESSION_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters (openssl rand -base64 32 makes one)')
+    .optional(),
   /** A session ends this long after sign-in (absolute, not sliding). */
-  WARDEN_SESSION_MAX_AGE_SEC: z.coerce.number().int().min(60).max(30 * 86_400).default(43_200),
+  WARDEN_SESSION_MAX_AGE_SEC: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(43_200),
   /** Secure flag of the session cookie; auto: when the request came over https (or X-Forwarded-Proto says so). */
   WARDEN_COOKIE_SECURE: z.enum(['auto', 'true', 'false'], { message: 'must be auto, true or false' }).default('auto'),
   /** Origins accepted on POSTs besides the dashboard's own host, e.g. a reverse proxy's public name. */
@@ -292,7 +306,13 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
 };
 
 /** Variables whose values are never quoted in an error message. */
-const SECRET_VARIABLES = new Set<string>(['WARDEN_USERS', 'WARDEN_API_TOKENS', 'WARDEN_SESSION_SECRET', 'KAFKA_SASL_PASSWORD', 'KAFKA_SSL_KEY_PASSWORD']);
+const SECRET_VARIABLES = new Set<string>([
+  'WARDEN_USERS',
+  'WARDEN_API_TOKENS',
+  'WARDEN_SESSION_SECRET',
+  'KAFKA_SASL_PASSWORD',
+  'KAFKA_SSL_KEY_PASSWORD',
+]);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -307,7 +327,9 @@ export function parseConfig(env: Record<string, string | undefined>): WardenConf
   const result = envSchema.safeParse(cleaned);
   if (!result.success) {
     throw new ConfigError(
-      result.error.issues.map((issue) => describeProblem(String(issue.path[0]) as keyof typeof EXAMPLES, cleaned, issue.message)),
+      result.error.issues.map((issue) =>
+        describeProblem(String(issue.path[0]) as keyof typeof EXAMPLES, cleaned, issue.message),
+      ),
     );
   }
   const parsed = result.data;
@@ -324,7 +346,11 @@ export function parseConfig(env: Record<string, string | undefined>): WardenConf
   };
 }
 
-function describeProblem(name: keyof typeof EXAMPLES, cleaned: Record<string, string | undefined>, message: string): string {
+function describeProblem(
+  name: keyof typeof EXAMPLES,
+  cleaned: Record<string, string | undefined>,
+  message: string,
+): string {
   const given = cleaned[name];
   const shown = given === undefined ? 'missing' : SECRET_VARIABLES.has(name) ? '(set; value not shown)' : `"${given}"`;
   return `${name}=${shown}: ${message} (example: ${name}=${EXAMPLES[name] ?? '?'})`;

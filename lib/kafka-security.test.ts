@@ -36,7 +36,9 @@ CgYIKoZIzj0EAwIDSAAwRQIhAOPfW26BBxORwUNT/ol/TYduSAMAxXFga58byI/5
 wQx9AiB2xlbRNV66uB2iHt30TSxOR5bGaJ93HSQYcYyyscBbCQ==
 -----END CERTIFICATE-----
 `;
-const ENCRYPTED_KEY_A = createPrivateKey(KEY_A).export({ format: 'pem', type: 'pkcs8', cipher: 'aes-256-cbc', passphrase: 'fixture' }).toString();
+const ENCRYPTED_KEY_A = createPrivateKey(KEY_A)
+  .export({ format: 'pem', type: 'pkcs8', cipher: 'aes-256-cbc', passphrase: 'fixture' })
+  .toString();
 
 const FILES: Record<string, string> = {
   '/pki/ca.pem': CERT_A + CERT_B,
@@ -53,7 +55,8 @@ const readFile = (path: string): string => {
 };
 const resolve = (vars: Partial<KafkaSecurityVariables>) =>
   resolveKafkaSecurity({ KAFKA_BROKERS: ['kafka-1:9093'], KAFKA_SSL: false, ...vars }, readFile);
-const problemsOf = (vars: Partial<KafkaSecurityVariables>) => resolve(vars).problems.map((p) => `${p.variable}: ${p.message}`);
+const problemsOf = (vars: Partial<KafkaSecurityVariables>) =>
+  resolve(vars).problems.map((p) => `${p.variable}: ${p.message}`);
 
 function configProblems(env: Record<string, string>): string[] {
   try {
@@ -92,27 +95,72 @@ describe('resolveKafkaSecurity', () => {
 
   it.each([
     [{ KAFKA_SSL_CA_FILE: '/pki/ca.pem' }, 'KAFKA_SSL_CA_FILE: is set but KAFKA_SSL is not true'],
-    [{ KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/client.pem' }, 'KAFKA_SSL_KEY_FILE: is required with KAFKA_SSL_CERT_FILE'],
-    [{ KAFKA_SSL: true, KAFKA_SSL_KEY_FILE: '/pki/client.key' }, 'KAFKA_SSL_CERT_FILE: is required with KAFKA_SSL_KEY_FILE'],
+    [
+      { KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/client.pem' },
+      'KAFKA_SSL_KEY_FILE: is required with KAFKA_SSL_CERT_FILE',
+    ],
+    [
+      { KAFKA_SSL: true, KAFKA_SSL_KEY_FILE: '/pki/client.key' },
+      'KAFKA_SSL_CERT_FILE: is required with KAFKA_SSL_KEY_FILE',
+    ],
     [{ KAFKA_SSL: true, KAFKA_SSL_CA_FILE: '/pki/missing.pem' }, 'KAFKA_SSL_CA_FILE: cannot read the file (ENOENT)'],
     [{ KAFKA_SSL: true, KAFKA_SSL_CA_FILE: '/pki/not-pem.txt' }, 'KAFKA_SSL_CA_FILE: holds no PEM certificate'],
-    [{ KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/client.key', KAFKA_SSL_KEY_FILE: '/pki/client.key' }, 'KAFKA_SSL_CERT_FILE: holds no PEM certificate'],
-    [{ KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/client.pem', KAFKA_SSL_KEY_FILE: '/pki/not-pem.txt' }, 'KAFKA_SSL_KEY_FILE: holds no PEM private key'],
-    [{ KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/client.pem', KAFKA_SSL_KEY_FILE: '/pki/other.key' }, 'KAFKA_SSL_KEY_PASSWORD: is required: KAFKA_SSL_KEY_FILE holds an encrypted private key'],
     [
-      { KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/client.pem', KAFKA_SSL_KEY_FILE: '/pki/other.key', KAFKA_SSL_KEY_PASSWORD: new Secret('wrong') },
+      { KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/client.key', KAFKA_SSL_KEY_FILE: '/pki/client.key' },
+      'KAFKA_SSL_CERT_FILE: holds no PEM certificate',
+    ],
+    [
+      { KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/client.pem', KAFKA_SSL_KEY_FILE: '/pki/not-pem.txt' },
+      'KAFKA_SSL_KEY_FILE: holds no PEM private key',
+    ],
+    [
+      { KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/client.pem', KAFKA_SSL_KEY_FILE: '/pki/other.key' },
+      'KAFKA_SSL_KEY_PASSWORD: is required: KAFKA_SSL_KEY_FILE holds an encrypted private key',
+    ],
+    [
+      {
+        KAFKA_SSL: true,
+        KAFKA_SSL_CERT_FILE: '/pki/client.pem',
+        KAFKA_SSL_KEY_FILE: '/pki/other.key',
+        KAFKA_SSL_KEY_PASSWORD: new Secret('wrong'),
+      },
       'KAFKA_SSL_KEY_PASSWORD: does not decrypt the private key in KAFKA_SSL_KEY_FILE',
     ],
     [
-      { KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/client.pem', KAFKA_SSL_KEY_FILE: '/pki/client.key', KAFKA_SSL_KEY_PASSWORD: new Secret('fixture') },
+      {
+        KAFKA_SSL: true,
+        KAFKA_SSL_CERT_FILE: '/pki/client.pem',
+        KAFKA_SSL_KEY_FILE: '/pki/client.key',
+        KAFKA_SSL_KEY_PASSWORD: new Secret('fixture'),
+      },
       'KAFKA_SSL_KEY_PASSWORD: is set but KAFKA_SSL_KEY_FILE holds no encrypted private key',
     ],
-    [{ KAFKA_SSL: true, KAFKA_SSL_KEY_PASSWORD: new Secret('fixture') }, 'KAFKA_SSL_KEY_PASSWORD: is set but KAFKA_SSL_KEY_FILE is not'],
+    [
+      { KAFKA_SSL: true, KAFKA_SSL_KEY_PASSWORD: new Secret('fixture') },
+      'KAFKA_SSL_KEY_PASSWORD: is set but KAFKA_SSL_KEY_FILE is not',
+    ],
     [{ KAFKA_SSL_KEY_PASSWORD: new Secret('fixture') }, 'KAFKA_SSL_KEY_PASSWORD: is set but KAFKA_SSL is not true'],
-    [{ KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/ca.pem', KAFKA_SSL_KEY_FILE: '/pki/client.key', KAFKA_SSL_CA_FILE: '/pki/ca.pem' }, null],
-    [{ KAFKA_SASL_MECHANISM: 'plain' as const, KAFKA_SASL_USERNAME: 'warden' }, 'KAFKA_SASL_PASSWORD: is required when KAFKA_SASL_MECHANISM is set'],
-    [{ KAFKA_SASL_MECHANISM: 'scram-sha-256' as const, KAFKA_SASL_PASSWORD: new Secret('pw') }, 'KAFKA_SASL_USERNAME: is required when KAFKA_SASL_MECHANISM is set'],
-    [{ KAFKA_SASL_USERNAME: 'warden', KAFKA_SASL_PASSWORD: new Secret('pw') }, 'KAFKA_SASL_MECHANISM: is required when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is set'],
+    [
+      {
+        KAFKA_SSL: true,
+        KAFKA_SSL_CERT_FILE: '/pki/ca.pem',
+        KAFKA_SSL_KEY_FILE: '/pki/client.key',
+        KAFKA_SSL_CA_FILE: '/pki/ca.pem',
+      },
+      null,
+    ],
+    [
+      { KAFKA_SASL_MECHANISM: 'plain' as const, KAFKA_SASL_USERNAME: 'warden' },
+      'KAFKA_SASL_PASSWORD: is required when KAFKA_SASL_MECHANISM is set',
+    ],
+    [
+      { KAFKA_SASL_MECHANISM: 'scram-sha-256' as const, KAFKA_SASL_PASSWORD: new Secret('pw') },
+      'KAFKA_SASL_USERNAME: is required when KAFKA_SASL_MECHANISM is set',
+    ],
+    [
+      { KAFKA_SASL_USERNAME: 'warden', KAFKA_SASL_PASSWORD: new Secret('pw') },
+      'KAFKA_SASL_MECHANISM: is required when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is set',
+    ],
     [{ KAFKA_BROKERS: null, KAFKA_SSL: true }, 'KAFKA_BROKERS: is required with KAFKA_SSL or KAFKA_SASL_MECHANISM'],
   ])('%o: %s', (vars, expected) => {
     const problems = problemsOf(vars);
@@ -133,9 +181,9 @@ describe('resolveKafkaSecurity', () => {
   });
 
   it("refuses a key that is not the certificate's", () => {
-    expect(problemsOf({ KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/b.pem', KAFKA_SSL_KEY_FILE: '/pki/client.key' })).toEqual([
-      'KAFKA_SSL_KEY_FILE: is not the private key of the certificate in KAFKA_SSL_CERT_FILE',
-    ]);
+    expect(
+      problemsOf({ KAFKA_SSL: true, KAFKA_SSL_CERT_FILE: '/pki/b.pem', KAFKA_SSL_KEY_FILE: '/pki/client.key' }),
+    ).toEqual(['KAFKA_SSL_KEY_FILE: is not the private key of the certificate in KAFKA_SSL_CERT_FILE']);
   });
 });
 
@@ -153,7 +201,12 @@ describe('parseConfig with TLS and SASL', () => {
   const password = 'correct-horse-battery-staple';
 
   it('builds SASL settings, accepts the mechanism in any case, and keeps the password out of the config', () => {
-    const config = parseConfig({ KAFKA_BROKERS: 'kafka-1:9093', KAFKA_SASL_MECHANISM: 'SCRAM-SHA-512', KAFKA_SASL_USERNAME: 'warden', KAFKA_SASL_PASSWORD: password });
+    const config = parseConfig({
+      KAFKA_BROKERS: 'kafka-1:9093',
+      KAFKA_SASL_MECHANISM: 'SCRAM-SHA-512',
+      KAFKA_SASL_USERNAME: 'warden',
+      KAFKA_SASL_PASSWORD: password,
+    });
     expect(config.kafkaSecurity.sasl?.mechanism).toBe('scram-sha-512');
     expect(config.kafkaSecurity.sasl?.username).toBe('warden');
     expect(config.kafkaSecurity.sasl?.password.reveal()).toBe(password);
@@ -165,32 +218,53 @@ describe('parseConfig with TLS and SASL', () => {
   it('never quotes the key password', () => {
     const keyPassword = 'tr0ub4dor-key';
     const problems = configProblems({ KAFKA_BROKERS: 'kafka-1:9093', KAFKA_SSL_KEY_PASSWORD: keyPassword });
-    expect(problems).toEqual([expect.stringMatching(/^KAFKA_SSL_KEY_PASSWORD=\(set; value not shown\): is set but KAFKA_SSL is not true/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(/^KAFKA_SSL_KEY_PASSWORD=\(set; value not shown\): is set but KAFKA_SSL is not true/),
+    ]);
     expect(problems.join('\n')).not.toContain(keyPassword);
   });
 
   it('refuses SASL without a password, naming the variable', () => {
-    expect(configProblems({ KAFKA_BROKERS: 'kafka-1:9093', KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'warden' })).toEqual([
-      expect.stringMatching(/^KAFKA_SASL_PASSWORD=missing: is required when KAFKA_SASL_MECHANISM is set \(example: KAFKA_SASL_PASSWORD=/),
+    expect(
+      configProblems({ KAFKA_BROKERS: 'kafka-1:9093', KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'warden' }),
+    ).toEqual([
+      expect.stringMatching(
+        /^KAFKA_SASL_PASSWORD=missing: is required when KAFKA_SASL_MECHANISM is set \(example: KAFKA_SASL_PASSWORD=/,
+      ),
     ]);
   });
 
   it('refuses an unknown mechanism with the allowed ones', () => {
-    expect(configProblems({ KAFKA_BROKERS: 'kafka-1:9093', KAFKA_SASL_MECHANISM: 'gssapi', KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: password })).toEqual([
-      expect.stringMatching(/^KAFKA_SASL_MECHANISM="gssapi": must be plain, scram-sha-256 or scram-sha-512/),
-    ]);
+    expect(
+      configProblems({
+        KAFKA_BROKERS: 'kafka-1:9093',
+        KAFKA_SASL_MECHANISM: 'gssapi',
+        KAFKA_SASL_USERNAME: 'u',
+        KAFKA_SASL_PASSWORD: password,
+      }),
+    ).toEqual([expect.stringMatching(/^KAFKA_SASL_MECHANISM="gssapi": must be plain, scram-sha-256 or scram-sha-512/)]);
   });
 
   it('never quotes the password, whatever else is wrong', () => {
-    const problems = configProblems({ KAFKA_SASL_PASSWORD: password, KAFKA_SSL: 'yes', KAFKA_SSL_CA_FILE: '/nonexistent/ca.pem' });
+    const problems = configProblems({
+      KAFKA_SASL_PASSWORD: password,
+      KAFKA_SSL: 'yes',
+      KAFKA_SSL_CA_FILE: '/nonexistent/ca.pem',
+    });
     expect(problems.join('\n')).not.toContain(password);
     expect(problems).toEqual([expect.stringMatching(/^KAFKA_SSL="yes": must be true or false/)]);
-    const later = configProblems({ KAFKA_SASL_PASSWORD: password, KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: '/nonexistent/ca.pem' });
+    const later = configProblems({
+      KAFKA_SASL_PASSWORD: password,
+      KAFKA_SSL: 'true',
+      KAFKA_SSL_CA_FILE: '/nonexistent/ca.pem',
+    });
     expect(later.join('\n')).not.toContain(password);
     expect(later).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^KAFKA_SSL_CA_FILE="\/nonexistent\/ca.pem": cannot read the file \(ENOENT\)/),
-        expect.stringMatching(/^KAFKA_SASL_MECHANISM=missing: is required when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is set/),
+        expect.stringMatching(
+          /^KAFKA_SASL_MECHANISM=missing: is required when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is set/,
+        ),
         expect.stringMatching(/^KAFKA_BROKERS=missing: is required with KAFKA_SSL or KAFKA_SASL_MECHANISM/),
       ]),
     );

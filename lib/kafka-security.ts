@@ -94,19 +94,33 @@ export function resolveKafkaSecurity(
   const problems: SecurityProblem[] = [];
   const problem = (variable: keyof KafkaSecurityVariables, message: string) => problems.push({ variable, message });
 
-  const files = { KAFKA_SSL_CA_FILE: vars.KAFKA_SSL_CA_FILE, KAFKA_SSL_CERT_FILE: vars.KAFKA_SSL_CERT_FILE, KAFKA_SSL_KEY_FILE: vars.KAFKA_SSL_KEY_FILE };
+  const files = {
+    KAFKA_SSL_CA_FILE: vars.KAFKA_SSL_CA_FILE,
+    KAFKA_SSL_CERT_FILE: vars.KAFKA_SSL_CERT_FILE,
+    KAFKA_SSL_KEY_FILE: vars.KAFKA_SSL_KEY_FILE,
+  };
   let tls: KafkaTlsSettings | null = null;
   if (!vars.KAFKA_SSL) {
     const tlsOnly = { ...files, KAFKA_SSL_KEY_PASSWORD: vars.KAFKA_SSL_KEY_PASSWORD };
     for (const [variable, value] of Object.entries(tlsOnly)) {
-      if (value !== undefined) problem(variable as keyof typeof tlsOnly, 'is set but KAFKA_SSL is not true (set KAFKA_SSL=true to connect with TLS)');
+      if (value !== undefined)
+        problem(
+          variable as keyof typeof tlsOnly,
+          'is set but KAFKA_SSL is not true (set KAFKA_SSL=true to connect with TLS)',
+        );
     }
   } else {
     if (vars.KAFKA_SSL_CERT_FILE !== undefined && vars.KAFKA_SSL_KEY_FILE === undefined) {
-      problem('KAFKA_SSL_KEY_FILE', 'is required with KAFKA_SSL_CERT_FILE (the client certificate and its key go together)');
+      problem(
+        'KAFKA_SSL_KEY_FILE',
+        'is required with KAFKA_SSL_CERT_FILE (the client certificate and its key go together)',
+      );
     }
     if (vars.KAFKA_SSL_KEY_FILE !== undefined && vars.KAFKA_SSL_CERT_FILE === undefined) {
-      problem('KAFKA_SSL_CERT_FILE', 'is required with KAFKA_SSL_KEY_FILE (the client certificate and its key go together)');
+      problem(
+        'KAFKA_SSL_CERT_FILE',
+        'is required with KAFKA_SSL_KEY_FILE (the client certificate and its key go together)',
+      );
     }
     const read = (variable: keyof typeof files): string | null => {
       const path = files[variable];
@@ -123,9 +137,11 @@ export function resolveKafkaSecurity(
     const certText = read('KAFKA_SSL_CERT_FILE');
     const keyText = read('KAFKA_SSL_KEY_FILE');
     const ca = caText === null ? null : certificatesIn(caText);
-    if (caText !== null && ca === null) problem('KAFKA_SSL_CA_FILE', 'holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
+    if (caText !== null && ca === null)
+      problem('KAFKA_SSL_CA_FILE', 'holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
     const leaf = certText === null ? null : (certificatesIn(certText)?.[0] ?? null);
-    if (certText !== null && leaf === null) problem('KAFKA_SSL_CERT_FILE', 'holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
+    if (certText !== null && leaf === null)
+      problem('KAFKA_SSL_CERT_FILE', 'holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
     const key = keyText === null ? null : privateKeyIn(keyText, vars.KAFKA_SSL_KEY_PASSWORD ?? null, problem);
     if (keyText === null && vars.KAFKA_SSL_KEY_PASSWORD !== undefined && vars.KAFKA_SSL_KEY_FILE === undefined) {
       problem('KAFKA_SSL_KEY_PASSWORD', 'is set but KAFKA_SSL_KEY_FILE is not (it decrypts that file)');
@@ -150,11 +166,17 @@ export function resolveKafkaSecurity(
     if (password === undefined) problem('KAFKA_SASL_PASSWORD', 'is required when KAFKA_SASL_MECHANISM is set');
     if (username !== undefined && password !== undefined) sasl = { mechanism, username, password };
   } else if (username !== undefined || password !== undefined) {
-    problem('KAFKA_SASL_MECHANISM', 'is required when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is set (plain, scram-sha-256 or scram-sha-512)');
+    problem(
+      'KAFKA_SASL_MECHANISM',
+      'is required when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is set (plain, scram-sha-256 or scram-sha-512)',
+    );
   }
 
   if ((vars.KAFKA_SSL || mechanism !== undefined) && vars.KAFKA_BROKERS === null) {
-    problem('KAFKA_BROKERS', 'is required with KAFKA_SSL or KAFKA_SASL_MECHANISM (the bundled broker on WARDEN_KAFKA_PORT is plaintext)');
+    problem(
+      'KAFKA_BROKERS',
+      'is required with KAFKA_SSL or KAFKA_SASL_MECHANISM (the bundled broker on WARDEN_KAFKA_PORT is plaintext)',
+    );
   }
   return { settings: { tls, sasl }, problems };
 }

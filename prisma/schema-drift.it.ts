@@ -6,7 +6,15 @@ import { runPrisma } from '../scripts/lib/database';
 describe('prisma schema and migrations', () => {
   it('are in sync', async () => {
     const { code, output } = await runPrisma(
-      ['migrate', 'diff', '--from-migrations', 'prisma/migrations', '--to-schema-datamodel', 'prisma/schema.prisma', '--exit-code'],
+      [
+        'migrate',
+        'diff',
+        '--from-migrations',
+        'prisma/migrations',
+        '--to-schema-datamodel',
+        'prisma/schema.prisma',
+        '--exit-code',
+      ],
       loadConfig().DATABASE_URL,
     );
     expect(output).not.toMatch(/error/i);

@@ -12,7 +12,9 @@ async function readPassword(): Promise<string> {
   if (!process.stdin.isTTY) {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+    return Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
   }
   process.stderr.write('password (not shown): ');
   const muted = new Writable({ write: (_chunk, _encoding, done) => done() });
@@ -32,7 +34,9 @@ async function main(): Promise<number> {
     return 0;
   }
   if (args.length > 0) {
-    console.error(`auth:hash: unknown option ${args.join(' ')} (known: --token; the password is read from the terminal or stdin)`);
+    console.error(
+      `auth:hash: unknown option ${args.join(' ')} (known: --token; the password is read from the terminal or stdin)`,
+    );
     return 2;
   }
   const password = await readPassword();

@@ -118,7 +118,11 @@ async function main(): Promise<void> {
     // waits a whole session timeout before it reassigns the dead member's partitions).
     const WORKER = ['--import', 'tsx', 'worker/main.ts'];
     children.start('worker', process.execPath, WORKER, { cwd: ROOT, env: workerEnv() });
-    if (withUi) children.start('ui', 'npx', ['next', 'start', '--hostname', '127.0.0.1', '--port', String(config.UI_PORT)], { cwd: ROOT, env: childProcessEnv(access.uiEnv()) });
+    if (withUi)
+      children.start('ui', 'npx', ['next', 'start', '--hostname', '127.0.0.1', '--port', String(config.UI_PORT)], {
+        cwd: ROOT,
+        env: childProcessEnv(access.uiEnv()),
+      });
     await eventually('the worker to report ready', () => workerReady(config.WORKER_PORT), 90_000);
 
     const settings: DemoStorySettings = {
@@ -174,7 +178,10 @@ async function main(): Promise<void> {
         if (plan.secondWorker && secondWorker === null) {
           secondWorker = children.start('worker-2', process.execPath, WORKER, {
             cwd: ROOT,
-            env: workerEnv({ WORKER_PORT: String(config.WORKER_PORT + 1), KAFKA_CLIENT_ID: `${config.KAFKA_CLIENT_ID}-2` }),
+            env: workerEnv({
+              WORKER_PORT: String(config.WORKER_PORT + 1),
+              KAFKA_CLIENT_ID: `${config.KAFKA_CLIENT_ID}-2`,
+            }),
           });
         } else if (!plan.secondWorker && secondWorker !== null) {
           const leaving = secondWorker;

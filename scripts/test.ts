@@ -35,10 +35,23 @@ async function vitest(
   filters: string[],
 ): Promise<SuiteCount> {
   const report = path.join(reports, `${project}.json`);
-  await run('npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile=${report}`, ...filters], {
-    cwd: ROOT,
-    env: { ...env, NO_COLOR: '1' },
-  });
+  await run(
+    'npx',
+    [
+      'vitest',
+      'run',
+      '--project',
+      project,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile=${report}`,
+      ...filters,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...env, NO_COLOR: '1' },
+    },
+  );
   return readVitestCounts(project, report);
 }
 
@@ -84,7 +97,11 @@ async function main(): Promise<number> {
         WORKER_PORT: String(ports.worker),
         // Lets tests restart the broker they run against (fault injection); unset for an external cluster.
         ...(brokerStartedHere
-          ? { WARDEN_KAFKA_HOME: testBroker.home, WARDEN_KAFKA_PORT: String(ports.broker), WARDEN_KAFKA_CONTROLLER_PORT: String(ports.controller) }
+          ? {
+              WARDEN_KAFKA_HOME: testBroker.home,
+              WARDEN_KAFKA_PORT: String(ports.broker),
+              WARDEN_KAFKA_CONTROLLER_PORT: String(ports.controller),
+            }
           : {}),
         UI_REFRESH_MS: '1000',
         SAMPLE_INTERVAL_MS: '1000',

@@ -16,7 +16,6 @@ export function testKafka(clientId = 'warden-test') {
   return createKafka({ brokers: config.kafkaBrokers, clientId, logLevel: 'nothing', ...kafkaSecurityFrom(config) });
 }
 
-
 /**
  * Creates a topic and waits until every partition has a leader. (kafkajs's waitForLeaders gives up with
  * UNKNOWN_TOPIC_OR_PARTITION when the broker's metadata lags behind the creation, as on a busy machine.)
@@ -30,16 +29,29 @@ export async function createTopic(admin: Admin, topic: string, numPartitions: nu
   });
 }
 
-
 /** Every message of `topic` from the beginning, read by a throwaway group until `count` arrived. */
 export async function readTopic(
   kafka: ReturnType<typeof testKafka>,
   topic: string,
   count: number,
   timeoutMs = 30_000,
-): Promise<Array<{ partition: number; offset: string; key: string | null; value: string | null; headers: Record<string, string> }>> {
+): Promise<
+  Array<{
+    partition: number;
+    offset: string;
+    key: string | null;
+    value: string | null;
+    headers: Record<string, string>;
+  }>
+> {
   const consumer = kafka.consumer({ groupId: uniqueName('reader') });
-  const seen: Array<{ partition: number; offset: string; key: string | null; value: string | null; headers: Record<string, string> }> = [];
+  const seen: Array<{
+    partition: number;
+    offset: string;
+    key: string | null;
+    value: string | null;
+    headers: Record<string, string>;
+  }> = [];
   await consumer.connect();
   try {
     await consumer.subscribe({ topic, fromBeginning: true });

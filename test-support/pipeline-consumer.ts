@@ -53,5 +53,12 @@ export async function startPipelineConsumer(options: {
 }
 
 export function upsertEvent(i: number, overrides: Record<string, unknown> = {}) {
-  return JSON.stringify({ eventId: `ev-${i}`, type: 'document.upsert', businessId: `doc-${i}`, resultKey: `res-${i}`, payload: { i }, ...overrides });
+  return JSON.stringify({
+    eventId: `ev-${i}`,
+    type: 'document.upsert',
+    businessId: `doc-${i}`,
+    resultKey: `res-${i}`,
+    payload: { i },
+    ...overrides,
+  });
 }

@@ -52,5 +52,10 @@ export function parsePrometheusText(text: string): PrometheusExposition {
   const matches = (sample: PrometheusSample, name: string, labels: Record<string, string>) =>
     sample.name === name && Object.entries(labels).every(([k, v]) => sample.labels[k] === v);
   const find = (name: string, labels: Record<string, string> = {}) => samples.filter((s) => matches(s, name, labels));
-  return { samples, types, find, sum: (name, labels = {}) => find(name, labels).reduce((total, s) => total + s.value, 0) };
+  return {
+    samples,
+    types,
+    find,
+    sum: (name, labels = {}) => find(name, labels).reduce((total, s) => total + s.value, 0),
+  };
 }

@@ -24,19 +24,67 @@ function openssl(args: string[], cwd: string): void {
 function makeCa(dir: string, name: string, subject: string): void {
   openssl(
     [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-noenc',
-      '-keyout', `${name}.key`, '-out', `${name}.pem`, '-days', '2', '-subj', subject,
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-noenc',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.pem`,
+      '-days',
+      '2',
+      '-subj',
+      subject,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
     ],
     dir,
   );
 }
 
 function makeLeaf(dir: string, name: string, subject: string, extensions: string): void {
-  openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-noenc', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject], dir);
+  openssl(
+    [
+      'req',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-noenc',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.csr`,
+      '-subj',
+      subject,
+    ],
+    dir,
+  );
   writeFileSync(path.join(dir, `${name}.ext`), extensions);
   openssl(
-    ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`, '-days', '2', '-extfile', `${name}.ext`],
+    [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      `${name}.pem`,
+      '-days',
+      '2',
+      '-extfile',
+      `${name}.ext`,
+    ],
     dir,
   );
 }
@@ -56,7 +104,12 @@ export function createThrowawayPki(dir: string): ThrowawayPki {
     '/CN=localhost',
     'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature,keyAgreement\n',
   );
-  makeLeaf(dir, 'client', '/CN=warden-test-client', 'extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature,keyAgreement\n');
+  makeLeaf(
+    dir,
+    'client',
+    '/CN=warden-test-client',
+    'extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature,keyAgreement\n',
+  );
   const file = (name: string) => path.join(dir, name);
   return {
     dir,

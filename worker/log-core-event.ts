@@ -17,7 +17,13 @@ export function logCoreEvent(logger: Logger, event: CoreEvent): void {
       return;
     case 'retry-scheduled':
       logger.info(
-        { event: event.type, ...coordinates(event), attempt: event.attempt, delayMs: event.delayMs, error: errorSummary(event.error) },
+        {
+          event: event.type,
+          ...coordinates(event),
+          attempt: event.attempt,
+          delayMs: event.delayMs,
+          error: errorSummary(event.error),
+        },
         'transient failure; retrying in place',
       );
       return;
@@ -38,7 +44,10 @@ export function logCoreEvent(logger: Logger, event: CoreEvent): void {
       logger.error({ event: event.type, reason: event.reason }, 'consumer core fatal');
       return;
     case 'commit-failed':
-      logger.warn({ event: event.type, errorClass: event.errorClass, error: errorSummary(event.error) }, 'commit failed');
+      logger.warn(
+        { event: event.type, errorClass: event.errorClass, error: errorSummary(event.error) },
+        'commit failed',
+      );
       return;
     default:
       logger.info({ event: event.type, ...coordinates(event) }, event.type);

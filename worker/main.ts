@@ -45,7 +45,8 @@ async function main(): Promise<void> {
     await worker.start();
   } catch (error) {
     // A Kafka configuration problem (credentials, certificates, listener) is one line naming the setting.
-    if (error instanceof KafkaStartupError) logger.fatal({ settings: error.settings }, `worker failed to start: ${error.message}`);
+    if (error instanceof KafkaStartupError)
+      logger.fatal({ settings: error.settings }, `worker failed to start: ${error.message}`);
     else logger.error({ err: error }, 'worker failed to start');
     await worker.stop(1_000).catch(() => undefined);
     process.exit(1);

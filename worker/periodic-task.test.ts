@@ -8,10 +8,13 @@ describe('PeriodicTask', () => {
   it('runs a round at start, then one interval after each round ends, or after the delay a round returns', async () => {
     const starts: number[] = [];
     const delays = [undefined, 50, undefined];
-    const task = new PeriodicTask(async () => {
-      starts.push(Date.now());
-      return delays.shift();
-    }, { intervalMs: 1_000 });
+    const task = new PeriodicTask(
+      async () => {
+        starts.push(Date.now());
+        return delays.shift();
+      },
+      { intervalMs: 1_000 },
+    );
     const t0 = Date.now();
     task.start();
     await vi.advanceTimersByTimeAsync(0);

@@ -25,7 +25,9 @@ async function assertCommitsCoverOnlyStoredRecords(groupId: string, topic: strin
     const stored = await db.storedDocument.count({
       where: { sourceTopic: topic, sourcePartition: partition, sourceOffset: { lt: BigInt(offset) } },
     });
-    expect(stored, `partition ${partition} committed ${offset} but only ${stored} records below it are stored`).toBe(Number(offset));
+    expect(stored, `partition ${partition} committed ${offset} but only ${stored} records below it are stored`).toBe(
+      Number(offset),
+    );
   }
   return committed;
 }
@@ -49,7 +51,13 @@ describe('kill -9 and restart of the worker', () => {
           const i = batch * 1_000 + j;
           return {
             key: `key-${i % 40}`,
-            value: JSON.stringify({ eventId: `${prefix}-${i}`, type: 'document.upsert', businessId: `${prefix}-${i}`, resultKey: `r-${i}`, payload: { i } }),
+            value: JSON.stringify({
+              eventId: `${prefix}-${i}`,
+              type: 'document.upsert',
+              businessId: `${prefix}-${i}`,
+              resultKey: `r-${i}`,
+              payload: { i },
+            }),
           };
         }),
       });
@@ -75,7 +83,11 @@ describe('kill -9 and restart of the worker', () => {
 
     const first = new WorkerProcess(env);
     await first.start();
-    await eventually('a quarter of the records stored', async () => ((await storedCount()) >= RECORDS / 4 ? true : undefined), 60_000);
+    await eventually(
+      'a quarter of the records stored',
+      async () => ((await storedCount()) >= RECORDS / 4 ? true : undefined),
+      60_000,
+    );
     await first.stop('SIGKILL');
     const atKill = await assertCommitsCoverOnlyStoredRecords(groupId, topic);
     const storedAtKill = await storedCount();
@@ -125,7 +137,13 @@ describe('shutdown signals', () => {
       acks: -1,
       messages: Array.from({ length: 20 }, (_, i) => ({
         key: `key-${i}`,
-        value: JSON.stringify({ eventId: `${prefix}-${i}`, type: 'document.upsert', businessId: `${prefix}-${i}`, resultKey: `r-${i}`, payload: {} }),
+        value: JSON.stringify({
+          eventId: `${prefix}-${i}`,
+          type: 'document.upsert',
+          businessId: `${prefix}-${i}`,
+          resultKey: `r-${i}`,
+          payload: {},
+        }),
       })),
     });
     await producer.disconnect();

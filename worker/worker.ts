@@ -64,7 +64,8 @@ export class WardenWorker {
       secrets: sasl ? [sasl.password.reveal()] : [],
     });
     logger.info({ ...cluster, tls: tls !== null, sasl: sasl?.mechanism ?? null }, 'Kafka reachable');
-    if (sasl?.mechanism === 'plain' && !tls) logger.warn('KAFKA_SASL_MECHANISM=plain without KAFKA_SSL sends the password unencrypted');
+    if (sasl?.mechanism === 'plain' && !tls)
+      logger.warn('KAFKA_SASL_MECHANISM=plain without KAFKA_SSL sends the password unencrypted');
     const kafka = createKafka({ ...client, logLevel: 'error' });
     this.db = createDatabase(config.DATABASE_URL);
     this.admin = kafka.admin();
@@ -81,10 +82,18 @@ export class WardenWorker {
       db: this.db,
       producer: this.producer,
       resultsTopic: config.WARDEN_RESULTS_TOPIC,
-      beforeStore: createFaultInjector({ rate: config.WARDEN_FAULT_TRANSIENT_RATE, maxLatencyMs: config.WARDEN_FAULT_LATENCY_MS }),
+      beforeStore: createFaultInjector({
+        rate: config.WARDEN_FAULT_TRANSIENT_RATE,
+        maxLatencyMs: config.WARDEN_FAULT_LATENCY_MS,
+      }),
     });
     const quarantines = new QuarantineStore(this.db, config.WARDEN_GROUP_ID);
-    const ownRebalances = new OwnRebalanceRecorder({ db: this.db, clientId: config.KAFKA_CLIENT_ID, clientHost: hostname(), logger });
+    const ownRebalances = new OwnRebalanceRecorder({
+      db: this.db,
+      clientId: config.KAFKA_CLIENT_ID,
+      clientHost: hostname(),
+      logger,
+    });
     this.ownRebalances = ownRebalances;
     this.consumer = createConsumer<AdmittedEvent>({
       kafka,
@@ -108,7 +117,8 @@ export class WardenWorker {
         // A quarantined record was logged once when it was quarantined and waits for an operator by design;
         // repeating it at every stall check would bury the stalls nobody knows about.
         for (const stall of stalls) {
-          if (stall.state !== 'quarantined') logger.warn({ ...stall, event: 'stalled' }, 'oldest unfinished record is stuck past the stall threshold');
+          if (stall.state !== 'quarantined')
+            logger.warn({ ...stall, event: 'stalled' }, 'oldest unfinished record is stuck past the stall threshold');
         }
       },
       onFatal: (reason) => this.onFatal(reason),
@@ -127,13 +137,23 @@ export class WardenWorker {
       stallThresholdMs: config.WARDEN_STALL_THRESHOLD_MS,
       stallDeadLetterAfterMs: config.WARDEN_STALL_DEAD_LETTER_MS ?? null,
     });
-    this.server = new WorkerServer({ port: config.WORKER_PORT, host: config.WORKER_HOST, readiness: () => this.readiness(), metrics: this.metrics });
+    this.server = new WorkerServer({
+      port: config.WORKER_PORT,
+      host: config.WORKER_HOST,
+      readiness: () => this.readiness(),
+      metrics: this.metrics,
+    });
     await this.server.start();
     await this.consumer.start();
 
     // The cluster sampler runs on its own Kafka connections, Postgres pool and leader lock (one sampler among
     // all worker instances); the own-consumer state is written by every instance, since only it can see it.
-    this.sampler = createLagSampler({ config, kafka, logger, onRound: (outcome) => this.metrics.onSamplerRound(outcome) });
+    this.sampler = createLagSampler({
+      config,
+      kafka,
+      logger,
+      onRound: (outcome) => this.metrics.onSamplerRound(outcome),
+    });
     this.sampler.start();
     const consumer = this.consumer;
     this.consumerState = new OwnConsumerStateWriter({

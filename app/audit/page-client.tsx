@@ -15,7 +15,11 @@ export function AuditPageClient({ refreshMs }: { refreshMs: number }) {
   const shown = useMemo(() => {
     const needle = filter.trim().toLowerCase();
     return (data?.actions ?? []).filter(
-      (a) => needle === '' || [a.groupId, `${a.topic}-${a.partition}`, a.requestedBy, a.action, a.status, a.reason].some((s) => s.toLowerCase().includes(needle)),
+      (a) =>
+        needle === '' ||
+        [a.groupId, `${a.topic}-${a.partition}`, a.requestedBy, a.action, a.status, a.reason].some((s) =>
+          s.toLowerCase().includes(needle),
+        ),
     );
   }, [data, filter]);
 
@@ -24,7 +28,9 @@ export function AuditPageClient({ refreshMs }: { refreshMs: number }) {
       <div className="page-head">
         <div>
           <h1 id="audit-heading">Audit log</h1>
-          <p className="muted subtitle">Every resume, skip and seek asked for and what the owning worker did with it, and every offset reset.</p>
+          <p className="muted subtitle">
+            Every resume, skip and seek asked for and what the owning worker did with it, and every offset reset.
+          </p>
         </div>
         <RefreshIndicator isFetching={isFetching} refreshMs={refreshMs} />
       </div>
@@ -38,7 +44,13 @@ export function AuditPageClient({ refreshMs }: { refreshMs: number }) {
           <div className="toolbar">
             <label className="field-inline">
               <span>Filter</span>
-              <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="group, partition, who, status…" aria-label="Filter the audit log" />
+              <input
+                type="search"
+                value={filter}
+                onChange={(e) => setFilter(e.target.value)}
+                placeholder="group, partition, who, status…"
+                aria-label="Filter the audit log"
+              />
             </label>
             <span className="muted" aria-live="polite">
               {shown.length} of {data.actions.length}

@@ -26,8 +26,8 @@ export function QuarantinePageClient({ refreshMs }: { refreshMs: number }) {
         <div>
           <h1 id="quarantine-heading">Quarantined partitions</h1>
           <p className="muted subtitle">
-            A Warden consumer stopped each of these partitions at a record it could not process. Nothing at or after that record is committed until
-            someone decides; every other partition keeps flowing.
+            A Warden consumer stopped each of these partitions at a record it could not process. Nothing at or after
+            that record is committed until someone decides; every other partition keeps flowing.
           </p>
         </div>
         <RefreshIndicator isFetching={isFetching} refreshMs={refreshMs} />
@@ -48,15 +48,32 @@ export function QuarantinePageClient({ refreshMs }: { refreshMs: number }) {
       {isPending ? (
         <LoadingState label="Loading quarantines…" />
       ) : !data || data.quarantines.length === 0 ? (
-        <EmptyState title="No partition is quarantined.">Every Warden consumer is processing all of its partitions.</EmptyState>
+        <EmptyState title="No partition is quarantined.">
+          Every Warden consumer is processing all of its partitions.
+        </EmptyState>
       ) : (
-        data.quarantines.map((q) => <QuarantineCard key={`${q.groupId}/${q.topic}/${q.partition}`} quarantine={q} now={now} onSubmitted={(c) => setSubmitted((list) => [c, ...list])} />)
+        data.quarantines.map((q) => (
+          <QuarantineCard
+            key={`${q.groupId}/${q.topic}/${q.partition}`}
+            quarantine={q}
+            now={now}
+            onSubmitted={(c) => setSubmitted((list) => [c, ...list])}
+          />
+        ))
       )}
     </section>
   );
 }
 
-function QuarantineCard({ quarantine: q, now, onSubmitted }: { quarantine: TQuarantine; now: number; onSubmitted: (c: TOperatorAction) => void }) {
+function QuarantineCard({
+  quarantine: q,
+  now,
+  onSubmitted,
+}: {
+  quarantine: TQuarantine;
+  now: number;
+  onSubmitted: (c: TOperatorAction) => void;
+}) {
   const [open, setOpen] = useState<ActionKind | null>(null);
   const opener = useRef<HTMLButtonElement | null>(null);
   const name = `${q.topic}-${q.partition}`;
@@ -71,7 +88,14 @@ function QuarantineCard({ quarantine: q, now, onSubmitted }: { quarantine: TQuar
   };
 
   return (
-    <article className="card quarantine" id={quarantineAnchor(q.groupId, q.topic, q.partition)} aria-labelledby={headingId} data-testid="quarantine-card" data-group-id={q.groupId} data-partition={q.partition}>
+    <article
+      className="card quarantine"
+      id={quarantineAnchor(q.groupId, q.topic, q.partition)}
+      aria-labelledby={headingId}
+      data-testid="quarantine-card"
+      data-group-id={q.groupId}
+      data-partition={q.partition}
+    >
       <header className="card-head">
         <h2 id={headingId} className="mono">
           {name} <span className="muted">@ {q.offset}</span>
@@ -81,7 +105,10 @@ function QuarantineCard({ quarantine: q, now, onSubmitted }: { quarantine: TQuar
         </Link>
         <span className="badge badge-quarantined">{q.errorClass}</span>
         <span className="muted">
-          held <time dateTime={q.since} title={formatDateTime(q.since)}>{formatAge(q.since, now).replace(' ago', '')}</time>
+          held{' '}
+          <time dateTime={q.since} title={formatDateTime(q.since)}>
+            {formatAge(q.since, now).replace(' ago', '')}
+          </time>
           {q.attempts > 0 ? ` · ${q.attempts} attempt${q.attempts === 1 ? '' : 's'}` : ' · failed admission'}
         </span>
       </header>
@@ -110,7 +137,9 @@ function QuarantineCard({ quarantine: q, now, onSubmitted }: { quarantine: TQuar
               <dd>{formatDateTime(q.record.timestamp)}</dd>
             </div>
           </dl>
-          <h3 className="subhead">Payload preview {q.record.previewTruncated ? <span className="pill pill-warn">truncated</span> : null}</h3>
+          <h3 className="subhead">
+            Payload preview {q.record.previewTruncated ? <span className="pill pill-warn">truncated</span> : null}
+          </h3>
           {q.record.preview === null ? (
             <p className="muted">No value (a tombstone).</p>
           ) : (
@@ -157,30 +186,49 @@ function QuarantineCard({ quarantine: q, now, onSubmitted }: { quarantine: TQuar
             </div>
             <div>
               <dt>Owner</dt>
-              <dd>{q.owner ? `${q.owner.clientId} ${q.owner.host ?? ''}` : <span className="muted">unassigned</span>}</dd>
+              <dd>
+                {q.owner ? `${q.owner.clientId} ${q.owner.host ?? ''}` : <span className="muted">unassigned</span>}
+              </dd>
             </div>
           </dl>
           {pending ? (
             <p className="banner banner-info" role="status">
-              {pending.action} #{pending.id} requested by {pending.requestedBy} {formatAge(pending.requestedAt, now)}: waiting for the owning worker.
+              {pending.action} #{pending.id} requested by {pending.requestedBy} {formatAge(pending.requestedAt, now)}:
+              waiting for the owning worker.
             </p>
           ) : null}
           {canOperate ? (
             <>
               <div className="actions" role="group" aria-label={`Actions on ${name}`}>
-                <button type="button" className="button button-primary" disabled={pending !== null} onClick={(e) => openDialog('resume', e.currentTarget)}>
+                <button
+                  type="button"
+                  className="button button-primary"
+                  disabled={pending !== null}
+                  onClick={(e) => openDialog('resume', e.currentTarget)}
+                >
                   Resume…
                 </button>
-                <button type="button" className="button button-danger" disabled={pending !== null} onClick={(e) => openDialog('skip', e.currentTarget)}>
+                <button
+                  type="button"
+                  className="button button-danger"
+                  disabled={pending !== null}
+                  onClick={(e) => openDialog('skip', e.currentTarget)}
+                >
                   Skip…
                 </button>
-                <button type="button" className="button" disabled={pending !== null} onClick={(e) => openDialog('seek', e.currentTarget)}>
+                <button
+                  type="button"
+                  className="button"
+                  disabled={pending !== null}
+                  onClick={(e) => openDialog('seek', e.currentTarget)}
+                >
                   Seek…
                 </button>
               </div>
               <p className="muted small">
-                Resume retries the record · Skip completes it unprocessed (dead-letter copy first) · Seek continues at an offset or time. Each asks for
-                confirmation and a reason; the worker that owns the partition applies it.
+                Resume retries the record · Skip completes it unprocessed (dead-letter copy first) · Seek continues at
+                an offset or time. Each asks for confirmation and a reason; the worker that owns the partition applies
+                it.
               </p>
             </>
           ) : (
@@ -215,7 +263,8 @@ function CommandProgress({ command }: { command: TOperatorAction }) {
       <strong>
         {command.action} {command.topic}-{command.partition}
       </strong>{' '}
-      <span className="muted">#{command.id}</span> — {error ? `status unknown: ${error.message}` : (data?.message ?? 'sent; waiting for the owning worker')}
+      <span className="muted">#{command.id}</span> —{' '}
+      {error ? `status unknown: ${error.message}` : (data?.message ?? 'sent; waiting for the owning worker')}
     </li>
   );
 }

@@ -18,8 +18,8 @@ export function RebalancesPageClient({ refreshMs }: { refreshMs: number }) {
         <div>
           <h1 id="rebalances-heading">Rebalances</h1>
           <p className="muted subtitle">
-            Each stop of a group for a rebalance: measured from Warden&apos;s own consumer, inferred between samples for other groups (then the
-            duration is an upper bound, shown as ≤).
+            Each stop of a group for a rebalance: measured from Warden&apos;s own consumer, inferred between samples for
+            other groups (then the duration is an upper bound, shown as ≤).
           </p>
         </div>
         <RefreshIndicator isFetching={isFetching} refreshMs={refreshMs} />

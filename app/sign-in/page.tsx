@@ -10,7 +10,11 @@ export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sign in' };
 
 /** The sign-in page; someone already signed in goes straight on to where they were heading. */
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const raw = (await searchParams).next;
   const next = safeNextPath(typeof raw === 'string' ? raw : null);
   if (principalOfSessionCookie((await cookies()).get(SESSION_COOKIE)?.value)) redirect(next);

@@ -19,11 +19,15 @@ export function useOperatorAction() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ target, request }: { target: ActionTarget; request: TActionRequest }) =>
-      fetchJson(`${groupApiPath(target.groupId)}/partitions/${encodeURIComponent(target.topic)}/${target.partition}/actions`, ZOperatorAction, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(request),
-      }),
+      fetchJson(
+        `${groupApiPath(target.groupId)}/partitions/${encodeURIComponent(target.topic)}/${target.partition}/actions`,
+        ZOperatorAction,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(request),
+        },
+      ),
     onSettled: (_data, _error, { target }) => {
       void client.invalidateQueries({ queryKey: queryKeys.quarantines() });
       void client.invalidateQueries({ queryKey: queryKeys.audit() });
@@ -46,6 +50,7 @@ export function useCommand(id: string) {
       }
       return command;
     },
-    refetchInterval: (query) => (query.state.data?.state === 'pending' || query.state.data === undefined ? 1_000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.state === 'pending' || query.state.data === undefined ? 1_000 : false,
   });
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type Advice, type AdviceInput, type AdvicePartition, adviseGroup, KAFKAJS_CAPABILITIES, rebalanceProtocolOf } from './advice';
+import {
+  type Advice,
+  type AdviceInput,
+  type AdvicePartition,
+  adviseGroup,
+  KAFKAJS_CAPABILITIES,
+  rebalanceProtocolOf,
+} from './advice';
 
 const part = (partition: number, extra: Partial<AdvicePartition> = {}): AdvicePartition => ({
   topic: 'orders',
@@ -51,7 +58,11 @@ describe('adviseGroup', () => {
 
   describe('hot partitions', () => {
     it('flags a partition above one consumer rate as critical, with its share of the topic', () => {
-      const partitions = [part(0, { arrivalRatePerSec: 400, lag: 50_000 }), part(1, { arrivalRatePerSec: 100 }), part(2, { arrivalRatePerSec: 100 })];
+      const partitions = [
+        part(0, { arrivalRatePerSec: 400, lag: 50_000 }),
+        part(1, { arrivalRatePerSec: 100 }),
+        part(2, { arrivalRatePerSec: 100 }),
+      ];
       const advice = only(adviseGroup({ ...healthy, partitions, members: 3 }), 'hot-partition:orders-0');
       expect(advice.severity).toBe('critical');
       expect(advice.evidence).toEqual({
@@ -87,8 +98,14 @@ describe('adviseGroup', () => {
     const bound = { arrivalRatePerSec: 18, consumptionRatePerSec: 11, sinceMs: Date.UTC(2026, 10, 30, 4, 30) };
 
     it('says more consumers would not drain it, with the rates measured since its backlog began', () => {
-      const partitions = [part(0, { arrivalRatePerSec: 18, lag: 400, ownProcessingBound: bound }), part(1, { arrivalRatePerSec: 5 })];
-      const advice = only(adviseGroup({ ...healthy, partitions, members: 1, perConsumerRatePerSec: null }), 'own-processing-bound:orders-0');
+      const partitions = [
+        part(0, { arrivalRatePerSec: 18, lag: 400, ownProcessingBound: bound }),
+        part(1, { arrivalRatePerSec: 5 }),
+      ];
+      const advice = only(
+        adviseGroup({ ...healthy, partitions, members: 1, perConsumerRatePerSec: null }),
+        'own-processing-bound:orders-0',
+      );
       expect(advice.severity).toBe('warning');
       expect(advice.evidence).toEqual({
         topic: 'orders',
@@ -103,14 +120,22 @@ describe('adviseGroup', () => {
     });
 
     it('leaves a partition that is also hot to the hot-partition advice', () => {
-      const partitions = [part(0, { arrivalRatePerSec: 400, ownProcessingBound: { ...bound, arrivalRatePerSec: 400 } }), part(1)];
+      const partitions = [
+        part(0, { arrivalRatePerSec: 400, ownProcessingBound: { ...bound, arrivalRatePerSec: 400 } }),
+        part(1),
+      ];
       expect(ids(adviseGroup({ ...healthy, partitions, members: 2 }))).toEqual(['hot-partition:orders-0']);
     });
   });
 
   describe('poll budget', () => {
     it("fires critical on seed 003's 500 x 0.8 s = 400 s against 300 s", () => {
-      const pollBudget = { maxBatchRecords: 500, slowRecordMs: 800, limitMs: 300_000, limitName: 'max.poll.interval.ms' };
+      const pollBudget = {
+        maxBatchRecords: 500,
+        slowRecordMs: 800,
+        limitMs: 300_000,
+        limitName: 'max.poll.interval.ms',
+      };
       const advice = only(adviseGroup({ ...healthy, pollBudget }), 'poll-budget');
       expect(advice.severity).toBe('critical');
       expect(advice.evidence).toEqual({
@@ -126,7 +151,12 @@ describe('adviseGroup', () => {
     });
 
     it('warns above 80% of the limit and stays silent at or below it', () => {
-      const budget = (slowRecordMs: number) => ({ maxBatchRecords: 500, slowRecordMs, limitMs: 30_000, limitName: 'sessionTimeout' });
+      const budget = (slowRecordMs: number) => ({
+        maxBatchRecords: 500,
+        slowRecordMs,
+        limitMs: 30_000,
+        limitName: 'sessionTimeout',
+      });
       const warn = only(adviseGroup({ ...healthy, pollBudget: budget(50) }), 'poll-budget'); // 25 s of 30 s
       expect(warn.severity).toBe('warning');
       expect(warn.evidence.suggestedMaxBatchRecords).toBe(480);
@@ -145,8 +175,14 @@ describe('adviseGroup', () => {
         assumed: 'max.poll.records 500 (Java client default)',
       };
       const advice = only(adviseGroup({ ...healthy, pollBudget }), 'poll-budget');
-      expect(advice.evidence).toMatchObject({ slowRecordMsBasis: 'a mean from consumer-1', assumed: 'max.poll.records 500 (Java client default)', batchWorstCaseMs: 400_000 });
-      expect(advice.detail).toMatch(/Time per record: a mean from consumer-1\. Assumed, not read from the client: max\.poll\.records 500 \(Java client default\)\.$/);
+      expect(advice.evidence).toMatchObject({
+        slowRecordMsBasis: 'a mean from consumer-1',
+        assumed: 'max.poll.records 500 (Java client default)',
+        batchWorstCaseMs: 400_000,
+      });
+      expect(advice.detail).toMatch(
+        /Time per record: a mean from consumer-1\. Assumed, not read from the client: max\.poll\.records 500 \(Java client default\)\.$/,
+      );
     });
   });
 
@@ -176,7 +212,11 @@ describe('adviseGroup', () => {
     });
 
     it('honours custom thresholds, ignoring undefined overrides', () => {
-      const input = { ...healthy, rebalancesPerHour: 1, thresholds: { rebalancesPerHourWarn: 0.5, quarantineWarnMs: undefined } };
+      const input = {
+        ...healthy,
+        rebalancesPerHour: 1,
+        thresholds: { rebalancesPerHourWarn: 0.5, quarantineWarnMs: undefined },
+      };
       expect(only(adviseGroup(input), 'rebalance-rate').evidence.thresholdPerHour).toBe(0.5);
     });
   });
@@ -184,7 +224,12 @@ describe('adviseGroup', () => {
   describe('eager protocol', () => {
     it('tells kafkajs users what they can do, since kafkajs only supports eager', () => {
       const advice = only(
-        adviseGroup({ ...healthy, rebalanceProtocol: 'eager', assignor: 'RoundRobinAssigner', client: KAFKAJS_CAPABILITIES }),
+        adviseGroup({
+          ...healthy,
+          rebalanceProtocol: 'eager',
+          assignor: 'RoundRobinAssigner',
+          client: KAFKAJS_CAPABILITIES,
+        }),
         'eager-protocol',
       );
       expect(advice.severity).toBe('info');
@@ -198,8 +243,16 @@ describe('adviseGroup', () => {
       const advice = only(adviseGroup({ ...healthy, rebalanceProtocol: 'eager', assignor: 'range' }), 'eager-protocol');
       expect(advice.detail).toMatch(/Switch to cooperative-sticky \(two rolling deploys/);
       expect(advice.detail).toMatch(/group\.protocol=consumer/);
-      const noKip848 = { name: 'old-java', supportsCooperative: true, supportsStaticMembership: true, supportsKip848: false };
-      const older = only(adviseGroup({ ...healthy, rebalanceProtocol: 'eager', assignor: 'range', client: noKip848 }), 'eager-protocol');
+      const noKip848 = {
+        name: 'old-java',
+        supportsCooperative: true,
+        supportsStaticMembership: true,
+        supportsKip848: false,
+      };
+      const older = only(
+        adviseGroup({ ...healthy, rebalanceProtocol: 'eager', assignor: 'range', client: noKip848 }),
+        'eager-protocol',
+      );
       expect(older.detail).not.toMatch(/KIP-848/);
     });
 
@@ -226,7 +279,10 @@ describe('adviseGroup', () => {
 
   describe('member ids changing at every restart', () => {
     it('recommends static membership when every observed restart got a new id', () => {
-      const advice = only(adviseGroup({ ...healthy, memberRestarts: { restarts: 4, restartsWithNewMemberId: 4 } }), 'member-id-churn');
+      const advice = only(
+        adviseGroup({ ...healthy, memberRestarts: { restarts: 4, restartsWithNewMemberId: 4 } }),
+        'member-id-churn',
+      );
       expect(advice.severity).toBe('info');
       expect(advice.evidence).toEqual({ restarts: 4, restartsWithNewMemberId: 4 });
       expect(advice.detail).toMatch(/group\.instance\.id/);
@@ -234,7 +290,12 @@ describe('adviseGroup', () => {
     });
 
     it('says kafkajs has no static membership and what to do instead', () => {
-      const input = { ...healthy, client: KAFKAJS_CAPABILITIES, rebalancesPerHour: 4, memberRestarts: { restarts: 2, restartsWithNewMemberId: 2 } };
+      const input = {
+        ...healthy,
+        client: KAFKAJS_CAPABILITIES,
+        rebalancesPerHour: 4,
+        memberRestarts: { restarts: 2, restartsWithNewMemberId: 2 },
+      };
       const advice = only(adviseGroup(input), 'member-id-churn');
       expect(advice.severity).toBe('warning');
       expect(advice.detail).toMatch(/kafkajs has no static membership/);
@@ -248,20 +309,41 @@ describe('adviseGroup', () => {
     });
 
     it('stays silent when a new id carried a group.instance.id: static membership is in use', () => {
-      expect(adviseGroup({ ...healthy, memberRestarts: { restarts: 3, restartsWithNewMemberId: 3, staticMemberRestarts: 1 } })).toEqual([]);
+      expect(
+        adviseGroup({
+          ...healthy,
+          memberRestarts: { restarts: 3, restartsWithNewMemberId: 3, staticMemberRestarts: 1 },
+        }),
+      ).toEqual([]);
     });
 
     it('names the window it counted over', () => {
-      const memberRestarts = { restarts: 2, restartsWithNewMemberId: 2, staticMemberRestarts: 0, windowMs: 3_600_000, rejoinWithinMs: 300_000 };
+      const memberRestarts = {
+        restarts: 2,
+        restartsWithNewMemberId: 2,
+        staticMemberRestarts: 0,
+        windowMs: 3_600_000,
+        rejoinWithinMs: 300_000,
+      };
       const advice = only(adviseGroup({ ...healthy, memberRestarts }), 'member-id-churn');
-      expect(advice.evidence).toEqual({ restarts: 2, restartsWithNewMemberId: 2, windowMs: 3_600_000, rejoinWithinMs: 300_000 });
-      expect(advice.detail).toMatch(/^All 2 observed member restarts in the last 1 h came back as a new dynamic member/);
+      expect(advice.evidence).toEqual({
+        restarts: 2,
+        restartsWithNewMemberId: 2,
+        windowMs: 3_600_000,
+        rejoinWithinMs: 300_000,
+      });
+      expect(advice.detail).toMatch(
+        /^All 2 observed member restarts in the last 1 h came back as a new dynamic member/,
+      );
     });
   });
 
   describe('lag concentrated in one partition', () => {
     it('fires when one partition holds most of a modest sum', () => {
-      const partitions = [part(0, { lag: 9_500, timeLagMs: 1_200_000 }), ...[1, 2, 3, 4, 5].map((i) => part(i, { lag: 100 }))];
+      const partitions = [
+        part(0, { lag: 9_500, timeLagMs: 1_200_000 }),
+        ...[1, 2, 3, 4, 5].map((i) => part(i, { lag: 100 })),
+      ];
       const advice = only(adviseGroup({ ...healthy, partitions }), 'lag-concentrated:orders-0');
       expect(advice.severity).toBe('warning');
       expect(advice.evidence).toEqual({
@@ -274,7 +356,9 @@ describe('adviseGroup', () => {
         partitionsWithKnownLag: 6,
         timeLagMs: 1_200_000,
       });
-      expect(advice.detail).toContain('orders-0 holds 9,500 of the group\'s 10,000 records of lag (95%), 5.7 times the average over 6 partitions');
+      expect(advice.detail).toContain(
+        "orders-0 holds 9,500 of the group's 10,000 records of lag (95%), 5.7 times the average over 6 partitions",
+      );
       expect(advice.detail).toContain('its oldest waiting record is 20 min old');
     });
 
@@ -332,7 +416,10 @@ describe('adviseGroup', () => {
       rebalanceProtocol: 'eager',
       assignor: 'RoundRobinAssigner',
       client: KAFKAJS_CAPABILITIES,
-      partitions: [part(0, { arrivalRatePerSec: 500, lag: 90_000 }), ...[1, 2, 3, 4, 5].map((i) => part(i, { lag: 10 }))],
+      partitions: [
+        part(0, { arrivalRatePerSec: 500, lag: 90_000 }),
+        ...[1, 2, 3, 4, 5].map((i) => part(i, { lag: 10 })),
+      ],
       pollBudget: { maxBatchRecords: 500, slowRecordMs: 800, limitMs: 300_000, limitName: 'max.poll.interval.ms' },
       memberRestarts: { restarts: 5, restartsWithNewMemberId: 5 },
     });

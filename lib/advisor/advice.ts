@@ -156,7 +156,10 @@ export function adviseGroup(input: AdviceInput): Advice[] {
     ...lagConcentrated(input, t),
     ...quarantineAge(input, t),
   ];
-  return advice.map((a, i) => ({ a, i })).sort((x, y) => SEVERITY_ORDER[x.a.severity] - SEVERITY_ORDER[y.a.severity] || x.i - y.i).map(({ a }) => a);
+  return advice
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => SEVERITY_ORDER[x.a.severity] - SEVERITY_ORDER[y.a.severity] || x.i - y.i)
+    .map(({ a }) => a);
 }
 
 function hotPartitions({ partitions, perConsumerRatePerSec: rate }: AdviceInput): Advice[] {
@@ -202,7 +205,8 @@ function ownProcessingBound({ partitions, perConsumerRatePerSec: rate }: AdviceI
   return partitions.flatMap((p): Advice[] => {
     const bound = p.ownProcessingBound;
     if (!bound) return [];
-    if (rate !== null && rate > 0 && p.arrivalRatePerSec !== null && isHotPartition(p.arrivalRatePerSec, rate)) return [];
+    if (rate !== null && rate > 0 && p.arrivalRatePerSec !== null && isHotPartition(p.arrivalRatePerSec, rate))
+      return [];
     const name = `${p.topic}-${p.partition}`;
     return [
       {
@@ -234,7 +238,10 @@ function pollBudget({ pollBudget: budget }: AdviceInput, t: AdviceThresholds): A
   const worstMs = budget.maxBatchRecords * budget.slowRecordMs;
   const overLimit = worstMs > budget.limitMs;
   if (!overLimit && !(worstMs > t.pollBudgetWarnFraction * budget.limitMs)) return [];
-  const safeBatch = budget.slowRecordMs > 0 ? Math.floor((t.pollBudgetWarnFraction * budget.limitMs) / budget.slowRecordMs) : budget.maxBatchRecords;
+  const safeBatch =
+    budget.slowRecordMs > 0
+      ? Math.floor((t.pollBudgetWarnFraction * budget.limitMs) / budget.slowRecordMs)
+      : budget.maxBatchRecords;
   const product =
     `${formatNumber(budget.maxBatchRecords)} records x ${formatMillis(budget.slowRecordMs)} = ${formatMillis(worstMs)}, ` +
     `${overLimit ? 'over' : 'close to'} the ${formatMillis(budget.limitMs)} ${budget.limitName}`;
@@ -242,7 +249,9 @@ function pollBudget({ pollBudget: budget }: AdviceInput, t: AdviceThresholds): A
     {
       id: 'poll-budget',
       severity: overLimit ? 'critical' : 'warning',
-      title: overLimit ? 'Batch processing time exceeds the poll budget: rebalance loop' : 'Batch processing time is close to the poll budget',
+      title: overLimit
+        ? 'Batch processing time exceeds the poll budget: rebalance loop'
+        : 'Batch processing time is close to the poll budget',
       detail:
         `A batch of slow records takes ${product}. ` +
         (overLimit
@@ -321,7 +330,9 @@ function eagerProtocol({ rebalanceProtocol, assignor, client }: AdviceInput, reb
         'cooperative-sticky or the KIP-848 protocol (e.g. a librdkafka-based one such as @confluentinc/kafka-javascript).'
       : 'Switch to cooperative-sticky (two rolling deploys: first list it next to the current assignor, then drop the ' +
         'old one)' +
-        (client === null || client.supportsKip848 ? ', or to the KIP-848 consumer protocol (group.protocol=consumer, Kafka 4.0+ brokers).' : '.');
+        (client === null || client.supportsKip848
+          ? ', or to the KIP-848 consumer protocol (group.protocol=consumer, Kafka 4.0+ brokers).'
+          : '.');
   return [
     {
       id: 'eager-protocol',
@@ -337,10 +348,15 @@ function eagerProtocol({ rebalanceProtocol, assignor, client }: AdviceInput, reb
   ];
 }
 
-function memberIdChurn({ memberRestarts, client }: AdviceInput, t: AdviceThresholds, rebalancesTooOften: boolean): Advice[] {
+function memberIdChurn(
+  { memberRestarts, client }: AdviceInput,
+  t: AdviceThresholds,
+  rebalancesTooOften: boolean,
+): Advice[] {
   if (memberRestarts === null) return [];
   const { restarts, restartsWithNewMemberId, staticMemberRestarts = 0, windowMs, rejoinWithinMs } = memberRestarts;
-  if (restarts < t.memberIdChurnMinRestarts || restartsWithNewMemberId < restarts || staticMemberRestarts > 0) return [];
+  if (restarts < t.memberIdChurnMinRestarts || restartsWithNewMemberId < restarts || staticMemberRestarts > 0)
+    return [];
   const todo =
     client !== null && !client.supportsStaticMembership
       ? `${client.name} has no static membership (group.instance.id). Restart fewer members at a time and shut down ` +
@@ -377,7 +393,8 @@ function lagConcentrated({ partitions }: AdviceInput, t: AdviceThresholds): Advi
   const average = total / known.length;
   if (total === 0 || worst.lag < t.lagConcentrationMinLag || worst.lag < t.lagConcentrationFactor * average) return [];
   const name = `${worst.topic}-${worst.partition}`;
-  const timeLag = worst.timeLagMs == null ? '' : `; its oldest waiting record is ${formatDuration(worst.timeLagMs / 1000)} old`;
+  const timeLag =
+    worst.timeLagMs == null ? '' : `; its oldest waiting record is ${formatDuration(worst.timeLagMs / 1000)} old`;
   return [
     {
       id: `lag-concentrated:${name}`,
@@ -436,7 +453,8 @@ function quarantineAge({ partitions }: AdviceInput, t: AdviceThresholds): Advice
 
 function validate(input: AdviceInput): void {
   const check = (value: number | null | undefined, what: string) => {
-    if (value != null && !(Number.isFinite(value) && value >= 0)) throw new RangeError(`${what} must be a finite number >= 0, got ${value}`);
+    if (value != null && !(Number.isFinite(value) && value >= 0))
+      throw new RangeError(`${what} must be a finite number >= 0, got ${value}`);
   };
   check(input.members, 'members');
   check(input.perConsumerRatePerSec, 'perConsumerRatePerSec');

@@ -13,7 +13,12 @@ const uniform = (count: number, arrivalRatePerSec: number, backlog: number): Par
   Array.from({ length: count }, (_, partition) => ({ partition, arrivalRatePerSec, backlog }));
 
 // Seed 003: 1,200 records/s over 6 partitions, 30,000 behind on each, 300 records/s per consumer.
-const seed: CapacityInput = { partitions: uniform(6, 200, 30_000), consumers: 3, perConsumerRatePerSec: 300, targetCatchUpSec: 300 };
+const seed: CapacityInput = {
+  partitions: uniform(6, 200, 30_000),
+  consumers: 3,
+  perConsumerRatePerSec: 300,
+  targetCatchUpSec: 300,
+};
 
 describe('consumerCatchUpSec', () => {
   it('follows the per-consumer model', () => {
@@ -53,7 +58,10 @@ describe('assignPartitions', () => {
 
   it('spreads partitions without arrivals by count instead of piling them onto consumer 0', () => {
     const loads = assignPartitions(uniform(4, 0, 1_000), 2);
-    expect(loads.map((l) => l.partitions)).toEqual([[0, 2], [1, 3]]);
+    expect(loads.map((l) => l.partitions)).toEqual([
+      [0, 2],
+      [1, 3],
+    ]);
     expect(groupCatchUpSec(uniform(4, 0, 1_000), 4, 100)).toBe(10);
   });
 
@@ -103,7 +111,8 @@ describe('planCapacity', () => {
     // 4 partitions x 50/s, 6,000 behind each, 200/s per consumer. 2 consumers: 100/s, 12,000 -> 120 s.
     // 1 consumer: 200/s, never. 4 consumers: 6,000 / 150 = 40 s.
     const partitions = uniform(4, 50, 6_000);
-    const at = (targetCatchUpSec: number) => planCapacity({ partitions, consumers: 1, perConsumerRatePerSec: 200, targetCatchUpSec });
+    const at = (targetCatchUpSec: number) =>
+      planCapacity({ partitions, consumers: 1, perConsumerRatePerSec: 200, targetCatchUpSec });
     expect(at(120).recommendedConsumers).toBe(2);
     expect(at(119.9).recommendedConsumers).toBe(4);
     expect(at(119.9).catchUpSec).toBe(40);
@@ -116,11 +125,21 @@ describe('planCapacity', () => {
   });
 
   it('keeps up with no backlog at the smallest count that does not fall behind', () => {
-    const plan = planCapacity({ partitions: uniform(3, 100, 0), consumers: 0, perConsumerRatePerSec: 250, targetCatchUpSec: 60 });
+    const plan = planCapacity({
+      partitions: uniform(3, 100, 0),
+      consumers: 0,
+      perConsumerRatePerSec: 250,
+      targetCatchUpSec: 60,
+    });
     expect(plan.recommendedConsumers).toBe(2);
     expect(plan.catchUpSec).toBe(0);
     expect(plan.summary).toBe('Scale consumers to 2 to keep up (no backlog to catch up).');
-    const one = planCapacity({ partitions: uniform(1, 10, 0), consumers: 1, perConsumerRatePerSec: 250, targetCatchUpSec: 60 });
+    const one = planCapacity({
+      partitions: uniform(1, 10, 0),
+      consumers: 1,
+      perConsumerRatePerSec: 250,
+      targetCatchUpSec: 60,
+    });
     expect(one.summary).toBe('Keep 1 consumer: it is enough to keep up (no backlog to catch up).');
   });
 
@@ -167,7 +186,12 @@ describe('planCapacity', () => {
     expect(plan.summary).toBe(
       'Keep 2 consumers: they are enough to catch up in 10 s. partition 0 already receives as much as one consumer processes: any backlog there would never drain.',
     );
-    const stuck = planCapacity({ ...{ partitions: [{ partition: 4, arrivalRatePerSec: 300, backlog: 1 }] }, consumers: 1, perConsumerRatePerSec: 300, targetCatchUpSec: 60 });
+    const stuck = planCapacity({
+      ...{ partitions: [{ partition: 4, arrivalRatePerSec: 300, backlog: 1 }] },
+      consumers: 1,
+      perConsumerRatePerSec: 300,
+      targetCatchUpSec: 60,
+    });
     expect(stuck.catchUpSec).toBeNull();
     expect(stuck.hotPartitions).toEqual([4]);
   });
@@ -180,18 +204,27 @@ describe('planCapacity', () => {
     ];
     const plan = planCapacity({ partitions, consumers: 3, perConsumerRatePerSec: 300, targetCatchUpSec: 60 });
     expect(plan.hotPartitions).toEqual([2, 5]);
-    expect(plan.summary).toMatch(/^No consumer count catches up: partitions 2 and 5 receive 310\/s, 350\/s and one consumer processes 300\/s;/);
+    expect(plan.summary).toMatch(
+      /^No consumer count catches up: partitions 2 and 5 receive 310\/s, 350\/s and one consumer processes 300\/s;/,
+    );
   });
 
   it('says when the rate is only a lower bound', () => {
     const plan = planCapacity({ ...seed, perConsumerRateIsLowerBound: true });
     expect(plan.rateIsLowerBound).toBe(true);
-    expect(plan.summary).toMatch(/The per-consumer rate \(300\/s\) was measured without a backlog, so it is only a lower bound: fewer consumers may do\.$/);
+    expect(plan.summary).toMatch(
+      /The per-consumer rate \(300\/s\) was measured without a backlog, so it is only a lower bound: fewer consumers may do\.$/,
+    );
     expect(planCapacity(seed).rateIsLowerBound).toBe(false);
   });
 
   it('reports the current catch-up time when scaling up', () => {
-    const plan = planCapacity({ partitions: uniform(4, 50, 6_000), consumers: 2, perConsumerRatePerSec: 200, targetCatchUpSec: 60 });
+    const plan = planCapacity({
+      partitions: uniform(4, 50, 6_000),
+      consumers: 2,
+      perConsumerRatePerSec: 200,
+      targetCatchUpSec: 60,
+    });
     expect(plan.recommendedConsumers).toBe(4);
     expect(plan.summary).toBe('Scale consumers to 4 to catch up in 40 s. At the current 2 it takes 2 min.');
   });
@@ -220,7 +253,9 @@ describe('planCapacity', () => {
       { partition: 1, arrivalRatePerSec: 60, backlog: 3_000 },
     ];
     const input = { consumers: 1, perConsumerRatePerSec: 120, targetCatchUpSec: 100 };
-    expect(planCapacity({ ...input, partitions: [...partitions].reverse() })).toEqual(planCapacity({ ...input, partitions }));
+    expect(planCapacity({ ...input, partitions: [...partitions].reverse() })).toEqual(
+      planCapacity({ ...input, partitions }),
+    );
   });
 
   it('rejects invalid input', () => {
@@ -246,13 +281,23 @@ describe('planCapacity', () => {
 describe('assignPartitions against a reference linear scan', () => {
   /** The rule as written: least arrival, then fewer partitions, then lower index, by scanning every consumer. */
   function reference(partitions: readonly PartitionLoad[], consumers: number) {
-    const loads = Array.from({ length: consumers }, () => ({ partitions: [] as number[], arrivalRatePerSec: 0, backlog: 0 }));
-    const ordered = [...partitions].sort((x, y) => y.arrivalRatePerSec - x.arrivalRatePerSec || x.partition - y.partition);
+    const loads = Array.from({ length: consumers }, () => ({
+      partitions: [] as number[],
+      arrivalRatePerSec: 0,
+      backlog: 0,
+    }));
+    const ordered = [...partitions].sort(
+      (x, y) => y.arrivalRatePerSec - x.arrivalRatePerSec || x.partition - y.partition,
+    );
     for (const p of ordered) {
       let best = 0;
       loads.forEach((load, i) => {
         const b = loads[best] as (typeof loads)[number];
-        if (load.arrivalRatePerSec < b.arrivalRatePerSec || (load.arrivalRatePerSec === b.arrivalRatePerSec && load.partitions.length < b.partitions.length)) best = i;
+        if (
+          load.arrivalRatePerSec < b.arrivalRatePerSec ||
+          (load.arrivalRatePerSec === b.arrivalRatePerSec && load.partitions.length < b.partitions.length)
+        )
+          best = i;
       });
       const target = loads[best] as (typeof loads)[number];
       target.partitions.push(p.partition);
@@ -289,7 +334,11 @@ describe('assignPartitions against a reference linear scan', () => {
   });
 
   it('plans 1,000 partitions quickly', () => {
-    const partitions = Array.from({ length: 1_000 }, (_, partition) => ({ partition, arrivalRatePerSec: (partition % 7) * 10, backlog: 5_000 }));
+    const partitions = Array.from({ length: 1_000 }, (_, partition) => ({
+      partition,
+      arrivalRatePerSec: (partition % 7) * 10,
+      backlog: 5_000,
+    }));
     const started = performance.now();
     const plan = planCapacity({ partitions, consumers: 10, perConsumerRatePerSec: 500, targetCatchUpSec: 600 });
     expect(performance.now() - started).toBeLessThan(3_000); // a cubic scan takes several seconds here

@@ -75,9 +75,15 @@ function compareRate(a: number, rate: number): -1 | 0 | 1 {
  * stopped, backlog only) would all pile onto consumer 0 and adding consumers would never help.
  */
 export function assignPartitions(partitions: readonly PartitionLoad[], consumers: number): ConsumerLoad[] {
-  const loads: ConsumerLoad[] = Array.from({ length: consumers }, () => ({ partitions: [], arrivalRatePerSec: 0, backlog: 0 }));
+  const loads: ConsumerLoad[] = Array.from({ length: consumers }, () => ({
+    partitions: [],
+    arrivalRatePerSec: 0,
+    backlog: 0,
+  }));
   if (consumers === 0) return loads;
-  const ordered = [...partitions].sort((x, y) => y.arrivalRatePerSec - x.arrivalRatePerSec || x.partition - y.partition);
+  const ordered = [...partitions].sort(
+    (x, y) => y.arrivalRatePerSec - x.arrivalRatePerSec || x.partition - y.partition,
+  );
   // Min-heap of consumer indexes under (arrival, partition count, index): the what-if curve runs this for
   // every N up to the partition count, so a linear scan per partition would be cubic in partitions.
   const before = (a: number, b: number): boolean => {
@@ -129,7 +135,11 @@ export function consumerCatchUpSec(arrivalRatePerSec: number, backlog: number, r
 }
 
 /** The group's catch-up time with `consumers` consumers: its slowest consumer's; null if any never does. */
-export function groupCatchUpSec(partitions: readonly PartitionLoad[], consumers: number, ratePerSec: number): number | null {
+export function groupCatchUpSec(
+  partitions: readonly PartitionLoad[],
+  consumers: number,
+  ratePerSec: number,
+): number | null {
   let worst = 0;
   for (const load of assignPartitions(partitions, consumers)) {
     const sec = consumerCatchUpSec(load.arrivalRatePerSec, load.backlog, ratePerSec);
@@ -156,7 +166,9 @@ export function planCapacity(input: CapacityInput): CapacityPlan {
     consumers: i + 1,
     catchUpSec: groupCatchUpSec(partitions, i + 1, rate),
   }));
-  const withinTarget = catchUpSecByConsumers.find((point) => point.catchUpSec !== null && point.catchUpSec <= targetCatchUpSec);
+  const withinTarget = catchUpSecByConsumers.find(
+    (point) => point.catchUpSec !== null && point.catchUpSec <= targetCatchUpSec,
+  );
   const limitedByPartitions = partitionCount > 0 && withinTarget === undefined;
   const recommended = withinTarget ?? catchUpSecByConsumers[partitionCount - 1] ?? { consumers: 0, catchUpSec: 0 };
   const hotPartitions = partitions
@@ -164,7 +176,8 @@ export function planCapacity(input: CapacityInput): CapacityPlan {
     .map((p) => p.partition)
     .sort((a, b) => a - b);
   const idleConsumers = Math.max(0, consumers - partitionCount);
-  const currentCatchUpSec = consumers === 0 ? null : catchUpSecByConsumers[Math.min(consumers, partitionCount) - 1]?.catchUpSec;
+  const currentCatchUpSec =
+    consumers === 0 ? null : catchUpSecByConsumers[Math.min(consumers, partitionCount) - 1]?.catchUpSec;
 
   const plan = {
     recommendedConsumers: recommended.consumers,
@@ -178,7 +191,9 @@ export function planCapacity(input: CapacityInput): CapacityPlan {
   return { ...plan, summary: summarize({ ...plan, input, currentCatchUpSec }) };
 }
 
-function summarize(plan: Omit<CapacityPlan, 'summary'> & { input: CapacityInput; currentCatchUpSec: number | null | undefined }): string {
+function summarize(
+  plan: Omit<CapacityPlan, 'summary'> & { input: CapacityInput; currentCatchUpSec: number | null | undefined },
+): string {
   const { input, recommendedConsumers: n, catchUpSec } = plan;
   const { consumers: current, perConsumerRatePerSec: rate, targetCatchUpSec } = input;
   const partitionCount = input.partitions.length;
@@ -189,12 +204,15 @@ function summarize(plan: Omit<CapacityPlan, 'summary'> & { input: CapacityInput;
     .filter((p) => consumerCatchUpSec(p.arrivalRatePerSec, p.backlog, rate) === null)
     .sort((a, b) => a.partition - b.partition);
   const sentences: string[] = [];
-  const outcome = catchUpSec === 0 ? 'keep up (no backlog to catch up)' : `catch up in ${formatDuration(catchUpSec ?? 0)}`;
+  const outcome =
+    catchUpSec === 0 ? 'keep up (no backlog to catch up)' : `catch up in ${formatDuration(catchUpSec ?? 0)}`;
   if (!plan.limitedByPartitions) {
     if (n > current) sentences.push(`Scale consumers to ${n} to ${outcome}.`);
-    else if (n === current) sentences.push(`Keep ${plural(n, 'consumer')}: ${n === 1 ? 'it is' : 'they are'} enough to ${outcome}.`);
+    else if (n === current)
+      sentences.push(`Keep ${plural(n, 'consumer')}: ${n === 1 ? 'it is' : 'they are'} enough to ${outcome}.`);
     else sentences.push(`${plural(n, 'consumer')} would be enough to ${outcome}; ${current} are running.`);
-    if (current > 0 && current < n) sentences.push(`At the current ${current} ${describe(plan.currentCatchUpSec ?? null)}.`);
+    if (current > 0 && current < n)
+      sentences.push(`At the current ${current} ${describe(plan.currentCatchUpSec ?? null)}.`);
   } else {
     if (catchUpSec === null) {
       sentences.push(
@@ -220,10 +238,14 @@ function summarize(plan: Omit<CapacityPlan, 'summary'> & { input: CapacityInput;
     );
   }
   if (plan.idleConsumers > 0) {
-    sentences.push(`${plan.idleConsumers} of the ${current} current consumers ${plan.idleConsumers === 1 ? 'is' : 'are'} idle: there ${partitionCount === 1 ? 'is only 1 partition' : `are only ${partitionCount} partitions`}.`);
+    sentences.push(
+      `${plan.idleConsumers} of the ${current} current consumers ${plan.idleConsumers === 1 ? 'is' : 'are'} idle: there ${partitionCount === 1 ? 'is only 1 partition' : `are only ${partitionCount} partitions`}.`,
+    );
   }
   if (plan.rateIsLowerBound) {
-    sentences.push(`The per-consumer rate (${formatRate(rate)}) was measured without a backlog, so it is only a lower bound: fewer consumers may do.`);
+    sentences.push(
+      `The per-consumer rate (${formatRate(rate)}) was measured without a backlog, so it is only a lower bound: fewer consumers may do.`,
+    );
   }
   return sentences.join(' ');
 }
@@ -235,11 +257,13 @@ function describe(catchUpSec: number | null): string {
 
 function validate(input: CapacityInput): void {
   const { partitions, consumers, perConsumerRatePerSec, targetCatchUpSec } = input;
-  if (!Number.isInteger(consumers) || consumers < 0) throw new RangeError(`consumers must be an integer >= 0, got ${consumers}`);
+  if (!Number.isInteger(consumers) || consumers < 0)
+    throw new RangeError(`consumers must be an integer >= 0, got ${consumers}`);
   if (!Number.isFinite(perConsumerRatePerSec) || perConsumerRatePerSec <= 0) {
     throw new RangeError(`perConsumerRatePerSec must be a measured rate > 0, got ${perConsumerRatePerSec}`);
   }
-  if (!Number.isFinite(targetCatchUpSec) || targetCatchUpSec < 0) throw new RangeError(`targetCatchUpSec must be >= 0, got ${targetCatchUpSec}`);
+  if (!Number.isFinite(targetCatchUpSec) || targetCatchUpSec < 0)
+    throw new RangeError(`targetCatchUpSec must be >= 0, got ${targetCatchUpSec}`);
   const seen = new Set<number>();
   for (const p of partitions) {
     if (!Number.isInteger(p.partition) || p.partition < 0 || seen.has(p.partition)) {
@@ -249,6 +273,7 @@ function validate(input: CapacityInput): void {
     if (!Number.isFinite(p.arrivalRatePerSec) || p.arrivalRatePerSec < 0) {
       throw new RangeError(`partition ${p.partition}: arrivalRatePerSec must be >= 0, got ${p.arrivalRatePerSec}`);
     }
-    if (!Number.isFinite(p.backlog) || p.backlog < 0) throw new RangeError(`partition ${p.partition}: backlog must be >= 0, got ${p.backlog}`);
+    if (!Number.isFinite(p.backlog) || p.backlog < 0)
+      throw new RangeError(`partition ${p.partition}: backlog must be >= 0, got ${p.backlog}`);
   }
 }

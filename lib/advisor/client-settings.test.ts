@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_CLIENT_SETTINGS, JAVA_CLIENT_DEFAULTS, parseClientSettings, resolveClientSettings } from './client-settings';
+import {
+  EMPTY_CLIENT_SETTINGS,
+  JAVA_CLIENT_DEFAULTS,
+  parseClientSettings,
+  resolveClientSettings,
+} from './client-settings';
 
 describe('parseClientSettings and resolveClientSettings', () => {
   const table = parseClientSettings(
@@ -15,7 +20,10 @@ describe('parseClientSettings and resolveClientSettings', () => {
     expect(resolveClientSettings(table, 'payments')).toEqual({
       maxPollRecords: 500,
       maxPollIntervalMs: 300_000,
-      origin: { maxPollRecords: 'max.poll.records 500 (Java client default)', maxPollIntervalMs: 'max.poll.interval.ms 300000 (Java client default)' },
+      origin: {
+        maxPollRecords: 'max.poll.records 500 (Java client default)',
+        maxPollIntervalMs: 'max.poll.interval.ms 300000 (Java client default)',
+      },
     });
     expect(resolveClientSettings(EMPTY_CLIENT_SETTINGS, 'payments')).toMatchObject(JAVA_CLIENT_DEFAULTS);
   });
@@ -24,13 +32,21 @@ describe('parseClientSettings and resolveClientSettings', () => {
     expect(resolveClientSettings(table, 'orders-batch')).toEqual({
       maxPollRecords: 100,
       maxPollIntervalMs: 300_000,
-      origin: { maxPollRecords: 'max.poll.records 100 (ADVISOR_CLIENT_SETTINGS "orders-batch")', maxPollIntervalMs: 'max.poll.interval.ms 300000 (Java client default)' },
+      origin: {
+        maxPollRecords: 'max.poll.records 100 (ADVISOR_CLIENT_SETTINGS "orders-batch")',
+        maxPollIntervalMs: 'max.poll.interval.ms 300000 (Java client default)',
+      },
     });
   });
 
   it('otherwise takes the first matching pattern, flags included', () => {
-    expect(resolveClientSettings(table, 'ETL-nightly')).toMatchObject({ maxPollRecords: 2_000, maxPollIntervalMs: 900_000 });
-    expect(resolveClientSettings(table, 'etl-nightly').origin.maxPollRecords).toBe('max.poll.records 2000 (ADVISOR_CLIENT_SETTINGS "/^etl-/i")');
+    expect(resolveClientSettings(table, 'ETL-nightly')).toMatchObject({
+      maxPollRecords: 2_000,
+      maxPollIntervalMs: 900_000,
+    });
+    expect(resolveClientSettings(table, 'etl-nightly').origin.maxPollRecords).toBe(
+      'max.poll.records 2000 (ADVISOR_CLIENT_SETTINGS "/^etl-/i")',
+    );
   });
 
   it('matches a global pattern the same way every time (no lastIndex state)', () => {
@@ -43,8 +59,12 @@ describe('parseClientSettings and resolveClientSettings', () => {
     expect(() => parseClientSettings('[1]')).toThrow(/JSON object/);
     expect(() => parseClientSettings('{"g": 5}')).toThrow(/"g" must map to an object/);
     expect(() => parseClientSettings('{"g": {"maxPollRecord": 5}}')).toThrow(/"g": unknown field "maxPollRecord"/);
-    expect(() => parseClientSettings('{"g": {"maxPollRecords": 0}}')).toThrow(/"g".maxPollRecords must be a positive integer, got 0/);
-    expect(() => parseClientSettings('{"g": {"maxPollIntervalMs": "300000"}}')).toThrow(/positive integer, got "300000"/);
+    expect(() => parseClientSettings('{"g": {"maxPollRecords": 0}}')).toThrow(
+      /"g".maxPollRecords must be a positive integer, got 0/,
+    );
+    expect(() => parseClientSettings('{"g": {"maxPollIntervalMs": "300000"}}')).toThrow(
+      /positive integer, got "300000"/,
+    );
     expect(() => parseClientSettings('{"/(/": {}}')).toThrow(/"\/\(\/" is not a valid/);
   });
 });

@@ -43,22 +43,30 @@ export function parseClientSettings(json: string): ClientSettingsTable {
   } catch {
     throw new Error('must be JSON: an object keyed by group id or /pattern/');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('must be a JSON object keyed by group id or /pattern/');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error('must be a JSON object keyed by group id or /pattern/');
   const exact = new Map<string, ClientSettings>();
   const patterns: Array<{ key: string; pattern: RegExp; settings: ClientSettings }> = [];
   for (const [key, value] of Object.entries(parsed)) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`"${key}" must map to an object such as {"maxPollRecords": 100}`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new Error(`"${key}" must map to an object such as {"maxPollRecords": 100}`);
     const settings: ClientSettings = {};
     for (const [field, number] of Object.entries(value)) {
-      if (!(FIELDS as readonly string[]).includes(field)) throw new Error(`"${key}": unknown field "${field}" (known: ${FIELDS.join(', ')})`);
-      if (typeof number !== 'number' || !Number.isInteger(number) || number < 1) throw new Error(`"${key}".${field} must be a positive integer, got ${JSON.stringify(number)}`);
+      if (!(FIELDS as readonly string[]).includes(field))
+        throw new Error(`"${key}": unknown field "${field}" (known: ${FIELDS.join(', ')})`);
+      if (typeof number !== 'number' || !Number.isInteger(number) || number < 1)
+        throw new Error(`"${key}".${field} must be a positive integer, got ${JSON.stringify(number)}`);
       settings[field as (typeof FIELDS)[number]] = number;
     }
     const slash = key.lastIndexOf('/');
     if (key.startsWith('/') && slash > 0) {
       try {
         // g and y would make test() stateful across groups: dropped.
-        patterns.push({ key, pattern: new RegExp(key.slice(1, slash), key.slice(slash + 1).replace(/[gy]/g, '')), settings });
+        patterns.push({
+          key,
+          pattern: new RegExp(key.slice(1, slash), key.slice(slash + 1).replace(/[gy]/g, '')),
+          settings,
+        });
       } catch {
         throw new Error(`"${key}" is not a valid /pattern/flags regular expression`);
       }
@@ -72,7 +80,8 @@ export function parseClientSettings(json: string): ClientSettingsTable {
 /** The settings assumed for `groupId`, each number with where it came from. */
 export function resolveClientSettings(table: ClientSettingsTable, groupId: string): ResolvedClientSettings {
   const exact = table.exact.get(groupId);
-  const match = exact !== undefined ? { key: groupId, settings: exact } : table.patterns.find((p) => p.pattern.test(groupId));
+  const match =
+    exact !== undefined ? { key: groupId, settings: exact } : table.patterns.find((p) => p.pattern.test(groupId));
   const pick = (field: (typeof FIELDS)[number], name: string) => {
     const configured = match?.settings[field];
     return configured !== undefined

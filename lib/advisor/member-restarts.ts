@@ -84,15 +84,20 @@ interface Pending {
 }
 
 const identityOf = (m: { clientId: string; clientHost: string }) => `${m.clientId}\u0000${m.clientHost}`;
-const byMemberId = (a: MemberIdentity, b: MemberIdentity) => (a.memberId < b.memberId ? -1 : a.memberId > b.memberId ? 1 : 0);
+const byMemberId = (a: MemberIdentity, b: MemberIdentity) =>
+  a.memberId < b.memberId ? -1 : a.memberId > b.memberId ? 1 : 0;
 
 /**
  * Every restart in `rebalances` (any order; sorted by start here). Throws RangeError for a negative or
  * non-finite `rejoinWithinMs`.
  */
-export function findMemberRestarts(rebalances: readonly RebalanceMembership[], options: { rejoinWithinMs?: number } = {}): MemberRestart[] {
+export function findMemberRestarts(
+  rebalances: readonly RebalanceMembership[],
+  options: { rejoinWithinMs?: number } = {},
+): MemberRestart[] {
   const rejoinWithinMs = options.rejoinWithinMs ?? DEFAULT_REJOIN_WITHIN_MS;
-  if (!Number.isFinite(rejoinWithinMs) || rejoinWithinMs < 0) throw new RangeError(`rejoinWithinMs must be a finite number >= 0, got ${rejoinWithinMs}`);
+  if (!Number.isFinite(rejoinWithinMs) || rejoinWithinMs < 0)
+    throw new RangeError(`rejoinWithinMs must be a finite number >= 0, got ${rejoinWithinMs}`);
   const rows = [...rebalances].sort((a, b) => a.startedAtMs - b.startedAtMs || a.endedAtMs - b.endedAtMs);
   const departures = new Map<string, Pending[]>();
   const arrivals = new Map<string, Pending[]>();
@@ -120,7 +125,9 @@ export function findMemberRestarts(rebalances: readonly RebalanceMembership[], o
     for (const identity of identities) {
       const leftHere = left.filter((m) => identityOf(m) === identity);
       const joinedHere = joined.filter((m) => identityOf(m) === identity);
-      const waitingDepartures = (departures.get(identity) ?? []).filter((d) => row.endedAtMs - d.atMs <= rejoinWithinMs);
+      const waitingDepartures = (departures.get(identity) ?? []).filter(
+        (d) => row.endedAtMs - d.atMs <= rejoinWithinMs,
+      );
       // An arrival that has left itself replaces nobody any more.
       const waitingArrivals = (arrivals.get(identity) ?? []).filter(
         (a) => row.endedAtMs - a.atMs <= rejoinWithinMs && !leftHere.some((m) => m.memberId === a.member.memberId),
@@ -135,7 +142,8 @@ export function findMemberRestarts(rebalances: readonly RebalanceMembership[], o
         joinedHere.splice(joinedHere.indexOf(member), 1);
       }
       // (a) within this rebalance.
-      while (leftHere.length > 0 && joinedHere.length > 0) restart(leftHere.shift()!, joinedHere.shift()!, row.startedAtMs, row.endedAtMs);
+      while (leftHere.length > 0 && joinedHere.length > 0)
+        restart(leftHere.shift()!, joinedHere.shift()!, row.startedAtMs, row.endedAtMs);
       // (b) a join after an earlier departure, oldest departure first.
       while (joinedHere.length > 0 && waitingDepartures.length > 0) {
         const departure = waitingDepartures.shift()!;
@@ -152,8 +160,12 @@ export function findMemberRestarts(rebalances: readonly RebalanceMembership[], o
 
       for (const member of leftHere) waitingDepartures.push({ member, atMs: row.startedAtMs });
       // A join while other members of its identity stay in the group may be a replacement for one of them.
-      const staying = [...after.values()].filter((m) => identityOf(m) === identity && before.has(m.memberId)).map((m) => m.memberId);
-      if (staying.length > 0) for (const member of joinedHere) waitingArrivals.push({ member, atMs: row.startedAtMs, replaces: new Set(staying) });
+      const staying = [...after.values()]
+        .filter((m) => identityOf(m) === identity && before.has(m.memberId))
+        .map((m) => m.memberId);
+      if (staying.length > 0)
+        for (const member of joinedHere)
+          waitingArrivals.push({ member, atMs: row.startedAtMs, replaces: new Set(staying) });
       departures.set(identity, waitingDepartures);
       arrivals.set(identity, waitingArrivals);
     }
@@ -169,7 +181,9 @@ export function countMemberRestarts(
   rebalances: readonly RebalanceMembership[],
   options: { fromMs: number; toMs: number; rejoinWithinMs?: number },
 ): MemberRestartCounts {
-  const inWindow = findMemberRestarts(rebalances, options).filter((r) => r.completedAtMs >= options.fromMs && r.completedAtMs <= options.toMs);
+  const inWindow = findMemberRestarts(rebalances, options).filter(
+    (r) => r.completedAtMs >= options.fromMs && r.completedAtMs <= options.toMs,
+  );
   return {
     restarts: inWindow.length,
     restartsWithNewMemberId: inWindow.filter((r) => r.withNewMemberId).length,
@@ -186,6 +200,8 @@ export function parseStoredMembers(value: unknown): MemberIdentity[] {
   return value.flatMap((entry): MemberIdentity[] => {
     if (typeof entry !== 'object' || entry === null) return [];
     const { memberId, clientId, clientHost } = entry as Record<string, unknown>;
-    return typeof memberId === 'string' && typeof clientId === 'string' && typeof clientHost === 'string' ? [{ memberId, clientId, clientHost }] : [];
+    return typeof memberId === 'string' && typeof clientId === 'string' && typeof clientHost === 'string'
+      ? [{ memberId, clientId, clientHost }]
+      : [];
   });
 }

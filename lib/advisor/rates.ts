@@ -48,7 +48,14 @@ export function estimateRates(samples: readonly OffsetSample[], windowMs: number
   });
 
   const newest = samples[samples.length - 1];
-  if (newest === undefined) return { arrivalRatePerSec: null, consumptionRatePerSec: null, hadBacklogThroughout: false, spanMs: 0, sampleCount: 0 };
+  if (newest === undefined)
+    return {
+      arrivalRatePerSec: null,
+      consumptionRatePerSec: null,
+      hadBacklogThroughout: false,
+      spanMs: 0,
+      sampleCount: 0,
+    };
 
   let start = samples.length - 1;
   while (start > 0) {
@@ -62,7 +69,13 @@ export function estimateRates(samples: readonly OffsetSample[], windowMs: number
   const first = used[0] as OffsetSample;
   const spanMs = newest.atMs - first.atMs;
   if (used.length < 2 || spanMs === 0) {
-    return { arrivalRatePerSec: null, consumptionRatePerSec: null, hadBacklogThroughout: false, spanMs, sampleCount: used.length };
+    return {
+      arrivalRatePerSec: null,
+      consumptionRatePerSec: null,
+      hadBacklogThroughout: false,
+      spanMs,
+      sampleCount: used.length,
+    };
   }
 
   const hadBacklogThroughout = used.slice(1).every((sample, i) => {

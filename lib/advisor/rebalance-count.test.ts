@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { countRebalances, type RebalanceSpan } from './rebalance-count';
 
-const measured = (startedAtMs: number, endedAtMs: number | null): RebalanceSpan => ({ source: 'own-consumer', startedAtMs, endedAtMs });
-const inferred = (startedAtMs: number, endedAtMs: number): RebalanceSpan => ({ source: 'describe-groups', startedAtMs, endedAtMs });
+const measured = (startedAtMs: number, endedAtMs: number | null): RebalanceSpan => ({
+  source: 'own-consumer',
+  startedAtMs,
+  endedAtMs,
+});
+const inferred = (startedAtMs: number, endedAtMs: number): RebalanceSpan => ({
+  source: 'describe-groups',
+  startedAtMs,
+  endedAtMs,
+});
 
 describe('countRebalances', () => {
   it('is zero without rows', () => {
@@ -11,21 +19,40 @@ describe('countRebalances', () => {
 
   it('counts one rebalance seen by three Warden members and the sampler once, not four times', () => {
     // Members notice the rebalance up to a heartbeat apart; all of them resume when SyncGroup answers.
-    const rows = [measured(10_000, 12_400), measured(11_200, 12_410), measured(12_000, 12_405), inferred(5_000, 15_000)];
+    const rows = [
+      measured(10_000, 12_400),
+      measured(11_200, 12_410),
+      measured(12_000, 12_405),
+      inferred(5_000, 15_000),
+    ];
     expect(countRebalances(rows)).toBe(1);
   });
 
   it('counts spans that do not overlap as separate rebalances, in any row order', () => {
-    const rows = [measured(50_000, 51_000), measured(10_000, 12_000), measured(11_000, 12_500), measured(30_000, 30_500)];
+    const rows = [
+      measured(50_000, 51_000),
+      measured(10_000, 12_000),
+      measured(11_000, 12_500),
+      measured(30_000, 30_500),
+    ];
     expect(countRebalances(rows)).toBe(3);
   });
 
   it('joins a span that starts exactly where the episode ends, and chains overlaps past the first span', () => {
-    expect(countRebalances([measured(0, 1_000), measured(1_000, 2_000), measured(1_500, 3_000), measured(3_001, 4_000)])).toBe(2);
+    expect(
+      countRebalances([measured(0, 1_000), measured(1_000, 2_000), measured(1_500, 3_000), measured(3_001, 4_000)]),
+    ).toBe(2);
   });
 
   it('takes the sampler count when it saw more (rebalances no Warden member took part in)', () => {
-    expect(countRebalances([inferred(0, 5_000), inferred(60_000, 65_000), inferred(120_000, 125_000), measured(1_000, 2_000)])).toBe(3);
+    expect(
+      countRebalances([
+        inferred(0, 5_000),
+        inferred(60_000, 65_000),
+        inferred(120_000, 125_000),
+        measured(1_000, 2_000),
+      ]),
+    ).toBe(3);
     expect(countRebalances([inferred(0, 5_000), inferred(60_000, 65_000)])).toBe(2);
   });
 

@@ -24,7 +24,10 @@ export function countRebalances(rows: readonly RebalanceSpan[]): number {
   const measured: { startedAtMs: number; endedAtMs: number }[] = [];
   for (const row of rows) {
     if (row.source === 'own-consumer') {
-      measured.push({ startedAtMs: row.startedAtMs, endedAtMs: Math.max(row.startedAtMs, row.endedAtMs ?? row.startedAtMs) });
+      measured.push({
+        startedAtMs: row.startedAtMs,
+        endedAtMs: Math.max(row.startedAtMs, row.endedAtMs ?? row.startedAtMs),
+      });
     } else {
       inferred++;
     }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type CommitSample, combineGroupStatus, evaluatePartitionStatus, lagOf, type PartitionStatus } from './partition-status';
+import {
+  type CommitSample,
+  combineGroupStatus,
+  evaluatePartitionStatus,
+  lagOf,
+  type PartitionStatus,
+} from './partition-status';
 
 /** One commit per second from t=0: [committedOffset, logEndOffset] pairs. */
 function windowOf(entries: Array<[number, number]>, stepMs = 1_000): CommitSample[] {
@@ -21,7 +27,9 @@ describe('evaluatePartitionStatus', () => {
   });
 
   it('is OK when the current lag is at or below the allowed lag', () => {
-    const drained = steady({ step: 10, lag: 50 }).map((s, i) => (i === 9 ? { ...s, logEndOffset: s.committedOffset } : s));
+    const drained = steady({ step: 10, lag: 50 }).map((s, i) =>
+      i === 9 ? { ...s, logEndOffset: s.committedOffset } : s,
+    );
     expect(evaluatePartitionStatus({ samples: drained, nowMs: 1_000_000 })).toBe('OK');
     expect(evaluatePartitionStatus({ samples: steady({ step: 0, lag: 50 }), nowMs: FRESH, allowedLag: 50 })).toBe('OK');
   });
@@ -37,12 +45,25 @@ describe('evaluatePartitionStatus', () => {
 
   it('treats a committed offset past the log end as zero lag', () => {
     expect(lagOf({ atMs: 0, committedOffset: 12, logEndOffset: 10 })).toBe(0);
-    const samples = steady({ step: 10, lag: 50 }).map((s, i) => (i === 4 ? { ...s, logEndOffset: s.committedOffset - 3 } : s));
+    const samples = steady({ step: 10, lag: 50 }).map((s, i) =>
+      i === 4 ? { ...s, logEndOffset: s.committedOffset - 3 } : s,
+    );
     expect(evaluatePartitionStatus({ samples, nowMs: FRESH })).toBe('OK');
   });
 
   it('is REWIND when a committed offset goes backwards, checked before STOP', () => {
-    const samples = windowOf([[100, 500], [110, 500], [120, 500], [5, 500], [15, 500], [25, 500], [35, 500], [45, 500], [55, 500], [65, 500]]);
+    const samples = windowOf([
+      [100, 500],
+      [110, 500],
+      [120, 500],
+      [5, 500],
+      [15, 500],
+      [25, 500],
+      [35, 500],
+      [45, 500],
+      [55, 500],
+      [65, 500],
+    ]);
     expect(evaluatePartitionStatus({ samples, nowMs: FRESH })).toBe('REWIND');
     expect(evaluatePartitionStatus({ samples, nowMs: 1_000_000 })).toBe('REWIND');
   });
@@ -75,7 +96,9 @@ describe('evaluatePartitionStatus', () => {
   });
 
   it('is OK when the lag decreased at least once', () => {
-    const samples = steady({ step: 10, lag: 50, growth: 5 }).map((s, i) => (i === 6 ? { ...s, logEndOffset: s.logEndOffset - 20 } : s));
+    const samples = steady({ step: 10, lag: 50, growth: 5 }).map((s, i) =>
+      i === 6 ? { ...s, logEndOffset: s.logEndOffset - 20 } : s,
+    );
     expect(evaluatePartitionStatus({ samples, nowMs: FRESH })).toBe('OK');
   });
 
@@ -125,26 +148,52 @@ describe('combineGroupStatus', () => {
 
   it('is WARN when the worst time lag is above the objective, OK when equal to it', () => {
     const statuses = [ps(0, 'OK')];
-    const above = combineGroupStatus({ ...base, partitionStatuses: statuses, worstTimeLagMs: 301_000, timeLagObjectiveMs: 300_000 });
+    const above = combineGroupStatus({
+      ...base,
+      partitionStatuses: statuses,
+      worstTimeLagMs: 301_000,
+      timeLagObjectiveMs: 300_000,
+    });
     expect(above).toEqual({ status: 'WARN', reasons: ['worst time lag 5 min 1 s is above the 5 min objective'] });
-    const equal = combineGroupStatus({ ...base, partitionStatuses: statuses, worstTimeLagMs: 300_000, timeLagObjectiveMs: 300_000 });
-    expect(equal).toEqual({ status: 'OK', reasons: ['all 1 partitions OK', 'worst time lag 5 min is within the 5 min objective'] });
+    const equal = combineGroupStatus({
+      ...base,
+      partitionStatuses: statuses,
+      worstTimeLagMs: 300_000,
+      timeLagObjectiveMs: 300_000,
+    });
+    expect(equal).toEqual({
+      status: 'OK',
+      reasons: ['all 1 partitions OK', 'worst time lag 5 min is within the 5 min objective'],
+    });
   });
 
   it('ignores the time lag without an objective, and never escalates an unknown time lag', () => {
-    expect(combineGroupStatus({ ...base, partitionStatuses: [ps(0, 'OK')], worstTimeLagMs: 9_999_999 }).status).toBe('OK');
+    expect(combineGroupStatus({ ...base, partitionStatuses: [ps(0, 'OK')], worstTimeLagMs: 9_999_999 }).status).toBe(
+      'OK',
+    );
     const unknown = combineGroupStatus({ ...base, partitionStatuses: [ps(0, 'OK')], timeLagObjectiveMs: 60_000 });
-    expect(unknown).toEqual({ status: 'OK', reasons: ['all 1 partitions OK', 'time lag unknown; objective 1 min not checked'] });
+    expect(unknown).toEqual({
+      status: 'OK',
+      reasons: ['all 1 partitions OK', 'time lag unknown; objective 1 min not checked'],
+    });
   });
 
   it('is QUARANTINED over WARN, and the quarantine explains that partition STALL/STOP/WARN', () => {
     for (const status of ['STALL', 'STOP', 'WARN', 'OK'] as const) {
-      const result = combineGroupStatus({ ...base, partitionStatuses: [ps(0, 'WARN'), ps(1, status)], quarantinedPartitions: [q(1)] });
+      const result = combineGroupStatus({
+        ...base,
+        partitionStatuses: [ps(0, 'WARN'), ps(1, status)],
+        quarantinedPartitions: [q(1)],
+      });
       expect(result.status, status).toBe('QUARANTINED');
       expect(result.reasons[0], status).toMatch(/^orders-1 is quarantined/);
       expect(result.reasons[1]).toBe('orders-0 WARN: lag grew at every commit in the window');
     }
-    const explained = combineGroupStatus({ ...base, partitionStatuses: [ps(1, 'STALL')], quarantinedPartitions: [q(1)] });
+    const explained = combineGroupStatus({
+      ...base,
+      partitionStatuses: [ps(1, 'STALL')],
+      quarantinedPartitions: [q(1)],
+    });
     expect(explained.reasons).toEqual(['orders-1 is quarantined (its STALL is explained by the quarantine)']);
   });
 
@@ -181,6 +230,8 @@ describe('combineGroupStatus', () => {
 
   it('rejects negative or non-finite times', () => {
     expect(() => combineGroupStatus({ ...base, partitionStatuses: [], worstTimeLagMs: -1 })).toThrow(RangeError);
-    expect(() => combineGroupStatus({ ...base, partitionStatuses: [], timeLagObjectiveMs: Number.NaN })).toThrow(RangeError);
+    expect(() => combineGroupStatus({ ...base, partitionStatuses: [], timeLagObjectiveMs: Number.NaN })).toThrow(
+      RangeError,
+    );
   });
 });

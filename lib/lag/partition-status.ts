@@ -38,8 +38,10 @@ export function evaluatePartitionStatus({
   minSamples?: number;
 }): PartitionStatus {
   if (!Number.isFinite(nowMs)) throw new RangeError(`nowMs must be finite, got ${nowMs}`);
-  if (!Number.isFinite(allowedLag) || allowedLag < 0) throw new RangeError(`allowedLag must be >= 0, got ${allowedLag}`);
-  if (!Number.isInteger(minSamples) || minSamples < 1) throw new RangeError(`minSamples must be an integer >= 1, got ${minSamples}`);
+  if (!Number.isFinite(allowedLag) || allowedLag < 0)
+    throw new RangeError(`allowedLag must be >= 0, got ${allowedLag}`);
+  if (!Number.isInteger(minSamples) || minSamples < 1)
+    throw new RangeError(`minSamples must be an integer >= 1, got ${minSamples}`);
   assertTimeOrdered(samples);
 
   const first = samples[0];
@@ -133,7 +135,10 @@ export function combineGroupStatus({
 
   for (const ref of sortRefs(quarantinedPartitions)) {
     const status = partitionStatuses.find((s) => keyOf(s) === keyOf(ref))?.status;
-    const explained = status === 'STOP' || status === 'STALL' || status === 'WARN' ? ` (its ${status} is explained by the quarantine)` : '';
+    const explained =
+      status === 'STOP' || status === 'STALL' || status === 'WARN'
+        ? ` (its ${status} is explained by the quarantine)`
+        : '';
     quarantine.push(`${keyOf(ref)} is quarantined${explained}`);
   }
   for (const entry of sortRefs(partitionStatuses)) {
@@ -152,10 +157,13 @@ export function combineGroupStatus({
     } else notes.push(`worst time lag ${formatDuration(worstTimeLagMs / 1000)} is within the ${objective} objective`);
   }
 
-  const status: GroupStatus = err.length > 0 ? 'ERR' : quarantine.length > 0 ? 'QUARANTINED' : warn.length > 0 ? 'WARN' : 'OK';
+  const status: GroupStatus =
+    err.length > 0 ? 'ERR' : quarantine.length > 0 ? 'QUARANTINED' : warn.length > 0 ? 'WARN' : 'OK';
   const reasons = [...err, ...quarantine, ...warn, ...notes];
   if (status === 'OK') {
-    reasons.unshift(partitionStatuses.length === 0 ? 'no partitions evaluated' : `all ${partitionStatuses.length} partitions OK`);
+    reasons.unshift(
+      partitionStatuses.length === 0 ? 'no partitions evaluated' : `all ${partitionStatuses.length} partitions OK`,
+    );
   }
   return { status, reasons };
 }

@@ -12,38 +12,68 @@ describe('estimateTimeLag', () => {
   });
 
   it('is caught up with 0 when the committed offset is at the newest log end', () => {
-    expect(estimateTimeLag({ points: table, committedOffset: 400, nowMs: 60_000 })).toEqual({ ms: 0, kind: 'caught-up' });
+    expect(estimateTimeLag({ points: table, committedOffset: 400, nowMs: 60_000 })).toEqual({
+      ms: 0,
+      kind: 'caught-up',
+    });
   });
 
   it('is caught up with 0 when the committed offset is past the newest point (the log grew since)', () => {
-    expect(estimateTimeLag({ points: table, committedOffset: 450, nowMs: 60_000 })).toEqual({ ms: 0, kind: 'caught-up' });
+    expect(estimateTimeLag({ points: table, committedOffset: 450, nowMs: 60_000 })).toEqual({
+      ms: 0,
+      kind: 'caught-up',
+    });
   });
 
   it('reports an idle partition as 0 ms, however long it has been idle', () => {
     const idle = [p(500, 0), p(500, 3_600_000)];
-    expect(estimateTimeLag({ points: idle, committedOffset: 500, nowMs: 7_200_000 })).toEqual({ ms: 0, kind: 'caught-up' });
+    expect(estimateTimeLag({ points: idle, committedOffset: 500, nowMs: 7_200_000 })).toEqual({
+      ms: 0,
+      kind: 'caught-up',
+    });
   });
 
   it('interpolates linearly between the bracketing points', () => {
     // 150 is halfway between 100 (t=0) and 200 (t=10 s): produced at 5 s, waiting 25 s at now=30 s.
-    expect(estimateTimeLag({ points: table, committedOffset: 150, nowMs: 30_000 })).toEqual({ ms: 25_000, kind: 'interpolated' });
+    expect(estimateTimeLag({ points: table, committedOffset: 150, nowMs: 30_000 })).toEqual({
+      ms: 25_000,
+      kind: 'interpolated',
+    });
     // 300 is halfway between 200 (10 s) and 400 (20 s): 15 s.
-    expect(estimateTimeLag({ points: table, committedOffset: 300, nowMs: 30_000 })).toEqual({ ms: 15_000, kind: 'interpolated' });
+    expect(estimateTimeLag({ points: table, committedOffset: 300, nowMs: 30_000 })).toEqual({
+      ms: 15_000,
+      kind: 'interpolated',
+    });
   });
 
   it('places a committed offset equal to a point at that point, using the pair that leaves it', () => {
-    expect(estimateTimeLag({ points: table, committedOffset: 200, nowMs: 30_000 })).toEqual({ ms: 20_000, kind: 'interpolated' });
-    expect(estimateTimeLag({ points: table, committedOffset: 100, nowMs: 30_000 })).toEqual({ ms: 30_000, kind: 'interpolated' });
+    expect(estimateTimeLag({ points: table, committedOffset: 200, nowMs: 30_000 })).toEqual({
+      ms: 20_000,
+      kind: 'interpolated',
+    });
+    expect(estimateTimeLag({ points: table, committedOffset: 100, nowMs: 30_000 })).toEqual({
+      ms: 30_000,
+      kind: 'interpolated',
+    });
   });
 
   it('is not distorted by a flat run: it uses the newest pair, the one leaving the run', () => {
     // Producer idle from 10 s to 100 s at offset 200, then 200 more records by 110 s.
     const flat = [p(100, 0), p(200, 10_000), p(200, 100_000), p(400, 110_000)];
     // 200 was appended after 100 s (the log end was still 200 then); a pair inside the run would say 10 s.
-    expect(estimateTimeLag({ points: flat, committedOffset: 200, nowMs: 120_000 })).toEqual({ ms: 20_000, kind: 'interpolated' });
-    expect(estimateTimeLag({ points: flat, committedOffset: 300, nowMs: 120_000 })).toEqual({ ms: 15_000, kind: 'interpolated' });
+    expect(estimateTimeLag({ points: flat, committedOffset: 200, nowMs: 120_000 })).toEqual({
+      ms: 20_000,
+      kind: 'interpolated',
+    });
+    expect(estimateTimeLag({ points: flat, committedOffset: 300, nowMs: 120_000 })).toEqual({
+      ms: 15_000,
+      kind: 'interpolated',
+    });
     // Below the run the older pair is the only one bracketing.
-    expect(estimateTimeLag({ points: flat, committedOffset: 150, nowMs: 120_000 })).toEqual({ ms: 115_000, kind: 'interpolated' });
+    expect(estimateTimeLag({ points: flat, committedOffset: 150, nowMs: 120_000 })).toEqual({
+      ms: 115_000,
+      kind: 'interpolated',
+    });
   });
 
   it('keeps growing while the producer is idle and the consumer is stuck: the record really is waiting', () => {
@@ -55,31 +85,49 @@ describe('estimateTimeLag', () => {
 
   it('gives a lower bound (oldest point age) below the window instead of extrapolating', () => {
     // A consumer replaying from offset 0: extrapolating the 10/s slope would claim ~10,000 s.
-    expect(estimateTimeLag({ points: table, committedOffset: 0, nowMs: 30_000 })).toEqual({ ms: 30_000, kind: 'lower-bound' });
-    expect(estimateTimeLag({ points: table, committedOffset: 99, nowMs: 30_000 })).toEqual({ ms: 30_000, kind: 'lower-bound' });
+    expect(estimateTimeLag({ points: table, committedOffset: 0, nowMs: 30_000 })).toEqual({
+      ms: 30_000,
+      kind: 'lower-bound',
+    });
+    expect(estimateTimeLag({ points: table, committedOffset: 99, nowMs: 30_000 })).toEqual({
+      ms: 30_000,
+      kind: 'lower-bound',
+    });
   });
 
   it('with a single point: caught up at or past it, lower bound below it, never interpolated', () => {
     const one = [p(100, 1_000)];
     expect(estimateTimeLag({ points: one, committedOffset: 100, nowMs: 9_000 })).toEqual({ ms: 0, kind: 'caught-up' });
     expect(estimateTimeLag({ points: one, committedOffset: 120, nowMs: 9_000 })).toEqual({ ms: 0, kind: 'caught-up' });
-    expect(estimateTimeLag({ points: one, committedOffset: 40, nowMs: 9_000 })).toEqual({ ms: 8_000, kind: 'lower-bound' });
+    expect(estimateTimeLag({ points: one, committedOffset: 40, nowMs: 9_000 })).toEqual({
+      ms: 8_000,
+      kind: 'lower-bound',
+    });
   });
 
   it('clamps at 0 when now is before the estimated time (clock skew), never negative', () => {
-    expect(estimateTimeLag({ points: table, committedOffset: 300, nowMs: 10_000 })).toEqual({ ms: 0, kind: 'interpolated' });
+    expect(estimateTimeLag({ points: table, committedOffset: 300, nowMs: 10_000 })).toEqual({
+      ms: 0,
+      kind: 'interpolated',
+    });
     expect(estimateTimeLag({ points: table, committedOffset: 0, nowMs: -5 })).toEqual({ ms: 0, kind: 'lower-bound' });
   });
 
   it('accepts two points at the same time (no division by zero)', () => {
     const points = [p(100, 5_000), p(200, 5_000)];
-    expect(estimateTimeLag({ points, committedOffset: 150, nowMs: 6_000 })).toEqual({ ms: 1_000, kind: 'interpolated' });
+    expect(estimateTimeLag({ points, committedOffset: 150, nowMs: 6_000 })).toEqual({
+      ms: 1_000,
+      kind: 'interpolated',
+    });
   });
 
   it('works with offsets beyond 2^32', () => {
     const base = 2 ** 40;
     const points = [p(base, 0), p(base + 1_000, 1_000)];
-    expect(estimateTimeLag({ points, committedOffset: base + 250, nowMs: 2_000 })).toEqual({ ms: 1_750, kind: 'interpolated' });
+    expect(estimateTimeLag({ points, committedOffset: base + 250, nowMs: 2_000 })).toEqual({
+      ms: 1_750,
+      kind: 'interpolated',
+    });
   });
 
   it('rejects tables that go backwards and invalid numbers', () => {
@@ -111,7 +159,14 @@ describe('appendLogEndPoint', () => {
 
   it('keeps only the first and last point of a flat run', () => {
     let points: LogEndPoint[] = [];
-    for (const [offset, atMs] of [[10, 0], [20, 5], [20, 10], [20, 15], [20, 20], [30, 25]] as const) {
+    for (const [offset, atMs] of [
+      [10, 0],
+      [20, 5],
+      [20, 10],
+      [20, 15],
+      [20, 20],
+      [30, 25],
+    ] as const) {
       points = appendLogEndPoint(points, p(offset, atMs), 10);
     }
     expect(points).toEqual([p(10, 0), p(20, 5), p(20, 20), p(30, 25)]);

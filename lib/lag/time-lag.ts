@@ -81,8 +81,13 @@ export function estimateTimeLag({
  *   table from that point, since older points describe a log that no longer exists.
  * Throws RangeError for non-finite numbers, a negative offset, or maxPoints < 2 (a table needs a pair).
  */
-export function appendLogEndPoint(points: readonly LogEndPoint[], point: LogEndPoint, maxPoints: number): LogEndPoint[] {
-  if (!Number.isInteger(maxPoints) || maxPoints < 2) throw new RangeError(`maxPoints must be an integer >= 2, got ${maxPoints}`);
+export function appendLogEndPoint(
+  points: readonly LogEndPoint[],
+  point: LogEndPoint,
+  maxPoints: number,
+): LogEndPoint[] {
+  if (!Number.isInteger(maxPoints) || maxPoints < 2)
+    throw new RangeError(`maxPoints must be an integer >= 2, got ${maxPoints}`);
   if (!Number.isFinite(point.offset) || point.offset < 0 || !Number.isFinite(point.atMs)) {
     throw new RangeError(`invalid log-end point ${JSON.stringify(point)}`);
   }
@@ -92,7 +97,12 @@ export function appendLogEndPoint(points: readonly LogEndPoint[], point: LogEndP
 
   const next = points.slice();
   const beforeNewest = points[points.length - 2];
-  if (newest !== undefined && beforeNewest !== undefined && beforeNewest.offset === newest.offset && newest.offset === point.offset) {
+  if (
+    newest !== undefined &&
+    beforeNewest !== undefined &&
+    beforeNewest.offset === newest.offset &&
+    newest.offset === point.offset
+  ) {
     next[next.length - 1] = { ...point }; // extend the flat run: keep its first point, move its last
   } else {
     next.push({ ...point });

@@ -10,7 +10,9 @@ export const ZIsoTime = z.iso.datetime();
 export const ZGroupIdParam = z.string().min(1, 'is required').max(255, 'must be at most 255 characters');
 
 /** Kafka's own rule for topic names. */
-export const ZTopicParam = z.string().regex(/^[a-zA-Z0-9._-]{1,249}$/, 'must be a Kafka topic name (letters, digits, . _ -)');
+export const ZTopicParam = z
+  .string()
+  .regex(/^[a-zA-Z0-9._-]{1,249}$/, 'must be a Kafka topic name (letters, digits, . _ -)');
 
 /** A partition number in a URL segment: digits only, so "", "1.5", "-1" and "0x1" are all refused. */
 export const ZPartitionParam = z
@@ -26,7 +28,11 @@ export const ZTopicPartition = z.object({ topic: z.string(), partition: z.number
 export type TTopicPartition = z.infer<typeof ZTopicPartition>;
 
 export const ZGroupRouteParams = z.object({ groupId: ZGroupIdParam });
-export const ZPartitionRouteParams = z.object({ groupId: ZGroupIdParam, topic: ZTopicParam, partition: ZPartitionParam });
+export const ZPartitionRouteParams = z.object({
+  groupId: ZGroupIdParam,
+  topic: ZTopicParam,
+  partition: ZPartitionParam,
+});
 
 // Fields of the operator's request bodies (quarantine actions, offset resets).
 
@@ -38,5 +44,10 @@ export const ZAuditReason = z
   .min(1, 'is required: say why, for the audit log')
   .max(REASON_MAX_CHARS, `must be at most ${REASON_MAX_CHARS} characters`);
 /** An offset an operator typed: whole and non-negative (checked against the partition's log elsewhere). */
-export const ZRequestedOffset = z.string({ error: 'must be a string of digits' }).regex(/^\d{1,19}$/, 'must be a whole, non-negative offset');
-export const ZRequestedTime = z.iso.datetime({ offset: true, error: 'must be an ISO-8601 time, e.g. 2026-11-29T12:00:00Z' });
+export const ZRequestedOffset = z
+  .string({ error: 'must be a string of digits' })
+  .regex(/^\d{1,19}$/, 'must be a whole, non-negative offset');
+export const ZRequestedTime = z.iso.datetime({
+  offset: true,
+  error: 'must be an ISO-8601 time, e.g. 2026-11-29T12:00:00Z',
+});

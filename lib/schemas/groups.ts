@@ -40,7 +40,9 @@ export const ZGroupSummary = z.object({
   /** The partition whose waiting record is oldest; null when no partition's time lag is known. */
   worstTimeLag: ZTimeLag.extend(ZTopicPartition.shape).nullable(),
   quarantinedPartitions: z.number().int().min(0),
-  lastRebalance: z.object({ startedAt: ZIsoTime, durationMs: z.number().nullable(), durationIsBound: z.boolean() }).nullable(),
+  lastRebalance: z
+    .object({ startedAt: ZIsoTime, durationMs: z.number().nullable(), durationIsBound: z.boolean() })
+    .nullable(),
   /** Total lag over the recent window, oldest first (max per bucket, so spikes are never smoothed away). */
   trend: z.array(z.object({ at: ZIsoTime, totalLag: z.number().nullable() })),
 });
@@ -118,7 +120,11 @@ export const ZPartitionDetail = z.object({
   commitPrefix: ZCommitPrefix.nullable(),
 });
 
-export const ZGroupMember = z.object({ clientId: z.string(), host: z.string().nullable(), partitions: z.array(ZTopicPartition) });
+export const ZGroupMember = z.object({
+  clientId: z.string(),
+  host: z.string().nullable(),
+  partitions: z.array(ZTopicPartition),
+});
 
 export const ZGroupDetail = ZGroupSummary.omit({ trend: true }).extend({
   /** True when the group is a Warden consumer (it reports its commit prefix or quarantines): actions apply. */
@@ -129,8 +135,16 @@ export const ZGroupDetail = ZGroupSummary.omit({ trend: true }).extend({
 
 // --- GET /api/groups/{groupId}/lag -------------------------------------------------------------------------
 
-export const LAG_RANGES = { '15m': 15 * 60_000, '1h': 3_600_000, '6h': 6 * 3_600_000, '24h': 24 * 3_600_000, '7d': 7 * 24 * 3_600_000 } as const;
-export const ZLagRange = z.enum(Object.keys(LAG_RANGES) as [keyof typeof LAG_RANGES, ...Array<keyof typeof LAG_RANGES>]);
+export const LAG_RANGES = {
+  '15m': 15 * 60_000,
+  '1h': 3_600_000,
+  '6h': 6 * 3_600_000,
+  '24h': 24 * 3_600_000,
+  '7d': 7 * 24 * 3_600_000,
+} as const;
+export const ZLagRange = z.enum(
+  Object.keys(LAG_RANGES) as [keyof typeof LAG_RANGES, ...Array<keyof typeof LAG_RANGES>],
+);
 /** A chart never needs more points than this; a finer step is refused rather than silently coarsened. */
 export const MAX_SERIES_POINTS = 2_000;
 export const MAX_SERIES_SPAN_MS = 31 * 24 * 3_600_000;

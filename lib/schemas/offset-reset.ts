@@ -13,9 +13,15 @@ export const RESETTABLE_STATES = ['Empty', 'Dead'] as const;
 
 export const ZOffsetResetRequest = z
   .object({
-    topic: z.string({ error: 'is required' }).regex(/^[a-zA-Z0-9._-]{1,249}$/, 'must be a Kafka topic name (letters, digits, . _ -)'),
+    topic: z
+      .string({ error: 'is required' })
+      .regex(/^[a-zA-Z0-9._-]{1,249}$/, 'must be a Kafka topic name (letters, digits, . _ -)'),
     /** One partition; omitted: every partition of the topic. */
-    partition: z.number({ error: 'must be a partition number (0 or more)' }).int('must be a partition number (0 or more)').min(0, 'must be a partition number (0 or more)').optional(),
+    partition: z
+      .number({ error: 'must be a partition number (0 or more)' })
+      .int('must be a partition number (0 or more)')
+      .min(0, 'must be a partition number (0 or more)')
+      .optional(),
     to: ZResetTarget,
     /** to=timestamp: the first offset whose record timestamp is at or after this time (the log end when none). */
     timestamp: ZRequestedTime.optional(),
@@ -25,13 +31,26 @@ export const ZOffsetResetRequest = z
   })
   .strict()
   .superRefine((body, ctx) => {
-    if (body.to === 'timestamp' && body.timestamp === undefined) ctx.addIssue({ code: 'custom', path: ['timestamp'], message: 'is required to reset to a time' });
-    if (body.to !== 'timestamp' && body.timestamp !== undefined) ctx.addIssue({ code: 'custom', path: ['timestamp'], message: `only to=timestamp takes one; to=${body.to} does not` });
+    if (body.to === 'timestamp' && body.timestamp === undefined)
+      ctx.addIssue({ code: 'custom', path: ['timestamp'], message: 'is required to reset to a time' });
+    if (body.to !== 'timestamp' && body.timestamp !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['timestamp'],
+        message: `only to=timestamp takes one; to=${body.to} does not`,
+      });
     if (body.to === 'offset') {
-      if (body.offset === undefined) ctx.addIssue({ code: 'custom', path: ['offset'], message: 'is required to reset to an offset' });
-      else if (body.partition === undefined) ctx.addIssue({ code: 'custom', path: ['partition'], message: 'is required to reset to an explicit offset (offsets differ per partition)' });
+      if (body.offset === undefined)
+        ctx.addIssue({ code: 'custom', path: ['offset'], message: 'is required to reset to an offset' });
+      else if (body.partition === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['partition'],
+          message: 'is required to reset to an explicit offset (offsets differ per partition)',
+        });
     }
-    if (body.to !== 'offset' && body.offset !== undefined) ctx.addIssue({ code: 'custom', path: ['offset'], message: `only to=offset takes one; to=${body.to} does not` });
+    if (body.to !== 'offset' && body.offset !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['offset'], message: `only to=offset takes one; to=${body.to} does not` });
   });
 export type TOffsetResetRequest = z.infer<typeof ZOffsetResetRequest>;
 
@@ -41,7 +60,9 @@ export const ZOffsetResetResult = z.object({
   to: ZResetTarget,
   /** The group's state as the broker reported it right before the write. */
   state: z.string(),
-  partitions: z.array(z.object({ partition: z.number().int().min(0), previousOffset: ZOffset.nullable(), offset: ZOffset })),
+  partitions: z.array(
+    z.object({ partition: z.number().int().min(0), previousOffset: ZOffset.nullable(), offset: ZOffset }),
+  ),
   /** The audit rows, one per partition. */
   auditIds: z.array(z.string()),
 });

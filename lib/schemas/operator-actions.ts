@@ -14,7 +14,6 @@ export const ZActionKind = z.enum(ACTION_KINDS, { error: 'must be one of resume,
 export const AUDIT_ACTION_KINDS = [...ACTION_KINDS, 'reset'] as const;
 export const ZAuditActionKind = z.enum(AUDIT_ACTION_KINDS);
 
-
 export const ZActionRequest = z
   .object({
     action: ZActionKind,
@@ -33,7 +32,11 @@ export const ZActionRequest = z
         ctx.addIssue({ code: 'custom', path: ['offset'], message: 'seek needs exactly one of offset or timestamp' });
       }
     } else if (hasOffset || hasTimestamp) {
-      ctx.addIssue({ code: 'custom', path: [hasOffset ? 'offset' : 'timestamp'], message: `only seek takes one; ${body.action} does not` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [hasOffset ? 'offset' : 'timestamp'],
+        message: `only seek takes one; ${body.action} does not`,
+      });
     }
   });
 export type TActionRequest = z.infer<typeof ZActionRequest>;
@@ -66,7 +69,12 @@ export const ZCommand = ZOperatorAction.extend({ state: ZCommandState, message: 
 export const ZAuditQuery = z
   .object({
     groupId: z.string().min(1).max(255).optional(),
-    limit: z.string().regex(/^\d{1,4}$/, 'must be a whole number').transform(Number).refine((n) => n >= 1 && n <= 1000, 'must be between 1 and 1000').optional(),
+    limit: z
+      .string()
+      .regex(/^\d{1,4}$/, 'must be a whole number')
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 1000, 'must be between 1 and 1000')
+      .optional(),
   })
   .strict();
 

@@ -6,7 +6,12 @@ import { ZIsoTime } from './common';
 export const ZRebalancesQuery = z
   .object({
     groupId: z.string().min(1).max(255).optional(),
-    limit: z.string().regex(/^\d{1,4}$/, 'must be a whole number').transform(Number).refine((n) => n >= 1 && n <= 1000, 'must be between 1 and 1000').optional(),
+    limit: z
+      .string()
+      .regex(/^\d{1,4}$/, 'must be a whole number')
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 1000, 'must be between 1 and 1000')
+      .optional(),
   })
   .strict();
 

@@ -23,7 +23,10 @@ export function describeZodError(error: z.ZodError): TApiError {
   if (!issue) return { error: 'invalid input' };
   if (issue.code === 'unrecognized_keys') {
     const [first] = issue.keys;
-    return { error: `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`, ...(first ? { field: first } : {}) };
+    return {
+      error: `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`,
+      ...(first ? { field: first } : {}),
+    };
   }
   const field = issue.path.map(String).join('.');
   return field ? { error: `${field}: ${issue.message}`, field } : { error: issue.message };

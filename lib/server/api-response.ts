@@ -7,7 +7,10 @@ import { ApiError, describeZodError } from './api-error';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
-export async function respond(run: () => Promise<unknown>, options: { status?: number; headers?: Record<string, string> } = {}): Promise<Response> {
+export async function respond(
+  run: () => Promise<unknown>,
+  options: { status?: number; headers?: Record<string, string> } = {},
+): Promise<Response> {
   try {
     const body = await run();
     return Response.json(body, { status: options.status ?? 200, headers: { ...NO_STORE, ...options.headers } });
@@ -19,7 +22,10 @@ export async function respond(run: () => Promise<unknown>, options: { status?: n
 export function errorResponse(error: unknown): Response {
   if (error instanceof z.ZodError) return Response.json(describeZodError(error), { status: 400, headers: NO_STORE });
   if (error instanceof ApiError) {
-    return Response.json({ error: error.message, ...(error.field ? { field: error.field } : {}) }, { status: error.status, headers: { ...NO_STORE, ...error.headers } });
+    return Response.json(
+      { error: error.message, ...(error.field ? { field: error.field } : {}) },
+      { status: error.status, headers: { ...NO_STORE, ...error.headers } },
+    );
   }
   console.error('API request failed', error);
   return Response.json({ error: 'internal error; see the server log' }, { status: 500, headers: NO_STORE });
@@ -43,7 +49,10 @@ export function queryOf(request: Request): Record<string, string> {
  * Route parameters parsed with `schema`, each value percent-decoded once when it still holds an escape (a
  * group id may contain any character, so the UI always encodes it).
  */
-export async function routeParams<T extends z.ZodType>(schema: T, params: Promise<Record<string, string>>): Promise<z.output<T>> {
+export async function routeParams<T extends z.ZodType>(
+  schema: T,
+  params: Promise<Record<string, string>>,
+): Promise<z.output<T>> {
   const raw = await params;
   return schema.parse(Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, decodeSegment(value)])));
 }

@@ -11,6 +11,8 @@ export async function getCommand(db: Database, id: string): Promise<TCommand> {
   const state = commandStateOf(action.status);
   const message =
     action.outcome ??
-    (state === 'pending' ? `waiting for the worker that owns ${action.topic}-${action.partition} to apply it` : action.status);
+    (state === 'pending'
+      ? `waiting for the worker that owns ${action.topic}-${action.partition} to apply it`
+      : action.status);
   return ZCommand.parse({ ...action, state, message });
 }

@@ -27,8 +27,16 @@ export const RESTART_WINDOW_MS = 3_600_000;
  * group's stored samples over the rate window (lib/server/analysis/group-advice.ts says how each input is
  * measured). A group never sampled is 404.
  */
-export async function getGroupAdvice(db: Database, groupId: string, options: GroupAdviceOptions): Promise<TGroupAdvice> {
-  const [round] = await loadGroupRounds(db, { groupIds: [groupId], historyMs: options.rateWindowMs, nowMs: Date.now() });
+export async function getGroupAdvice(
+  db: Database,
+  groupId: string,
+  options: GroupAdviceOptions,
+): Promise<TGroupAdvice> {
+  const [round] = await loadGroupRounds(db, {
+    groupIds: [groupId],
+    historyMs: options.rateWindowMs,
+    nowMs: Date.now(),
+  });
   if (!round) throw notFound(`consumer group "${groupId}" has never been sampled`);
   const hourBefore = new Date(round.sampledAt.getTime() - 3_600_000);
   const restartsFrom = round.sampledAt.getTime() - RESTART_WINDOW_MS;
@@ -44,7 +52,11 @@ export async function getGroupAdvice(db: Database, groupId: string, options: Gro
     // The whole-group view (inferred rows); a measured 'own-consumer' row shows one member and never its leave.
     // From a rejoin window before the count window, so a departure just before it pairs with a rejoin inside.
     db.rebalanceEvent.findMany({
-      where: { groupId, source: 'describe-groups', startedAt: { gte: new Date(restartsFrom - DEFAULT_REJOIN_WITHIN_MS), lte: round.sampledAt } },
+      where: {
+        groupId,
+        source: 'describe-groups',
+        startedAt: { gte: new Date(restartsFrom - DEFAULT_REJOIN_WITHIN_MS), lte: round.sampledAt },
+      },
       select: { startedAt: true, endedAt: true, membersBefore: true, membersAfter: true },
       orderBy: { startedAt: 'asc' },
     }),
@@ -78,10 +90,16 @@ export async function getGroupAdvice(db: Database, groupId: string, options: Gro
       // With no rebalance row anywhere, nothing records rebalances yet: unknown, not zero.
       rebalancesPerHour: anyRebalanceRecorded
         ? countRebalances(
-            rebalanceRowsInHour.map((r) => ({ source: r.source, startedAtMs: r.startedAt.getTime(), endedAtMs: r.endedAt?.getTime() ?? null })),
+            rebalanceRowsInHour.map((r) => ({
+              source: r.source,
+              startedAtMs: r.startedAt.getTime(),
+              endedAtMs: r.endedAt?.getTime() ?? null,
+            })),
           )
         : null,
-      memberRestarts: anyRebalanceRecorded ? { ...restarts, windowMs: RESTART_WINDOW_MS, rejoinWithinMs: DEFAULT_REJOIN_WITHIN_MS } : null,
+      memberRestarts: anyRebalanceRecorded
+        ? { ...restarts, windowMs: RESTART_WINDOW_MS, rejoinWithinMs: DEFAULT_REJOIN_WITHIN_MS }
+        : null,
       clientSettings: resolveClientSettings(options.clientSettings ?? EMPTY_CLIENT_SETTINGS, groupId),
       quarantines,
     }),

@@ -16,11 +16,19 @@ export interface GroupDetailOptions {
  * status, quarantine and (for a Warden consumer) its commit prefix. A group that was never sampled is 404; one
  * that stopped being sampled is still answered, and its sampledAt tells how old the data is.
  */
-export async function getGroupDetail(db: Database, groupId: string, options: GroupDetailOptions): Promise<TGroupDetail> {
+export async function getGroupDetail(
+  db: Database,
+  groupId: string,
+  options: GroupDetailOptions,
+): Promise<TGroupDetail> {
   // All at once: the small reads do not depend on the round, and a page load should wait for one round trip
   // of them, not two (for a group never sampled they are wasted, and cheap).
   const [[round], quarantines, prefixes, lastRebalance] = await Promise.all([
-    loadGroupRounds(db, { groupIds: [groupId], historyMs: Math.max(options.historyMs ?? 10 * 60_000, options.rateWindowMs), nowMs: Date.now() }),
+    loadGroupRounds(db, {
+      groupIds: [groupId],
+      historyMs: Math.max(options.historyMs ?? 10 * 60_000, options.rateWindowMs),
+      nowMs: Date.now(),
+    }),
     db.partitionQuarantine.findMany({ where: { groupId } }),
     db.consumerPartitionState.findMany({ where: { groupId } }),
     db.rebalanceEvent.findFirst({ where: { groupId }, orderBy: { startedAt: 'desc' } }),

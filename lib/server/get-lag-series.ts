@@ -57,7 +57,11 @@ export function resolveSeriesWindow(query: TLagSeriesQuery, nowMs: number): Seri
   if (query.step !== undefined) {
     stepMs = query.step * 1000;
     if (Math.ceil(spanMs / stepMs) > MAX_SERIES_POINTS) {
-      throw new ApiError(400, `step: ${query.step} s gives more than ${MAX_SERIES_POINTS} points over this range; use at least ${Math.ceil(spanMs / MAX_SERIES_POINTS / 1000)} s`, 'step');
+      throw new ApiError(
+        400,
+        `step: ${query.step} s gives more than ${MAX_SERIES_POINTS} points over this range; use at least ${Math.ceil(spanMs / MAX_SERIES_POINTS / 1000)} s`,
+        'step',
+      );
     }
   } else {
     const wanted = spanMs / TARGET_POINTS / 1000;
@@ -134,8 +138,12 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
   // Independent look-ups, in parallel: each is one index probe.
   const [known, tenMinutesCover, minutesCover] = await Promise.all([
     db.lagSample.findFirst({ where: { groupId }, select: { id: true } }),
-    window.stepMs % TEN_MINUTE_WIDTH_MS === 0 ? db.lagRollup10m.findFirst({ where: { groupId, bucket: { lte: firstStepEnd } }, select: { samples: true } }) : null,
-    window.stepMs >= ROLLUP_WIDTH_MS ? db.lagRollup.findFirst({ where: { groupId, bucket: { lte: firstStepEnd } }, select: { samples: true } }) : null,
+    window.stepMs % TEN_MINUTE_WIDTH_MS === 0
+      ? db.lagRollup10m.findFirst({ where: { groupId, bucket: { lte: firstStepEnd } }, select: { samples: true } })
+      : null,
+    window.stepMs >= ROLLUP_WIDTH_MS
+      ? db.lagRollup.findFirst({ where: { groupId, bucket: { lte: firstStepEnd } }, select: { samples: true } })
+      : null,
   ]);
   if (!known) throw notFound(`consumer group "${groupId}" has never been sampled`);
   const rollup = tenMinutesCover !== null ? 'ten-minutes' : minutesCover !== null ? 'minutes' : null;
@@ -215,7 +223,8 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
       consumptionRatePerSec: empty(),
     };
     let points: LogEndPoint[] = [];
-    for (const p of earlierOf.get(key) ?? []) points = appendLogEndPoint(points, { offset: p.lastLogEnd, atMs: p.lastAtMs }, FALLBACK_MAX_POINTS);
+    for (const p of earlierOf.get(key) ?? [])
+      points = appendLogEndPoint(points, { offset: p.lastLogEnd, atMs: p.lastAtMs }, FALLBACK_MAX_POINTS);
     const estimating = needsEstimate.has(key);
     let previous: BucketRow | undefined;
     for (const row of buckets) {
@@ -226,7 +235,9 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
       series.lag[i] = row.maxLag;
       if (row.maxTimeLagMs !== null) {
         series.timeLagMs[i] = row.maxTimeLagMs;
-        series.timeLagKind[i] = STORED_KINDS.has(row.timeLagKind ?? '') ? (row.timeLagKind as TTimeLagKind) : 'interpolated';
+        series.timeLagKind[i] = STORED_KINDS.has(row.timeLagKind ?? '')
+          ? (row.timeLagKind as TTimeLagKind)
+          : 'interpolated';
       } else if (row.lastCommitted !== null) {
         const estimate = estimateTimeLag({ points, committedOffset: row.lastCommitted, nowMs: atMs });
         series.timeLagMs[i] = estimate.ms;

@@ -34,12 +34,21 @@ describe('advice from real samples', () => {
     const producer = admin.producer();
     await producer.connect();
     for (let partition = 0; partition < partitions; partition++) {
-      await producer.send({ topic, acks: -1, messages: Array.from({ length: perPartition }, (_, i) => ({ partition, value: `v${i}` })) });
+      await producer.send({
+        topic,
+        acks: -1,
+        messages: Array.from({ length: perPartition }, (_, i) => ({ partition, value: `v${i}` })),
+      });
     }
     await producer.disconnect();
   }
 
-  async function start(kafka: Kafka, groupId: string, topic: string, eachMessage: () => Promise<void>): Promise<Consumer> {
+  async function start(
+    kafka: Kafka,
+    groupId: string,
+    topic: string,
+    eachMessage: () => Promise<void>,
+  ): Promise<Consumer> {
     const consumer = kafka.consumer({ groupId, sessionTimeout: 10_000, heartbeatInterval: 500, maxWaitTimeInMs: 200 });
     consumers.push(consumer);
     await consumer.connect();
@@ -57,7 +66,9 @@ describe('advice from real samples', () => {
         const { groups } = await kafkaAdmin.describeGroups([restartGroup]);
         const group = groups[0];
         const seen = (group?.members ?? []).map((m) => m.clientId).sort();
-        return group?.state === 'Stable' && JSON.stringify(seen) === JSON.stringify([...clientIds].sort()) ? group.members.map((m) => m.memberId) : undefined;
+        return group?.state === 'Stable' && JSON.stringify(seen) === JSON.stringify([...clientIds].sort())
+          ? group.members.map((m) => m.memberId)
+          : undefined;
       },
       60_000,
     );
@@ -72,13 +83,24 @@ describe('advice from real samples', () => {
     await createTopic(kafkaAdmin, restartTopic, 2);
     await createTopic(kafkaAdmin, slowTopic, 1);
     sampler = new LagSampler({
-      reader: new ClusterReader({ kafka: admin, ownGroupId: 'warden-unrelated', include: new RegExp(`^${prefix}-`), exclude: null }),
+      reader: new ClusterReader({
+        kafka: admin,
+        ownGroupId: 'warden-unrelated',
+        include: new RegExp(`^${prefix}-`),
+        exclude: null,
+      }),
       db,
       lock: null,
       instanceId: 'advice-it',
       intervalMs: 500,
       maxBackoffMs: 2_000,
-      state: { timeLagPoints: 60, timeLagSpacingMs: 0, rateWindowMs: 30_000, exactTimeLagIntervalMs: 0, exactTimeLagMaxPartitions: 0 },
+      state: {
+        timeLagPoints: 60,
+        timeLagSpacingMs: 0,
+        rateWindowMs: 30_000,
+        exactTimeLagIntervalMs: 0,
+        exactTimeLagMaxPartitions: 0,
+      },
       retention: { rawDays: 7, rollupDays: 90 },
     });
   });
@@ -115,7 +137,12 @@ describe('advice from real samples', () => {
     const options = { timeLagObjectiveMs: null, rateWindowMs: 30_000, targetCatchUpSec: 300 };
     const restartAdvice = await getGroupAdvice(db, restartGroup, options);
     const churn = restartAdvice.advice.find((a) => a.id === 'member-id-churn');
-    expect(churn?.evidence).toMatchObject({ restarts: 2, restartsWithNewMemberId: 2, windowMs: 3_600_000, rejoinWithinMs: 300_000 });
+    expect(churn?.evidence).toMatchObject({
+      restarts: 2,
+      restartsWithNewMemberId: 2,
+      windowMs: 3_600_000,
+      rejoinWithinMs: 300_000,
+    });
     expect(churn?.detail).toMatch(/^All 2 observed member restarts in the last 1 h came back as a new dynamic member/);
 
     // Enough sampled commits of the slow member for a rate commit to commit over the window.
@@ -133,11 +160,19 @@ describe('advice from real samples', () => {
     const budget = slowAdvice.advice.find((a) => a.id === 'poll-budget');
     // About 1 record per second committed: 500 records x ~1 s against 300 s, a rebalance loop for a Java client.
     expect(budget?.severity).toBe('critical');
-    expect(budget?.evidence).toMatchObject({ maxBatchRecords: 500, limitMs: 300_000, limitName: 'max.poll.interval.ms' });
+    expect(budget?.evidence).toMatchObject({
+      maxBatchRecords: 500,
+      limitMs: 300_000,
+      limitName: 'max.poll.interval.ms',
+    });
     expect(budget?.evidence.slowRecordMs).toBeGreaterThanOrEqual(SLOW_RECORD_MS * 0.9);
     expect(budget?.evidence.slowRecordMs).toBeLessThan(SLOW_RECORD_MS * 2);
-    expect(budget?.evidence.slowRecordMsBasis).toMatch(/^mean estimate, 1 \/ [\d.]+ records\/s committed by advice-slow/);
-    expect(budget?.evidence.assumed).toMatch(/max\.poll\.records 500 \(Java client default\).*max\.poll\.interval\.ms 300000 \(Java client default\)/);
+    expect(budget?.evidence.slowRecordMsBasis).toMatch(
+      /^mean estimate, 1 \/ [\d.]+ records\/s committed by advice-slow/,
+    );
+    expect(budget?.evidence.assumed).toMatch(
+      /max\.poll\.records 500 \(Java client default\).*max\.poll\.interval\.ms 300000 \(Java client default\)/,
+    );
     // The fast restart group's members never had records waiting: no poll budget measured for it.
     expect(restartAdvice.advice.find((a) => a.id === 'poll-budget')).toBeUndefined();
   });

@@ -6,7 +6,10 @@ import { ZGroupLagResponse, type TGroupLag, type TGroupLagResponse } from '../sc
  * the raw view the sampler's integration tests read back (the dashboard uses listGroups and getGroupDetail).
  * Groups not sampled for that long are considered gone and omitted.
  */
-export async function listGroupLag(db: Database, options: { now?: Date; withinMs?: number } = {}): Promise<TGroupLagResponse> {
+export async function listGroupLag(
+  db: Database,
+  options: { now?: Date; withinMs?: number } = {},
+): Promise<TGroupLagResponse> {
   const now = options.now ?? new Date();
   const since = new Date(now.getTime() - (options.withinMs ?? 10 * 60_000));
   const latest = await db.lagSample.groupBy({
@@ -24,7 +27,14 @@ export async function listGroupLag(db: Database, options: { now?: Date; withinMs
   for (const row of rows) {
     let group = groups.get(row.groupId);
     if (!group) {
-      group = { groupId: row.groupId, state: row.groupState, sampledAt: row.sampledAt.toISOString(), totalLag: 0, partitionsWithoutCommit: 0, partitions: [] };
+      group = {
+        groupId: row.groupId,
+        state: row.groupState,
+        sampledAt: row.sampledAt.toISOString(),
+        totalLag: 0,
+        partitionsWithoutCommit: 0,
+        partitions: [],
+      };
       groups.set(row.groupId, group);
     }
     const lag = row.lag === null ? null : Number(row.lag);

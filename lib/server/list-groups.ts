@@ -28,7 +28,10 @@ export async function listGroups(db: Database, options: ListGroupsOptions): Prom
   const groupIds = rounds.map((r) => r.groupId);
 
   const [quarantines, lastRebalances] = await Promise.all([
-    db.partitionQuarantine.findMany({ where: { groupId: { in: groupIds } }, select: { groupId: true, topic: true, partition: true } }),
+    db.partitionQuarantine.findMany({
+      where: { groupId: { in: groupIds } },
+      select: { groupId: true, topic: true, partition: true },
+    }),
     db.$queryRaw<Array<{ group_id: string; started_at: Date; duration_ms: number | null; duration_is_bound: boolean }>>`
       SELECT DISTINCT ON (group_id) group_id, started_at, duration_ms, duration_is_bound
       FROM rebalance_event WHERE group_id = ANY(${groupIds}::text[])
@@ -52,7 +55,13 @@ export async function listGroups(db: Database, options: ListGroupsOptions): Prom
         round,
         analysis,
         quarantined.length,
-        rebalance ? { startedAt: rebalance.started_at, durationMs: rebalance.duration_ms, durationIsBound: rebalance.duration_is_bound } : null,
+        rebalance
+          ? {
+              startedAt: rebalance.started_at,
+              durationMs: rebalance.duration_ms,
+              durationIsBound: rebalance.duration_is_bound,
+            }
+          : null,
       ),
       trend: lagTrend(round.rounds, nowMs - historyMs, nowMs + 1, options.trendBuckets ?? 30).map((b) => ({
         at: new Date(b.atMs).toISOString(),

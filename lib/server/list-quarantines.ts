@@ -9,7 +9,9 @@ import { operatorActionJson } from './operator-action-json';
  * the action waiting for the owning worker, if any.
  */
 export async function listQuarantines(db: Database): Promise<TQuarantinesResponse> {
-  const quarantines = await db.partitionQuarantine.findMany({ orderBy: [{ since: 'asc' }, { groupId: 'asc' }, { topic: 'asc' }, { partition: 'asc' }] });
+  const quarantines = await db.partitionQuarantine.findMany({
+    orderBy: [{ since: 'asc' }, { groupId: 'asc' }, { topic: 'asc' }, { partition: 'asc' }],
+  });
   if (quarantines.length === 0) return { quarantines: [] };
   const groupIds = [...new Set(quarantines.map((q) => q.groupId))];
   const [samples, pending] = await Promise.all([
@@ -79,7 +81,11 @@ function headersOf(json: unknown): Record<string, string | null> {
   return Object.fromEntries(
     Object.entries(json as Record<string, unknown>).map(([name, value]) => [
       name,
-      value === null ? null : typeof value === 'string' ? value.slice(0, PREVIEW_MAX_CHARS) : JSON.stringify(value).slice(0, PREVIEW_MAX_CHARS),
+      value === null
+        ? null
+        : typeof value === 'string'
+          ? value.slice(0, PREVIEW_MAX_CHARS)
+          : JSON.stringify(value).slice(0, PREVIEW_MAX_CHARS),
     ]),
   );
 }

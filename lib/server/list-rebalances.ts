@@ -2,7 +2,10 @@ import type { Database } from '../db';
 import { ZRebalancesResponse, type TRebalancesResponse } from '../schemas/rebalances';
 
 /** GET /api/rebalances: rebalance history across groups (or of one), newest first. */
-export async function listRebalances(db: Database, options: { groupId?: string; limit?: number } = {}): Promise<TRebalancesResponse> {
+export async function listRebalances(
+  db: Database,
+  options: { groupId?: string; limit?: number } = {},
+): Promise<TRebalancesResponse> {
   const rows = await db.rebalanceEvent.findMany({
     where: options.groupId ? { groupId: options.groupId } : {},
     orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],

@@ -48,7 +48,15 @@ export async function loadGroupRounds(
 
   const byGroup = new Map<string, GroupRound>();
   for (const g of newest) {
-    byGroup.set(g.groupId, { groupId: g.groupId, sampledAt: g.sampledAt, state: 'Unknown', protocol: null, rows: [], history: new Map(), rounds: [] });
+    byGroup.set(g.groupId, {
+      groupId: g.groupId,
+      sampledAt: g.sampledAt,
+      state: 'Unknown',
+      protocol: null,
+      rows: [],
+      history: new Map(),
+      rounds: [],
+    });
   }
   const totals = new Map<string, Map<number, number | null>>();
   for (const partition of histories) {
@@ -59,7 +67,9 @@ export async function loadGroupRounds(
     let total = totals.get(round.groupId);
     if (!total) totals.set(round.groupId, (total = new Map()));
     const history: SamplePoint[] = [];
-    const samples = (JSON.parse(partition.samples) as Array<[number, number | null, number, number | null]>).sort((a, b) => a[0] - b[0]);
+    const samples = (JSON.parse(partition.samples) as Array<[number, number | null, number, number | null]>).sort(
+      (a, b) => a[0] - b[0],
+    );
     for (const [atMs, committedOffset, logEndOffset, lag] of samples) {
       if (atMs < fromMs || atMs > toMs) continue;
       history.push({ atMs, committedOffset, logEndOffset });
@@ -70,7 +80,9 @@ export async function loadGroupRounds(
     if (history.length > 0) round.history.set(partitionKey(partition), history);
   }
   for (const [groupId, total] of totals) {
-    byGroup.get(groupId)!.rounds = [...total.entries()].sort(([a], [b]) => a - b).map(([atMs, totalLag]) => ({ atMs, totalLag }));
+    byGroup.get(groupId)!.rounds = [...total.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([atMs, totalLag]) => ({ atMs, totalLag }));
   }
   for (const sample of latestRows) {
     const round = byGroup.get(sample.groupId);
@@ -109,7 +121,11 @@ async function newestRounds(
     const rows = await db.$queryRaw<Array<{ group_id: string; sampled_at: Date | null }>>`
       SELECT g AS group_id, (SELECT max(sampled_at) FROM lag_sample WHERE group_id = g) AS sampled_at
       FROM unnest(${options.groupIds}::text[]) AS g`;
-    return rows.flatMap((r) => (r.sampled_at && (since === null || r.sampled_at >= since) ? [{ groupId: r.group_id, sampledAt: r.sampled_at }] : []));
+    return rows.flatMap((r) =>
+      r.sampled_at && (since === null || r.sampled_at >= since)
+        ? [{ groupId: r.group_id, sampledAt: r.sampled_at }]
+        : [],
+    );
   }
   const latest = await db.lagSample.groupBy({
     by: ['groupId'],

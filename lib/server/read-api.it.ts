@@ -114,7 +114,12 @@ describe('group reads from stored samples', () => {
         durationMs: 10_000,
         durationIsBound: true,
         membersBefore: [{ clientId: 'consumer-0', clientHost: '/10.0.0.7' }],
-        membersAfter: ['consumer-0 /10.0.0.7', { memberId: 'm-2' }, { clientId: 'c', clientHost: '/h', memberId: 'c-0123456789' }, 42],
+        membersAfter: [
+          'consumer-0 /10.0.0.7',
+          { memberId: 'm-2' },
+          { clientId: 'c', clientHost: '/h', memberId: 'c-0123456789' },
+          42,
+        ],
         partitionsMoved: 3,
         trigger: 'join',
       },
@@ -158,7 +163,13 @@ describe('group reads from stored samples', () => {
       owner: { clientId: 'consumer-0', host: '/10.0.0.7' },
       status: 'WARN',
       quarantine: null,
-      commitPrefix: { watermark: '9970000', inFlight: 16, completedUncommitted: 30, oldestUnfinishedOffset: '9970001', oldestUnfinishedAgeMs: 1_200 },
+      commitPrefix: {
+        watermark: '9970000',
+        inFlight: 16,
+        completedUncommitted: 30,
+        oldestUnfinishedOffset: '9970001',
+        oldestUnfinishedAgeMs: 1_200,
+      },
     });
     expect(detail.partitions[4]?.quarantine).toMatchObject({ offset: '9970000', errorClass: 'missing-result-key' });
     expect(detail.memberList.map((m) => m.partitions.length)).toEqual([2, 2, 2]);
@@ -176,13 +187,17 @@ describe('group reads from stored samples', () => {
     expect(advice.perConsumerRate.ratePerSec).toBeCloseTo(300, 6);
     expect(advice.plan?.recommendedConsumers).toBe(6);
     expect(advice.plan?.catchUpSec).toBeCloseTo(300, 6);
-    expect(advice.plan?.summary).toMatch(/^Scale consumers to 6 to catch up in 5 min\. At the current 3 it never catches up\./);
+    expect(advice.plan?.summary).toMatch(
+      /^Scale consumers to 6 to catch up in 5 min\. At the current 3 it never catches up\./,
+    );
     expect(advice.plan?.catchUpSecByConsumers).toHaveLength(6);
     expect(advice.advice.map((a) => a.id)).toContain('eager-protocol');
 
     // With partition 4 held, it is left out of the plan, and the long quarantine is advice of its own.
     const held = await getGroupAdvice(db, groupId, options);
-    expect(held.notes).toContain('1 quarantined partition is left out of the plan: it waits for an operator, not for more consumers.');
+    expect(held.notes).toContain(
+      '1 quarantined partition is left out of the plan: it waits for an operator, not for more consumers.',
+    );
     expect(held.plan?.catchUpSecByConsumers).toHaveLength(5);
     expect(held.advice.find((a) => a.id === `quarantine-age:${topic}-4`)?.severity).toBe('critical');
   });
@@ -213,12 +228,20 @@ describe('group reads from stored samples', () => {
     });
     const advice = await getGroupAdvice(db, churnGroup, options);
     const rate = advice.advice.find((a) => a.id === 'rebalance-rate');
-    expect(rate).toMatchObject({ severity: 'warning', title: '3 rebalances per hour', evidence: { rebalancesPerHour: 3 } });
+    expect(rate).toMatchObject({
+      severity: 'warning',
+      title: '3 rebalances per hour',
+      evidence: { rebalancesPerHour: 3 },
+    });
   });
 
   it('GET /api/groups/{groupId}/lag: buckets with the maximum, rates from consecutive buckets, gaps as null', async () => {
     const window = resolveSeriesWindow(
-      ZLagSeriesQuery.parse({ from: new Date(NOW - 120_000).toISOString(), to: new Date(NOW + 1).toISOString(), step: '30' }),
+      ZLagSeriesQuery.parse({
+        from: new Date(NOW - 120_000).toISOString(),
+        to: new Date(NOW + 1).toISOString(),
+        step: '30',
+      }),
       NOW,
     );
     const series = await getLagSeries(db, groupId, window);
@@ -233,7 +256,8 @@ describe('group reads from stored samples', () => {
     const rates = p0.arrivalRatePerSec.filter((v): v is number => v !== null);
     expect(rates.length).toBeGreaterThan(0);
     for (const rate of rates) expect(rate).toBeCloseTo(200, 6);
-    for (const rate of p0.consumptionRatePerSec.filter((v): v is number => v !== null)) expect(rate).toBeCloseTo(150, 6);
+    for (const rate of p0.consumptionRatePerSec.filter((v): v is number => v !== null))
+      expect(rate).toBeCloseTo(150, 6);
     expect(p0.timeLagKind.filter((k) => k !== null)).toContain('interpolated');
     expect(series.totals.lag[filled.at(-1)!.i]).toBe(180_000);
   });
@@ -244,7 +268,17 @@ describe('group reads from stored samples', () => {
     const rolled = `${groupId}-rolled`;
     const t0 = Math.floor((NOW - 2 * 3_600_000) / 600_000) * 600_000;
     await db.lagSample.create({
-      data: { sampledAt: new Date(t0), groupId: rolled, topic, partition: 0, committedOffset: 0n, logStartOffset: 0n, logEndOffset: 0n, lag: 0n, groupState: 'Stable' },
+      data: {
+        sampledAt: new Date(t0),
+        groupId: rolled,
+        topic,
+        partition: 0,
+        committedOffset: 0n,
+        logStartOffset: 0n,
+        logEndOffset: 0n,
+        lag: 0n,
+        groupState: 'Stable',
+      },
     });
     await db.lagRollup.createMany({
       data: Array.from({ length: 30 }, (_, m) => ({
@@ -262,7 +296,11 @@ describe('group reads from stored samples', () => {
     });
     await rollUpTenMinutes(db, new Date(t0), new Date(t0 + 30 * 60_000));
     await db.lagRollup.deleteMany({ where: { groupId: rolled } });
-    const query = (step: string) => resolveSeriesWindow(ZLagSeriesQuery.parse({ from: new Date(t0).toISOString(), to: new Date(t0 + 30 * 60_000).toISOString(), step }), NOW);
+    const query = (step: string) =>
+      resolveSeriesWindow(
+        ZLagSeriesQuery.parse({ from: new Date(t0).toISOString(), to: new Date(t0 + 30 * 60_000).toISOString(), step }),
+        NOW,
+      );
 
     const series = await getLagSeries(db, rolled, query('600'));
     expect(series.source).toBe('rollup');
@@ -273,7 +311,14 @@ describe('group reads from stored samples', () => {
     expect(p0.arrivalRatePerSec.slice(1)).toEqual([10, 10]);
     for (const rate of p0.consumptionRatePerSec.slice(1)) expect(rate).toBeCloseTo(5_900 / 600, 9);
     // A range starting mid-way through ten minutes still gets its first step, from those whole ten minutes.
-    const midway = resolveSeriesWindow(ZLagSeriesQuery.parse({ from: new Date(t0 + 5 * 60_000).toISOString(), to: new Date(t0 + 30 * 60_000).toISOString(), step: '600' }), NOW);
+    const midway = resolveSeriesWindow(
+      ZLagSeriesQuery.parse({
+        from: new Date(t0 + 5 * 60_000).toISOString(),
+        to: new Date(t0 + 30 * 60_000).toISOString(),
+        step: '600',
+      }),
+      NOW,
+    );
     expect((await getLagSeries(db, rolled, midway)).partitions[0]?.lag).toEqual([90, 190, 290]);
     // A step ten minutes do not divide (15 min) cannot use them: it falls back to the raw samples.
     expect((await getLagSeries(db, rolled, query('900'))).source).toBe('samples');
@@ -281,12 +326,16 @@ describe('group reads from stored samples', () => {
   });
 
   it('refuses a series with too many points or a reversed range, naming the field', () => {
-    expect(() => resolveSeriesWindow(ZLagSeriesQuery.parse({ range: '7d', step: '1' }), NOW)).toThrow(/^step: 1 s gives more than 2000 points/);
-    expect(() => ZLagSeriesQuery.parse({ from: '2026-11-29T13:00:00Z', to: '2026-11-29T12:00:00Z' })).toThrow(/must be before to/);
+    expect(() => resolveSeriesWindow(ZLagSeriesQuery.parse({ range: '7d', step: '1' }), NOW)).toThrow(
+      /^step: 1 s gives more than 2000 points/,
+    );
+    expect(() => ZLagSeriesQuery.parse({ from: '2026-11-29T13:00:00Z', to: '2026-11-29T12:00:00Z' })).toThrow(
+      /must be before to/,
+    );
     expect(() => ZLagSeriesQuery.parse({ range: '2h' })).toThrow();
   });
 
-  it('GET /api/quarantine: the held record capped and with the partition\'s log range', async () => {
+  it("GET /api/quarantine: the held record capped and with the partition's log range", async () => {
     const { quarantines } = await listQuarantines(db);
     const q = quarantines.find((x) => x.groupId === groupId);
     expect(q).toMatchObject({
@@ -296,7 +345,12 @@ describe('group reads from stored samples', () => {
       logStartOffset: '0',
       logEndOffset: '10000000',
       owner: { clientId: 'consumer-2' },
-      record: { key: 'k', preview: '{"a":"<script>alert(1)</script>"}', headers: { 'content-type': 'application/json', empty: null }, previewTruncated: false },
+      record: {
+        key: 'k',
+        preview: '{"a":"<script>alert(1)</script>"}',
+        headers: { 'content-type': 'application/json', empty: null },
+        previewTruncated: false,
+      },
       pendingAction: null,
     });
   });
@@ -314,12 +368,28 @@ describe('group reads from stored samples', () => {
 
   it('GET /api/audit and /api/commands/{id}: newest first, with the folded state', async () => {
     const base = { groupId, topic, partition: 4, reason: 'why', requestedBy: 'alice' };
-    const first = await db.operatorAction.create({ data: { ...base, action: 'skip', status: 'done', outcome: 'skipped offset 9970000', requestedAt: new Date(NOW - 5_000) } });
-    const second = await db.operatorAction.create({ data: { ...base, action: 'resume', status: 'pending', requestedAt: new Date(NOW) } });
+    const first = await db.operatorAction.create({
+      data: {
+        ...base,
+        action: 'skip',
+        status: 'done',
+        outcome: 'skipped offset 9970000',
+        requestedAt: new Date(NOW - 5_000),
+      },
+    });
+    const second = await db.operatorAction.create({
+      data: { ...base, action: 'resume', status: 'pending', requestedAt: new Date(NOW) },
+    });
     const { actions } = await listAudit(db, { groupId });
     expect(actions.map((a) => a.id)).toEqual([second.id.toString(), first.id.toString()]);
-    expect(await getCommand(db, first.id.toString())).toMatchObject({ state: 'applied', message: 'skipped offset 9970000' });
-    expect(await getCommand(db, second.id.toString())).toMatchObject({ state: 'pending', message: expect.stringMatching(/^waiting for the worker/) });
+    expect(await getCommand(db, first.id.toString())).toMatchObject({
+      state: 'applied',
+      message: 'skipped offset 9970000',
+    });
+    expect(await getCommand(db, second.id.toString())).toMatchObject({
+      state: 'pending',
+      message: expect.stringMatching(/^waiting for the worker/),
+    });
     await expect(getCommand(db, '999999999999')).rejects.toMatchObject({ status: 404 });
     const { quarantines } = await listQuarantines(db);
     expect(quarantines.find((q) => q.groupId === groupId)?.pendingAction?.id).toBe(second.id.toString());

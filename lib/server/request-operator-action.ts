@@ -61,13 +61,24 @@ export async function requestOperatorAction(
   const created = await db.$transaction(async (tx) => {
     // Serializes requests for one partition, so the "one pending action" check below cannot race.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${groupId}/${name}`}, 7))`;
-    const quarantine = await tx.partitionQuarantine.findUnique({ where: { groupId_topic_partition: { groupId, topic, partition } } });
+    const quarantine = await tx.partitionQuarantine.findUnique({
+      where: { groupId_topic_partition: { groupId, topic, partition } },
+    });
     if (!quarantine) {
-      throw new ApiError(409, `partition ${name} of group "${groupId}" is not quarantined: only a partition a Warden consumer holds can be resumed, skipped or sought`);
+      throw new ApiError(
+        409,
+        `partition ${name} of group "${groupId}" is not quarantined: only a partition a Warden consumer holds can be resumed, skipped or sought`,
+      );
     }
-    const pending = await tx.operatorAction.findFirst({ where: { groupId, topic, partition, status: 'pending' }, orderBy: { id: 'asc' } });
+    const pending = await tx.operatorAction.findFirst({
+      where: { groupId, topic, partition, status: 'pending' },
+      orderBy: { id: 'asc' },
+    });
     if (pending) {
-      throw new ApiError(409, `action #${pending.id} (${pending.action}) on ${name} is still pending; wait for its outcome before asking again`);
+      throw new ApiError(
+        409,
+        `action #${pending.id} (${pending.action}) on ${name} is still pending; wait for its outcome before asking again`,
+      );
     }
     // Wakes the owning worker at commit (worker/commands/operator-action-listener.ts); it also polls.
     await tx.$executeRaw`SELECT pg_notify(${OPERATOR_ACTION_CHANNEL}, ${groupId})`;

@@ -64,16 +64,36 @@ beforeAll(async () => {
   await producer.send({
     topic,
     acks: -1,
-    messages: Array.from({ length: PARTITIONS * RECORDS }, (_, n) => ({ partition: n % PARTITIONS, value: `r${n}`, timestamp: String(T0 + Math.floor(n / PARTITIONS) * 1_000) })),
+    messages: Array.from({ length: PARTITIONS * RECORDS }, (_, n) => ({
+      partition: n % PARTITIONS,
+      value: `r${n}`,
+      timestamp: String(T0 + Math.floor(n / PARTITIONS) * 1_000),
+    })),
   });
   await producer.disconnect();
   for (const groupId of [emptyGroup, wardenGroup]) {
-    await commitOffsets(kafka, groupId, topic, Array.from({ length: PARTITIONS }, (_, partition) => ({ partition, offset: '2' })));
+    await commitOffsets(
+      kafka,
+      groupId,
+      topic,
+      Array.from({ length: PARTITIONS }, (_, partition) => ({ partition, offset: '2' })),
+    );
   }
   await seedSample(emptyGroup, 'Empty');
   await seedSample(wardenGroup, 'Empty');
   await db.consumerPartitionState.create({
-    data: { groupId: wardenGroup, topic, partition: 0, instanceId: 'w1', sampledAt: new Date(), inFlight: 0, completedUncommitted: 0, buffered: 0, bufferedBytes: 0, paused: false },
+    data: {
+      groupId: wardenGroup,
+      topic,
+      partition: 0,
+      instanceId: 'w1',
+      sampledAt: new Date(),
+      inFlight: 0,
+      completedUncommitted: 0,
+      buffered: 0,
+      bufferedBytes: 0,
+      paused: false,
+    },
   });
   port = await connectGroupOffsets(kafka);
 });
@@ -91,13 +111,20 @@ describe('offset reset of a group that is not a Warden consumer', () => {
 
     const earliest = await reset(emptyGroup, { topic, to: 'earliest' });
     expect(earliest).toMatchObject({ groupId: emptyGroup, topic, to: 'earliest', state: 'Empty' });
-    expect(earliest.partitions).toEqual([0, 1, 2].map((partition) => ({ partition, previousOffset: '2', offset: '0' })));
+    expect(earliest.partitions).toEqual(
+      [0, 1, 2].map((partition) => ({ partition, previousOffset: '2', offset: '0' })),
+    );
     expect(await committed(emptyGroup)).toEqual({ 0: '0', 1: '0', 2: '0' });
 
     await reset(emptyGroup, { topic, partition: 1, to: 'offset', offset: '7' });
     expect(await committed(emptyGroup)).toEqual({ 0: '0', 1: '7', 2: '0' });
 
-    const byTime = await reset(emptyGroup, { topic, partition: 2, to: 'timestamp', timestamp: new Date(T0 + 4_500).toISOString() });
+    const byTime = await reset(emptyGroup, {
+      topic,
+      partition: 2,
+      to: 'timestamp',
+      timestamp: new Date(T0 + 4_500).toISOString(),
+    });
     expect(byTime.partitions).toEqual([{ partition: 2, previousOffset: '0', offset: '5' }]);
 
     await reset(emptyGroup, { topic, to: 'latest' });
@@ -105,19 +132,49 @@ describe('offset reset of a group that is not a Warden consumer', () => {
 
     const rows = await audit(emptyGroup);
     expect(rows).toHaveLength(3 + 1 + 1 + 3);
-    expect(rows.every((r) => r.action === 'reset' && r.status === 'done' && r.requestedBy === 'olga' && r.executedBy === 'dashboard')).toBe(true);
-    expect(rows[3]).toMatchObject({ partition: 1, seekOffset: 7n, outcome: 'committed offset reset to offset 7: 0 → 7' });
-    expect(rows[4]!.outcome).toBe(`committed offset reset to the first offset at or after ${new Date(T0 + 4_500).toISOString()}: 0 → 5`);
+    expect(
+      rows.every(
+        (r) => r.action === 'reset' && r.status === 'done' && r.requestedBy === 'olga' && r.executedBy === 'dashboard',
+      ),
+    ).toBe(true);
+    expect(rows[3]).toMatchObject({
+      partition: 1,
+      seekOffset: 7n,
+      outcome: 'committed offset reset to offset 7: 0 → 7',
+    });
+    expect(rows[4]!.outcome).toBe(
+      `committed offset reset to the first offset at or after ${new Date(T0 + 4_500).toISOString()}: 0 → 5`,
+    );
     expect(earliest.auditIds).toEqual(rows.slice(0, 3).map((r) => r.id.toString()));
   });
 
   it('refuses bad input with the field named, and changes nothing', async () => {
     const before = { offsets: await committed(emptyGroup), audit: (await audit(emptyGroup)).length };
     const cases: Array<[Omit<TOffsetResetRequest, 'reason'>, number, RegExp, string]> = [
-      [{ topic, partition: 0, to: 'offset', offset: '11' }, 400, /^offset: 11 is outside the log of .*-0: it must be between the log start 0 and the log end 10$/, 'offset'],
-      [{ topic, partition: 9, to: 'earliest' }, 404, /^partition: topic .* has no partition 9 \(its partitions: 0-2\)$/, 'partition'],
-      [{ topic: `${topic}-other`, to: 'earliest' }, 404, /^topic: consumer group .* has no partitions of topic/, 'topic'],
-      [{ topic, to: 'timestamp', timestamp: new Date(Date.now() + 3_600_000).toISOString() }, 400, /^timestamp: is in the future/, 'timestamp'],
+      [
+        { topic, partition: 0, to: 'offset', offset: '11' },
+        400,
+        /^offset: 11 is outside the log of .*-0: it must be between the log start 0 and the log end 10$/,
+        'offset',
+      ],
+      [
+        { topic, partition: 9, to: 'earliest' },
+        404,
+        /^partition: topic .* has no partition 9 \(its partitions: 0-2\)$/,
+        'partition',
+      ],
+      [
+        { topic: `${topic}-other`, to: 'earliest' },
+        404,
+        /^topic: consumer group .* has no partitions of topic/,
+        'topic',
+      ],
+      [
+        { topic, to: 'timestamp', timestamp: new Date(Date.now() + 3_600_000).toISOString() },
+        400,
+        /^timestamp: is in the future/,
+        'timestamp',
+      ],
     ];
     for (const [body, status, message, field] of cases) {
       const error = await refusal(reset(emptyGroup, body));
@@ -126,7 +183,10 @@ describe('offset reset of a group that is not a Warden consumer', () => {
     }
     const invalid: Array<[unknown, string]> = [
       [{ topic, to: 'oldest', reason: 'x' }, 'to: must be one of earliest, latest, timestamp, offset'],
-      [{ topic, to: 'offset', offset: '3', reason: 'x' }, 'partition: is required to reset to an explicit offset (offsets differ per partition)'],
+      [
+        { topic, to: 'offset', offset: '3', reason: 'x' },
+        'partition: is required to reset to an explicit offset (offsets differ per partition)',
+      ],
       [{ topic, to: 'earliest', reason: ' ' }, 'reason: is required: say why, for the audit log'],
       [{ topic, to: 'earliest', partition: -1, reason: 'x' }, 'partition: must be a partition number (0 or more)'],
       [{ topic, to: 'latest', offset: '3', reason: 'x' }, 'offset: only to=offset takes one; to=latest does not'],
@@ -152,8 +212,16 @@ describe('offset reset of a group that is not a Warden consumer', () => {
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
     await consumer.run({ autoCommit: true, eachMessage: async () => undefined });
-    await eventually('the consumer group to be Stable', async () => ((await port.describeGroup(stableGroup)).state === 'Stable' ? true : undefined), 60_000);
-    await eventually('the consumer to commit to the log end', async () => ((await committed(stableGroup))[0] === String(RECORDS) ? true : undefined), 60_000);
+    await eventually(
+      'the consumer group to be Stable',
+      async () => ((await port.describeGroup(stableGroup)).state === 'Stable' ? true : undefined),
+      60_000,
+    );
+    await eventually(
+      'the consumer to commit to the log end',
+      async () => ((await committed(stableGroup))[0] === String(RECORDS) ? true : undefined),
+      60_000,
+    );
     await seedSample(stableGroup, 'Stable');
 
     const error = await refusal(reset(stableGroup, { topic, to: 'earliest' }));
@@ -165,7 +233,9 @@ describe('offset reset of a group that is not a Warden consumer', () => {
     expect(await audit(stableGroup)).toHaveLength(0);
 
     // Past the state check (a member joined just after it), the write itself is refused by the broker.
-    await expect(port.commitOffsets(stableGroup, topic, [{ partition: 0, offset: '0' }])).rejects.toBeInstanceOf(GroupNotEmptyError);
+    await expect(port.commitOffsets(stableGroup, topic, [{ partition: 0, offset: '0' }])).rejects.toBeInstanceOf(
+      GroupNotEmptyError,
+    );
     expect((await committed(stableGroup))[0]).toBe(String(RECORDS));
   });
 });

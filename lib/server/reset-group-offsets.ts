@@ -29,7 +29,11 @@ export async function resetGroupOffsets(
   requestedBy: string,
   now = new Date(),
 ): Promise<TOffsetResetResult> {
-  const sampled = await db.lagSample.findFirst({ where: { groupId }, orderBy: { sampledAt: 'desc' }, select: { sampledAt: true } });
+  const sampled = await db.lagSample.findFirst({
+    where: { groupId },
+    orderBy: { sampledAt: 'desc' },
+    select: { sampledAt: true },
+  });
   if (!sampled) throw notFound(`consumer group "${groupId}" has never been sampled`);
   const [ownState, quarantine] = await Promise.all([
     db.consumerPartitionState.findFirst({ where: { groupId }, select: { groupId: true } }),
@@ -42,12 +46,18 @@ export async function resetGroupOffsets(
     );
   }
   const topicSample = await db.lagSample.findFirst({ where: { groupId, topic: request.topic }, select: { id: true } });
-  if (!topicSample) throw new ApiError(404, `topic: consumer group "${groupId}" has no partitions of topic ${request.topic} in its samples`, 'topic');
+  if (!topicSample)
+    throw new ApiError(
+      404,
+      `topic: consumer group "${groupId}" has no partitions of topic ${request.topic} in its samples`,
+      'topic',
+    );
 
   const logs = await kafka.topicLogs(request.topic);
   if (!logs) throw new ApiError(404, `topic: ${request.topic} does not exist (any more) on the cluster`, 'topic');
   const committed = await kafka.committedOffsets(groupId, request.topic);
-  const atTime = request.to === 'timestamp' ? await kafka.offsetsAtTime(request.topic, Date.parse(request.timestamp!)) : null;
+  const atTime =
+    request.to === 'timestamp' ? await kafka.offsetsAtTime(request.topic, Date.parse(request.timestamp!)) : null;
   const plan = planOffsetReset(request, logs, committed, atTime, now.getTime());
 
   let result: { state: string; ids: bigint[]; failure: Error | null } | undefined;
@@ -81,7 +91,11 @@ export async function resetGroupOffsets(
       }
       let failure: Error | null = null;
       try {
-        await kafka.commitOffsets(groupId, request.topic, plan.map((p) => ({ partition: p.partition, offset: p.offset })));
+        await kafka.commitOffsets(
+          groupId,
+          request.topic,
+          plan.map((p) => ({ partition: p.partition, offset: p.offset })),
+        );
       } catch (error) {
         failure = error as Error;
         const busy = error instanceof GroupNotEmptyError;
@@ -95,8 +109,10 @@ export async function resetGroupOffsets(
     { timeout: 60_000, maxWait: 10_000 },
   );
   const { state, ids, failure } = result!;
-  if (failure instanceof GroupNotEmptyError) throw new ApiError(409, `consumer group "${groupId}": ${failure.message}; nothing was reset`);
-  if (failure) throw new ApiError(503, `the reset could not be written to the cluster, nothing was reset: ${failure.message}`);
+  if (failure instanceof GroupNotEmptyError)
+    throw new ApiError(409, `consumer group "${groupId}": ${failure.message}; nothing was reset`);
+  if (failure)
+    throw new ApiError(503, `the reset could not be written to the cluster, nothing was reset: ${failure.message}`);
   return ZOffsetResetResult.parse({
     groupId,
     topic: request.topic,

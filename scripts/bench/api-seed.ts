@@ -16,7 +16,15 @@ import { API_SEED } from './plan';
 
 export const API_GROUP = 'warden-bench.api.group';
 const API_TOPIC = 'warden-bench.api.orders';
-const SEEDED_TABLES = ['lag_sample', 'lag_rollup', 'lag_rollup_10m', 'consumer_partition_state', 'partition_quarantine', 'rebalance_event', 'log_end_point'];
+const SEEDED_TABLES = [
+  'lag_sample',
+  'lag_rollup',
+  'lag_rollup_10m',
+  'consumer_partition_state',
+  'partition_quarantine',
+  'rebalance_event',
+  'log_end_point',
+];
 
 export interface ApiSeed {
   databaseUrl: string;
@@ -49,10 +57,25 @@ export async function prepareApiSeed(baseDatabaseUrl: string, log: (line: string
   const started = performance.now();
   try {
     const existing = await shape(client);
-    if (existing.samples === ROUNDS * API_SEED.partitions && existing.rollups >= ROUNDS * API_SEED.partitions / 12 && existing.endMs !== null) {
-      return { databaseUrl, groupId: API_GROUP, endMs: existing.endMs, lagSampleRows: existing.samples, rollupRows: existing.rollups, tenMinuteRollupRows: existing.tenMinuteRollups, reused: true, seedMs: 0 };
+    if (
+      existing.samples === ROUNDS * API_SEED.partitions &&
+      existing.rollups >= (ROUNDS * API_SEED.partitions) / 12 &&
+      existing.endMs !== null
+    ) {
+      return {
+        databaseUrl,
+        groupId: API_GROUP,
+        endMs: existing.endMs,
+        lagSampleRows: existing.samples,
+        rollupRows: existing.rollups,
+        tenMinuteRollupRows: existing.tenMinuteRollups,
+        reused: true,
+        seedMs: 0,
+      };
     }
-    log(`(11) seeding ${name}: ${API_SEED.days} days of ${API_SEED.intervalMs / 1000}-second samples x ${API_SEED.partitions} partitions (a few minutes, once)`);
+    log(
+      `(11) seeding ${name}: ${API_SEED.days} days of ${API_SEED.intervalMs / 1000}-second samples x ${API_SEED.partitions} partitions (a few minutes, once)`,
+    );
     await client.query(`TRUNCATE ${SEEDED_TABLES.join(', ')}`);
     const endMs = Math.floor(Date.now() / API_SEED.intervalMs) * API_SEED.intervalMs;
     await seedSamples(client, endMs, log);
@@ -70,17 +93,39 @@ export async function prepareApiSeed(baseDatabaseUrl: string, log: (line: string
     await client.query('VACUUM ANALYZE lag_rollup_10m');
     const seeded = await shape(client);
     const seedMs = performance.now() - started;
-    log(`(11) seeded ${seeded.samples.toLocaleString('en-US')} lag_sample and ${seeded.rollups.toLocaleString('en-US')} lag_rollup rows in ${(seedMs / 1000).toFixed(0)} s`);
-    return { databaseUrl, groupId: API_GROUP, endMs, lagSampleRows: seeded.samples, rollupRows: seeded.rollups, tenMinuteRollupRows: seeded.tenMinuteRollups, reused: false, seedMs };
+    log(
+      `(11) seeded ${seeded.samples.toLocaleString('en-US')} lag_sample and ${seeded.rollups.toLocaleString('en-US')} lag_rollup rows in ${(seedMs / 1000).toFixed(0)} s`,
+    );
+    return {
+      databaseUrl,
+      groupId: API_GROUP,
+      endMs,
+      lagSampleRows: seeded.samples,
+      rollupRows: seeded.rollups,
+      tenMinuteRollupRows: seeded.tenMinuteRollups,
+      reused: false,
+      seedMs,
+    };
   } finally {
     await client.end();
   }
 }
 
-async function shape(client: pg.Client): Promise<{ samples: number; rollups: number; tenMinuteRollups: number; endMs: number | null }> {
-  const samples = await client.query<{ count: string; newest: Date | null }>('SELECT count(*) AS count, max(sampled_at) AS newest FROM lag_sample WHERE group_id = $1', [API_GROUP]);
-  const rollups = await client.query<{ count: string }>('SELECT count(*) AS count FROM lag_rollup WHERE group_id = $1', [API_GROUP]);
-  const tens = await client.query<{ count: string }>('SELECT count(*) AS count FROM lag_rollup_10m WHERE group_id = $1', [API_GROUP]);
+async function shape(
+  client: pg.Client,
+): Promise<{ samples: number; rollups: number; tenMinuteRollups: number; endMs: number | null }> {
+  const samples = await client.query<{ count: string; newest: Date | null }>(
+    'SELECT count(*) AS count, max(sampled_at) AS newest FROM lag_sample WHERE group_id = $1',
+    [API_GROUP],
+  );
+  const rollups = await client.query<{ count: string }>(
+    'SELECT count(*) AS count FROM lag_rollup WHERE group_id = $1',
+    [API_GROUP],
+  );
+  const tens = await client.query<{ count: string }>(
+    'SELECT count(*) AS count FROM lag_rollup_10m WHERE group_id = $1',
+    [API_GROUP],
+  );
   return {
     samples: Number(samples.rows[0]?.count ?? 0),
     rollups: Number(rollups.rows[0]?.count ?? 0),
@@ -147,7 +192,9 @@ async function seedSurroundings(client: pg.Client, endMs: number): Promise<void>
         memberId: `warden-${m}-${suffix}`,
         clientId: `warden-${m}`,
         clientHost: `/10.0.0.${m + 1}`,
-        assignment: { [API_TOPIC]: Array.from({ length: API_SEED.partitions }, (_, p) => p).filter((p) => p % 6 === m) },
+        assignment: {
+          [API_TOPIC]: Array.from({ length: API_SEED.partitions }, (_, p) => p).filter((p) => p % 6 === m),
+        },
       })),
     );
   const every = 2 * 3_600_000;

@@ -5,7 +5,8 @@ import type { ChildMessage, ChildSpec, Measurement } from './protocol';
 
 function send(message: ChildMessage): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (!process.send) return reject(new Error('scripts/bench/child.ts must be started by the bench runner (no IPC channel)'));
+    if (!process.send)
+      return reject(new Error('scripts/bench/child.ts must be started by the bench runner (no IPC channel)'));
     process.send(message, (error: Error | null) => (error ? reject(error) : resolve()));
   });
 }
@@ -36,7 +37,10 @@ async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2] ?? 'null') as ChildSpec | null;
   if (!spec) throw new Error('usage: child.ts <spec as JSON>');
   const timeout = setTimeout(() => {
-    void send({ type: 'error', message: `workload ${spec.workload} did not finish within ${spec.timeoutMs} ms` }).finally(() => process.exit(1));
+    void send({
+      type: 'error',
+      message: `workload ${spec.workload} did not finish within ${spec.timeoutMs} ms`,
+    }).finally(() => process.exit(1));
   }, spec.timeoutMs);
   const measurement = await runWorkload(spec);
   clearTimeout(timeout);

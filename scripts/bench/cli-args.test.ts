@@ -3,11 +3,20 @@ import { parseBenchArgs } from './cli-args';
 
 describe('bench arguments', () => {
   it('defaults to the full bench', () => {
-    expect(parseBenchArgs([])).toEqual({ mode: 'full', only: [], repeat: null, commitIntervalMs: null, cpuProfile: false, help: false });
+    expect(parseBenchArgs([])).toEqual({
+      mode: 'full',
+      only: [],
+      repeat: null,
+      commitIntervalMs: null,
+      cpuProfile: false,
+      help: false,
+    });
   });
 
   it('reads every option, with or without =', () => {
-    expect(parseBenchArgs(['--quick', '--only', '2, 7', '--repeat=2', '--commit-interval-ms', '100', '--cpu-prof'])).toEqual({
+    expect(
+      parseBenchArgs(['--quick', '--only', '2, 7', '--repeat=2', '--commit-interval-ms', '100', '--cpu-prof']),
+    ).toEqual({
       mode: 'quick',
       only: ['2', '7'],
       repeat: 2,
@@ -23,6 +32,8 @@ describe('bench arguments', () => {
     expect(() => parseBenchArgs(['--only'])).toThrow('--only needs a value');
     expect(() => parseBenchArgs(['--only', ','])).toThrow('--only needs at least one workload id');
     expect(() => parseBenchArgs(['--repeat', '0'])).toThrow('--repeat must be an integer from 1 to 20, got "0"');
-    expect(() => parseBenchArgs(['--commit-interval-ms', '-1'])).toThrow('--commit-interval-ms must be an integer from 0 to 60000, got "-1"');
+    expect(() => parseBenchArgs(['--commit-interval-ms', '-1'])).toThrow(
+      '--commit-interval-ms must be an integer from 0 to 60000, got "-1"',
+    );
   });
 });

@@ -21,10 +21,20 @@ export interface BenchArgs {
 
 /** Parses the bench's arguments; throws an Error naming the bad argument (the caller prints USAGE). */
 export function parseBenchArgs(argv: readonly string[]): BenchArgs {
-  const args: BenchArgs = { mode: 'full', only: [], repeat: null, commitIntervalMs: null, cpuProfile: false, help: false };
+  const args: BenchArgs = {
+    mode: 'full',
+    only: [],
+    repeat: null,
+    commitIntervalMs: null,
+    cpuProfile: false,
+    help: false,
+  };
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!;
-    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [name, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     const value = () => {
       const next = inline ?? argv[++index];
       if (next === undefined || next === '') throw new Error(`${name} needs a value`);
@@ -48,14 +58,16 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       case '--repeat': {
         const raw = value();
         const repeat = Number(raw);
-        if (!Number.isInteger(repeat) || repeat < 1 || repeat > 20) throw new Error(`--repeat must be an integer from 1 to 20, got "${raw}"`);
+        if (!Number.isInteger(repeat) || repeat < 1 || repeat > 20)
+          throw new Error(`--repeat must be an integer from 1 to 20, got "${raw}"`);
         args.repeat = repeat;
         break;
       }
       case '--commit-interval-ms': {
         const raw = value();
         const ms = Number(raw);
-        if (!Number.isInteger(ms) || ms < 0 || ms > 60_000) throw new Error(`--commit-interval-ms must be an integer from 0 to 60000, got "${raw}"`);
+        if (!Number.isInteger(ms) || ms < 0 || ms > 60_000)
+          throw new Error(`--commit-interval-ms must be an integer from 0 to 60000, got "${raw}"`);
         args.commitIntervalMs = ms;
         break;
       }

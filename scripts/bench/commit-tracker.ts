@@ -18,7 +18,8 @@ export class CommitTracker {
     watched?: readonly number[],
   ) {
     for (const end of endOffsets) {
-      if (!Number.isInteger(end) || end < 0) throw new RangeError(`end offsets must be non-negative integers, got ${end}`);
+      if (!Number.isInteger(end) || end < 0)
+        throw new RangeError(`end offsets must be non-negative integers, got ${end}`);
     }
     this.watched = watched ?? endOffsets.map((_, partition) => partition);
     for (const partition of this.watched) {

@@ -21,7 +21,8 @@ import { createRunTopics, deleteRunTopics, runWorkload, type Services } from './
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const started = performance.now();
-const log = (line: string) => console.log(`bench ${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s: ${line}`);
+const log = (line: string) =>
+  console.log(`bench ${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s: ${line}`);
 
 async function main(): Promise<number> {
   let args;
@@ -41,7 +42,10 @@ async function main(): Promise<number> {
   const load = new LoadWatch();
   const startedAt = new Date();
   const selection = args.only.length > 0 ? `-only-${args.only.join('.')}` : '';
-  const stamp = `${startedAt.toISOString().replaceAll(':', '-').replace(/\.\d+Z$/, 'Z')}-${args.mode}${selection}`;
+  const stamp = `${startedAt
+    .toISOString()
+    .replaceAll(':', '-')
+    .replace(/\.\d+Z$/, 'Z')}-${args.mode}${selection}`;
   const commitIntervalMs = args.commitIntervalMs ?? BENCH_COMMIT_INTERVAL_MS;
   const broker: LocalBrokerOptions = {
     port: config.WARDEN_KAFKA_PORT,
@@ -69,7 +73,9 @@ async function main(): Promise<number> {
       const allLayouts = layouts(sizes);
       for (const id of wanted) {
         const prepared = await prepareTopic(admin, producer, allLayouts[id], log);
-        log(`${prepared.topic}: ${prepared.reused ? 'reused' : `produced in ${(prepared.produceMs / 1000).toFixed(1)} s`}`);
+        log(
+          `${prepared.topic}: ${prepared.reused ? 'reused' : `produced in ${(prepared.produceMs / 1000).toFixed(1)} s`}`,
+        );
         topics.set(id, prepared);
       }
       runTopics = await createRunTopics(admin, plans);
@@ -139,7 +145,10 @@ async function main(): Promise<number> {
     });
     return entries.some((e) => e.error !== undefined) ? 1 : 0;
   } finally {
-    if (admin) await deleteRunTopics(admin, runTopics).catch((error: Error) => log(`could not delete ${[...runTopics.values()].join(', ')}: ${error.message}`));
+    if (admin)
+      await deleteRunTopics(admin, runTopics).catch((error: Error) =>
+        log(`could not delete ${[...runTopics.values()].join(', ')}: ${error.message}`),
+      );
     await producer?.disconnect().catch(() => undefined);
     await admin?.disconnect().catch(() => undefined);
     if (brokerStartedHere) await stopLocalBroker(broker).catch((error: Error) => console.error(error.message));

@@ -2,7 +2,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SEED_RETRY, SEED_TRANSIENT_ERROR_RATE, type BenchMode, type BenchSizes } from './plan';
-import { formatCount, formatMarkdownTable, formatMiB, formatMs, formatRatio, formatTextTable, type TableColumn } from './stats';
+import {
+  formatCount,
+  formatMarkdownTable,
+  formatMiB,
+  formatMs,
+  formatRatio,
+  formatTextTable,
+  type TableColumn,
+} from './stats';
 import type { Row, TargetCheck, WorkloadRuns } from './summary';
 import type { PreparedTopic } from './topics';
 
@@ -46,7 +54,7 @@ export function markdownTable(rows: readonly Row[]): string {
 export const LATENCY_NOTE =
   'p50/p99: time a record spent inside the consumer (batch handed over or admitted → its handler resolved) on the pre-produced ' +
   'topics; (5), (5p), (5s) and (5z): end to end, producer timestamp → handler succeeded; (9): admitted → result acknowledged. ' +
-  'Peak RSS: the child process\'s maxRSS (Node, tsx and kafkajs included). Throughput: first fetch → last commit; (5): first produce → last completion. ' +
+  "Peak RSS: the child process's maxRSS (Node, tsx and kafkajs included). Throughput: first fetch → last commit; (5): first produce → last completion. " +
   '(10): records = lag_sample rows per round, p50/p99 = LagSampler.sampleOnce() round time (read, compute, exact reads when due, writes), the first round excluded; ' +
   '(11a)/(11b): records = timed calls, p50/p99 = the lib/server function plus its JSON body (Response.json), not over HTTP.';
 
@@ -83,10 +91,14 @@ export function printAndSaveReport(report: Report): void {
     `load average (1 min) start ${load.start.toFixed(2)}, max ${load.max.toFixed(2)}, end ${load.end.toFixed(2)} · ` +
       `Warden commitIntervalMs ${report.commitIntervalMs}, other settings at their defaults unless the workload says`,
     ...(report.mode === 'quick'
-      ? ['--quick: a smoke test; runs this short are dominated by start-up (JIT, first fetches), so its verdicts only say that everything ran']
+      ? [
+          '--quick: a smoke test; runs this short are dominated by start-up (JIT, first fetches), so its verdicts only say that everything ran',
+        ]
       : []),
   ];
-  console.log(`\n${header.join('\n')}\n\n${textTable(report.rows)}\n${LATENCY_NOTE}\n\n${targetLines(report.targets)}\n`);
+  console.log(
+    `\n${header.join('\n')}\n\n${textTable(report.rows)}\n${LATENCY_NOTE}\n\n${targetLines(report.targets)}\n`,
+  );
 
   mkdirSync(report.dir, { recursive: true });
   const json = path.join(report.dir, `bench-${report.stamp}.json`);
@@ -95,9 +107,24 @@ export function printAndSaveReport(report: Report): void {
     startedAt: report.startedAt.toISOString(),
     mode: report.mode,
     sizes: report.sizes,
-    machine: { cpus: cpus.length, cpuModel: cpus[0]?.model ?? null, totalMemBytes: os.totalmem(), node: process.version, loadAverage: load },
-    settings: { commitIntervalMs: report.commitIntervalMs, seedRetry: SEED_RETRY, seedTransientErrorRate: SEED_TRANSIENT_ERROR_RATE },
-    topics: report.topics.map((t) => ({ layout: t.layout, topic: t.topic, endOffsets: t.endOffsets, reused: t.reused })),
+    machine: {
+      cpus: cpus.length,
+      cpuModel: cpus[0]?.model ?? null,
+      totalMemBytes: os.totalmem(),
+      node: process.version,
+      loadAverage: load,
+    },
+    settings: {
+      commitIntervalMs: report.commitIntervalMs,
+      seedRetry: SEED_RETRY,
+      seedTransientErrorRate: SEED_TRANSIENT_ERROR_RATE,
+    },
+    topics: report.topics.map((t) => ({
+      layout: t.layout,
+      topic: t.topic,
+      endOffsets: t.endOffsets,
+      reused: t.reused,
+    })),
     rows: report.rows,
     targets: report.targets,
     workloads: report.entries.map((e) => ({ id: e.plan.id, plan: e.plan, error: e.error ?? null, runs: e.runs })),
@@ -107,6 +134,9 @@ export function printAndSaveReport(report: Report): void {
     .split('\n')
     .map((line) => `- ${line}`)
     .join('\n');
-  writeFileSync(path.join(report.dir, `bench-${report.stamp}.md`), `${header.join('  \n')}\n\n${markdownTable(report.rows)}\n\n${LATENCY_NOTE}\n\n${targets}\n`);
+  writeFileSync(
+    path.join(report.dir, `bench-${report.stamp}.md`),
+    `${header.join('  \n')}\n\n${markdownTable(report.rows)}\n\n${LATENCY_NOTE}\n\n${targets}\n`,
+  );
   report.log(`saved ${path.relative(process.cwd(), json)} and its .md`);
 }

@@ -5,7 +5,8 @@ import type { LatencySummary } from './stats';
 // workload runs in its own child so its peak RSS is its own; the spec travels as one JSON argument and
 // the answers over the IPC channel, so no module but lib/config.ts reads the environment.
 
-export type WorkloadKind = 'raw-kafkajs' | 'warden' | 'seed-001' | 'memory' | 'pipeline' | 'sampler-round' | 'api-reads';
+export type WorkloadKind =
+  'raw-kafkajs' | 'warden' | 'seed-001' | 'memory' | 'pipeline' | 'sampler-round' | 'api-reads';
 
 export interface ChildSpec {
   workload: string;
@@ -89,9 +90,7 @@ export interface Measurement {
 }
 
 export type ChildMessage =
-  | { type: 'ready' }
-  | { type: 'result'; measurement: Measurement }
-  | { type: 'error'; message: string };
+  { type: 'ready' } | { type: 'result'; measurement: Measurement } | { type: 'error'; message: string };
 
 /** Shared wall clock with sub-millisecond precision, comparable across processes on one machine. */
 export function epochNowMs(): number {

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { admitEvent } from '../../worker/pipeline/events';
-import { BLOCKER_KEY, eventValue, layoutRecords, partitionCounts, POISON_VALUE, regularRecord, topicName, VALUE_BYTES, type TopicLayout } from './records';
+import {
+  BLOCKER_KEY,
+  eventValue,
+  layoutRecords,
+  partitionCounts,
+  POISON_VALUE,
+  regularRecord,
+  topicName,
+  VALUE_BYTES,
+  type TopicLayout,
+} from './records';
 
 const sourceRecord = (key: string, value: string) => ({
   topic: 't',
@@ -22,7 +32,12 @@ describe('bench records', () => {
     expect(Buffer.byteLength(value)).toBe(VALUE_BYTES);
     const admission = admitEvent(sourceRecord('key-9999', value));
     expect(admission).toMatchObject({ ok: true, orderingKey: 'key-9999' });
-    if (admission.ok) expect(admission.value.event).toMatchObject({ businessId: 'key-9999', sequence: 42, resultKey: 'result-key-9999' });
+    if (admission.ok)
+      expect(admission.value.event).toMatchObject({
+        businessId: 'key-9999',
+        sequence: 42,
+        resultKey: 'result-key-9999',
+      });
   });
 
   it('keep a key in one partition with its sequence counting up in produce order', () => {
@@ -47,7 +62,15 @@ describe('bench records', () => {
       { name: 'a', partitions: 6, records: 1003, keys: 10 },
       { name: 'b', partitions: 6, records: 50, keys: 10_000 },
       { name: 'c', partitions: 6, records: 20, keys: 1000, poisonHeadPartition: 0 },
-      { name: 'd', partitions: 3, records: 40, keys: 5, onlyPartition: 0, recordsPerOtherPartition: 4, blockerHeadPartition: 0 },
+      {
+        name: 'd',
+        partitions: 3,
+        records: 40,
+        keys: 5,
+        onlyPartition: 0,
+        recordsPerOtherPartition: 4,
+        blockerHeadPartition: 0,
+      },
     ];
     for (const layout of layouts) {
       const produced = new Array<number>(layout.partitions).fill(0);
@@ -59,7 +82,14 @@ describe('bench records', () => {
   it('puts the poison and the blocker first in their partition', () => {
     const poison = produce({ name: 'p', partitions: 2, records: 4, keys: 2, poisonHeadPartition: 1 });
     expect(poison.find((r) => r.partition === 1)).toEqual({ partition: 1, key: 'poison', value: POISON_VALUE });
-    const blocked = produce({ name: 'b', partitions: 2, records: 4, keys: 2, onlyPartition: 0, blockerHeadPartition: 0 });
+    const blocked = produce({
+      name: 'b',
+      partitions: 2,
+      records: 4,
+      keys: 2,
+      onlyPartition: 0,
+      blockerHeadPartition: 0,
+    });
     expect(blocked[0]).toMatchObject({ partition: 0, key: BLOCKER_KEY });
     expect(blocked.slice(1).every((r) => r.partition === 0)).toBe(true);
   });
@@ -72,8 +102,12 @@ describe('bench records', () => {
   });
 
   it('rejects layouts that cannot be produced', () => {
-    expect(() => partitionCounts({ name: 'x', partitions: 0, records: 1, keys: 1 })).toThrow(/partitions must be a positive integer/);
-    expect(() => partitionCounts({ name: 'x', partitions: 2, records: 1, keys: 1, onlyPartition: 2 })).toThrow(/onlyPartition 2 is not a partition of 2/);
+    expect(() => partitionCounts({ name: 'x', partitions: 0, records: 1, keys: 1 })).toThrow(
+      /partitions must be a positive integer/,
+    );
+    expect(() => partitionCounts({ name: 'x', partitions: 2, records: 1, keys: 1, onlyPartition: 2 })).toThrow(
+      /onlyPartition 2 is not a partition of 2/,
+    );
     expect(() => [...layoutRecords({ name: 'x', partitions: 1, records: 1, keys: 1 }, 0)]).toThrow(/chunkSize/);
     expect(() => eventValue('e', 'k'.repeat(300), 0)).toThrow(/more than 200/);
   });

@@ -37,7 +37,8 @@ export interface BenchRecord {
 
 function checkLayout(layout: TopicLayout): void {
   const positive = (name: string, value: number) => {
-    if (!Number.isInteger(value) || value < 1) throw new RangeError(`${layout.name}: ${name} must be a positive integer, got ${value}`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new RangeError(`${layout.name}: ${name} must be a positive integer, got ${value}`);
   };
   positive('partitions', layout.partitions);
   positive('keys', layout.keys);
@@ -78,9 +79,17 @@ export function keyOf(index: number, keys: number): { keyIndex: number; key: str
 
 /** A `document.upsert` event for `key` padded with spaces inside its payload to exactly VALUE_BYTES. */
 export function eventValue(eventId: string, key: string, sequence: number): string {
-  const head = JSON.stringify({ eventId, type: 'document.upsert', businessId: key, resultKey: `result-${key}`, sequence, payload: { pad: '' } });
+  const head = JSON.stringify({
+    eventId,
+    type: 'document.upsert',
+    businessId: key,
+    resultKey: `result-${key}`,
+    sequence,
+    payload: { pad: '' },
+  });
   const padding = VALUE_BYTES - Buffer.byteLength(head, 'utf8');
-  if (padding < 0) throw new RangeError(`event ${eventId} is ${Buffer.byteLength(head)} bytes, more than ${VALUE_BYTES}`);
+  if (padding < 0)
+    throw new RangeError(`event ${eventId} is ${Buffer.byteLength(head)} bytes, more than ${VALUE_BYTES}`);
   return head.replace('"pad":""', `"pad":"${' '.repeat(padding)}"`);
 }
 
@@ -119,11 +128,17 @@ export function partitionCounts(layout: TopicLayout): number[] {
  */
 export function* layoutRecords(layout: TopicLayout, chunkSize: number): Generator<BenchRecord[]> {
   checkLayout(layout);
-  if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError(`chunkSize must be a positive integer, got ${chunkSize}`);
+  if (!Number.isInteger(chunkSize) || chunkSize < 1)
+    throw new RangeError(`chunkSize must be a positive integer, got ${chunkSize}`);
   const heads: BenchRecord[] = [];
-  if (layout.poisonHeadPartition !== undefined) heads.push({ partition: layout.poisonHeadPartition, key: 'poison', value: POISON_VALUE });
+  if (layout.poisonHeadPartition !== undefined)
+    heads.push({ partition: layout.poisonHeadPartition, key: 'poison', value: POISON_VALUE });
   if (layout.blockerHeadPartition !== undefined) {
-    heads.push({ partition: layout.blockerHeadPartition, key: BLOCKER_KEY, value: eventValue('blocker', BLOCKER_KEY, 0) });
+    heads.push({
+      partition: layout.blockerHeadPartition,
+      key: BLOCKER_KEY,
+      value: eventValue('blocker', BLOCKER_KEY, 0),
+    });
   }
   let chunk: BenchRecord[] = heads;
   for (let index = 0; index < layout.records; index++) {

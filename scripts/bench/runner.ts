@@ -20,7 +20,9 @@ export function runChild(spec: ChildSpec, hooks: RunOptions = {}): Promise<Measu
   return new Promise((resolve, reject) => {
     // One directory per workload: Node names each thread's profile CPU.<date>.<pid>.<thread>.<seq>.cpuprofile
     // (the main thread's is the large one; tsx's loader thread writes a small one).
-    const profile = hooks.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(hooks.cpuProfileDir, `workload-${spec.workload}`)}`] : [];
+    const profile = hooks.cpuProfileDir
+      ? ['--cpu-prof', `--cpu-prof-dir=${path.join(hooks.cpuProfileDir, `workload-${spec.workload}`)}`]
+      : [];
     const child = fork(CHILD, [JSON.stringify(spec)], {
       execArgv: ['--import', 'tsx', ...profile],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -35,7 +37,13 @@ export function runChild(spec: ChildSpec, hooks: RunOptions = {}): Promise<Measu
     };
     const killTimer = setTimeout(() => {
       child.kill('SIGKILL');
-      settle(() => reject(new Error(`workload ${spec.workload}: the child did not answer within ${spec.timeoutMs + KILL_GRACE_MS} ms; killed`)));
+      settle(() =>
+        reject(
+          new Error(
+            `workload ${spec.workload}: the child did not answer within ${spec.timeoutMs + KILL_GRACE_MS} ms; killed`,
+          ),
+        ),
+      );
     }, spec.timeoutMs + KILL_GRACE_MS);
 
     child.on('message', (message: ChildMessage) => {
@@ -58,7 +66,9 @@ export function runChild(spec: ChildSpec, hooks: RunOptions = {}): Promise<Measu
     child.on('close', (code, signal) => {
       // A result already received wins; otherwise the exit itself is the failure.
       void readyWork.then(() =>
-        settle(() => reject(new Error(`workload ${spec.workload}: child exited (${signal ?? `code ${code}`}) without a result`))),
+        settle(() =>
+          reject(new Error(`workload ${spec.workload}: child exited (${signal ?? `code ${code}`}) without a result`)),
+        ),
       );
     });
   });

@@ -102,13 +102,19 @@ function checkShape(columns: readonly TableColumn[], rows: readonly (readonly st
 /** A plain-text table with padded columns and a dashed rule under the header, for the terminal. */
 export function formatTextTable(columns: readonly TableColumn[], rows: readonly (readonly string[])[]): string {
   checkShape(columns, rows);
-  const widths = columns.map((column, index) => Math.max(column.header.length, ...rows.map((row) => row[index]!.length)));
+  const widths = columns.map((column, index) =>
+    Math.max(column.header.length, ...rows.map((row) => row[index]!.length)),
+  );
   const line = (cells: readonly string[]) =>
     cells
-      .map((cell, index) => (columns[index]!.align === 'right' ? cell.padStart(widths[index]!) : cell.padEnd(widths[index]!)))
+      .map((cell, index) =>
+        columns[index]!.align === 'right' ? cell.padStart(widths[index]!) : cell.padEnd(widths[index]!),
+      )
       .join('  ')
       .trimEnd();
-  return [line(columns.map((c) => c.header)), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+  return [line(columns.map((c) => c.header)), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join(
+    '\n',
+  );
 }
 
 /** A GitHub-flavoured Markdown table; `|` inside cells is escaped. */

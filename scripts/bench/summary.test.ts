@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { selectWorkloads, WORKLOADS, type WorkloadPlan } from './plan';
 import type { Measurement } from './protocol';
-import { isolationRatio, memoryVerdict, partitionsRate, representativeRun, summarize, type WorkloadRuns } from './summary';
+import {
+  isolationRatio,
+  memoryVerdict,
+  partitionsRate,
+  representativeRun,
+  summarize,
+  type WorkloadRuns,
+} from './summary';
 
 const plan = (id: string): WorkloadPlan => {
   const found = WORKLOADS.find((w) => w.id === id);
@@ -31,7 +38,13 @@ describe('summary', () => {
       { plan: plan('1'), runs: [measurement(1000, 100), measurement(1000, 50), measurement(1000, 200)] }, // 10k, 20k, 5k /s
       { plan: plan('2'), runs: [measurement(1000, 125, { peakRssBytes: 300 * 1024 * 1024 })] }, // 8k/s
     ];
-    const { rows, targets } = summarize(entries, new Map([['1', SIX], ['2', SIX]]));
+    const { rows, targets } = summarize(
+      entries,
+      new Map([
+        ['1', SIX],
+        ['2', SIX],
+      ]),
+    );
     expect(rows[0]).toMatchObject({ id: '1', recordsPerSec: 10_000, ratioToRaw: 1 });
     expect(rows[0]!.runsRecordsPerSec).toEqual([10_000, 20_000, 5_000]);
     expect(rows[0]!.notes).toContain('median of 3: 5,000–20,000/s');
@@ -45,7 +58,7 @@ describe('summary', () => {
     expect(representativeRun([])).toBeNull();
   });
 
-  it("rates a set of partitions by the time the last of them was done", () => {
+  it('rates a set of partitions by the time the last of them was done', () => {
     const run = measurement(600, 100, { partitionDoneMs: [300, 40, 50, 50, 50, 50] });
     expect(partitionsRate(run, SIX, [1, 2, 3, 4, 5])).toBe(10_000); // 500 records in 50 ms
     expect(partitionsRate(measurement(1, 1, { partitionDoneMs: [null, 1] }), [1, 1], [0, 1])).toBeNull();
@@ -66,7 +79,12 @@ describe('summary', () => {
 
   it('calls memory bounded only when the held records stay within the bound and RSS stays flat', () => {
     const mib = 1024 * 1024;
-    const details = { heldMax: 5_000, heldBound: 5_168, rssObserveStartBytes: 200 * mib, rssObserveMaxBytes: 210 * mib };
+    const details = {
+      heldMax: 5_000,
+      heldBound: 5_168,
+      rssObserveStartBytes: 200 * mib,
+      rssObserveMaxBytes: 210 * mib,
+    };
     expect(memoryVerdict(details)).toEqual({ bounded: true, rssGrowthBytes: 10 * mib });
     expect(memoryVerdict({ ...details, heldMax: 5_169 }).bounded).toBe(false);
     expect(memoryVerdict({ ...details, rssObserveMaxBytes: 221 * mib }).bounded).toBe(false);
@@ -75,8 +93,14 @@ describe('summary', () => {
   it("checks seed 001 against the seed's figures and requires zero violations; the median only at steady rates", () => {
     const latency = { count: 1, p50: 12.5, p99: 40, max: 50 };
     // 50,000 records in 2 s: 25,000/s; the producer took 1,000 ms for its 50 requests of 1,000 records.
-    const unpaced = measurement(50_000, 2_000, { latency, details: { violations: 1, retries: 5, duplicates: 0, produceMs: 1_000 } });
-    const paced = measurement(50_000, 5_000, { latency: { ...latency, p50: 9.5 }, details: { violations: 0, retries: 5, duplicates: 0 } });
+    const unpaced = measurement(50_000, 2_000, {
+      latency,
+      details: { violations: 1, retries: 5, duplicates: 0, produceMs: 1_000 },
+    });
+    const paced = measurement(50_000, 5_000, {
+      latency: { ...latency, p50: 9.5 },
+      details: { violations: 0, retries: 5, duplicates: 0 },
+    });
     const { targets, rows } = summarize(
       [
         { plan: plan('5'), runs: [unpaced] },

@@ -1,4 +1,14 @@
-import { API_READ_TARGET_MS, IO_CONCURRENCY, IO_MS, isTimingWorkload, SAMPLER_ROUND_TARGET_MS, SEED_FIGURES, SEED_PRODUCE_CHUNK, SEED_RETRY, type WorkloadPlan } from './plan';
+import {
+  API_READ_TARGET_MS,
+  IO_CONCURRENCY,
+  IO_MS,
+  isTimingWorkload,
+  SAMPLER_ROUND_TARGET_MS,
+  SEED_FIGURES,
+  SEED_PRODUCE_CHUNK,
+  SEED_RETRY,
+  type WorkloadPlan,
+} from './plan';
 import type { Measurement } from './protocol';
 import { formatCount, formatMiB, formatMs, formatRatio, median, ratio, recordsPerSecond } from './stats';
 
@@ -50,7 +60,11 @@ export function representativeRun(runs: readonly Measurement[]): Measurement | n
 }
 
 /** Records/s of the given partitions alone: their records over the time until the last of them was done. */
-export function partitionsRate(run: Measurement, endOffsets: readonly number[], partitions: readonly number[]): number | null {
+export function partitionsRate(
+  run: Measurement,
+  endOffsets: readonly number[],
+  partitions: readonly number[],
+): number | null {
   const done = partitions.map((p) => run.partitionDoneMs[p]);
   if (done.some((ms) => ms === null || ms === undefined)) return null;
   const records = partitions.reduce((sum, p) => sum + (endOffsets[p] ?? 0), 0);
@@ -77,7 +91,8 @@ interface Context {
 function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context): string {
   const notes: string[] = [];
   const rates = entry.runs.map(runRate).filter((r): r is number => r !== null);
-  if (rates.length > 1) notes.push(`median of ${rates.length}: ${formatCount(Math.min(...rates))}–${formatCount(Math.max(...rates))}/s`);
+  if (rates.length > 1)
+    notes.push(`median of ${rates.length}: ${formatCount(Math.min(...rates))}–${formatCount(Math.max(...rates))}/s`);
   if (entry.error) notes.push(`FAILED: ${entry.error.split('\n')[0]}`);
   if (!run) return notes.join('; ');
   const d = run.details;
@@ -97,7 +112,9 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
       break;
     }
     case 'pipeline':
-      notes.push(`${formatCount(Number(d.storedDocuments))} documents, ${formatCount(Number(d.resultsPublished))} results`);
+      notes.push(
+        `${formatCount(Number(d.storedDocuments))} documents, ${formatCount(Number(d.resultsPublished))} results`,
+      );
       break;
     case 'sampler-round':
       notes.push(
@@ -113,7 +130,9 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
     case 'api-reads':
       notes.push(
         `p95 ${formatMs(Number(d.p95Ms))} ms over ${formatCount(run.records)} calls; ${formatCount(Number(d.responseBytes) / 1024)} KiB JSON; ` +
-          (d.source !== undefined ? `from ${d.source}, step ${Number(d.stepMs) / 1000} s, ${d.points} points x ${d.partitions} partitions; ` : `${d.partitions} partitions; `) +
+          (d.source !== undefined
+            ? `from ${d.source}, step ${Number(d.stepMs) / 1000} s, ${d.points} points x ${d.partitions} partitions; `
+            : `${d.partitions} partitions; `) +
           `seed ${formatCount(Number(d.seededLagSampleRows))} lag_sample + ${formatCount(Number(d.seededRollupRows))} lag_rollup + ` +
           `${formatCount(Number(d.seededTenMinuteRollupRows))} lag_rollup_10m rows${d.seedReused ? ' (reused)' : ''}`,
       );
@@ -127,7 +146,9 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
     // The last records finish below half the pending budget, so their commit waits for the interval.
     if (d.lastCompletionEpochMs !== undefined) {
       const toLastCompletion = recordsPerSecond(run.records, Number(d.lastCompletionEpochMs) - run.startEpochMs);
-      notes.push(`${formatRatio(ratio(toLastCompletion, ideal))} to the last handler's end (the last commit then waits for the interval)`);
+      notes.push(
+        `${formatRatio(ratio(toLastCompletion, ideal))} to the last handler's end (the last commit then waits for the interval)`,
+      );
     }
   }
   if (entry.plan.id === '7') {
@@ -145,11 +166,16 @@ export function isolationRatio(context: Context): number | null {
   const poisonedRun = poisoned ? representativeRun(poisoned.runs) : null;
   if (!poisonedRun || !clean || !cleanOffsets) return null;
   const five = [1, 2, 3, 4, 5];
-  const cleanRates = clean.runs.map((run) => partitionsRate(run, cleanOffsets, five)).filter((r): r is number => r !== null);
+  const cleanRates = clean.runs
+    .map((run) => partitionsRate(run, cleanOffsets, five))
+    .filter((r): r is number => r !== null);
   return ratio(runRate(poisonedRun), median(cleanRates));
 }
 
-export function summarize(entries: readonly WorkloadRuns[], endOffsets: Map<string, number[]>): { rows: Row[]; targets: TargetCheck[] } {
+export function summarize(
+  entries: readonly WorkloadRuns[],
+  endOffsets: Map<string, number[]>,
+): { rows: Row[]; targets: TargetCheck[] } {
   const context: Context = { byId: new Map(entries.map((e) => [e.plan.id, e])), endOffsets };
   const raw = context.byId.get('1');
   const rawRun = raw ? representativeRun(raw.runs) : null;
@@ -191,7 +217,11 @@ function targets(rows: readonly Row[], context: Context): TargetCheck[] {
   atLeast('3b', 0.7);
   if (row('7')) {
     const isolation = isolationRatio(context);
-    checks.push({ target: '(7) other partitions at least 0.95 of their rate in (2)', measured: formatRatio(isolation), pass: isolation === null ? null : isolation >= 0.95 });
+    checks.push({
+      target: '(7) other partitions at least 0.95 of their rate in (2)',
+      measured: formatRatio(isolation),
+      pass: isolation === null ? null : isolation >= 0.95,
+    });
   }
   const memory = context.byId.get('8');
   const memoryRun = memory ? representativeRun(memory.runs) : null;
@@ -199,7 +229,9 @@ function targets(rows: readonly Row[], context: Context): TargetCheck[] {
     const verdict = memoryRun ? memoryVerdict(memoryRun.details) : null;
     checks.push({
       target: '(8) bounded: held ≤ maxPending + one batch, RSS flat (< 10% growth)',
-      measured: memoryRun ? `held ${formatCount(Number(memoryRun.details.heldMax))} ≤ ${formatCount(Number(memoryRun.details.heldBound))}, RSS ${formatMiB(verdict!.rssGrowthBytes)} MiB growth` : '—',
+      measured: memoryRun
+        ? `held ${formatCount(Number(memoryRun.details.heldMax))} ≤ ${formatCount(Number(memoryRun.details.heldBound))}, RSS ${formatMiB(verdict!.rssGrowthBytes)} MiB growth`
+        : '—',
       pass: verdict ? verdict.bounded : null,
     });
   }
@@ -234,7 +266,9 @@ function targets(rows: readonly Row[], context: Context): TargetCheck[] {
     // pile up whenever it outruns the consumer: that median measures the bench's producer as much as Warden.
     // The issue reads latency "at that sustainable rate", so the target is judged in the paced runs.
     const requestMs =
-      seedRun && seedRun.details.produceMs !== undefined ? Number(seedRun.details.produceMs) / Math.ceil(seedRun.records / SEED_PRODUCE_CHUNK) : null;
+      seedRun && seedRun.details.produceMs !== undefined
+        ? Number(seedRun.details.produceMs) / Math.ceil(seedRun.records / SEED_PRODUCE_CHUNK)
+        : null;
     const produced = seedRun ? producerRate(seedRun) : null;
     const outran = produced !== null && r.recordsPerSec !== null && produced > r.recordsPerSec;
     checks.push({
@@ -242,7 +276,9 @@ function targets(rows: readonly Row[], context: Context): TargetCheck[] {
       measured:
         id === '5'
           ? `${medianText}, not judged: unpaced, ` +
-            (outran ? `the producer (${formatCount(produced)}/s) outran the consumer (${formatCount(r.recordsPerSec)}/s) and ` : '') +
+            (outran
+              ? `the producer (${formatCount(produced)}/s) outran the consumer (${formatCount(r.recordsPerSec)}/s) and `
+              : '') +
             `records arrive in ${formatCount(SEED_PRODUCE_CHUNK)}-record produce requests` +
             `${requestMs === null ? '' : ` (one per ${formatMs(requestMs)} ms here)`}; judged at steady rates in (5p) and (5s)`
           : medianText,

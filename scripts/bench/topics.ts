@@ -28,7 +28,9 @@ const LEADERS_LOADING_MS = 120_000;
  * kafkajs's own retries last. Other errors are thrown at once.
  */
 export function whileBrokerLoads<R>(what: string, operation: () => Promise<R>): Promise<R> {
-  return eventually(what, operation, LEADERS_LOADING_MS, { rethrow: (error) => (error as { retriable?: boolean }).retriable !== true });
+  return eventually(what, operation, LEADERS_LOADING_MS, {
+    rethrow: (error) => (error as { retriable?: boolean }).retriable !== true,
+  });
 }
 
 /** "low-high" per partition, or null when the topic does not exist. */
@@ -55,15 +57,24 @@ async function deleteIfPresent(admin: Admin, topic: string): Promise<void> {
  * Makes sure the layout's topic exists with exactly its records, producing them if needed. `producer` must
  * be idempotent, or a retried send could write a chunk twice.
  */
-export async function prepareTopic(admin: Admin, producer: Producer, layout: TopicLayout, log: (line: string) => void): Promise<PreparedTopic> {
+export async function prepareTopic(
+  admin: Admin,
+  producer: Producer,
+  layout: TopicLayout,
+  log: (line: string) => void,
+): Promise<PreparedTopic> {
   const topic = topicName(layout);
   const counts = partitionCounts(layout);
-  if (holdsExactly(await offsetRanges(admin, topic), counts)) return { layout, topic, endOffsets: counts, reused: true, produceMs: 0 };
+  if (holdsExactly(await offsetRanges(admin, topic), counts))
+    return { layout, topic, endOffsets: counts, reused: true, produceMs: 0 };
 
   await deleteIfPresent(admin, topic);
   // Replication factor -1: the cluster's default (1 on the bundled broker).
   await whileBrokerLoads(`creating ${topic}`, () =>
-    admin.createTopics({ topics: [{ topic, numPartitions: layout.partitions, replicationFactor: -1 }], waitForLeaders: true }),
+    admin.createTopics({
+      topics: [{ topic, numPartitions: layout.partitions, replicationFactor: -1 }],
+      waitForLeaders: true,
+    }),
   );
   const total = counts.reduce((sum, n) => sum + n, 0);
   log(`producing ${total.toLocaleString('en-US')} records into ${topic}`);
@@ -78,7 +89,9 @@ export async function prepareTopic(admin: Admin, producer: Producer, layout: Top
   const produceMs = performance.now() - started;
   const ranges = await offsetRanges(admin, topic);
   if (!holdsExactly(ranges, counts)) {
-    throw new Error(`${topic} should hold offsets ${counts.map((n) => `0-${n}`).join(', ')} after producing, but holds ${ranges?.join(', ') ?? 'nothing'}`);
+    throw new Error(
+      `${topic} should hold offsets ${counts.map((n) => `0-${n}`).join(', ')} after producing, but holds ${ranges?.join(', ') ?? 'nothing'}`,
+    );
   }
   return { layout, topic, endOffsets: counts, reused: false, produceMs };
 }

@@ -125,14 +125,23 @@ async function runSeed001(plan: WorkloadPlan, services: Services): Promise<Measu
     },
   });
   if (firstProduceEpochMs === null) throw new Error('the producer never started');
-  return { ...measurement, startEpochMs: firstProduceEpochMs, details: { ...measurement.details, produceMs: Math.round(produceMs) } };
+  return {
+    ...measurement,
+    startEpochMs: firstProduceEpochMs,
+    details: { ...measurement.details, produceMs: Math.round(produceMs) },
+  };
 }
 
 /**
  * Produces seed 001's records, as fast as possible in chunks or paced at `ratePerSec` (1 ms ticks), with a
  * producer of its own that is connected before the first record's clock starts.
  */
-async function produceSeed(kafka: Kafka, topic: string, records: number, ratePerSec: number | null): Promise<{ firstEpochMs: number; durationMs: number }> {
+async function produceSeed(
+  kafka: Kafka,
+  topic: string,
+  records: number,
+  ratePerSec: number | null,
+): Promise<{ firstEpochMs: number; durationMs: number }> {
   const layout = { name: 'seed001', partitions: PARTITIONS, records, keys: SEED_KEYS };
   const producer = kafka.producer({ allowAutoTopicCreation: false });
   await producer.connect();
@@ -141,7 +150,10 @@ async function produceSeed(kafka: Kafka, topic: string, records: number, ratePer
     const started = performance.now();
     let sent = 0;
     while (sent < records) {
-      const due = ratePerSec === null ? records : Math.min(records, Math.floor(((performance.now() - started) * ratePerSec) / 1000) + 1);
+      const due =
+        ratePerSec === null
+          ? records
+          : Math.min(records, Math.floor(((performance.now() - started) * ratePerSec) / 1000) + 1);
       const count = Math.min(due - sent, SEED_PRODUCE_CHUNK);
       if (count <= 0) {
         await new Promise((resolve) => setTimeout(resolve, 1));
@@ -161,17 +173,25 @@ async function produceSeed(kafka: Kafka, topic: string, records: number, ratePer
   }
 }
 
-async function runPipelineWorkload(plan: WorkloadPlan, services: Services, prepared: PreparedTopic): Promise<Measurement> {
+async function runPipelineWorkload(
+  plan: WorkloadPlan,
+  services: Services,
+  prepared: PreparedTopic,
+): Promise<Measurement> {
   const resultsTopic = runTopic(services, plan);
   await prepareBenchDatabase(services.databaseUrl);
   const admin = needed(services.admin, plan);
   const before = await admin.fetchTopicOffsets(resultsTopic);
   const measurement = await runChild(
-    { ...specFor(plan, services, prepared.topic, prepared.endOffsets), pipeline: { databaseUrl: services.databaseUrl, resultsTopic } },
+    {
+      ...specFor(plan, services, prepared.topic, prepared.endOffsets),
+      pipeline: { databaseUrl: services.databaseUrl, resultsTopic },
+    },
     { cpuProfileDir: services.cpuProfileDir },
   );
   const after = await admin.fetchTopicOffsets(resultsTopic);
-  const resultsPublished = after.reduce((sum, o) => sum + Number(o.high), 0) - before.reduce((sum, o) => sum + Number(o.high), 0);
+  const resultsPublished =
+    after.reduce((sum, o) => sum + Number(o.high), 0) - before.reduce((sum, o) => sum + Number(o.high), 0);
   return { ...measurement, details: { ...measurement.details, resultsPublished } };
 }
 
@@ -207,13 +227,26 @@ async function runApiReadsWorkload(plan: WorkloadPlan, services: Services): Prom
   const measurement = await runChild(
     {
       ...specFor(plan, services, '', []),
-      apiReads: { databaseUrl: seed.databaseUrl, groupId: seed.groupId, read: plan.read, iterations: services.sizes.apiIterations, ...services.analysis },
+      apiReads: {
+        databaseUrl: seed.databaseUrl,
+        groupId: seed.groupId,
+        read: plan.read,
+        iterations: services.sizes.apiIterations,
+        ...services.analysis,
+      },
     },
     { cpuProfileDir: services.cpuProfileDir },
   );
   return {
     ...measurement,
-    details: { ...measurement.details, seededLagSampleRows: seed.lagSampleRows, seededRollupRows: seed.rollupRows, seededTenMinuteRollupRows: seed.tenMinuteRollupRows, seedReused: seed.reused, seedMs: Math.round(seed.seedMs) },
+    details: {
+      ...measurement.details,
+      seededLagSampleRows: seed.lagSampleRows,
+      seededRollupRows: seed.rollupRows,
+      seededTenMinuteRollupRows: seed.tenMinuteRollupRows,
+      seedReused: seed.reused,
+      seedMs: Math.round(seed.seedMs),
+    },
   };
 }
 

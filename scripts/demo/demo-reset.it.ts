@@ -30,21 +30,61 @@ async function seedRun(groupId: string, topics: string[]): Promise<void> {
   for (const topic of topics) await createTopic(admin, topic, 2);
   const producer = kafka.producer();
   await producer.connect();
-  await producer.send({ topic: topics[0]!, acks: -1, messages: [0, 1, 2].map((n) => ({ partition: 0, value: `old-${n}` })) });
+  await producer.send({
+    topic: topics[0]!,
+    acks: -1,
+    messages: [0, 1, 2].map((n) => ({ partition: 0, value: `old-${n}` })),
+  });
   await producer.disconnect();
   await admin.setOffsets({ groupId, topic: topics[0]!, partitions: [{ partition: 0, offset: '2' }] });
   const at = new Date();
   await db.lagSample.create({
-    data: { sampledAt: at, groupId, topic: topics[0]!, partition: 0, committedOffset: 2n, logStartOffset: 0n, logEndOffset: 3n, lag: 1n, groupState: 'Empty' },
+    data: {
+      sampledAt: at,
+      groupId,
+      topic: topics[0]!,
+      partition: 0,
+      committedOffset: 2n,
+      logStartOffset: 0n,
+      logEndOffset: 3n,
+      lag: 1n,
+      groupState: 'Empty',
+    },
   });
   await db.partitionQuarantine.create({
-    data: { groupId, topic: topics[0]!, partition: 1, offset: 0n, reason: 'poison', errorClass: 'malformed', since: at, attempts: 0, recordHeaders: {} },
+    data: {
+      groupId,
+      topic: topics[0]!,
+      partition: 1,
+      offset: 0n,
+      reason: 'poison',
+      errorClass: 'malformed',
+      since: at,
+      attempts: 0,
+      recordHeaders: {},
+    },
   });
   await db.logEndPoint.create({ data: { topic: topics[0]!, partition: 0, offset: 3n, at } });
   await db.operatorAction.createMany({
     data: [
-      { groupId, topic: topics[0]!, partition: 1, action: 'skip', reason: 'pending', requestedBy: 'it', status: 'pending' },
-      { groupId, topic: topics[0]!, partition: 1, action: 'resume', reason: 'audit', requestedBy: 'it', status: 'done' },
+      {
+        groupId,
+        topic: topics[0]!,
+        partition: 1,
+        action: 'skip',
+        reason: 'pending',
+        requestedBy: 'it',
+        status: 'pending',
+      },
+      {
+        groupId,
+        topic: topics[0]!,
+        partition: 1,
+        action: 'resume',
+        reason: 'audit',
+        requestedBy: 'it',
+        status: 'done',
+      },
     ],
   });
 }
@@ -84,7 +124,9 @@ describe('resetDemoState', () => {
       return true;
     });
     // kafkajs may still know the old topic's leaders for a moment (NOT_LEADER_OR_FOLLOWER): read until it does not.
-    const highs = await eventually('the recreated topic readable', async () => (await admin.fetchTopicOffsets(topics[0]!)).map((p) => p.high));
+    const highs = await eventually('the recreated topic readable', async () =>
+      (await admin.fetchTopicOffsets(topics[0]!)).map((p) => p.high),
+    );
     expect(highs).toEqual(['0', '0']);
     expect((await committedOffsets(admin, groupId, topics[0]!)).get(0) ?? '-1').toBe('-1');
   });
@@ -104,7 +146,9 @@ describe('resetDemoState', () => {
       return groups[0]?.state === 'Stable' ? true : undefined;
     });
 
-    await expect(resetDemoState(admin, db, { groupId, topics })).rejects.toThrow(/has 1 live member\(s\): stop them before the demo starts over/);
+    await expect(resetDemoState(admin, db, { groupId, topics })).rejects.toThrow(
+      /has 1 live member\(s\): stop them before the demo starts over/,
+    );
     expect((await admin.listTopics()).includes(topics[0]!)).toBe(true);
     expect(await db.lagSample.count({ where: { groupId } })).toBe(1);
   });

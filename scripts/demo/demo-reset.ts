@@ -25,7 +25,9 @@ export async function resetDemoState(admin: Admin, db: Database, names: DemoName
   const groups = await admin.describeGroups([names.groupId]);
   const live = groups.groups.find((g) => g.groupId === names.groupId)?.members.length ?? 0;
   if (live > 0) {
-    throw new Error(`consumer group ${names.groupId} has ${live} live member(s): stop them before the demo starts over (or run it with --keep-state)`);
+    throw new Error(
+      `consumer group ${names.groupId} has ${live} live member(s): stop them before the demo starts over (or run it with --keep-state)`,
+    );
   }
   const existing = new Set(await admin.listTopics());
   const topicsDeleted = names.topics.filter((topic) => existing.has(topic));
@@ -53,5 +55,10 @@ export async function resetDemoState(admin: Admin, db: Database, names: DemoName
       data: { status: 'expired', outcome: 'the demo started over: its records are gone', completedAt: new Date() },
     }),
   ]);
-  return { topicsDeleted, samplesDeleted: samples.count, quarantinesDeleted: quarantines.count, actionsExpired: actions.count };
+  return {
+    topicsDeleted,
+    samplesDeleted: samples.count,
+    quarantinesDeleted: quarantines.count,
+    actionsExpired: actions.count,
+  };
 }

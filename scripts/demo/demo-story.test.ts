@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { actsStartingBetween, planAt, type DemoStorySettings } from './demo-story';
 
-const story: DemoStorySettings = { scenario: 'story', steadyRatePerSec: 20, surgeRatePerSec: 300, hotKeyRatePerSec: 15 };
+const story: DemoStorySettings = {
+  scenario: 'story',
+  steadyRatePerSec: 20,
+  surgeRatePerSec: 300,
+  hotKeyRatePerSec: 15,
+};
 
 describe('demo story', () => {
   it('plays steady traffic, then the hot key, the surge and the second worker, then steady again', () => {
@@ -19,7 +24,12 @@ describe('demo story', () => {
   });
 
   it('the steady scenario has no acts beyond steady traffic', () => {
-    for (const t of [0, 30, 80, 100, 200]) expect(planAt(t, { ...story, scenario: 'steady' })).toEqual({ ratePerSec: 20, hotKeyRatePerSec: 0, secondWorker: false });
+    for (const t of [0, 30, 80, 100, 200])
+      expect(planAt(t, { ...story, scenario: 'steady' })).toEqual({
+        ratePerSec: 20,
+        hotKeyRatePerSec: 0,
+        secondWorker: false,
+      });
     expect(actsStartingBetween(-1, 1_000, 'steady').map((a) => a.name)).toEqual(['steady']);
   });
 

@@ -25,10 +25,30 @@ export interface DemoAct {
 /** Acts by start time; an act with toSec === fromSec happens once at that moment. */
 export const STORY_ACTS: readonly DemoAct[] = [
   { name: 'steady', fromSec: 0, toSec: Infinity, cue: 'steady traffic on every partition: lag near zero (Overview)' },
-  { name: 'hot-key', fromSec: 20, toSec: 140, cue: 'one key gets hot: its partition lags alone, more consumers would not help (group page: advice on partition 0)' },
-  { name: 'poison', fromSec: 45, toSec: 45, cue: 'a poison record: its partition is quarantined, the others keep flowing (Quarantine page: resume, skip or seek it)' },
-  { name: 'surge', fromSec: 75, toSec: 120, cue: 'a slow period: arrivals exceed what the workers take, a backlog builds (group page: capacity card says scale to N, catch up in T)' },
-  { name: 'second-worker', fromSec: 90, toSec: 150, cue: 'a second worker joins, later leaves: two rebalances (Rebalances page)' },
+  {
+    name: 'hot-key',
+    fromSec: 20,
+    toSec: 140,
+    cue: 'one key gets hot: its partition lags alone, more consumers would not help (group page: advice on partition 0)',
+  },
+  {
+    name: 'poison',
+    fromSec: 45,
+    toSec: 45,
+    cue: 'a poison record: its partition is quarantined, the others keep flowing (Quarantine page: resume, skip or seek it)',
+  },
+  {
+    name: 'surge',
+    fromSec: 75,
+    toSec: 120,
+    cue: 'a slow period: arrivals exceed what the workers take, a backlog builds (group page: capacity card says scale to N, catch up in T)',
+  },
+  {
+    name: 'second-worker',
+    fromSec: 90,
+    toSec: 150,
+    cue: 'a second worker joins, later leaves: two rebalances (Rebalances page)',
+  },
 ];
 
 export interface DemoPlan {
@@ -46,9 +66,12 @@ const active = (name: string, elapsedSec: number) => {
 };
 
 export function planAt(elapsedSec: number, settings: DemoStorySettings): DemoPlan {
-  if (settings.scenario === 'steady') return { ratePerSec: settings.steadyRatePerSec, hotKeyRatePerSec: 0, secondWorker: false };
+  if (settings.scenario === 'steady')
+    return { ratePerSec: settings.steadyRatePerSec, hotKeyRatePerSec: 0, secondWorker: false };
   return {
-    ratePerSec: active('surge', elapsedSec) ? Math.max(settings.surgeRatePerSec, settings.steadyRatePerSec) : settings.steadyRatePerSec,
+    ratePerSec: active('surge', elapsedSec)
+      ? Math.max(settings.surgeRatePerSec, settings.steadyRatePerSec)
+      : settings.steadyRatePerSec,
     hotKeyRatePerSec: active('hot-key', elapsedSec) ? settings.hotKeyRatePerSec : 0,
     secondWorker: active('second-worker', elapsedSec),
   };

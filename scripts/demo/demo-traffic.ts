@@ -45,7 +45,9 @@ export class DemoTraffic {
     await this.producer.send({
       topic: this.topic,
       acks: -1,
-      messages: [{ key: 'customer-poison', partition: POISON_PARTITION, value: '{"eventId": "truncated-by-a-buggy-producer' }],
+      messages: [
+        { key: 'customer-poison', partition: POISON_PARTITION, value: '{"eventId": "truncated-by-a-buggy-producer' },
+      ],
     });
   }
 

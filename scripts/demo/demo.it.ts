@@ -30,104 +30,140 @@ afterAll(async () => {
 });
 
 describe('npm run demo', () => {
-  it('plays the story: hot partition, poison quarantine, a backlog that drains, rebalances, advice', { timeout: 300_000 }, async () => {
-    const prefix = uniqueName('demo');
-    const groupId = `${prefix}-group`;
-    const topic = `${prefix}-events`;
-    const config = loadConfig();
-    demo = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts', '--no-ui'], {
-      cwd: ROOT,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: childProcessEnv({
-        KAFKA_BROKERS: config.kafkaBrokers.join(','),
-        WARDEN_GROUP_ID: groupId,
-        WARDEN_INPUT_TOPIC: topic,
-        WARDEN_RESULTS_TOPIC: `${prefix}-results`,
-        WARDEN_DLQ_TOPIC: `${prefix}-dlq`,
-        WORKER_PORT: String(config.WORKER_PORT + 30),
-        SAMPLE_INTERVAL_MS: '1000',
-        SAMPLER_GROUP_INCLUDE: `^${groupId}$`,
-        // Twice as fast, on workers that take at most 8 records at once, ~50 ms each: about 160 records/s, so the
-        // surge (400 records/s) builds a backlog of thousands whatever the machine's speed.
-        DEMO_STORY_SPEED: '2',
-        DEMO_RATE_PER_SEC: '10',
-        DEMO_SURGE_RATE_PER_SEC: '200',
-        DEMO_HOT_KEY_RATE_PER_SEC: '15',
-        DEMO_WORKER_LATENCY_MS: '100',
-        WARDEN_MAX_IN_FLIGHT: '8',
-        LOG_LEVEL: 'warn',
-      }),
-    });
-    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-65_536));
-    demo.stdout!.on('data', keep);
-    demo.stderr!.on('data', keep);
-    const exited = new Promise<number | null>((resolve) => demo!.once('exit', (code) => resolve(code)));
-    const report = () => `demo output:\n${output}`;
-    // Any wait that times out says what the demo printed (its story cues and the workers' warnings).
-    const waitFor = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number) =>
-      eventually(what, probe, timeoutMs).catch(async (e: Error) => {
-        const samples = await db.lagSample.count({ where: { groupId } });
-        const peakLag = await db.lagSample.aggregate({ where: { groupId }, _max: { lag: true } });
-        throw new Error(`${e.message}\nlag samples of the group: ${samples}, highest lag ${peakLag._max.lag ?? 'none'}\n${report()}`);
+  it(
+    'plays the story: hot partition, poison quarantine, a backlog that drains, rebalances, advice',
+    { timeout: 300_000 },
+    async () => {
+      const prefix = uniqueName('demo');
+      const groupId = `${prefix}-group`;
+      const topic = `${prefix}-events`;
+      const config = loadConfig();
+      demo = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts', '--no-ui'], {
+        cwd: ROOT,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: childProcessEnv({
+          KAFKA_BROKERS: config.kafkaBrokers.join(','),
+          WARDEN_GROUP_ID: groupId,
+          WARDEN_INPUT_TOPIC: topic,
+          WARDEN_RESULTS_TOPIC: `${prefix}-results`,
+          WARDEN_DLQ_TOPIC: `${prefix}-dlq`,
+          WORKER_PORT: String(config.WORKER_PORT + 30),
+          SAMPLE_INTERVAL_MS: '1000',
+          SAMPLER_GROUP_INCLUDE: `^${groupId}$`,
+          // Twice as fast, on workers that take at most 8 records at once, ~50 ms each: about 160 records/s, so the
+          // surge (400 records/s) builds a backlog of thousands whatever the machine's speed.
+          DEMO_STORY_SPEED: '2',
+          DEMO_RATE_PER_SEC: '10',
+          DEMO_SURGE_RATE_PER_SEC: '200',
+          DEMO_HOT_KEY_RATE_PER_SEC: '15',
+          DEMO_WORKER_LATENCY_MS: '100',
+          WARDEN_MAX_IN_FLIGHT: '8',
+          LOG_LEVEL: 'warn',
+        }),
       });
+      const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-65_536));
+      demo.stdout!.on('data', keep);
+      demo.stderr!.on('data', keep);
+      const exited = new Promise<number | null>((resolve) => demo!.once('exit', (code) => resolve(code)));
+      const report = () => `demo output:\n${output}`;
+      // Any wait that times out says what the demo printed (its story cues and the workers' warnings).
+      const waitFor = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number) =>
+        eventually(what, probe, timeoutMs).catch(async (e: Error) => {
+          const samples = await db.lagSample.count({ where: { groupId } });
+          const peakLag = await db.lagSample.aggregate({ where: { groupId }, _max: { lag: true } });
+          throw new Error(
+            `${e.message}\nlag samples of the group: ${samples}, highest lag ${peakLag._max.lag ?? 'none'}\n${report()}`,
+          );
+        });
 
-    await waitFor('the demo to come up', async () => (output.includes('demo: up in') ? true : undefined), 120_000);
+      await waitFor('the demo to come up', async () => (output.includes('demo: up in') ? true : undefined), 120_000);
 
-    // The poison record (story second 45) quarantines its partition; the record is shown to the operator.
-    const quarantine = await waitFor('the poison partition to be quarantined', () =>
-      db.partitionQuarantine.findFirst({ where: { groupId, topic, partition: POISON_PARTITION } }).then((q) => q ?? undefined),
-      90_000,
-    );
-    expect(quarantine.recordPreview).toContain('truncated-by-a-buggy-producer');
+      // The poison record (story second 45) quarantines its partition; the record is shown to the operator.
+      const quarantine = await waitFor(
+        'the poison partition to be quarantined',
+        () =>
+          db.partitionQuarantine
+            .findFirst({ where: { groupId, topic, partition: POISON_PARTITION } })
+            .then((q) => q ?? undefined),
+        90_000,
+      );
+      expect(quarantine.recordPreview).toContain('truncated-by-a-buggy-producer');
 
-    // The surge (75-120) builds a backlog on the partitions that flow; after it, the backlog drains.
-    const flowing = (p: number) => p !== POISON_PARTITION && p !== HOT_PARTITION;
-    const backlogAt = async () => {
-      const latest = await db.lagSample.findFirst({ where: { groupId }, orderBy: { sampledAt: 'desc' } });
-      if (!latest) return 0;
-      const rows = await db.lagSample.findMany({ where: { groupId, sampledAt: latest.sampledAt } });
-      return rows.filter((r) => flowing(r.partition)).reduce((sum, r) => sum + Number(r.lag ?? 0n), 0);
-    };
-    let peak = 0;
-    await waitFor('a backlog of 300+ records on the flowing partitions', async () => {
-      peak = Math.max(peak, await backlogAt());
-      return peak >= 300 ? true : undefined;
-    }, 90_000);
-    // While the group falls behind, the advisor's capacity card says how many consumers and how long.
-    const adviceOptions = { timeLagObjectiveMs: null, rateWindowMs: 30_000, targetCatchUpSec: 60 };
-    const behind = await waitFor('a capacity plan while the backlog builds', async () => {
+      // The surge (75-120) builds a backlog on the partitions that flow; after it, the backlog drains.
+      const flowing = (p: number) => p !== POISON_PARTITION && p !== HOT_PARTITION;
+      const backlogAt = async () => {
+        const latest = await db.lagSample.findFirst({ where: { groupId }, orderBy: { sampledAt: 'desc' } });
+        if (!latest) return 0;
+        const rows = await db.lagSample.findMany({ where: { groupId, sampledAt: latest.sampledAt } });
+        return rows.filter((r) => flowing(r.partition)).reduce((sum, r) => sum + Number(r.lag ?? 0n), 0);
+      };
+      let peak = 0;
+      await waitFor(
+        'a backlog of 300+ records on the flowing partitions',
+        async () => {
+          peak = Math.max(peak, await backlogAt());
+          return peak >= 300 ? true : undefined;
+        },
+        90_000,
+      );
+      // While the group falls behind, the advisor's capacity card says how many consumers and how long.
+      const adviceOptions = { timeLagObjectiveMs: null, rateWindowMs: 30_000, targetCatchUpSec: 60 };
+      const behind = await waitFor(
+        'a capacity plan while the backlog builds',
+        async () => {
+          const advice = await getGroupAdvice(db, groupId, adviceOptions);
+          return advice.planState === 'planned' && advice.plan !== null ? advice.plan : undefined;
+        },
+        60_000,
+      );
+      expect(behind.recommendedConsumers).toBeGreaterThanOrEqual(1);
+      expect(behind.recommendedConsumers).toBeLessThanOrEqual(6);
+      await waitFor(
+        'the backlog to drain below a quarter of its peak',
+        async () => {
+          const backlog = await backlogAt();
+          peak = Math.max(peak, backlog);
+          return backlog <= peak / 4 ? true : undefined;
+        },
+        120_000,
+      );
+
+      // The hot key's partition lagged alone while the others kept up.
+      const hotPeak = await db.lagSample.aggregate({
+        where: { groupId, partition: HOT_PARTITION },
+        _max: { lag: true },
+      });
+      expect(Number(hotPeak._max.lag ?? 0n)).toBeGreaterThan(50);
+
+      // The second worker joined (story second 90) and left (150): rebalances measured and inferred.
+      await waitFor(
+        'the second worker to leave',
+        async () => (output.includes('the second worker leaves') ? true : undefined),
+        60_000,
+      );
+      const inferred = await waitFor(
+        'an inferred rebalance with two members and one with one after',
+        async () => {
+          const rows = await db.rebalanceEvent.findMany({ where: { groupId, source: 'describe-groups' } });
+          const sizes = rows.map((r) => (r.membersAfter as unknown[]).length);
+          return sizes.includes(2) &&
+            rows.some((r) => (r.membersBefore as unknown[]).length === 2 && (r.membersAfter as unknown[]).length === 1)
+            ? rows
+            : undefined;
+        },
+        60_000,
+      );
+      expect(inferred.length).toBeGreaterThanOrEqual(2);
+      expect(await db.rebalanceEvent.count({ where: { groupId, source: 'own-consumer' } })).toBeGreaterThanOrEqual(3);
+
+      // The rebalances the second worker caused are in the advice too (the story's rate is well above the threshold).
       const advice = await getGroupAdvice(db, groupId, adviceOptions);
-      return advice.planState === 'planned' && advice.plan !== null ? advice.plan : undefined;
-    }, 60_000);
-    expect(behind.recommendedConsumers).toBeGreaterThanOrEqual(1);
-    expect(behind.recommendedConsumers).toBeLessThanOrEqual(6);
-    await waitFor('the backlog to drain below a quarter of its peak', async () => {
-      const backlog = await backlogAt();
-      peak = Math.max(peak, backlog);
-      return backlog <= peak / 4 ? true : undefined;
-    }, 120_000);
+      expect(advice.advice.map((a) => a.id)).toContain('rebalance-rate');
 
-    // The hot key's partition lagged alone while the others kept up.
-    const hotPeak = await db.lagSample.aggregate({ where: { groupId, partition: HOT_PARTITION }, _max: { lag: true } });
-    expect(Number(hotPeak._max.lag ?? 0n)).toBeGreaterThan(50);
-
-    // The second worker joined (story second 90) and left (150): rebalances measured and inferred.
-    await waitFor('the second worker to leave', async () => (output.includes('the second worker leaves') ? true : undefined), 60_000);
-    const inferred = await waitFor('an inferred rebalance with two members and one with one after', async () => {
-      const rows = await db.rebalanceEvent.findMany({ where: { groupId, source: 'describe-groups' } });
-      const sizes = rows.map((r) => (r.membersAfter as unknown[]).length);
-      return sizes.includes(2) && rows.some((r) => (r.membersBefore as unknown[]).length === 2 && (r.membersAfter as unknown[]).length === 1) ? rows : undefined;
-    }, 60_000);
-    expect(inferred.length).toBeGreaterThanOrEqual(2);
-    expect(await db.rebalanceEvent.count({ where: { groupId, source: 'own-consumer' } })).toBeGreaterThanOrEqual(3);
-
-    // The rebalances the second worker caused are in the advice too (the story's rate is well above the threshold).
-    const advice = await getGroupAdvice(db, groupId, adviceOptions);
-    expect(advice.advice.map((a) => a.id)).toContain('rebalance-rate');
-
-    process.kill(-demo.pid!, 'SIGINT');
-    expect(await exited).toBe(0);
-    expect(output).toContain('demo: stopped');
-  });
+      process.kill(-demo.pid!, 'SIGINT');
+      expect(await exited).toBe(0);
+      expect(output).toContain('demo: stopped');
+    },
+  );
 });

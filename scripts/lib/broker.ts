@@ -38,7 +38,11 @@ function securityEnv(security: LocalBrokerSecurity | undefined): Record<string, 
     WARDEN_KAFKA_SSL_PORT: security.sslPort?.toString(),
     WARDEN_KAFKA_MTLS_PORT: security.mtlsPort?.toString(),
     WARDEN_KAFKA_SASL_SSL_PORT: security.saslSslPort?.toString(),
-    WARDEN_KAFKA_SASL_USERS: security.users ? Object.entries(security.users).map(([name, password]) => `${name}:${password}`).join(',') : undefined,
+    WARDEN_KAFKA_SASL_USERS: security.users
+      ? Object.entries(security.users)
+          .map(([name, password]) => `${name}:${password}`)
+          .join(',')
+      : undefined,
     WARDEN_KAFKA_SSL_CERT_FILE: security.certFile,
     WARDEN_KAFKA_SSL_KEY_FILE: security.keyFile,
     WARDEN_KAFKA_SSL_CA_FILE: security.caFile,

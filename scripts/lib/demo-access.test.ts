@@ -15,10 +15,14 @@ describe('demoAccess', () => {
   });
 
   it('uses configured users as they are, and never invents credentials in production', () => {
-    const configured = demoAccess(parseConfig({ WARDEN_USERS: 'alice:operator:alice-password-1', WARDEN_SESSION_SECRET: 's'.repeat(32) }));
+    const configured = demoAccess(
+      parseConfig({ WARDEN_USERS: 'alice:operator:alice-password-1', WARDEN_SESSION_SECRET: 's'.repeat(32) }),
+    );
     expect(configured.uiEnv()).toEqual({});
     expect(configured.banner.join()).toContain('alice: operator');
     expect(configured.banner.join()).not.toContain('alice-password-1');
-    expect(() => demoAccess(parseConfig({ NODE_ENV: 'production' })).uiEnv()).toThrow(/NODE_ENV=production.*WARDEN_USERS/);
+    expect(() => demoAccess(parseConfig({ NODE_ENV: 'production' })).uiEnv()).toThrow(
+      /NODE_ENV=production.*WARDEN_USERS/,
+    );
   });
 });

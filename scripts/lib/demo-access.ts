@@ -15,15 +15,27 @@ export interface DemoAccess {
 
 const password = () => randomBytes(12).toString('base64url');
 
-export function demoAccess(config: Pick<WardenConfig, 'WARDEN_USERS' | 'WARDEN_SESSION_SECRET' | 'NODE_ENV'>, makePassword = password): DemoAccess {
-  const secret: Record<string, string> = config.WARDEN_SESSION_SECRET ? {} : { WARDEN_SESSION_SECRET: randomBytes(32).toString('base64url') };
+export function demoAccess(
+  config: Pick<WardenConfig, 'WARDEN_USERS' | 'WARDEN_SESSION_SECRET' | 'NODE_ENV'>,
+  makePassword = password,
+): DemoAccess {
+  const secret: Record<string, string> = config.WARDEN_SESSION_SECRET
+    ? {}
+    : { WARDEN_SESSION_SECRET: randomBytes(32).toString('base64url') };
   if (config.WARDEN_USERS) {
-    return { uiEnv: () => secret, banner: [`  sign in   with a user of WARDEN_USERS (${config.WARDEN_USERS.map((u) => `${u.name}: ${u.role}`).join(', ')})`] };
+    return {
+      uiEnv: () => secret,
+      banner: [
+        `  sign in   with a user of WARDEN_USERS (${config.WARDEN_USERS.map((u) => `${u.name}: ${u.role}`).join(', ')})`,
+      ],
+    };
   }
   if (config.NODE_ENV === 'production') {
     return {
       uiEnv: () => {
-        throw new Error('WARDEN_USERS is not set and NODE_ENV=production: the demo does not make up credentials for production; set WARDEN_USERS and WARDEN_SESSION_SECRET');
+        throw new Error(
+          'WARDEN_USERS is not set and NODE_ENV=production: the demo does not make up credentials for production; set WARDEN_USERS and WARDEN_SESSION_SECRET',
+        );
       },
       banner: [],
     };
@@ -32,6 +44,9 @@ export function demoAccess(config: Pick<WardenConfig, 'WARDEN_USERS' | 'WARDEN_S
   const viewer = makePassword();
   return {
     uiEnv: () => ({ ...secret, WARDEN_USERS: `operator:operator:${operator},viewer:viewer:${viewer}` }),
-    banner: [`  sign in   operator / ${operator}  (may resume, skip, seek, reset offsets)`, `            viewer / ${viewer}  (read only); passwords made for this run`],
+    banner: [
+      `  sign in   operator / ${operator}  (may resume, skip, seek, reset offsets)`,
+      `            viewer / ${viewer}  (read only); passwords made for this run`,
+    ],
   };
 }

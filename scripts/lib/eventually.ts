@@ -22,5 +22,7 @@ export async function eventually<T>(
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
+  throw new Error(
+    `timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`,
+  );
 }

@@ -13,8 +13,20 @@ const write = (name: string, body: unknown) => {
 
 describe('test counts', () => {
   it('reads vitest reports and counts a file that failed to load as a failure', () => {
-    const ok = write('ok.json', { numPassedTests: 5, numFailedTests: 1, numPendingTests: 0, numTodoTests: 0, numFailedTestSuites: 1 });
-    const broken = write('broken.json', { numPassedTests: 3, numFailedTests: 0, numPendingTests: 1, numTodoTests: 0, numFailedTestSuites: 2 });
+    const ok = write('ok.json', {
+      numPassedTests: 5,
+      numFailedTests: 1,
+      numPendingTests: 0,
+      numTodoTests: 0,
+      numFailedTestSuites: 1,
+    });
+    const broken = write('broken.json', {
+      numPassedTests: 3,
+      numFailedTests: 0,
+      numPendingTests: 1,
+      numTodoTests: 0,
+      numFailedTestSuites: 2,
+    });
     expect(readVitestCounts('unit', ok)).toEqual({ suite: 'unit', passed: 5, failed: 1, skipped: 0 });
     expect(readVitestCounts('unit', broken)).toEqual({ suite: 'unit', passed: 3, failed: 2, skipped: 1 });
   });
@@ -25,7 +37,10 @@ describe('test counts', () => {
   });
 
   it('reads playwright stats, counting global errors when no test failed', () => {
-    const file = write('pw.json', { stats: { expected: 2, unexpected: 0, flaky: 1, skipped: 0 }, errors: [{ message: 'webServer' }] });
+    const file = write('pw.json', {
+      stats: { expected: 2, unexpected: 0, flaky: 1, skipped: 0 },
+      errors: [{ message: 'webServer' }],
+    });
     expect(readPlaywrightCounts('e2e', file)).toEqual({ suite: 'e2e', passed: 3, failed: 1, skipped: 0 });
   });
 

@@ -28,7 +28,11 @@ export class WorkerProcess {
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     this.child = child;
-    await eventually(`worker on port ${this.port} ready`, () => this.ready().then((ok) => (ok ? true : undefined)), 60_000);
+    await eventually(
+      `worker on port ${this.port} ready`,
+      () => this.ready().then((ok) => (ok ? true : undefined)),
+      60_000,
+    );
   }
 
   async ready(): Promise<boolean> {

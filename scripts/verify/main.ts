@@ -34,10 +34,12 @@ async function main(): Promise<number> {
   });
   const scenarios = values.scenarios.split(',').map((s) => s.trim());
   const unknown = scenarios.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
-  if (unknown.length > 0) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; choose from ${SCENARIOS.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`unknown scenario(s) ${unknown.join(', ')}; choose from ${SCENARIOS.join(', ')}`);
   const number = (name: string, value: string) => {
     const parsed = Number(value);
-    if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`--${name} must be a non-negative number, got "${value}"`);
+    if (!Number.isFinite(parsed) || parsed < 0)
+      throw new Error(`--${name} must be a non-negative number, got "${value}"`);
     return parsed;
   };
 
@@ -49,12 +51,21 @@ async function main(): Promise<number> {
   let localBroker: LocalBrokerOptions | null = null;
   let brokerStartedHere = false;
   if (config.usesLocalBroker) {
-    localBroker = { port: config.WARDEN_KAFKA_PORT, controllerPort: config.WARDEN_KAFKA_CONTROLLER_PORT, home: config.WARDEN_KAFKA_HOME };
+    localBroker = {
+      port: config.WARDEN_KAFKA_PORT,
+      controllerPort: config.WARDEN_KAFKA_CONTROLLER_PORT,
+      home: config.WARDEN_KAFKA_HOME,
+    };
     brokerStartedHere = !(await localBrokerRunning(localBroker));
     await startLocalBroker(localBroker);
   }
   await migrateDatabase(config.DATABASE_URL);
-  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'warden-verify', logLevel: 'nothing', ...kafkaSecurityFrom(config) });
+  const kafka = createKafka({
+    brokers: config.kafkaBrokers,
+    clientId: 'warden-verify',
+    logLevel: 'nothing',
+    ...kafkaSecurityFrom(config),
+  });
   const admin = kafka.admin();
   await admin.connect();
   const db = createDatabase(config.DATABASE_URL);
@@ -81,7 +92,10 @@ async function main(): Promise<number> {
     console.log(formatReports(reports));
     const file = path.join(RESULTS_DIR, `verify-${new Date().toISOString().replaceAll(':', '-')}.json`);
     mkdirSync(RESULTS_DIR, { recursive: true });
-    writeFileSync(file, JSON.stringify(reports, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2));
+    writeFileSync(
+      file,
+      JSON.stringify(reports, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2),
+    );
     console.log(`verify: results written to ${path.relative(process.cwd(), file)}`);
     return reports.every((r) => r.passed) ? 0 : 1;
   } finally {

@@ -67,14 +67,18 @@ export async function observe(options: {
     where: { businessId: { startsWith: `${options.runId}-` } },
     select: { businessId: true, firstStoreSeq: true, writeCount: true },
   });
-  const stored = new Map<string, StoredRecord>(rows.map((r) => [r.businessId, { id: r.businessId, firstStoreSeq: r.firstStoreSeq, writeCount: r.writeCount }]));
+  const stored = new Map<string, StoredRecord>(
+    rows.map((r) => [r.businessId, { id: r.businessId, firstStoreSeq: r.firstStoreSeq, writeCount: r.writeCount }]),
+  );
   const dead = await readWholeTopic(kafka, admin, options.dlqTopic);
   const deadLettered = new Set(
     dead
       .filter((m) => m.headers[DLQ_HEADERS.topic] === options.inputTopic)
       .map((m) => `${m.headers[DLQ_HEADERS.partition]}/${m.headers[DLQ_HEADERS.offset]}`),
   );
-  const quarantines = await db.partitionQuarantine.findMany({ where: { groupId: options.groupId, topic: options.inputTopic } });
+  const quarantines = await db.partitionQuarantine.findMany({
+    where: { groupId: options.groupId, topic: options.inputTopic },
+  });
   const quarantined = new Map(quarantines.map((q) => [q.partition, q.offset] as const));
   const storedResults = options.resultsTopic ? await readStoredResults(kafka, admin, options.resultsTopic) : null;
   return { stored, deadLettered, quarantined, committed, storedResults };

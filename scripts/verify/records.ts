@@ -39,9 +39,19 @@ export function planRecords(options: PlanOptions, random: () => number): Planned
 const MALFORMED_VARIANTS = ['bad-json', 'wrong-types', 'oversized', 'invalid-utf8', 'null-value'] as const;
 
 /** The Kafka message for a planned record. Malformed records rotate through every kind of bad input. */
-export function encodeRecord(record: PlannedRecord, index: number): { key: string; value: Buffer | null; headers: Record<string, string> } {
+export function encodeRecord(
+  record: PlannedRecord,
+  index: number,
+): { key: string; value: Buffer | null; headers: Record<string, string> } {
   const headers = { 'verify-id': record.id };
-  const event = { eventId: record.id, type: 'document.upsert', businessId: record.id, resultKey: record.key, sequence: record.sequence, payload: { key: record.key } };
+  const event = {
+    eventId: record.id,
+    type: 'document.upsert',
+    businessId: record.id,
+    resultKey: record.key,
+    sequence: record.sequence,
+    payload: { key: record.key },
+  };
   const json = (value: unknown) => Buffer.from(JSON.stringify(value));
   switch (record.kind) {
     case 'valid':

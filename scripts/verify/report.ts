@@ -2,7 +2,21 @@ import type { ScenarioReport } from './run-verification';
 
 /** A plain-text table of scenario verdicts, then the notes that explain any failure. */
 export function formatReports(reports: readonly ScenarioReport[]): string {
-  const header = ['scenario', 'result', 'seconds', 'produced', 'stored', 'lost', 'order viol.', 'duplicates', 'bad', 'dead-lettered', 'quarantined', 'dropped', 'commit viol.'];
+  const header = [
+    'scenario',
+    'result',
+    'seconds',
+    'produced',
+    'stored',
+    'lost',
+    'order viol.',
+    'duplicates',
+    'bad',
+    'dead-lettered',
+    'quarantined',
+    'dropped',
+    'commit viol.',
+  ];
   const rows = reports.map((r) => [
     r.scenario,
     r.passed ? 'PASS' : 'FAIL',

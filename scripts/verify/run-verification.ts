@@ -14,7 +14,15 @@ import { judge, passes, type Observation, type ProducedRecord, type Verdict } fr
 // what they did: nothing lost, per-key order kept, no record silently dropped, no commit past unfinished
 // work, checked after every fault and at the end.
 
-export const SCENARIOS = ['steady', 'kill9', 'rebalance', 'broker-restart', 'db-outage', 'keys1000', 'isolation'] as const;
+export const SCENARIOS = [
+  'steady',
+  'kill9',
+  'rebalance',
+  'broker-restart',
+  'db-outage',
+  'keys1000',
+  'isolation',
+] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface VerifyOptions {
@@ -147,16 +155,25 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
     { topic: topics.results, numPartitions: 1 },
     { topic: topics.dlq, numPartitions: 1 },
   ]);
-  const produced = await produce(kafka, admin, topics.input, {
-    runId,
-    records: options.records,
-    keys: plan.keys ?? options.keys,
-    poisonShare: plan.mixes ? options.poisonShare : 0,
-    malformedShare: plan.mixes ? options.malformedShare : 0,
-    ignoredShare: options.ignoredShare,
-  }, scenario === 'isolation');
+  const produced = await produce(
+    kafka,
+    admin,
+    topics.input,
+    {
+      runId,
+      records: options.records,
+      keys: plan.keys ?? options.keys,
+      poisonShare: plan.mixes ? options.poisonShare : 0,
+      malformedShare: plan.mixes ? options.malformedShare : 0,
+      ignoredShare: options.ignoredShare,
+    },
+    scenario === 'isolation',
+  );
 
-  const proxy = new TcpProxy({ host: new URL(options.databaseUrl).hostname, port: Number(new URL(options.databaseUrl).port || 5432) });
+  const proxy = new TcpProxy({
+    host: new URL(options.databaseUrl).hostname,
+    port: Number(new URL(options.databaseUrl).port || 5432),
+  });
   const proxyPort = await proxy.start();
   const workerDatabaseUrl = new URL(options.databaseUrl);
   if (scenario === 'db-outage') workerDatabaseUrl.port = String(proxyPort);
@@ -183,7 +200,16 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
     eventually(
       'an observation of the run',
       () =>
-        observe({ kafka, admin, db, runId, groupId, inputTopic: topics.input, dlqTopic: topics.dlq, ...(withResults ? { resultsTopic: topics.results } : {}) }),
+        observe({
+          kafka,
+          admin,
+          db,
+          runId,
+          groupId,
+          inputTopic: topics.input,
+          dlqTopic: topics.dlq,
+          ...(withResults ? { resultsTopic: topics.results } : {}),
+        }),
       60_000,
     );
   const validCount = produced.filter((r) => r.kind === 'valid').length;
@@ -202,14 +228,18 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
       const target = Math.floor(validCount * fraction);
       await eventually(
         `${Math.round(fraction * 100)}% of ${scenario} processed`,
-        async () => ((await db.storedDocument.count({ where: { businessId: { startsWith: `${runId}-` } } })) >= target ? true : undefined),
+        async () =>
+          (await db.storedDocument.count({ where: { businessId: { startsWith: `${runId}-` } } })) >= target
+            ? true
+            : undefined,
         300_000,
       );
     },
     async checkpoint(after) {
       const verdict = judge(produced, await seen(), false);
       checkpoints.push({ after, commitViolations: verdict.commitViolations.length });
-      if (verdict.commitViolations.length > 0) notes.push(`after ${after}: ${verdict.commitViolations.slice(0, 3).join('; ')}`);
+      if (verdict.commitViolations.length > 0)
+        notes.push(`after ${after}: ${verdict.commitViolations.slice(0, 3).join('; ')}`);
     },
     note: (line) => notes.push(line),
   };
@@ -225,7 +255,8 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
     for (const [index, worker] of workers) {
       await worker.stop('SIGTERM');
       const errors = worker.output.split('\n').filter((line) => /"level":(50|60)/.test(line));
-      if (errors.length > 0) notes.push(`worker ${index} logged ${errors.length} error(s); last: ${errors.at(-1)!.slice(0, 300)}`);
+      if (errors.length > 0)
+        notes.push(`worker ${index} logged ${errors.length} error(s); last: ${errors.at(-1)!.slice(0, 300)}`);
     }
     await proxy.stop();
   }
@@ -233,9 +264,13 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
   const final = await seen(true);
   verdict = judge(produced, final, true);
   if (scenario === 'isolation') checkIsolation(produced, verdict, final, notes);
-  if (verdict.missingResults.length > 0) notes.push(`${verdict.missingResults.length} stored records without a stored result`);
+  if (verdict.missingResults.length > 0)
+    notes.push(`${verdict.missingResults.length} stored records without a stored result`);
   if (verdict.lost.length > 0) notes.push(`lost, for example: ${verdict.lost.slice(0, 5).join(', ')}`);
-  const passed = passes(verdict, { ordered: plan.ordered && options.ordering !== 'unordered' }) && checkpoints.every((c) => c.commitViolations === 0) && !notes.some((n) => n.startsWith('scenario failed') || n.startsWith('isolation'));
+  const passed =
+    passes(verdict, { ordered: plan.ordered && options.ordering !== 'unordered' }) &&
+    checkpoints.every((c) => c.commitViolations === 0) &&
+    !notes.some((n) => n.startsWith('scenario failed') || n.startsWith('isolation'));
   const seconds = Math.round((Date.now() - started) / 100) / 10;
   log(`verify ${scenario}: ${passed ? 'PASS' : 'FAIL'} in ${seconds} s`);
   return { scenario, passed, seconds, verdict, checkpoints, notes };
@@ -267,17 +302,28 @@ function checkIsolation(produced: ProducedRecord[], verdict: Verdict, seen: Obse
   const poison = produced.find((r) => r.kind === 'poison');
   if (!poison) return void notes.push('isolation: no poison record was produced');
   const held = seen.quarantined.get(poison.partition);
-  if (held !== poison.offset) notes.push(`isolation: partition ${poison.partition} is held at ${held ?? 'nothing'}, expected ${poison.offset}`);
+  if (held !== poison.offset)
+    notes.push(`isolation: partition ${poison.partition} is held at ${held ?? 'nothing'}, expected ${poison.offset}`);
   const committed = seen.committed.get(poison.partition);
-  if (committed !== undefined && committed > poison.offset) notes.push(`isolation: partition ${poison.partition} committed ${committed}, past the poison at ${poison.offset}`);
-  const othersUnfinished = produced.filter((r) => r.partition !== poison.partition && r.kind === 'valid' && !seen.stored.has(r.id));
-  if (othersUnfinished.length > 0) notes.push(`isolation: ${othersUnfinished.length} records of healthy partitions unfinished`);
+  if (committed !== undefined && committed > poison.offset)
+    notes.push(`isolation: partition ${poison.partition} committed ${committed}, past the poison at ${poison.offset}`);
+  const othersUnfinished = produced.filter(
+    (r) => r.partition !== poison.partition && r.kind === 'valid' && !seen.stored.has(r.id),
+  );
+  if (othersUnfinished.length > 0)
+    notes.push(`isolation: ${othersUnfinished.length} records of healthy partitions unfinished`);
   if (verdict.lost.length > 0) notes.push(`isolation: ${verdict.lost.length} lost`);
 }
 
-async function produce(kafka: Kafka, admin: Admin, topic: string, plan: PlanOptions, withOnePoison: boolean): Promise<ProducedRecord[]> {
+async function produce(
+  kafka: Kafka,
+  admin: Admin,
+  topic: string,
+  plan: PlanOptions,
+  withOnePoison: boolean,
+): Promise<ProducedRecord[]> {
   let seed = 7;
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   const planned = planRecords(plan, random);
   if (withOnePoison) planned[Math.min(5, planned.length - 1)]!.kind = 'poison';
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
@@ -290,7 +336,9 @@ async function produce(kafka: Kafka, admin: Admin, topic: string, plan: PlanOpti
   } finally {
     await producer.disconnect();
   }
-  const positions = new Map((await readWholeTopic(kafka, admin, topic)).map((m) => [m.headers['verify-id'], m] as const));
+  const positions = new Map(
+    (await readWholeTopic(kafka, admin, topic)).map((m) => [m.headers['verify-id'], m] as const),
+  );
   return planned.map((record) => {
     const position = positions.get(record.id);
     if (!position) throw new Error(`produced record ${record.id} not found in ${topic}`);

@@ -99,12 +99,17 @@ export function judge(produced: readonly ProducedRecord[], seen: Observation, fi
     silentlyDropped,
     commitViolations,
     missingResults:
-      finished && seen.storedResults ? valid.filter((r) => seen.stored.has(r.id) && !seen.storedResults!.has(r.id)).map((r) => r.id) : [],
+      finished && seen.storedResults
+        ? valid.filter((r) => seen.stored.has(r.id) && !seen.storedResults!.has(r.id)).map((r) => r.id)
+        : [],
   };
 }
 
 /** Per key, in sequence order, each first write must come after every first write of a lower sequence. */
-export function countOrderViolations(valid: readonly ProducedRecord[], stored: ReadonlyMap<string, StoredRecord>): number {
+export function countOrderViolations(
+  valid: readonly ProducedRecord[],
+  stored: ReadonlyMap<string, StoredRecord>,
+): number {
   const byKey = new Map<string, ProducedRecord[]>();
   for (const r of valid) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
   let violations = 0;

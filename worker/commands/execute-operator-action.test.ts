@@ -57,7 +57,11 @@ describe('executeOperatorAction', () => {
     expect(dlq).toHaveLength(1);
     expect(dlq[0]?.record).toMatchObject({ topic: 'events', partition: 0, offset: '1' });
     expect(dlq[0]?.record.value?.toString()).toBe('bad payload');
-    expect(dlq[0]?.info).toEqual({ errorClass: 'missing-result-key', reason: 'skipped by alice: fixed upstream (held for: result key missing)', attempts: 0 });
+    expect(dlq[0]?.info).toEqual({
+      errorClass: 'missing-result-key',
+      reason: 'skipped by alice: fixed upstream (held for: result key missing)',
+      attempts: 0,
+    });
     await h.succeed(0);
     await h.core.commitNow();
     expect(h.source.committed(tp())?.offset).toBe('2');
@@ -65,9 +69,15 @@ describe('executeOperatorAction', () => {
 
   it('a failed dead-letter copy skips nothing', async () => {
     const h = quarantined();
-    const { ports: p } = ports(h, { deadLetter: { topic: 'events.dlq', write: async () => Promise.reject(new Error('broker down')) } });
+    const { ports: p } = ports(h, {
+      deadLetter: { topic: 'events.dlq', write: async () => Promise.reject(new Error('broker down')) },
+    });
     const outcome = await executeOperatorAction(action({ action: 'skip' }), p);
-    expect(outcome).toEqual({ status: 'failed', outcome: 'the dead-letter copy to events.dlq failed (broker down); nothing was skipped, events-0 stays quarantined' });
+    expect(outcome).toEqual({
+      status: 'failed',
+      outcome:
+        'the dead-letter copy to events.dlq failed (broker down); nothing was skipped, events-0 stays quarantined',
+    });
     expect(h.partitionSnapshot().quarantine?.offset).toBe('1');
   });
 
@@ -88,13 +98,20 @@ describe('executeOperatorAction', () => {
     const h = quarantined();
     const at = new Date(57_000);
     const outcome = await executeOperatorAction(action({ action: 'seek', seekTimestamp: at }), ports(h).ports);
-    expect(outcome).toEqual({ status: 'done', outcome: `sought from offset 1 to 57 (first record at or after ${at.toISOString()})`, seekOffset: 57n });
+    expect(outcome).toEqual({
+      status: 'done',
+      outcome: `sought from offset 1 to 57 (first record at or after ${at.toISOString()})`,
+      seekOffset: 57n,
+    });
   });
 
   it('refuses a seek outside the log and changes nothing', async () => {
     const h = quarantined();
     const outcome = await executeOperatorAction(action({ action: 'seek', seekOffset: 101n }), ports(h).ports);
-    expect(outcome).toMatchObject({ status: 'rejected', outcome: 'offset 101 is outside the log of events-0 (0 to 100); nothing was changed' });
+    expect(outcome).toMatchObject({
+      status: 'rejected',
+      outcome: 'offset 101 is outside the log of events-0 (0 to 100); nothing was changed',
+    });
     expect(h.partitionSnapshot().quarantine?.offset).toBe('1');
   });
 
@@ -102,7 +119,10 @@ describe('executeOperatorAction', () => {
     const h = createHarness();
     h.core.deliver([makeRecord(0)]);
     const outcome = await executeOperatorAction(action(), ports(h).ports);
-    expect(outcome).toEqual({ status: 'rejected', outcome: 'events-0 is not quarantined (any more): nothing to resume' });
+    expect(outcome).toEqual({
+      status: 'rejected',
+      outcome: 'events-0 is not quarantined (any more): nothing to resume',
+    });
   });
 
   it('rejects an action aimed at another record than the one now held', async () => {

@@ -58,7 +58,8 @@ export async function executeOperatorAction(action: PendingAction, ports: Action
   const name = `${action.topic}-${action.partition}`;
   if (!ports.core.owns(tp)) return null;
   const held = quarantineOf(ports.core, tp);
-  if (!held) return { status: 'rejected', outcome: `${name} is not quarantined (any more): nothing to ${action.action}` };
+  if (!held)
+    return { status: 'rejected', outcome: `${name} is not quarantined (any more): nothing to ${action.action}` };
   if (action.quarantineOffset !== null && BigInt(held.offset) !== action.quarantineOffset) {
     return {
       status: 'rejected',
@@ -70,12 +71,22 @@ export async function executeOperatorAction(action: PendingAction, ports: Action
     switch (action.action) {
       case 'resume': {
         const result = ports.core.resumeQuarantined(tp);
-        return { status: 'done', outcome: `resumed: retrying offset ${held.offset}; reading continues at ${result.seekOffset}` };
+        return {
+          status: 'done',
+          outcome: `resumed: retrying offset ${held.offset}; reading continues at ${result.seekOffset}`,
+        };
       }
       case 'skip': {
         let copied = '';
         if (ports.deadLetter) {
-          const record: SourceRecord = { ...tp, offset: held.offset, key: held.key, value: held.value, timestampMs: held.timestampMs, headers: held.headers };
+          const record: SourceRecord = {
+            ...tp,
+            offset: held.offset,
+            key: held.key,
+            value: held.value,
+            timestampMs: held.timestampMs,
+            headers: held.headers,
+          };
           try {
             await ports.deadLetter.write(record, {
               errorClass: held.errorClass,
@@ -83,33 +94,51 @@ export async function executeOperatorAction(action: PendingAction, ports: Action
               attempts: held.attempts,
             });
           } catch (error) {
-            return { status: 'failed', outcome: `the dead-letter copy to ${ports.deadLetter.topic} failed (${messageOf(error)}); nothing was skipped, ${name} stays quarantined` };
+            return {
+              status: 'failed',
+              outcome: `the dead-letter copy to ${ports.deadLetter.topic} failed (${messageOf(error)}); nothing was skipped, ${name} stays quarantined`,
+            };
           }
           copied = `, copied to ${ports.deadLetter.topic}`;
           // The write awaited: the partition may have moved or been released meanwhile.
           const still = quarantineOf(ports.core, tp);
           if (!ports.core.owns(tp) || !still || still.offset !== held.offset) {
-            return { status: 'failed', outcome: `offset ${held.offset} was copied to ${ports.deadLetter.topic}, but ${name} changed hands or state meanwhile; it was not skipped` };
+            return {
+              status: 'failed',
+              outcome: `offset ${held.offset} was copied to ${ports.deadLetter.topic}, but ${name} changed hands or state meanwhile; it was not skipped`,
+            };
           }
         }
         const result = ports.core.skipQuarantined(tp);
-        return { status: 'done', outcome: `skipped offset ${held.offset} without processing${copied}; reading continues at ${result.seekOffset}` };
+        return {
+          status: 'done',
+          outcome: `skipped offset ${held.offset} without processing${copied}; reading continues at ${result.seekOffset}`,
+        };
       }
       case 'seek': {
         let target = action.seekOffset;
         let from = '';
         if (target === null) {
-          if (action.seekTimestamp === null) return { status: 'rejected', outcome: 'seek without an offset or a timestamp' };
+          if (action.seekTimestamp === null)
+            return { status: 'rejected', outcome: 'seek without an offset or a timestamp' };
           target = await ports.offsetAt(tp, action.seekTimestamp.getTime());
           from = ` (first record at or after ${action.seekTimestamp.toISOString()})`;
         }
         const range = await ports.logRange(tp);
         if (target < range.start || target > range.end) {
-          return { status: 'rejected', outcome: `offset ${target} is outside the log of ${name} (${range.start} to ${range.end}); nothing was changed`, seekOffset: target };
+          return {
+            status: 'rejected',
+            outcome: `offset ${target} is outside the log of ${name} (${range.start} to ${range.end}); nothing was changed`,
+            seekOffset: target,
+          };
         }
         // The awaits above may have let the partition move; the core re-checks ownership and the quarantine.
         const result = ports.core.seekQuarantined(tp, target.toString());
-        return { status: 'done', outcome: `sought from offset ${held.offset} to ${result.seekOffset}${from}`, seekOffset: target };
+        return {
+          status: 'done',
+          outcome: `sought from offset ${held.offset} to ${result.seekOffset}${from}`,
+          seekOffset: target,
+        };
       }
       default:
         return { status: 'rejected', outcome: `unknown action "${action.action}"` };
@@ -120,7 +149,9 @@ export async function executeOperatorAction(action: PendingAction, ports: Action
 }
 
 function quarantineOf(core: ActionCore, tp: TopicPartition) {
-  return core.snapshot().partitions.find((p) => p.topic === tp.topic && p.partition === tp.partition)?.quarantine ?? null;
+  return (
+    core.snapshot().partitions.find((p) => p.topic === tp.topic && p.partition === tp.partition)?.quarantine ?? null
+  );
 }
 
 function messageOf(error: unknown): string {

@@ -40,11 +40,24 @@ export async function startOperatorCommands(options: {
     ports: createKafkaActionPorts({
       admin: options.admin,
       core: consumer.core,
-      deadLetter: { topic: config.WARDEN_DLQ_TOPIC, write: createDeadLetterWriter(options.producer, config.WARDEN_DLQ_TOPIC) },
+      deadLetter: {
+        topic: config.WARDEN_DLQ_TOPIC,
+        write: createDeadLetterWriter(options.producer, config.WARDEN_DLQ_TOPIC),
+      },
     }),
     onError: (error) => logger.warn({ err: error }, 'operator action round failed; the next round runs on schedule'),
     onApplied: (action, status, outcome) => {
-      logger.info({ actionId: action.id.toString(), action: action.action, topic: action.topic, partition: action.partition, status, outcome }, 'operator action');
+      logger.info(
+        {
+          actionId: action.id.toString(),
+          action: action.action,
+          topic: action.topic,
+          partition: action.partition,
+          status,
+          outcome,
+        },
+        'operator action',
+      );
       options.onApplied?.(action.action, status);
     },
   });
@@ -55,7 +68,9 @@ export async function startOperatorCommands(options: {
     onError: (error) => logger.warn({ err: error }, 'operator action listener lost its connection; polling continues'),
   });
   poller.start();
-  await listener.start().catch((error: Error) => logger.warn({ err: error }, 'operator action listener did not start; polling only'));
+  await listener
+    .start()
+    .catch((error: Error) => logger.warn({ err: error }, 'operator action listener did not start; polling only'));
   return {
     stop: async () => {
       await listener.stop();

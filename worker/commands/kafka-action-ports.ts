@@ -22,6 +22,7 @@ export function createKafkaActionPorts(options: {
       return { start: BigInt(p.low), end: BigInt(p.high) };
     },
     // kafkajs answers the high watermark when no record is at or after the time.
-    offsetAt: async (tp, timestampMs) => BigInt(partitionOf(await admin.fetchTopicOffsetsByTimestamp(tp.topic, timestampMs), tp).offset),
+    offsetAt: async (tp, timestampMs) =>
+      BigInt(partitionOf(await admin.fetchTopicOffsetsByTimestamp(tp.topic, timestampMs), tp).offset),
   };
 }

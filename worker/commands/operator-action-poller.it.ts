@@ -3,7 +3,14 @@ import type { Admin } from 'kafkajs';
 import { loadConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
 import { requestOperatorAction } from '../../lib/server/request-operator-action';
-import { committedOffsets, createTopic, eventually, readTopic, testKafka, uniqueName } from '../../test-support/integration';
+import {
+  committedOffsets,
+  createTopic,
+  eventually,
+  readTopic,
+  testKafka,
+  uniqueName,
+} from '../../test-support/integration';
 import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
 import { startPipelineConsumer } from '../../test-support/pipeline-consumer';
 import type { SourceRecord } from '../core/types';
@@ -22,7 +29,14 @@ let db: Database;
 connectKafkaAndDatabase(kafka, (handles) => ({ admin, db } = handles));
 
 function event(id: string, overrides: Record<string, unknown> = {}) {
-  return JSON.stringify({ eventId: id, type: 'document.upsert', businessId: id, resultKey: `res-${id}`, payload: { id }, ...overrides });
+  return JSON.stringify({
+    eventId: id,
+    type: 'document.upsert',
+    businessId: id,
+    resultKey: `res-${id}`,
+    payload: { id },
+    ...overrides,
+  });
 }
 
 /** A poison record: a stored type without a result key, which admission quarantines. */
@@ -54,7 +68,11 @@ async function quarantinedPipeline(options: {
     topic,
     acks: -1,
     messages: [
-      ...options.records.map((r) => ({ partition: 0, value: r.value, ...(r.timestamp ? { timestamp: String(r.timestamp) } : {}) })),
+      ...options.records.map((r) => ({
+        partition: 0,
+        value: r.value,
+        ...(r.timestamp ? { timestamp: String(r.timestamp) } : {}),
+      })),
       ...Array.from({ length: 3 }, (_, i) => ({ partition: 1, value: event(`${prefix}-p1-${i}`) })),
     ],
   });
@@ -69,9 +87,13 @@ async function quarantinedPipeline(options: {
     ...(options.admit ? { consumer: { admit: options.admit } } : {}),
   });
   await eventually('the quarantine row', () =>
-    db.partitionQuarantine.findFirst({ where: { groupId, topic, partition: 0, offset: options.heldAt } }).then((q) => q ?? undefined),
+    db.partitionQuarantine
+      .findFirst({ where: { groupId, topic, partition: 0, offset: options.heldAt } })
+      .then((q) => q ?? undefined),
   );
-  await eventually('partition 1 committed to its end', async () => ((await committedOffsets(admin, groupId, topic)).get(1) === '3' ? true : undefined));
+  await eventually('partition 1 committed to its end', async () =>
+    (await committedOffsets(admin, groupId, topic)).get(1) === '3' ? true : undefined,
+  );
   const watermarks = await admin.fetchTopicOffsets(topic);
   await db.lagSample.createMany({
     data: watermarks.map((w) => ({
@@ -111,12 +133,20 @@ describe('OperatorActionPoller on the real broker and database', () => {
       records: [0, 1, 2, 3, 4].map((i) => ({ value: event(`resume-${i}-${Math.random()}`) })),
       heldAt: 2n,
       // Offset 2 fails admission until "the upstream fix is deployed".
-      admit: (record) => (held && record.partition === 0 && record.offset === '2' ? { ok: false, reason: 'schema v2 not deployed', errorClass: 'schema' } : admitEvent(record)),
+      admit: (record) =>
+        held && record.partition === 0 && record.offset === '2'
+          ? { ok: false, reason: 'schema v2 not deployed', errorClass: 'schema' }
+          : admitEvent(record),
     });
     try {
       expect((await committedOffsets(admin, setup.groupId, setup.topic)).get(0)).toBe('2');
       held = false;
-      const requested = await requestOperatorAction(db, { groupId: setup.groupId, topic: setup.topic, partition: 0 }, { action: 'resume', reason: 'v2 deployed' }, 'alice');
+      const requested = await requestOperatorAction(
+        db,
+        { groupId: setup.groupId, topic: setup.topic, partition: 0 },
+        { action: 'resume', reason: 'v2 deployed' },
+        'alice',
+      );
       expect(requested).toMatchObject({ status: 'pending', quarantineOffset: '2' });
 
       expect(await setup.poller().pollOnce()).toEqual({ executed: 1, expired: 0 });
@@ -125,8 +155,12 @@ describe('OperatorActionPoller on the real broker and database', () => {
       expect(row.outcome).toMatch(/^resumed: retrying offset 2/);
       expect(row.completedAt).toBeInstanceOf(Date);
 
-      await eventually('partition 0 committed to its end', async () => ((await committedOffsets(admin, setup.groupId, setup.topic)).get(0) === '5' ? true : undefined));
-      expect(await db.partitionQuarantine.findFirst({ where: { groupId: setup.groupId, topic: setup.topic } })).toBeNull();
+      await eventually('partition 0 committed to its end', async () =>
+        (await committedOffsets(admin, setup.groupId, setup.topic)).get(0) === '5' ? true : undefined,
+      );
+      expect(
+        await db.partitionQuarantine.findFirst({ where: { groupId: setup.groupId, topic: setup.topic } }),
+      ).toBeNull();
     } finally {
       await setup.pipeline.stop();
     }
@@ -134,12 +168,23 @@ describe('OperatorActionPoller on the real broker and database', () => {
 
   it('skip: copies the record to the dead-letter topic, then the commit passes it; a second poller cannot apply it again', async () => {
     const setup = await quarantinedPipeline({
-      records: [{ value: event(`skip-0-${Math.random()}`) }, { value: poison(`skip-poison-${Math.random()}`) }, { value: event(`skip-2-${Math.random()}`) }],
+      records: [
+        { value: event(`skip-0-${Math.random()}`) },
+        { value: poison(`skip-poison-${Math.random()}`) },
+        { value: event(`skip-2-${Math.random()}`) },
+      ],
       heldAt: 1n,
     });
     try {
-      const held = await db.partitionQuarantine.findFirstOrThrow({ where: { groupId: setup.groupId, topic: setup.topic, partition: 0 } });
-      const requested = await requestOperatorAction(db, { groupId: setup.groupId, topic: setup.topic, partition: 0 }, { action: 'skip', reason: 'garbage from a test producer' }, 'bob');
+      const held = await db.partitionQuarantine.findFirstOrThrow({
+        where: { groupId: setup.groupId, topic: setup.topic, partition: 0 },
+      });
+      const requested = await requestOperatorAction(
+        db,
+        { groupId: setup.groupId, topic: setup.topic, partition: 0 },
+        { action: 'skip', reason: 'garbage from a test producer' },
+        'bob',
+      );
       // Two workers racing for the same action: one applies it, the other finds nothing to claim.
       const [a, b] = await Promise.all([setup.poller('worker-a').pollOnce(), setup.poller('worker-b').pollOnce()]);
       expect(a.executed + b.executed).toBe(1);
@@ -147,13 +192,17 @@ describe('OperatorActionPoller on the real broker and database', () => {
       const row = await db.operatorAction.findUniqueOrThrow({ where: { id: BigInt(requested.id) } });
       expect(row.status).toBe('done');
       expect(row.outcome).toBe(`skipped offset 1 without processing, copied to ${setup.dlq}; reading continues at 2`);
-      await eventually('partition 0 committed past the skipped record', async () => ((await committedOffsets(admin, setup.groupId, setup.topic)).get(0) === '3' ? true : undefined));
+      await eventually('partition 0 committed past the skipped record', async () =>
+        (await committedOffsets(admin, setup.groupId, setup.topic)).get(0) === '3' ? true : undefined,
+      );
 
       const [copy, ...more] = await readTopic(kafka, setup.dlq, 1);
       expect(more).toHaveLength(0);
       expect(copy?.headers[DLQ_HEADERS.offset]).toBe('1');
       expect(copy?.headers[DLQ_HEADERS.topic]).toBe(setup.topic);
-      expect(copy?.headers[DLQ_HEADERS.message]).toBe(`skipped by bob: garbage from a test producer (held for: ${held.reason})`);
+      expect(copy?.headers[DLQ_HEADERS.message]).toBe(
+        `skipped by bob: garbage from a test producer (held for: ${held.reason})`,
+      );
       expect(copy?.value).toContain('skip-poison-');
     } finally {
       await setup.pipeline.stop();
@@ -177,8 +226,13 @@ describe('OperatorActionPoller on the real broker and database', () => {
       await setup.poller().pollOnce();
       const row = await db.operatorAction.findUniqueOrThrow({ where: { id: BigInt(requested.id) } });
       expect(row).toMatchObject({ status: 'done', seekOffset: 3n });
-      await eventually('partition 0 committed to its end', async () => ((await committedOffsets(admin, setup.groupId, setup.topic)).get(0) === '5' ? true : undefined));
-      const stored = await db.storedDocument.findMany({ where: { businessId: { in: ids } }, select: { sourceOffset: true } });
+      await eventually('partition 0 committed to its end', async () =>
+        (await committedOffsets(admin, setup.groupId, setup.topic)).get(0) === '5' ? true : undefined,
+      );
+      const stored = await db.storedDocument.findMany({
+        where: { businessId: { in: ids } },
+        select: { sourceOffset: true },
+      });
       expect(stored.map((d) => d.sourceOffset).sort()).toEqual([0n, 3n, 4n]); // offset 2 was sought over, not processed
     } finally {
       await setup.pipeline.stop();
@@ -186,55 +240,123 @@ describe('OperatorActionPoller on the real broker and database', () => {
   });
 
   it('rejects what no longer applies, expires what nobody owns, and leaves other groups alone', async () => {
-    const setup = await quarantinedPipeline({ records: [{ value: poison(`rej-${Math.random()}`) }, { value: event(`rej-1-${Math.random()}`) }], heldAt: 0n });
+    const setup = await quarantinedPipeline({
+      records: [{ value: poison(`rej-${Math.random()}`) }, { value: event(`rej-1-${Math.random()}`) }],
+      heldAt: 0n,
+    });
     try {
       const requestedAt = new Date();
       const [notHeld, unowned, stale, otherGroup] = await Promise.all([
         // Partition 1 is not quarantined (a direct insert: the API would refuse it with 409).
-        db.operatorAction.create({ data: { groupId: setup.groupId, topic: setup.topic, partition: 1, action: 'resume', reason: 'r', requestedBy: 't', requestedAt } }),
+        db.operatorAction.create({
+          data: {
+            groupId: setup.groupId,
+            topic: setup.topic,
+            partition: 1,
+            action: 'resume',
+            reason: 'r',
+            requestedBy: 't',
+            requestedAt,
+          },
+        }),
         // Partition 7 does not exist, so nobody owns it: it waits, then expires.
-        db.operatorAction.create({ data: { groupId: setup.groupId, topic: setup.topic, partition: 7, action: 'skip', reason: 'r', requestedBy: 't', requestedAt: new Date(Date.now() - 120_000) } }),
+        db.operatorAction.create({
+          data: {
+            groupId: setup.groupId,
+            topic: setup.topic,
+            partition: 7,
+            action: 'skip',
+            reason: 'r',
+            requestedBy: 't',
+            requestedAt: new Date(Date.now() - 120_000),
+          },
+        }),
         // Held at offset 0, but the operator looked at offset 5.
-        db.operatorAction.create({ data: { groupId: setup.groupId, topic: setup.topic, partition: 0, action: 'skip', quarantineOffset: 5n, reason: 'r', requestedBy: 't', requestedAt } }),
-        db.operatorAction.create({ data: { groupId: `${setup.groupId}-other`, topic: setup.topic, partition: 0, action: 'skip', reason: 'r', requestedBy: 't', requestedAt: new Date(0) } }),
+        db.operatorAction.create({
+          data: {
+            groupId: setup.groupId,
+            topic: setup.topic,
+            partition: 0,
+            action: 'skip',
+            quarantineOffset: 5n,
+            reason: 'r',
+            requestedBy: 't',
+            requestedAt,
+          },
+        }),
+        db.operatorAction.create({
+          data: {
+            groupId: `${setup.groupId}-other`,
+            topic: setup.topic,
+            partition: 0,
+            action: 'skip',
+            reason: 'r',
+            requestedBy: 't',
+            requestedAt: new Date(0),
+          },
+        }),
       ]);
       expect(await setup.poller().pollOnce()).toEqual({ executed: 2, expired: 1 });
       const statusOf = async (id: bigint) => db.operatorAction.findUniqueOrThrow({ where: { id } });
-      expect(await statusOf(notHeld.id)).toMatchObject({ status: 'rejected', outcome: `${setup.topic}-1 is not quarantined (any more): nothing to resume` });
+      expect(await statusOf(notHeld.id)).toMatchObject({
+        status: 'rejected',
+        outcome: `${setup.topic}-1 is not quarantined (any more): nothing to resume`,
+      });
       expect(await statusOf(unowned.id)).toMatchObject({ status: 'expired' });
-      expect((await statusOf(unowned.id)).outcome).toMatch(new RegExp(`^no worker owning ${setup.topic}-7 applied it within 60 s`));
+      expect((await statusOf(unowned.id)).outcome).toMatch(
+        new RegExp(`^no worker owning ${setup.topic}-7 applied it within 60 s`),
+      );
       expect((await statusOf(stale.id)).status).toBe('rejected');
       expect((await statusOf(otherGroup.id)).status).toBe('pending');
       // Nothing moved: the partition is still held where it was.
       expect((await committedOffsets(admin, setup.groupId, setup.topic)).get(0)).toBe('-1');
-      expect(setup.pipeline.consumer.core.snapshot().partitions.find((p) => p.partition === 0)?.quarantine?.offset).toBe('0');
+      expect(
+        setup.pipeline.consumer.core.snapshot().partitions.find((p) => p.partition === 0)?.quarantine?.offset,
+      ).toBe('0');
     } finally {
       await setup.pipeline.stop();
     }
   });
 
   it('the API function refuses what it cannot do, and writes nothing', async () => {
-    const setup = await quarantinedPipeline({ records: [{ value: event(`api-0-${Math.random()}`) }, { value: poison(`api-${Math.random()}`) }], heldAt: 1n });
+    const setup = await quarantinedPipeline({
+      records: [{ value: event(`api-0-${Math.random()}`) }, { value: poison(`api-${Math.random()}`) }],
+      heldAt: 1n,
+    });
     try {
       const target = { groupId: setup.groupId, topic: setup.topic, partition: 0 };
       const before = await db.operatorAction.count({ where: { groupId: setup.groupId } });
-      await expect(requestOperatorAction(db, { ...target, groupId: 'never-sampled' }, { action: 'resume', reason: 'x' }, 't')).rejects.toMatchObject({ status: 404 });
-      await expect(requestOperatorAction(db, { ...target, partition: 9 }, { action: 'resume', reason: 'x' }, 't')).rejects.toMatchObject({ status: 404 });
-      await expect(requestOperatorAction(db, { ...target, partition: 1 }, { action: 'resume', reason: 'x' }, 't')).rejects.toMatchObject({
+      await expect(
+        requestOperatorAction(db, { ...target, groupId: 'never-sampled' }, { action: 'resume', reason: 'x' }, 't'),
+      ).rejects.toMatchObject({ status: 404 });
+      await expect(
+        requestOperatorAction(db, { ...target, partition: 9 }, { action: 'resume', reason: 'x' }, 't'),
+      ).rejects.toMatchObject({ status: 404 });
+      await expect(
+        requestOperatorAction(db, { ...target, partition: 1 }, { action: 'resume', reason: 'x' }, 't'),
+      ).rejects.toMatchObject({
         status: 409,
         message: expect.stringMatching(/is not quarantined/),
       });
-      await expect(requestOperatorAction(db, target, { action: 'seek', offset: '3', reason: 'x' }, 't')).rejects.toMatchObject({
+      await expect(
+        requestOperatorAction(db, target, { action: 'seek', offset: '3', reason: 'x' }, 't'),
+      ).rejects.toMatchObject({
         status: 400,
         field: 'offset',
-        message: expect.stringMatching(/^offset: 3 is outside the log of .+-0: it must be between the log start 0 and the log end 2 \(sampled /),
+        message: expect.stringMatching(
+          /^offset: 3 is outside the log of .+-0: it must be between the log start 0 and the log end 2 \(sampled /,
+        ),
       });
       expect(await db.operatorAction.count({ where: { groupId: setup.groupId } })).toBe(before);
 
       // A recorded action wakes the group's workers through NOTIFY (the poll is only the fallback).
       let notified!: () => void;
       const notification = new Promise<void>((resolve) => (notified = resolve));
-      const listener = new OperatorActionListener({ databaseUrl: loadConfig().DATABASE_URL, groupId: setup.groupId, onNotify: () => notified() });
+      const listener = new OperatorActionListener({
+        databaseUrl: loadConfig().DATABASE_URL,
+        groupId: setup.groupId,
+        onNotify: () => notified(),
+      });
       await listener.start();
       try {
         await requestOperatorAction(db, target, { action: 'seek', offset: '2', reason: 'skip to the end' }, 't');

@@ -13,25 +13,35 @@ describe('defaultClassifyError', () => {
   });
 
   it('recognises connection, timeout, leadership and rebalance failures', () => {
-    expect(defaultClassifyError(Object.assign(new Error('connect failed'), { code: 'ECONNREFUSED' }))).toBe('transient');
+    expect(defaultClassifyError(Object.assign(new Error('connect failed'), { code: 'ECONNREFUSED' }))).toBe(
+      'transient',
+    );
     expect(defaultClassifyError(new Error('read ECONNRESET'))).toBe('transient');
     expect(defaultClassifyError(named('KafkaJSConnectionError', 'Connection error'))).toBe('transient');
     expect(defaultClassifyError(named('KafkaJSRequestTimeoutError'))).toBe('transient');
     expect(defaultClassifyError(new Error('Request timed out after 30000ms'))).toBe('transient');
-    expect(defaultClassifyError(Object.assign(new Error('x'), { type: 'LEADER_NOT_AVAILABLE', retriable: false }))).toBe('transient');
-    expect(defaultClassifyError(Object.assign(new Error('The group is rebalancing, so a rejoin is needed'), { type: 'REBALANCE_IN_PROGRESS' }))).toBe(
-      'transient',
-    );
+    expect(
+      defaultClassifyError(Object.assign(new Error('x'), { type: 'LEADER_NOT_AVAILABLE', retriable: false })),
+    ).toBe('transient');
+    expect(
+      defaultClassifyError(
+        Object.assign(new Error('The group is rebalancing, so a rejoin is needed'), { type: 'REBALANCE_IN_PROGRESS' }),
+      ),
+    ).toBe('transient');
     expect(defaultClassifyError('transient glitch')).toBe('transient');
   });
 
   it('follows cause and originalError links', () => {
-    expect(defaultClassifyError(new Error('publish failed', { cause: Object.assign(new Error('x'), { code: 'ETIMEDOUT' }) }))).toBe(
-      'transient',
-    );
-    expect(defaultClassifyError(Object.assign(named('KafkaJSError', 'wrapped'), { originalError: named('KafkaJSConnectionError') }))).toBe(
-      'transient',
-    );
+    expect(
+      defaultClassifyError(
+        new Error('publish failed', { cause: Object.assign(new Error('x'), { code: 'ETIMEDOUT' }) }),
+      ),
+    ).toBe('transient');
+    expect(
+      defaultClassifyError(
+        Object.assign(named('KafkaJSError', 'wrapped'), { originalError: named('KafkaJSConnectionError') }),
+      ),
+    ).toBe('transient');
   });
 
   it('calls everything else permanent, including programming errors and odd values', () => {

@@ -114,7 +114,8 @@ export function resolveCoreSettings<T>(options: ConsumerCoreOptions<T>): CoreSet
   const ordering = options.ordering ?? defaults.ordering;
   const quarantinePolicy = options.quarantinePolicy ?? defaults.quarantinePolicy;
   if (!['partition', 'key', 'unordered'].includes(ordering)) throw new RangeError(`unknown ordering ${ordering}`);
-  if (!['pause', 'dead-letter'].includes(quarantinePolicy)) throw new RangeError(`unknown quarantinePolicy ${quarantinePolicy}`);
+  if (!['pause', 'dead-letter'].includes(quarantinePolicy))
+    throw new RangeError(`unknown quarantinePolicy ${quarantinePolicy}`);
   const retry = options.retry ?? defaults.retry;
   validateBackoff(retry);
   const stallDeadLetter = options.stallDeadLetterAfterMs ?? defaults.stallDeadLetterAfterMs;
@@ -130,7 +131,10 @@ export function resolveCoreSettings<T>(options: ConsumerCoreOptions<T>): CoreSet
       'maxInFlightPerPartition',
       options.maxInFlightPerPartition ?? defaults.maxInFlightPerPartition,
     ),
-    maxPendingPerPartition: positiveInteger('maxPendingPerPartition', options.maxPendingPerPartition ?? defaults.maxPendingPerPartition),
+    maxPendingPerPartition: positiveInteger(
+      'maxPendingPerPartition',
+      options.maxPendingPerPartition ?? defaults.maxPendingPerPartition,
+    ),
     maxBufferedBytesPerPartition: positiveInteger(
       'maxBufferedBytesPerPartition',
       options.maxBufferedBytesPerPartition ?? defaults.maxBufferedBytesPerPartition,
@@ -140,7 +144,10 @@ export function resolveCoreSettings<T>(options: ConsumerCoreOptions<T>): CoreSet
     metadataMaxBytes: nonNegative('metadataMaxBytes', options.metadataMaxBytes ?? defaults.metadataMaxBytes),
     stallThresholdMs: nonNegative('stallThresholdMs', options.stallThresholdMs ?? defaults.stallThresholdMs),
     stallDeadLetterAfterMs: stallDeadLetter === null ? null : nonNegative('stallDeadLetterAfterMs', stallDeadLetter),
-    stallCheckIntervalMs: positiveInteger('stallCheckIntervalMs', options.stallCheckIntervalMs ?? defaults.stallCheckIntervalMs),
+    stallCheckIntervalMs: positiveInteger(
+      'stallCheckIntervalMs',
+      options.stallCheckIntervalMs ?? defaults.stallCheckIntervalMs,
+    ),
   };
   if (quarantinePolicy === 'dead-letter' && !options.deadLetter) {
     throw new Error("quarantinePolicy 'dead-letter' needs a deadLetter port");

@@ -15,7 +15,11 @@ describe('ConsumerCore admission and quarantine', () => {
     });
 
     // The only slot is busy with p0@0 when the bad record arrives: the quarantine does not wait for it.
-    const result = h.core.deliver([makeRecord(0), makeRecord(1, { invalid: true, key: 'k', value: 'no-id' }), makeRecord(2)]);
+    const result = h.core.deliver([
+      makeRecord(0),
+      makeRecord(1, { invalid: true, key: 'k', value: 'no-id' }),
+      makeRecord(2),
+    ]);
     expect(result).toEqual({ accepted: 2, ignored: 0, dropped: 1 });
     expect(h.started(0)).toEqual(['0']);
     expect(h.source.isPaused(tp(0))).toBe(true);
@@ -98,7 +102,7 @@ describe('ConsumerCore admission and quarantine', () => {
     expect(h.started()).toEqual([]);
   });
 
-  it("regression shape (seed 000): bad input, healthy partition, healthy topic, keyed store failure", async () => {
+  it('regression shape (seed 000): bad input, healthy partition, healthy topic, keyed store failure', async () => {
     const failureResults: string[] = [];
     const other: TopicPartition = { topic: 'other', partition: 0 };
     const h = createHarness({
@@ -140,7 +144,12 @@ describe('ConsumerCore admission and quarantine', () => {
 
       // A failing DLQ write is retried with backoff; the record stays out of the commit meanwhile.
       await h.fail(1, transientError('ETIMEDOUT'), 0, 'events', 'dead-letter');
-      expect(h.eventsOf('retry-scheduled').at(-1)).toMatchObject({ offset: '1', phase: 'dead-letter', attempt: 1, delayMs: 50 });
+      expect(h.eventsOf('retry-scheduled').at(-1)).toMatchObject({
+        offset: '1',
+        phase: 'dead-letter',
+        attempt: 1,
+        delayMs: 50,
+      });
       await h.core.commitNow();
       expect(h.source.committed(tp())?.offset).toBe('1');
       await h.clock.tick(50);
@@ -165,7 +174,9 @@ describe('ConsumerCore admission and quarantine', () => {
     });
 
     it('requires a deadLetter port', () => {
-      expect(() => createHarness({ quarantinePolicy: 'dead-letter', deadLetter: undefined })).toThrow(/deadLetter port/);
+      expect(() => createHarness({ quarantinePolicy: 'dead-letter', deadLetter: undefined })).toThrow(
+        /deadLetter port/,
+      );
     });
   });
 });

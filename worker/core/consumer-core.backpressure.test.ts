@@ -68,7 +68,12 @@ describe('ConsumerCore backpressure and commits', () => {
   const transient = Object.assign(new Error('coordinator loading'), { retriable: true });
 
   it('commits a backpressured partition on the next timer turn after its records complete, not at the next interval', async () => {
-    const h = createHarness({ ordering: 'unordered', maxPendingPerPartition: 4, commitIntervalMs: 60_000, assign: [tp(0), tp(1)] });
+    const h = createHarness({
+      ordering: 'unordered',
+      maxPendingPerPartition: 4,
+      commitIntervalMs: 60_000,
+      assign: [tp(0), tp(1)],
+    });
     h.core.deliver(makeRecords(0, 4, { partition: 0 }));
     h.core.deliver(makeRecords(0, 1, { partition: 1 }));
     expect(h.source.isPaused(tp(0))).toBe(true);

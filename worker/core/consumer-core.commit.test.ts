@@ -148,7 +148,9 @@ describe('ConsumerCore commits', () => {
 
   it('goes fatal when the commit error is classified permanent', async () => {
     const h = createHarness({ ordering: 'unordered' });
-    h.source.rejectCommits(Object.assign(new Error('Not authorized to access group'), { type: 'GROUP_AUTHORIZATION_FAILED' }));
+    h.source.rejectCommits(
+      Object.assign(new Error('Not authorized to access group'), { type: 'GROUP_AUTHORIZATION_FAILED' }),
+    );
     h.core.deliver(makeRecords(0, 2));
     await h.succeed(0);
     await h.core.commitNow();
@@ -165,7 +167,9 @@ describe('ConsumerCore commits', () => {
     for (let offset = 2; offset < 20; offset += 2) await h.succeed(offset);
     await h.core.commitNow();
     expect(h.source.committed(tp())).toEqual({ topic: 'events', partition: 0, offset: '1', metadata: null });
-    expect(h.eventsOf('metadata-overflow')).toEqual([{ type: 'metadata-overflow', topic: 'events', partition: 0, offset: '1' }]);
+    expect(h.eventsOf('metadata-overflow')).toEqual([
+      { type: 'metadata-overflow', topic: 'events', partition: 0, offset: '1' },
+    ]);
   });
 
   it('serialises commits: a commit requested during another one waits and then sends the newer state', async () => {

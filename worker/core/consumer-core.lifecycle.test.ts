@@ -43,7 +43,12 @@ describe('ConsumerCore stalls', () => {
     await h.succeed(1);
     await h.core.commitNow();
     expect(h.source.committed(tp())?.offset).toBe('2');
-    expect(h.core.snapshot().counters).toMatchObject({ stallDeadLetters: 1, deadLettered: 1, handled: 1, completed: 2 });
+    expect(h.core.snapshot().counters).toMatchObject({
+      stallDeadLetters: 1,
+      deadLettered: 1,
+      handled: 1,
+      completed: 2,
+    });
   });
 
   it('stall dead-letter needs a deadLetter port', () => {
@@ -132,7 +137,11 @@ describe('ConsumerCore fatal state', () => {
 describe('ConsumerCore snapshot', () => {
   it('reports per-partition state and counters', async () => {
     const h = createHarness({ ordering: 'key', assign: [tp(0), tp(1)] });
-    h.core.deliver([makeRecord(0, { key: 'a', value: 'abcd' }), makeRecord(1, { key: 'a', value: 'efgh' }), makeRecord(2, { key: 'b' })]);
+    h.core.deliver([
+      makeRecord(0, { key: 'a', value: 'abcd' }),
+      makeRecord(1, { key: 'a', value: 'efgh' }),
+      makeRecord(2, { key: 'b' }),
+    ]);
     h.core.deliver([makeRecord(0, { partition: 1, invalid: true })]);
     await h.succeed(2);
     await h.fail(0, permanentError());

@@ -104,7 +104,12 @@ describe('ConsumerCore ordering and budgets', () => {
   });
 
   it('keeps global and per-partition slot budgets separate and shares slots round robin', async () => {
-    const h = createHarness({ ordering: 'unordered', maxInFlight: 3, maxInFlightPerPartition: 2, assign: [tp(0), tp(1)] });
+    const h = createHarness({
+      ordering: 'unordered',
+      maxInFlight: 3,
+      maxInFlightPerPartition: 2,
+      assign: [tp(0), tp(1)],
+    });
     h.core.deliver(makeRecords(0, 5, { partition: 0 }));
     expect(h.started(0)).toEqual(['0', '1']); // per-partition budget
     h.core.deliver(makeRecords(0, 5, { partition: 1 }));
@@ -119,7 +124,12 @@ describe('ConsumerCore ordering and budgets', () => {
   });
 
   it('a busy partition does not starve another one', async () => {
-    const h = createHarness({ ordering: 'unordered', maxInFlight: 2, maxInFlightPerPartition: 2, assign: [tp(0), tp(1)] });
+    const h = createHarness({
+      ordering: 'unordered',
+      maxInFlight: 2,
+      maxInFlightPerPartition: 2,
+      assign: [tp(0), tp(1)],
+    });
     h.core.deliver(makeRecords(0, 50, { partition: 0 }));
     h.core.deliver(makeRecords(0, 3, { partition: 1 }));
     expect(h.started(1)).toEqual([]);

@@ -42,7 +42,12 @@ describe('ConsumerCore rebalance', () => {
     await h.succeed(1, 1); // the revoked partition's in-flight work finishes...
     await h.core.commitNow();
     // ...and is ignored: no commit for p1, no state for p1 or p2.
-    expect(h.source.commits.slice(commitsBefore).flat().map((request) => request.partition)).toEqual([]);
+    expect(
+      h.source.commits
+        .slice(commitsBefore)
+        .flat()
+        .map((request) => request.partition),
+    ).toEqual([]);
     expect(h.core.snapshot().partitions.map((partition) => partition.partition)).toEqual([0]);
     expect(h.eventsOf('late-completion-ignored')).toMatchObject([{ partition: 1, offset: '1' }]);
     expect(h.core.snapshot().inFlight).toBe(2); // p0's two calls still hold their slots

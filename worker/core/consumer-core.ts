@@ -196,7 +196,14 @@ export class ConsumerCore<T> {
         result.ignored++;
         continue;
       }
-      const entry = new RecordEntry<T>(partition, record, record.offset, offsetValue, deliveredAtMs, payloadBytes(record));
+      const entry = new RecordEntry<T>(
+        partition,
+        record,
+        record.offset,
+        offsetValue,
+        deliveredAtMs,
+        payloadBytes(record),
+      );
       partition.append(entry);
       result.accepted++;
 
@@ -242,7 +249,12 @@ export class ConsumerCore<T> {
       return;
     }
     this.counters.admissionFailures++;
-    this.emit({ type: 'admission-failed', ...refOf(entry), reason: admission.reason, errorClass: admission.errorClass });
+    this.emit({
+      type: 'admission-failed',
+      ...refOf(entry),
+      reason: admission.reason,
+      errorClass: admission.errorClass,
+    });
     const info = { errorClass: admission.errorClass, reason: admission.reason, attempts: 0 };
     if (this.settings.quarantinePolicy === 'dead-letter') this.startDeadLetter(entry, info);
     else this.quarantineAt(entry, info);
@@ -327,9 +339,12 @@ export class ConsumerCore<T> {
   private readonly acceptReadyHead = (candidate: RecordEntry<T>): boolean | 'stop' => {
     const partition = this.scanning!;
     if (partition.skip.size > 0 && partition.skip.has(candidate.offset)) return true;
-    if (this.slotsInUse >= this.settings.maxInFlight || partition.inFlight >= this.settings.maxInFlightPerPartition) return 'stop';
+    if (this.slotsInUse >= this.settings.maxInFlight || partition.inFlight >= this.settings.maxInFlightPerPartition)
+      return 'stop';
     // An earlier call for this very record (revoked, then redelivered) must settle before it runs again.
-    return this.detachedIdentities.size === 0 || !this.detachedIdentities.has(recordIdentity(partition, candidate.offset));
+    return (
+      this.detachedIdentities.size === 0 || !this.detachedIdentities.has(recordIdentity(partition, candidate.offset))
+    );
   };
 
   private startHandle(entry: RecordEntry<T>): void {
@@ -471,7 +486,14 @@ export class ConsumerCore<T> {
         break;
     }
     const owner = entry.owner;
-    this.emit({ type: 'completed', topic: owner.topic, partition: owner.partition, offset: entry.offset, outcome, attempts: entry.handleAttempts });
+    this.emit({
+      type: 'completed',
+      topic: owner.topic,
+      partition: owner.partition,
+      offset: entry.offset,
+      outcome,
+      attempts: entry.handleAttempts,
+    });
     this.updateBackpressure(owner);
     // The pending budget frees only when the broker acknowledges a commit. Waiting for the interval idled
     // paused partitions (the side-by-side benchmark's throughput cap), and a partition that fills its budget
@@ -605,7 +627,9 @@ export class ConsumerCore<T> {
     this.callback('onQuarantine', () => this.options.onQuarantine?.(quarantine));
   }
 
-  private requireQuarantined(tp: TopicPartition): PartitionState<T> & { quarantine: NonNullable<PartitionState<T>['quarantine']> } {
+  private requireQuarantined(
+    tp: TopicPartition,
+  ): PartitionState<T> & { quarantine: NonNullable<PartitionState<T>['quarantine']> } {
     if (this.fatal !== null) throw new Error(`consumer core is fatal (${this.fatal}); restart it instead`);
     const partition = this.partitions.get(topicPartitionKey(tp));
     if (!partition) throw new Error(`${formatTopicPartition(tp)} is not owned by this consumer`);
@@ -704,8 +728,10 @@ export class ConsumerCore<T> {
   private updateBackpressure(partition: PartitionState<T>): void {
     const pending = partition.pending;
     const bytes = partition.unfinishedBytes;
-    const overLimit = pending >= this.settings.maxPendingPerPartition || bytes >= this.settings.maxBufferedBytesPerPartition;
-    const belowHalf = pending < this.settings.maxPendingPerPartition / 2 && bytes < this.settings.maxBufferedBytesPerPartition / 2;
+    const overLimit =
+      pending >= this.settings.maxPendingPerPartition || bytes >= this.settings.maxBufferedBytesPerPartition;
+    const belowHalf =
+      pending < this.settings.maxPendingPerPartition / 2 && bytes < this.settings.maxBufferedBytesPerPartition / 2;
     if (!partition.backpressured && overLimit) {
       partition.backpressured = true;
       this.emit({ type: 'backpressure', ...partition.tp, paused: true, pending, bufferedBytes: bytes });
@@ -917,7 +943,8 @@ export class ConsumerCore<T> {
   }
 
   private ensureStallTimer(): void {
-    if (this.settings.stallDeadLetterAfterMs === null || this.stallTimer !== null || this.closed || this.fatal !== null) return;
+    if (this.settings.stallDeadLetterAfterMs === null || this.stallTimer !== null || this.closed || this.fatal !== null)
+      return;
     this.stallTimer = this.clock.setTimeout(() => {
       this.stallTimer = null;
       this.deadLetterStalled();
@@ -1019,7 +1046,8 @@ export class ConsumerCore<T> {
   snapshot(): CoreSnapshot {
     const nowMs = this.clock.now();
     const partitions: PartitionSnapshot[] = [];
-    for (const partition of this.partitions.values()) partitions.push(partition.snapshot(nowMs, this.settings.metadataMaxBytes));
+    for (const partition of this.partitions.values())
+      partitions.push(partition.snapshot(nowMs, this.settings.metadataMaxBytes));
     return {
       nowMs,
       state: this.state,
@@ -1051,7 +1079,9 @@ export class ConsumerCore<T> {
 
 /** Positions of `values` in ascending order (stable). */
 function sortedOrder(values: readonly bigint[]): number[] {
-  return values.map((_, index) => index).sort((a, b) => (values[a]! < values[b]! ? -1 : values[a]! > values[b]! ? 1 : a - b));
+  return values
+    .map((_, index) => index)
+    .sort((a, b) => (values[a]! < values[b]! ? -1 : values[a]! > values[b]! ? 1 : a - b));
 }
 
 function refOf<T>(entry: RecordEntry<T>): { topic: string; partition: number; offset: Offset } {

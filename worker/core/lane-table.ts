@@ -172,7 +172,7 @@ export class LaneTable<E extends LaneMember<E>> {
   /** Forgets every lane; the caller forgets the entries (solo entries are not reachable from here). */
   clear(): void {
     for (const lane of this.lanes.values()) {
-      for (let entry = lane.head; entry !== null; ) {
+      for (let entry = lane.head; entry !== null;) {
         const next = entry.laneNext;
         entry.lane = undefined;
         entry.laneNext = null;

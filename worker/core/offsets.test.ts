@@ -27,7 +27,18 @@ describe('parseOffset', () => {
   it('accepts canonical int64 decimals only', () => {
     expect(parseOffset('0')).toBe(0n);
     expect(parseOffset('9223372036854775807')).toBe(INT64_MAX);
-    for (const bad of ['', '-1', '01', '+1', ' 1', '1.0', '1e3', 'abc', '9223372036854775808', '99999999999999999999']) {
+    for (const bad of [
+      '',
+      '-1',
+      '01',
+      '+1',
+      ' 1',
+      '1.0',
+      '1e3',
+      'abc',
+      '9223372036854775808',
+      '99999999999999999999',
+    ]) {
       expect(parseOffset(bad), bad).toBeNull();
     }
   });
@@ -61,9 +72,12 @@ describe('nextCommitOffset', () => {
 
   it('stays exact beyond Number precision and near 2^63', () => {
     expect(nextCommitOffset(strings('9007199254740993'), set('9007199254740993'))).toBe('9007199254740994');
-    expect(nextCommitOffset(strings('9223372036854775805', '9223372036854775806'), set('9223372036854775805', '9223372036854775806'))).toBe(
-      '9223372036854775807',
-    );
+    expect(
+      nextCommitOffset(
+        strings('9223372036854775805', '9223372036854775806'),
+        set('9223372036854775805', '9223372036854775806'),
+      ),
+    ).toBe('9223372036854775807');
   });
 
   it('refuses to produce an offset beyond int64', () => {
@@ -92,7 +106,10 @@ describe('encodeCompletedAbove / decodeCompletedAbove', () => {
   });
 
   it('round-trips gaps, long runs and single offsets', () => {
-    const completed = [...strings(1001, 1002, 1003, 1010, 1500), ...Array.from({ length: 300 }, (_, i) => String(2000 + i))];
+    const completed = [
+      ...strings(1001, 1002, 1003, 1010, 1500),
+      ...Array.from({ length: 300 }, (_, i) => String(2000 + i)),
+    ];
     const encoded = encodeCompletedAbove('1000', completed, 4000);
     expect(decodeCompletedAbove('1000', encoded)).toEqual(new Set(completed));
   });
@@ -106,7 +123,12 @@ describe('encodeCompletedAbove / decodeCompletedAbove', () => {
 
   it('round-trips offsets near 2^63', () => {
     const base = '9223372036854775700';
-    const completed = strings('9223372036854775701', '9223372036854775702', '9223372036854775750', '9223372036854775807');
+    const completed = strings(
+      '9223372036854775701',
+      '9223372036854775702',
+      '9223372036854775750',
+      '9223372036854775807',
+    );
     const encoded = encodeCompletedAbove(base, completed, 4000);
     expect(decodeCompletedAbove(base, encoded)).toEqual(new Set(completed));
   });
@@ -156,7 +178,11 @@ describe('encodeCompletedAbove / decodeCompletedAbove', () => {
       ['truncated varint', varints(0x81)],
       ['odd number of varints', varints(0x01)],
       ['varint longer than 10 bytes', varints(...Array(11).fill(0xff), 0x01, 0x00)],
-      ['run beyond int64', `w1:9223372036854775800:${Buffer.from([0x00, 0x10]).toString('base64url')}`, '9223372036854775800'],
+      [
+        'run beyond int64',
+        `w1:9223372036854775800:${Buffer.from([0x00, 0x10]).toString('base64url')}`,
+        '9223372036854775800',
+      ],
     ];
     for (const [name, metadata, base = '100'] of cases) {
       it(name, () => {

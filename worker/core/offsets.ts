@@ -77,7 +77,11 @@ function writeVarint(bytes: number[], value: bigint): void {
  * Offsets at or below `base`, duplicates and ordering of the input do not matter.
  * Returns null when the result would exceed `maxBytes`: commit without metadata, records above replay.
  */
-export function encodeCompletedAbove(base: string, completedOffsets: readonly string[], maxBytes: number): string | null {
+export function encodeCompletedAbove(
+  base: string,
+  completedOffsets: readonly string[],
+  maxBytes: number,
+): string | null {
   const baseValue = requireOffset(base, 'base');
   return encodeCompletedValuesAbove(
     baseValue,
@@ -87,7 +91,11 @@ export function encodeCompletedAbove(base: string, completedOffsets: readonly st
 }
 
 /** encodeCompletedAbove over parsed offsets (the core's own, already valid). Ascending input skips the sort. */
-export function encodeCompletedValuesAbove(baseValue: bigint, completedValues: readonly bigint[], maxBytes: number): string | null {
+export function encodeCompletedValuesAbove(
+  baseValue: bigint,
+  completedValues: readonly bigint[],
+  maxBytes: number,
+): string | null {
   const above = completedValues.filter((value) => value > baseValue);
   let ascending = true;
   for (let index = 1; index < above.length && ascending; index++) ascending = above[index - 1]! <= above[index]!;

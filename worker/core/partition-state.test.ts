@@ -49,7 +49,9 @@ describe('PartitionState.commitCandidate', () => {
       expect(candidate?.request.offset ?? null, `seed ${seed}`).toBe(expected);
       if (candidate && expected !== null) {
         const above = [...completed].filter((value) => BigInt(value) >= BigInt(expected));
-        expect([...decodeCompletedAbove(expected, candidate.request.metadata)].sort(), `seed ${seed}`).toEqual(above.sort());
+        expect([...decodeCompletedAbove(expected, candidate.request.metadata)].sort(), `seed ${seed}`).toEqual(
+          above.sort(),
+        );
         // Once acknowledged, the same state needs no further commit.
         state.acknowledgeCommit(candidate.request);
         expect(state.commitCandidate(4_000), `seed ${seed}`).toBeNull();
@@ -59,7 +61,9 @@ describe('PartitionState.commitCandidate', () => {
 
   it('keeps only offsets of the completed prefix, and a rewind into it remembers them as complete', () => {
     const state = new PartitionState<unknown>('t', 0);
-    const entries = [0n, 1n, 2n, 3n].map((offset) => new RecordEntry<unknown>(state, record(offset), offset.toString(), offset, 0, 2));
+    const entries = [0n, 1n, 2n, 3n].map(
+      (offset) => new RecordEntry<unknown>(state, record(offset), offset.toString(), offset, 0, 2),
+    );
     for (const entry of entries) state.append(entry);
     for (const entry of entries.slice(0, 3)) state.complete(entry);
     expect(state.completedPrefixCount).toBe(3);

@@ -140,7 +140,8 @@ export class PartitionState<T> {
   }
 
   private setEntriesStart(start: number): void {
-    for (let index = this.entriesStart; index < start; index++) this.entries[index] = undefined as unknown as RecordEntry<T>;
+    for (let index = this.entriesStart; index < start; index++)
+      this.entries[index] = undefined as unknown as RecordEntry<T>;
     ({ items: this.entries, start: this.entriesStart } = movedFront(this.entries, start));
   }
 
@@ -173,7 +174,8 @@ export class PartitionState<T> {
       let keep = prefix.length;
       while (keep > 0 && (from === null || prefix[keep - 1]! >= from)) keep--;
       prefixReleased = prefix.length - keep;
-      if (rememberCompleted) for (let index = keep; index < prefix.length; index++) this.remember(prefix[index]!.toString(), 'completed');
+      if (rememberCompleted)
+        for (let index = keep; index < prefix.length; index++) this.remember(prefix[index]!.toString(), 'completed');
       if (prefixReleased > 0) this.truncatePrefix(keep);
     }
     const count = released.length + prefixReleased;
@@ -239,7 +241,8 @@ export class PartitionState<T> {
           ? this.completedPrefix[this.completedPrefix.length - 1]!
           : null;
     let nextValue = lastCompleted === null ? null : offsetSuccessor(lastCompleted);
-    if (committedOffset !== null && (nextValue === null || nextValue < BigInt(committedOffset))) nextValue = BigInt(committedOffset);
+    if (committedOffset !== null && (nextValue === null || nextValue < BigInt(committedOffset)))
+      nextValue = BigInt(committedOffset);
     if (nextValue === null) return null;
 
     const completedAbove: bigint[] = [];
@@ -294,7 +297,8 @@ export class PartitionState<T> {
     this.committed = { offset: request.offset, metadata: request.metadata };
     const committedValue = BigInt(request.offset);
     let committedPrefix = this.prefixStart;
-    while (committedPrefix < this.completedPrefix.length && this.completedPrefix[committedPrefix]! < committedValue) committedPrefix++;
+    while (committedPrefix < this.completedPrefix.length && this.completedPrefix[committedPrefix]! < committedValue)
+      committedPrefix++;
     ({ items: this.completedPrefix, start: this.prefixStart } = movedFront(this.completedPrefix, committedPrefix));
     let drop = this.entriesStart;
     while (drop < this.entries.length) {

@@ -57,8 +57,7 @@ export type ErrorClass = 'transient' | 'permanent';
 
 /** Result of the admission check made before a record takes an execution slot. */
 export type Admission<T> =
-  | { ok: true; value: T; orderingKey: string | null }
-  | { ok: false; reason: string; errorClass: string };
+  { ok: true; value: T; orderingKey: string | null } | { ok: false; reason: string; errorClass: string };
 
 // ---------------------------------------------------------------------------------------------------------
 // Shapes the consumer core reports through its callbacks, events and snapshot.
@@ -101,12 +100,7 @@ export interface HandlerContext {
 export type RecordPhase = 'handle' | 'permanent-failure' | 'dead-letter';
 
 export type CompletionOutcome =
-  | 'handled'
-  | 'failed-result'
-  | 'dead-lettered'
-  | 'skipped-metadata'
-  | 'skipped-completed'
-  | 'skipped-operator';
+  'handled' | 'failed-result' | 'dead-lettered' | 'skipped-metadata' | 'skipped-completed' | 'skipped-operator';
 
 /** Where a remembered "already complete" offset came from. */
 export type SkipOrigin = 'metadata' | 'completed' | 'operator';

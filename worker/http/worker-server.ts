@@ -35,7 +35,10 @@ export class WorkerServer {
       if (path === '/healthz') return reply(200, { status: 'alive' });
       if (path === '/readyz') {
         const readiness = this.options.readiness();
-        return reply(readiness.ready ? 200 : 503, { status: readiness.ready ? 'ready' : 'not-ready', detail: readiness.detail });
+        return reply(readiness.ready ? 200 : 503, {
+          status: readiness.ready ? 'ready' : 'not-ready',
+          detail: readiness.detail,
+        });
       }
       const metrics = this.options.metrics;
       if (path === '/metrics' && metrics) {

@@ -80,7 +80,9 @@ describe('backpressure through the kafkajs adapter', () => {
     expect(handled.size).toBe(900);
     expect([...handled.values()].every((count) => count === 1)).toBe(true);
     for (const partition of [0, 1, 2]) {
-      const pauses = events.filter((event) => event.type === 'backpressure' && event.partition === partition && event.paused);
+      const pauses = events.filter(
+        (event) => event.type === 'backpressure' && event.partition === partition && event.paused,
+      );
       expect(pauses.length, `partition ${partition} paused`).toBeGreaterThan(1);
     }
     const resumes = events.filter((event) => event.type === 'backpressure' && !event.paused);
@@ -95,16 +97,26 @@ describe('backpressure through the kafkajs adapter', () => {
     await producer.connect();
     try {
       for (let first = 0; first < 300; first += 10) {
-        await producer.send({ topic, acks: -1, messages: Array.from({ length: 10 }, (_, i) => ({ partition: 0, value: `{"n":${first + i}}` })) });
+        await producer.send({
+          topic,
+          acks: -1,
+          messages: Array.from({ length: 10 }, (_, i) => ({ partition: 0, value: `{"n":${first + i}}` })),
+        });
       }
       const { consumer, handled, events } = start(topic, groupId);
       await consumer.start();
       await eventually('the hot partition paused at least once', async () =>
-        events.some((event) => event.type === 'backpressure' && event.partition === 0 && event.paused) ? true : undefined,
+        events.some((event) => event.type === 'backpressure' && event.partition === 0 && event.paused)
+          ? true
+          : undefined,
       );
       // Partitions 1 and 2 are caught up (empty) while 0 cycles; records arriving on them meanwhile must flow.
       for (let n = 0; n < 5; n++) {
-        await producer.send({ topic, acks: -1, messages: [1, 2].map((partition) => ({ partition, value: `{"late":${n}}` })) });
+        await producer.send({
+          topic,
+          acks: -1,
+          messages: [1, 2].map((partition) => ({ partition, value: `{"late":${n}}` })),
+        });
       }
       await eventually('every partition committed to its end', async () => {
         const offsets = await committedOffsets(admin, groupId, topic);
@@ -112,7 +124,9 @@ describe('backpressure through the kafkajs adapter', () => {
       });
       expect(handled.size).toBe(310);
       expect([...handled.values()].every((count) => count === 1)).toBe(true);
-      const hotPauses = events.filter((event) => event.type === 'backpressure' && event.partition === 0 && event.paused);
+      const hotPauses = events.filter(
+        (event) => event.type === 'backpressure' && event.partition === 0 && event.paused,
+      );
       expect(hotPauses.length).toBeGreaterThan(1);
     } finally {
       await producer.disconnect();
@@ -130,7 +144,9 @@ describe('backpressure through the kafkajs adapter', () => {
     await eventually('the healthy partition committed to its end', async () =>
       (await committedOffsets(admin, groupId, topic)).get(0) === '200' ? true : undefined,
     );
-    expect(consumer.core.snapshot().partitions.find((partition) => partition.partition === 1)?.quarantine?.offset).toBe('0');
+    expect(consumer.core.snapshot().partitions.find((partition) => partition.partition === 1)?.quarantine?.offset).toBe(
+      '0',
+    );
     expect([...handled.keys()].some((id) => id.startsWith('1@'))).toBe(false);
     await consumer.stop(2_000);
     expect((await committedOffsets(admin, groupId, topic)).get(1) ?? '-1').toBe('-1');

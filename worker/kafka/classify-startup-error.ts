@@ -46,7 +46,15 @@ const VALIDITY_CODES: Record<string, string> = {
   CERT_NOT_YET_VALID: 'is not valid yet',
   CERT_REVOKED: 'is revoked',
 };
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+]);
 const HANDSHAKE_CLOSED_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
 /** The error and its causes, outermost first (kafkajs wraps the socket's error once or twice). */
@@ -139,7 +147,12 @@ export function classifyStartupError(error: unknown, context: StartupSecurityCon
         retry: 'never',
       };
     }
-    if (code.startsWith('ERR_SSL_') && /ALERT_(BAD_CERTIFICATE|CERTIFICATE_REQUIRED|CERTIFICATE_UNKNOWN|UNKNOWN_CA|UNSUPPORTED_CERTIFICATE|CERTIFICATE_EXPIRED|CERTIFICATE_REVOKED|ACCESS_DENIED)/.test(code)) {
+    if (
+      code.startsWith('ERR_SSL_') &&
+      /ALERT_(BAD_CERTIFICATE|CERTIFICATE_REQUIRED|CERTIFICATE_UNKNOWN|UNKNOWN_CA|UNSUPPORTED_CERTIFICATE|CERTIFICATE_EXPIRED|CERTIFICATE_REVOKED|ACCESS_DENIED)/.test(
+        code,
+      )
+    ) {
       const message = context.tls?.certFile
         ? `TLS handshake with ${brokers} failed: the broker refused the client certificate (${code}); check KAFKA_SSL_CERT_FILE (${context.tls.certFile}) and KAFKA_SSL_KEY_FILE: the broker must trust its CA`
         : `TLS handshake with ${brokers} failed: the broker requires a client certificate (${code}); set KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE`;
@@ -160,18 +173,26 @@ export function classifyStartupError(error: unknown, context: StartupSecurityCon
       };
     }
     if (UNREACHABLE_CODES.has(code)) {
-      return { message: `cannot reach Kafka at ${brokers} (${code}); check KAFKA_BROKERS and that the cluster is up`, settings: ['KAFKA_BROKERS'], retry: 'until-deadline' };
+      return {
+        message: `cannot reach Kafka at ${brokers} (${code}); check KAFKA_BROKERS and that the cluster is up`,
+        settings: ['KAFKA_BROKERS'],
+        retry: 'until-deadline',
+      };
     }
   }
 
-  if (chain.some((l) => l.name === 'KafkaJSConnectionClosedError') || (code !== null && HANDSHAKE_CLOSED_CODES.has(code))) {
-    const hint = !context.tls && !context.sasl
-      ? 'its listener may require TLS (KAFKA_SSL=true) or SASL (KAFKA_SASL_MECHANISM)'
-      : !context.tls
-        ? 'its listener may require TLS (KAFKA_SSL=true), or not take SASL'
-        : !context.sasl
-          ? 'its listener may require SASL (KAFKA_SASL_MECHANISM)'
-          : "check that the listener's security protocol is SASL_SSL";
+  if (
+    chain.some((l) => l.name === 'KafkaJSConnectionClosedError') ||
+    (code !== null && HANDSHAKE_CLOSED_CODES.has(code))
+  ) {
+    const hint =
+      !context.tls && !context.sasl
+        ? 'its listener may require TLS (KAFKA_SSL=true) or SASL (KAFKA_SASL_MECHANISM)'
+        : !context.tls
+          ? 'its listener may require TLS (KAFKA_SSL=true), or not take SASL'
+          : !context.sasl
+            ? 'its listener may require SASL (KAFKA_SASL_MECHANISM)'
+            : "check that the listener's security protocol is SASL_SSL";
     return {
       message: `Kafka at ${brokers} closed the connection during the start-up check: ${hint}`,
       settings: ['KAFKA_BROKERS', 'KAFKA_SSL', 'KAFKA_SASL_MECHANISM'],
@@ -179,7 +200,11 @@ export function classifyStartupError(error: unknown, context: StartupSecurityCon
     };
   }
   if (chain.some((l) => l.message === 'Connection timeout' || l.name === 'KafkaJSRequestTimeoutError')) {
-    return { message: `Kafka at ${brokers} did not answer in time; check KAFKA_BROKERS and that the cluster is up`, settings: ['KAFKA_BROKERS'], retry: 'until-deadline' };
+    return {
+      message: `Kafka at ${brokers} did not answer in time; check KAFKA_BROKERS and that the cluster is up`,
+      settings: ['KAFKA_BROKERS'],
+      retry: 'until-deadline',
+    };
   }
   const innermost = chain.at(-1);
   return {

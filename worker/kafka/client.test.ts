@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { Secret, type KafkaSecuritySettings } from '../../lib/kafka-security';
 import { kafkaSecurityFrom } from './client';
 
-const settings = (security: Partial<KafkaSecuritySettings>) => ({ kafkaSecurity: { tls: null, sasl: null, ...security } });
+const settings = (security: Partial<KafkaSecuritySettings>) => ({
+  kafkaSecurity: { tls: null, sasl: null, ...security },
+});
 const tls = { caFile: null, ca: null, certFile: null, cert: null, keyFile: null, key: null };
 
 describe('kafkaSecurityFrom', () => {
@@ -16,13 +18,28 @@ describe('kafkaSecurityFrom', () => {
 
   it('passes the CA certificates, and the client certificate with its key for mutual TLS', () => {
     const options = kafkaSecurityFrom(
-      settings({ tls: { ...tls, caFile: '/ca.pem', ca: ['CA PEM'], certFile: '/c.pem', cert: 'CERT PEM', keyFile: '/c.key', key: new Secret('KEY PEM') } }),
+      settings({
+        tls: {
+          ...tls,
+          caFile: '/ca.pem',
+          ca: ['CA PEM'],
+          certFile: '/c.pem',
+          cert: 'CERT PEM',
+          keyFile: '/c.key',
+          key: new Secret('KEY PEM'),
+        },
+      }),
     );
     expect(options).toEqual({ ssl: { rejectUnauthorized: true, ca: ['CA PEM'], cert: 'CERT PEM', key: 'KEY PEM' } });
   });
 
-  it.each(['plain', 'scram-sha-256', 'scram-sha-512'] as const)('passes SASL %s with the revealed password', (mechanism) => {
-    const options = kafkaSecurityFrom(settings({ sasl: { mechanism, username: 'alice', password: new Secret('pw') } }));
-    expect(options).toEqual({ sasl: { mechanism, username: 'alice', password: 'pw' } });
-  });
+  it.each(['plain', 'scram-sha-256', 'scram-sha-512'] as const)(
+    'passes SASL %s with the revealed password',
+    (mechanism) => {
+      const options = kafkaSecurityFrom(
+        settings({ sasl: { mechanism, username: 'alice', password: new Secret('pw') } }),
+      );
+      expect(options).toEqual({ sasl: { mechanism, username: 'alice', password: 'pw' } });
+    },
+  );
 });

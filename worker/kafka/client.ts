@@ -46,7 +46,13 @@ export function kafkaSecurityFrom(config: { kafkaSecurity: KafkaSecuritySettings
   return options;
 }
 
-const LEVELS = { nothing: logLevel.NOTHING, error: logLevel.ERROR, warn: logLevel.WARN, info: logLevel.INFO, debug: logLevel.DEBUG } as const;
+const LEVELS = {
+  nothing: logLevel.NOTHING,
+  error: logLevel.ERROR,
+  warn: logLevel.WARN,
+  info: logLevel.INFO,
+  debug: logLevel.DEBUG,
+} as const;
 
 export function createKafka(options: KafkaClientOptions): Kafka {
   const config: KafkaConfig = {
@@ -58,10 +64,14 @@ export function createKafka(options: KafkaClientOptions): Kafka {
     connectionTimeout: 3_000,
     ...(options.ssl !== undefined ? { ssl: options.ssl } : {}),
     ...(options.sasl !== undefined ? { sasl: options.sasl } : {}),
-    logCreator: () => ({ namespace, level, log }) => {
-      const { message, ...extra } = log;
-      process.stderr.write(`${JSON.stringify({ source: 'kafkajs', level: logLevel[level], namespace, msg: message, ...extra })}\n`);
-    },
+    logCreator:
+      () =>
+      ({ namespace, level, log }) => {
+        const { message, ...extra } = log;
+        process.stderr.write(
+          `${JSON.stringify({ source: 'kafkajs', level: logLevel[level], namespace, msg: message, ...extra })}\n`,
+        );
+      },
   };
   return new Kafka(config);
 }

@@ -45,7 +45,12 @@ describe('kafkajs against the local broker', () => {
         const last = batch.messages.at(-1);
         if (last) {
           await consumer.commitOffsets([
-            { topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString(), metadata: 'w1:test' } as never,
+            {
+              topic,
+              partition: batch.partition,
+              offset: (BigInt(last.offset) + 1n).toString(),
+              metadata: 'w1:test',
+            } as never,
           ]);
         }
       },

@@ -29,75 +29,103 @@ describe.runIf(brokerHome !== undefined)('readiness through a broker outage duri
 
   connectKafkaAndDatabase(kafka, (handles) => ({ admin, db } = handles));
 
-  it('reports not ready while polling cannot resume, and recovers by itself when the broker returns', { timeout: 300_000 }, async () => {
-    const prefix = uniqueName('ready');
-    const topic = `${prefix}-in`;
-    const groupId = `${prefix}-group`;
-    await createTopic(admin, topic, 2);
-    const storedCount = () => db.storedDocument.count({ where: { sourceTopic: topic } });
+  it(
+    'reports not ready while polling cannot resume, and recovers by itself when the broker returns',
+    { timeout: 300_000 },
+    async () => {
+      const prefix = uniqueName('ready');
+      const topic = `${prefix}-in`;
+      const groupId = `${prefix}-group`;
+      await createTopic(admin, topic, 2);
+      const storedCount = () => db.storedDocument.count({ where: { sourceTopic: topic } });
 
-    const pipeline = await startPipelineConsumer({
-      kafka,
-      db,
-      groupId,
-      topics: [topic],
-      resultsTopic: `${prefix}-results`,
-      consumer: {
-        readinessWindowMs: 3_000,
-        restartAfterMs: 10_000,
-        kafkaConsumerConfig: { sessionTimeout: 10_000, rebalanceTimeout: 10_000, heartbeatInterval: 1_000 },
-      },
-    });
-    // Short timeouts: once the broker is back, the group must not wait a minute for this dead member.
-    const intruder = kafka.consumer({
-      groupId,
-      sessionTimeout: 6_000,
-      rebalanceTimeout: 6_000,
-      heartbeatInterval: 1_000,
-      retry: { retries: 0, restartOnFailure: async () => false },
-    });
-    try {
-      const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
-      await producer.connect();
-      await producer.send({ topic, acks: -1, messages: Array.from({ length: 10 }, (_, i) => ({ partition: i % 2, value: upsertEvent(i, { businessId: `${prefix}-a${i}` }) })) });
-      await producer.disconnect();
-      await eventually('the first records stored', async () => ((await storedCount()) === 10 ? true : undefined));
-      await eventually('ready', async () => (pipeline.consumer.readiness().ready ? true : undefined));
-
-      // A second member joins; while the group is rebalancing, the broker goes down.
-      await intruder.connect();
-      await intruder.subscribe({ topic, fromBeginning: true });
-      void intruder.run({ eachMessage: async () => undefined }).catch(() => undefined);
-      await eventually('the group mid-rebalance', async () => {
-        const { groups } = await admin.describeGroups([groupId]);
-        return groups[0]?.state === 'PreparingRebalance' || groups[0]?.state === 'CompletingRebalance' ? true : undefined;
-      });
-      await stopLocalBroker(broker);
-
-      const notReady = await eventually(
-        'readiness to turn red',
-        async () => {
-          const readiness = pipeline.consumer.readiness();
-          return readiness.ready ? undefined : readiness;
+      const pipeline = await startPipelineConsumer({
+        kafka,
+        db,
+        groupId,
+        topics: [topic],
+        resultsTopic: `${prefix}-results`,
+        consumer: {
+          readinessWindowMs: 3_000,
+          restartAfterMs: 10_000,
+          kafkaConsumerConfig: { sessionTimeout: 10_000, rebalanceTimeout: 10_000, heartbeatInterval: 1_000 },
         },
-        30_000,
-      );
-      expect(notReady.detail).toMatch(/no fetch or heartbeat|crashed|not joined/);
-      await startLocalBroker(broker);
-      // The intruder may have survived the outage; it leaves for good, so Warden owns every partition again.
-      await intruder.disconnect().catch(() => undefined);
-      await eventually('readiness to recover by itself', async () => (pipeline.consumer.readiness().ready ? true : undefined), 90_000);
+      });
+      // Short timeouts: once the broker is back, the group must not wait a minute for this dead member.
+      const intruder = kafka.consumer({
+        groupId,
+        sessionTimeout: 6_000,
+        rebalanceTimeout: 6_000,
+        heartbeatInterval: 1_000,
+        retry: { retries: 0, restartOnFailure: async () => false },
+      });
+      try {
+        const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+        await producer.connect();
+        await producer.send({
+          topic,
+          acks: -1,
+          messages: Array.from({ length: 10 }, (_, i) => ({
+            partition: i % 2,
+            value: upsertEvent(i, { businessId: `${prefix}-a${i}` }),
+          })),
+        });
+        await producer.disconnect();
+        await eventually('the first records stored', async () => ((await storedCount()) === 10 ? true : undefined));
+        await eventually('ready', async () => (pipeline.consumer.readiness().ready ? true : undefined));
 
-      const after = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
-      await after.connect();
-      await after.send({ topic, acks: -1, messages: Array.from({ length: 10 }, (_, i) => ({ partition: i % 2, value: upsertEvent(100 + i, { businessId: `${prefix}-b${i}` }) })) });
-      await after.disconnect();
-      await eventually('records produced after the outage stored', async () => ((await storedCount()) === 20 ? true : undefined), 60_000);
-      expect(pipeline.consumer.readiness().ready).toBe(true);
-    } finally {
-      // Whatever happened, leave a running broker for the test files after this one.
-      await startLocalBroker(broker);
-      await pipeline.stop();
-    }
-  });
+        // A second member joins; while the group is rebalancing, the broker goes down.
+        await intruder.connect();
+        await intruder.subscribe({ topic, fromBeginning: true });
+        void intruder.run({ eachMessage: async () => undefined }).catch(() => undefined);
+        await eventually('the group mid-rebalance', async () => {
+          const { groups } = await admin.describeGroups([groupId]);
+          return groups[0]?.state === 'PreparingRebalance' || groups[0]?.state === 'CompletingRebalance'
+            ? true
+            : undefined;
+        });
+        await stopLocalBroker(broker);
+
+        const notReady = await eventually(
+          'readiness to turn red',
+          async () => {
+            const readiness = pipeline.consumer.readiness();
+            return readiness.ready ? undefined : readiness;
+          },
+          30_000,
+        );
+        expect(notReady.detail).toMatch(/no fetch or heartbeat|crashed|not joined/);
+        await startLocalBroker(broker);
+        // The intruder may have survived the outage; it leaves for good, so Warden owns every partition again.
+        await intruder.disconnect().catch(() => undefined);
+        await eventually(
+          'readiness to recover by itself',
+          async () => (pipeline.consumer.readiness().ready ? true : undefined),
+          90_000,
+        );
+
+        const after = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+        await after.connect();
+        await after.send({
+          topic,
+          acks: -1,
+          messages: Array.from({ length: 10 }, (_, i) => ({
+            partition: i % 2,
+            value: upsertEvent(100 + i, { businessId: `${prefix}-b${i}` }),
+          })),
+        });
+        await after.disconnect();
+        await eventually(
+          'records produced after the outage stored',
+          async () => ((await storedCount()) === 20 ? true : undefined),
+          60_000,
+        );
+        expect(pipeline.consumer.readiness().ready).toBe(true);
+      } finally {
+        // Whatever happened, leave a running broker for the test files after this one.
+        await startLocalBroker(broker);
+        await pipeline.stop();
+      }
+    },
+  );
 });

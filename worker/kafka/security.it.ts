@@ -1,6 +1,15 @@
 import { spawn } from 'node:child_process';
 import { createPrivateKey } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +36,15 @@ import { ensureTopics } from './topics';
 const testConfig = loadConfig();
 const base = testConfig.WARDEN_TEST_PORT_BASE;
 // base+92/93 (npm test's broker), +100 (UI) and +464.. (workers) belong to others.
-const PORTS = { plaintext: base + 110, controller: base + 111, sasl: base + 112, ssl: base + 113, mtls: base + 114, saslSsl: base + 115, worker: base + 116 };
+const PORTS = {
+  plaintext: base + 110,
+  controller: base + 111,
+  sasl: base + 112,
+  ssl: base + 113,
+  mtls: base + 114,
+  saslSsl: base + 115,
+  worker: base + 116,
+};
 const USERS = { alice: 'alice-Secret-4711', bob: 'bob-Secret-0815' };
 
 let dir: string;
@@ -42,9 +59,14 @@ let db: Database;
  * its broker starts without another Maven resolution; without one, broker.sh installs them itself.
  */
 function linkInstalledJars(home: string): void {
-  const candidates = [testConfig.WARDEN_KAFKA_HOME, path.resolve(__dirname, '..', '..', '.warden', 'kafka')].filter((h): h is string => !!h && existsSync(h));
+  const candidates = [testConfig.WARDEN_KAFKA_HOME, path.resolve(__dirname, '..', '..', '.warden', 'kafka')].filter(
+    (h): h is string => !!h && existsSync(h),
+  );
   for (const candidate of candidates) {
-    const libs = readdirSync(candidate).filter((name) => /^libs-[^/]+$/.test(name) && !name.includes('.tmp') && existsSync(path.join(candidate, name, '.pom.sha256')));
+    const libs = readdirSync(candidate).filter(
+      (name) =>
+        /^libs-[^/]+$/.test(name) && !name.includes('.tmp') && existsSync(path.join(candidate, name, '.pom.sha256')),
+    );
     if (libs.length === 0) continue;
     for (const name of libs) symlinkSync(path.join(candidate, name), path.join(home, name));
     return;
@@ -57,7 +79,10 @@ beforeAll(async () => {
   // The client key again, encrypted (PKCS#8, AES-256-CBC) as a key store's export usually is.
   encryptedClientKeyFile = path.join(dir, 'pki', 'client-encrypted.key');
   const clientKey = createPrivateKey(readFileSync(pki.clientKeyFile, 'utf8'));
-  writeFileSync(encryptedClientKeyFile, clientKey.export({ format: 'pem', type: 'pkcs8', cipher: 'aes-256-cbc', passphrase: CLIENT_KEY_PASSWORD }));
+  writeFileSync(
+    encryptedClientKeyFile,
+    clientKey.export({ format: 'pem', type: 'pkcs8', cipher: 'aes-256-cbc', passphrase: CLIENT_KEY_PASSWORD }),
+  );
   const home = mkdirAndReturn(path.join(dir, 'kafka'));
   linkInstalledJars(home);
   broker = {
@@ -117,7 +142,11 @@ function startupCheck(config: WardenConfig) {
 }
 
 /** Lag per partition from the admin API: log end offset minus the group's committed offset. */
-async function adminLag(admin: ReturnType<ReturnType<typeof createKafka>['admin']>, groupId: string, topic: string): Promise<number> {
+async function adminLag(
+  admin: ReturnType<ReturnType<typeof createKafka>['admin']>,
+  groupId: string,
+  topic: string,
+): Promise<number> {
   const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
   const ends = await admin.fetchTopicOffsets(topic);
   return ends.reduce((sum, end) => {
@@ -130,7 +159,12 @@ async function adminLag(admin: ReturnType<ReturnType<typeof createKafka>['admin'
 async function roundTrip(env: Record<string, string>): Promise<void> {
   const config = parseConfig(env);
   expect(await startupCheck(config)).toMatchObject({ brokers: 1 });
-  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'security-it', logLevel: 'nothing', ...kafkaSecurityFrom(config) });
+  const kafka = createKafka({
+    brokers: config.kafkaBrokers,
+    clientId: 'security-it',
+    logLevel: 'nothing',
+    ...kafkaSecurityFrom(config),
+  });
   const prefix = uniqueName('sec');
   const input = `${prefix}-in`;
   const results = `${prefix}-results`;
@@ -146,7 +180,14 @@ async function roundTrip(env: Record<string, string>): Promise<void> {
       { topic: results, numPartitions: 1 },
     ]);
     const send = (from: number, count: number) =>
-      producer.send({ topic: input, acks: -1, messages: Array.from({ length: count }, (_, i) => ({ key: `k${from + i}`, value: upsertEvent(from + i, { businessId: `${prefix}-${from + i}` }) })) });
+      producer.send({
+        topic: input,
+        acks: -1,
+        messages: Array.from({ length: count }, (_, i) => ({
+          key: `k${from + i}`,
+          value: upsertEvent(from + i, { businessId: `${prefix}-${from + i}` }),
+        })),
+      });
     await send(0, 6);
 
     const pipeline = await startPipelineConsumer({ kafka, db, groupId, topics: [input], resultsTopic: results });
@@ -166,7 +207,10 @@ async function roundTrip(env: Record<string, string>): Promise<void> {
     const group = observation.groups.find((g) => g.groupId === groupId);
     const ends = observation.watermarks.find((w) => w.topic === input)?.partitions ?? [];
     const committed = group?.committed.find((t) => t.topic === input)?.partitions ?? [];
-    const samplerLag = ends.reduce((sum, end) => sum + Number(end.high) - Number(committed.find((c) => c.partition === end.partition)?.offset ?? 0), 0);
+    const samplerLag = ends.reduce(
+      (sum, end) => sum + Number(end.high) - Number(committed.find((c) => c.partition === end.partition)?.offset ?? 0),
+      0,
+    );
     expect(samplerLag).toBe(4);
   } finally {
     await reader.disconnect();
@@ -202,14 +246,28 @@ describe('the worker process on SASL_SSL with SCRAM-SHA-512', () => {
       SAMPLE_INTERVAL_MS: '1000',
     };
     const config = parseConfig(env);
-    const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'security-it', logLevel: 'nothing', ...kafkaSecurityFrom(config) });
+    const kafka = createKafka({
+      brokers: config.kafkaBrokers,
+      clientId: 'security-it',
+      logLevel: 'nothing',
+      ...kafkaSecurityFrom(config),
+    });
     const worker = new WorkerProcess(env);
     const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     try {
       await worker.start(); // resolves once /readyz is green: the consumer fetches over SASL_SSL
       await producer.connect();
-      await producer.send({ topic: env.WARDEN_INPUT_TOPIC, acks: -1, messages: Array.from({ length: 5 }, (_, i) => ({ key: `k${i}`, value: upsertEvent(i, { businessId: `${prefix}-${i}` }) })) });
-      await eventually('five records stored by the worker', async () => ((await db.storedDocument.count({ where: { sourceTopic: env.WARDEN_INPUT_TOPIC } })) === 5 ? true : undefined));
+      await producer.send({
+        topic: env.WARDEN_INPUT_TOPIC,
+        acks: -1,
+        messages: Array.from({ length: 5 }, (_, i) => ({
+          key: `k${i}`,
+          value: upsertEvent(i, { businessId: `${prefix}-${i}` }),
+        })),
+      });
+      await eventually('five records stored by the worker', async () =>
+        (await db.storedDocument.count({ where: { sourceTopic: env.WARDEN_INPUT_TOPIC } })) === 5 ? true : undefined,
+      );
       await eventually('the sampler wrote a lag sample of the group', async () =>
         (await db.lagSample.count({ where: { groupId: env.WARDEN_GROUP_ID } })) > 0 ? true : undefined,
       );
@@ -238,17 +296,23 @@ describe('clear start-up errors', () => {
 
   it('a wrong SCRAM password names the credentials and the mechanism, without the password', async () => {
     const message = await rejection(sasl(PORTS.sasl, 'scram-sha-256', 'alice', 'not-the-Password-42'));
-    expect(message).toMatch(/^Kafka rejected the SASL credentials \(KAFKA_SASL_USERNAME\/KAFKA_SASL_PASSWORD, mechanism scram-sha-256\) of user "alice"/);
+    expect(message).toMatch(
+      /^Kafka rejected the SASL credentials \(KAFKA_SASL_USERNAME\/KAFKA_SASL_PASSWORD, mechanism scram-sha-256\) of user "alice"/,
+    );
     expect(message).not.toContain('not-the-Password-42');
   });
 
   it('a wrong PLAIN password does too', async () => {
-    expect(await rejection(sasl(PORTS.sasl, 'plain', 'bob', 'wrong-Password'))).toMatch(/^Kafka rejected the SASL credentials .*mechanism plain\) of user "bob"/);
+    expect(await rejection(sasl(PORTS.sasl, 'plain', 'bob', 'wrong-Password'))).toMatch(
+      /^Kafka rejected the SASL credentials .*mechanism plain\) of user "bob"/,
+    );
   });
 
   it('a broker certificate from a CA not in KAFKA_SSL_CA_FILE is not trusted', async () => {
     const message = await rejection({ ...tls(), KAFKA_SSL_CA_FILE: pki.otherCaFile });
-    expect(message).toMatch(/^TLS handshake with 127\.0\.0\.1:\d+ failed: certificate not trusted \(UNABLE_TO_VERIFY_LEAF_SIGNATURE: .*\); check KAFKA_SSL_CA_FILE/);
+    expect(message).toMatch(
+      /^TLS handshake with 127\.0\.0\.1:\d+ failed: certificate not trusted \(UNABLE_TO_VERIFY_LEAF_SIGNATURE: .*\); check KAFKA_SSL_CA_FILE/,
+    );
   });
 
   it('without KAFKA_SSL_CA_FILE only the system CAs are trusted, which did not sign this broker', async () => {
@@ -258,40 +322,59 @@ describe('clear start-up errors', () => {
 
   it('the mutual-TLS listener without a client certificate asks for KAFKA_SSL_CERT_FILE', async () => {
     const { KAFKA_SSL_CERT_FILE: _c, KAFKA_SSL_KEY_FILE: _k, ...noClientCert } = mtls();
-    expect(await rejection(noClientCert)).toMatch(/the broker requires a client certificate \(ERR_SSL_\w+\); set KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE/);
+    expect(await rejection(noClientCert)).toMatch(
+      /the broker requires a client certificate \(ERR_SSL_\w+\); set KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE/,
+    );
   });
 
   it('the mutual-TLS listener refuses a client certificate its CA did not sign', async () => {
-    const env = { ...mtls(), KAFKA_SSL_CA_FILE: pki.caFile, KAFKA_SSL_CERT_FILE: pki.otherCaFile, KAFKA_SSL_KEY_FILE: path.join(pki.dir, 'other-ca.key') };
+    const env = {
+      ...mtls(),
+      KAFKA_SSL_CA_FILE: pki.caFile,
+      KAFKA_SSL_CERT_FILE: pki.otherCaFile,
+      KAFKA_SSL_KEY_FILE: path.join(pki.dir, 'other-ca.key'),
+    };
     expect(await rejection(env)).toMatch(/the broker refused the client certificate .*check KAFKA_SSL_CERT_FILE/);
   });
 
   it('SASL against the plaintext listener says the listener does not take SASL', async () => {
-    expect(await rejection(sasl(PORTS.plaintext, 'scram-sha-512', 'alice'))).toMatch(/refused the SASL handshake \(ILLEGAL_SASL_STATE\)/);
+    expect(await rejection(sasl(PORTS.plaintext, 'scram-sha-512', 'alice'))).toMatch(
+      /refused the SASL handshake \(ILLEGAL_SASL_STATE\)/,
+    );
   });
 
   it('TLS against the plaintext listener suspects the listener', async () => {
-    expect(await rejection({ ...tls(), KAFKA_BROKERS: `127.0.0.1:${PORTS.plaintext}` })).toMatch(/^TLS handshake with .* failed: the broker closed the connection .*KAFKA_SSL=true/);
+    expect(await rejection({ ...tls(), KAFKA_BROKERS: `127.0.0.1:${PORTS.plaintext}` })).toMatch(
+      /^TLS handshake with .* failed: the broker closed the connection .*KAFKA_SSL=true/,
+    );
   });
 
   it('SASL turned on without a password is a configuration error naming KAFKA_SASL_PASSWORD', () => {
     const { KAFKA_SASL_PASSWORD: _p, ...noPassword } = sasl(PORTS.sasl, 'scram-sha-256', 'alice');
     expect(() => parseConfig(noPassword)).toThrow(ConfigError);
-    expect(() => parseConfig(noPassword)).toThrow(/KAFKA_SASL_PASSWORD=missing: is required when KAFKA_SASL_MECHANISM is set/);
+    expect(() => parseConfig(noPassword)).toThrow(
+      /KAFKA_SASL_PASSWORD=missing: is required when KAFKA_SASL_MECHANISM is set/,
+    );
   });
 
   it('the worker process exits 1 at start-up on a wrong password, saying why and never showing it', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
       cwd: path.resolve(__dirname, '..', '..'),
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: childProcessEnv({ ...sasl(PORTS.sasl, 'scram-sha-512', 'bob', 'wrong-Password-99'), WORKER_PORT: String(PORTS.worker), LOG_LEVEL: 'info' }),
+      env: childProcessEnv({
+        ...sasl(PORTS.sasl, 'scram-sha-512', 'bob', 'wrong-Password-99'),
+        WORKER_PORT: String(PORTS.worker),
+        LOG_LEVEL: 'info',
+      }),
     });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code, output).toBe(1);
-    expect(output).toMatch(/worker failed to start: Kafka rejected the SASL credentials \(KAFKA_SASL_USERNAME\/KAFKA_SASL_PASSWORD, mechanism scram-sha-512\) of user \\"bob\\"/);
+    expect(output).toMatch(
+      /worker failed to start: Kafka rejected the SASL credentials \(KAFKA_SASL_USERNAME\/KAFKA_SASL_PASSWORD, mechanism scram-sha-512\) of user \\"bob\\"/,
+    );
     expect(output).not.toContain('wrong-Password-99');
   }, 60_000);
 });

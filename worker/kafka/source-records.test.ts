@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { firstHeaderValues, toSourceRecords } from './source-records';
 
 const message = (fields: Partial<KafkaMessage>): KafkaMessage =>
-  ({ offset: '7', timestamp: '1700000000123', key: null, value: null, attributes: 0, headers: {}, ...fields }) as KafkaMessage;
+  ({
+    offset: '7',
+    timestamp: '1700000000123',
+    key: null,
+    value: null,
+    attributes: 0,
+    headers: {},
+    ...fields,
+  }) as KafkaMessage;
 
 describe('toSourceRecords', () => {
   it('keeps offsets as strings, turns the timestamp into a number and missing key/value into null', () => {
@@ -20,7 +28,11 @@ describe('toSourceRecords', () => {
   });
 
   it('keeps the order of the batch', () => {
-    const records = toSourceRecords('t', 0, ['1', '2', '3'].map((offset) => message({ offset })));
+    const records = toSourceRecords(
+      't',
+      0,
+      ['1', '2', '3'].map((offset) => message({ offset })),
+    );
     expect(records.map((record) => record.offset)).toEqual(['1', '2', '3']);
   });
 });

@@ -3,10 +3,21 @@ import { parseConfig } from '../../lib/config';
 import type { StartupSecurityContext } from './classify-startup-error';
 import { checkKafkaAtStartup, KafkaStartupError, startupContextFrom, type StartupCheckOptions } from './startup-check';
 
-const context: StartupSecurityContext = { brokers: ['k:9094'], tls: null, sasl: { mechanism: 'plain', username: 'alice' } };
-const refused = () => Object.assign(new Error('Connection error: connect ECONNREFUSED'), { name: 'KafkaJSConnectionError', code: 'ECONNREFUSED' });
+const context: StartupSecurityContext = {
+  brokers: ['k:9094'],
+  tls: null,
+  sasl: { mechanism: 'plain', username: 'alice' },
+};
+const refused = () =>
+  Object.assign(new Error('Connection error: connect ECONNREFUSED'), {
+    name: 'KafkaJSConnectionError',
+    code: 'ECONNREFUSED',
+  });
 const closed = () => Object.assign(new Error('Closed connection'), { name: 'KafkaJSConnectionClosedError' });
-const rejected = () => Object.assign(new Error('SASL PLAIN authentication failed: Invalid username or password s3cret-pw'), { name: 'KafkaJSSASLAuthenticationError' });
+const rejected = () =>
+  Object.assign(new Error('SASL PLAIN authentication failed: Invalid username or password s3cret-pw'), {
+    name: 'KafkaJSSASLAuthenticationError',
+  });
 
 /** A check on fake time: `failures` are thrown in order, then the probe succeeds. */
 function harness(failures: Array<() => Error>, overrides: Partial<StartupCheckOptions> = {}) {
@@ -60,8 +71,13 @@ describe('checkKafkaAtStartup', () => {
   });
 
   it('gives up on an unreachable cluster at the deadline, naming KAFKA_BROKERS', async () => {
-    const h = harness(Array.from({ length: 100 }, () => refused), { deadlineMs: 10_000 });
-    await expect(h.run).rejects.toThrow('cannot reach Kafka at k:9094 (ECONNREFUSED); check KAFKA_BROKERS and that the cluster is up');
+    const h = harness(
+      Array.from({ length: 100 }, () => refused),
+      { deadlineMs: 10_000 },
+    );
+    await expect(h.run).rejects.toThrow(
+      'cannot reach Kafka at k:9094 (ECONNREFUSED); check KAFKA_BROKERS and that the cluster is up',
+    );
     expect(h.clock()).toBeLessThanOrEqual(10_000);
     expect(h.attempts()).toBeGreaterThan(3);
   });
@@ -69,7 +85,12 @@ describe('checkKafkaAtStartup', () => {
 
 describe('startupContextFrom', () => {
   it('carries brokers, file paths, mechanism and user, but no password', () => {
-    const config = parseConfig({ KAFKA_BROKERS: 'k:9094', KAFKA_SASL_MECHANISM: 'scram-sha-256', KAFKA_SASL_USERNAME: 'alice', KAFKA_SASL_PASSWORD: 's3cret-pw' });
+    const config = parseConfig({
+      KAFKA_BROKERS: 'k:9094',
+      KAFKA_SASL_MECHANISM: 'scram-sha-256',
+      KAFKA_SASL_USERNAME: 'alice',
+      KAFKA_SASL_PASSWORD: 's3cret-pw',
+    });
     const result = startupContextFrom(config);
     expect(result).toEqual({ brokers: ['k:9094'], tls: null, sasl: { mechanism: 'scram-sha-256', username: 'alice' } });
     expect(JSON.stringify(result)).not.toContain('s3cret-pw');

@@ -37,7 +37,10 @@ export interface StartupCheckOptions {
 const BRIEF_ATTEMPTS = 3;
 
 /** What the classifier may know about the configuration: brokers, file paths, mechanism and user, no secrets. */
-export function startupContextFrom(config: { kafkaBrokers: string[]; kafkaSecurity: KafkaSecuritySettings }): StartupSecurityContext {
+export function startupContextFrom(config: {
+  kafkaBrokers: string[];
+  kafkaSecurity: KafkaSecuritySettings;
+}): StartupSecurityContext {
   const { tls, sasl } = config.kafkaSecurity;
   return {
     brokers: config.kafkaBrokers,
@@ -56,10 +59,13 @@ export function startupContextFrom(config: { kafkaBrokers: string[]; kafkaSecuri
  * connection) naming the setting to fix; an unreachable cluster is retried, with a warning per attempt,
  * until `deadlineMs`, then throws too. It never loops silently and never logs a secret.
  */
-export async function checkKafkaAtStartup(options: StartupCheckOptions): Promise<{ clusterId: string; brokers: number }> {
+export async function checkKafkaAtStartup(
+  options: StartupCheckOptions,
+): Promise<{ clusterId: string; brokers: number }> {
   const deadlineMs = options.deadlineMs ?? 30_000;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const redact = (text: string) => (options.secrets ?? []).filter((s) => s.length > 0).reduce((t, s) => t.split(s).join('[redacted]'), text);
+  const redact = (text: string) =>
+    (options.secrets ?? []).filter((s) => s.length > 0).reduce((t, s) => t.split(s).join('[redacted]'), text);
   const now = options.now ?? Date.now;
   const started = now();
   let previous: StartupVerdict | null = null;
@@ -76,7 +82,10 @@ export async function checkKafkaAtStartup(options: StartupCheckOptions): Promise
       if (verdict.retry === 'never' || (verdict.retry === 'briefly' && repeats >= BRIEF_ATTEMPTS) || outOfTime) {
         throw new KafkaStartupError(redact(verdict.message), verdict.settings);
       }
-      options.logger?.warn({ attempt, settings: verdict.settings, retryInMs: waitMs }, redact(`Kafka start-up check failed, retrying: ${verdict.message}`));
+      options.logger?.warn(
+        { attempt, settings: verdict.settings, retryInMs: waitMs },
+        redact(`Kafka start-up check failed, retrying: ${verdict.message}`),
+      );
       await sleep(waitMs);
     }
   }
@@ -85,7 +94,9 @@ export async function checkKafkaAtStartup(options: StartupCheckOptions): Promise
 /** One attempt with clients that do not retry by themselves (the loop above decides), silent (it reports). */
 async function probeCluster(client: KafkaClientOptions): Promise<{ clusterId: string; brokers: number }> {
   const description = await withAdmin(client, (admin) => admin.describeCluster());
-  await Promise.all(description.brokers.map((b) => withAdmin({ ...client, brokers: [`${b.host}:${b.port}`] }, () => Promise.resolve())));
+  await Promise.all(
+    description.brokers.map((b) => withAdmin({ ...client, brokers: [`${b.host}:${b.port}`] }, () => Promise.resolve())),
+  );
   return { clusterId: description.clusterId, brokers: description.brokers.length };
 }
 

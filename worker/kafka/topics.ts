@@ -1,7 +1,10 @@
 import type { Admin } from 'kafkajs';
 
 /** Creates the topics that do not exist yet; existing topics are left exactly as they are. */
-export async function ensureTopics(admin: Admin, topics: Array<{ topic: string; numPartitions: number }>): Promise<void> {
+export async function ensureTopics(
+  admin: Admin,
+  topics: Array<{ topic: string; numPartitions: number }>,
+): Promise<void> {
   const existing = new Set(await admin.listTopics());
   const missing = topics.filter((t) => !existing.has(t.topic));
   if (missing.length === 0) return;

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
 import type { Database } from '../../lib/db';
-import { committedOffsets, createTopic, eventually, readTopic, testKafka, uniqueName } from '../../test-support/integration';
+import {
+  committedOffsets,
+  createTopic,
+  eventually,
+  readTopic,
+  testKafka,
+  uniqueName,
+} from '../../test-support/integration';
 import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
 import { startPipelineConsumer } from '../../test-support/pipeline-consumer';
 import { InjectedTransientError } from '../pipeline/fault-injection';
@@ -14,7 +21,14 @@ let db: Database;
 connectKafkaAndDatabase(kafka, (handles) => ({ admin, db } = handles));
 
 function event(id: string, overrides: Record<string, unknown> = {}) {
-  return JSON.stringify({ eventId: id, type: 'document.upsert', businessId: id, resultKey: `res-${id}`, payload: { id }, ...overrides });
+  return JSON.stringify({
+    eventId: id,
+    type: 'document.upsert',
+    businessId: id,
+    resultKey: `res-${id}`,
+    payload: { id },
+    ...overrides,
+  });
 }
 
 describe("seed 000's regression: one bad record never stalls healthy partitions", () => {
@@ -45,10 +59,20 @@ describe("seed 000's regression: one bad record never stalls healthy partitions"
         { partition: 1, value: event(`${prefix}-a1-nul`, { payload: { text: 'bad\u0000byte' } }) },
       ],
     });
-    await producer.send({ topic: topicB, acks: -1, messages: Array.from({ length: 5 }, (_, i) => ({ value: event(`${prefix}-b-${i}`) })) });
+    await producer.send({
+      topic: topicB,
+      acks: -1,
+      messages: Array.from({ length: 5 }, (_, i) => ({ value: event(`${prefix}-b-${i}`) })),
+    });
     await producer.disconnect();
 
-    const pipeline = await startPipelineConsumer({ kafka, db, groupId, topics: [topicA, topicB], resultsTopic: results });
+    const pipeline = await startPipelineConsumer({
+      kafka,
+      db,
+      groupId,
+      topics: [topicA, topicB],
+      resultsTopic: results,
+    });
     try {
       await eventually('A/1 and B committed to their ends', async () => {
         const a = await committedOffsets(admin, groupId, topicA);
@@ -56,7 +80,9 @@ describe("seed 000's regression: one bad record never stalls healthy partitions"
         return a.get(1) === '6' && b.get(0) === '5' ? true : undefined;
       });
       const quarantine = await eventually('the quarantine row', () =>
-        db.partitionQuarantine.findFirst({ where: { groupId, topic: topicA, partition: 0 } }).then((q) => q ?? undefined),
+        db.partitionQuarantine
+          .findFirst({ where: { groupId, topic: topicA, partition: 0 } })
+          .then((q) => q ?? undefined),
       );
       expect(quarantine).toMatchObject({ offset: 2n, errorClass: 'missing-result-key', attempts: 0 });
       expect(quarantine.recordPreview).toContain(`${prefix}-poison`);
@@ -67,7 +93,10 @@ describe("seed 000's regression: one bad record never stalls healthy partitions"
       const snapshot = pipeline.consumer.core.snapshot();
       expect(snapshot.partitions.find((p) => p.topic === topicA && p.partition === 0)?.quarantine?.offset).toBe('2');
 
-      const stored = await db.storedDocument.findMany({ where: { businessId: { startsWith: prefix } }, select: { businessId: true } });
+      const stored = await db.storedDocument.findMany({
+        where: { businessId: { startsWith: prefix } },
+        select: { businessId: true },
+      });
       const storedIds = new Set(stored.map((d) => d.businessId));
       expect(storedIds.has(`${prefix}-a0-0`) && storedIds.has(`${prefix}-a0-1`)).toBe(true);
       expect(storedIds.has(`${prefix}-a0-3`) || storedIds.has(`${prefix}-a0-4`)).toBe(false);
@@ -75,7 +104,9 @@ describe("seed 000's regression: one bad record never stalls healthy partitions"
       expect(stored).toHaveLength(2 + 5 + 5);
 
       const resultMessages = await readTopic(kafka, results, 13);
-      const byKey = new Map(resultMessages.map((m) => [m.key, JSON.parse(m.value!) as { status: string; error?: { message: string } }]));
+      const byKey = new Map(
+        resultMessages.map((m) => [m.key, JSON.parse(m.value!) as { status: string; error?: { message: string } }]),
+      );
       expect(byKey.get(`res-${prefix}-a1-nul`)).toMatchObject({ status: 'failed' });
       expect(byKey.get(`res-${prefix}-a1-nul`)?.error?.message).toMatch(/Unicode/i);
       expect(byKey.get(`res-${prefix}-b-4`)).toMatchObject({ status: 'stored' });
@@ -100,7 +131,10 @@ describe('key mode under injected transient errors', () => {
     const messages = [];
     for (let sequence = 0; sequence < perKey; sequence++) {
       for (let k = 0; k < keys; k++) {
-        messages.push({ key: `key-${k}`, value: event(`${prefix}-${k}-${sequence}`, { sequence, businessId: `${prefix}-${k}-${sequence}` }) });
+        messages.push({
+          key: `key-${k}`,
+          value: event(`${prefix}-${k}-${sequence}`, { sequence, businessId: `${prefix}-${k}-${sequence}` }),
+        });
       }
     }
     await producer.send({ topic, acks: -1, messages });
@@ -109,7 +143,7 @@ describe('key mode under injected transient errors', () => {
     const processed = new Map<string, number[]>();
     let injected = 0;
     let seed = 42;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const pipeline = await startPipelineConsumer({
       kafka,
       db,
@@ -127,10 +161,14 @@ describe('key mode under injected transient errors', () => {
       },
     });
     try {
-      await eventually('every record processed', async () => {
-        const total = [...processed.values()].reduce((sum, list) => sum + list.length, 0);
-        return total >= keys * perKey ? true : undefined;
-      }, 60_000);
+      await eventually(
+        'every record processed',
+        async () => {
+          const total = [...processed.values()].reduce((sum, list) => sum + list.length, 0);
+          return total >= keys * perKey ? true : undefined;
+        },
+        60_000,
+      );
       expect(injected).toBeGreaterThan(20);
       for (const [, sequences] of processed) {
         expect(sequences).toEqual(Array.from({ length: perKey }, (_, i) => i));

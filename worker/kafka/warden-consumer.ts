@@ -164,7 +164,10 @@ export class WardenConsumer<T> {
     }
     const drained = await this.core.drain(deadlineMs);
     if (drained.timedOut) {
-      this.logger?.warn({ abandonedCalls: drained.abandonedCalls }, 'drain deadline passed; unfinished records will be redelivered');
+      this.logger?.warn(
+        { abandonedCalls: drained.abandonedCalls },
+        'drain deadline passed; unfinished records will be redelivered',
+      );
     }
     await consumer?.disconnect().catch((error: Error) => this.logger?.warn({ err: error }, 'disconnect failed'));
     this.consumer = null;
@@ -184,7 +187,10 @@ export class WardenConsumer<T> {
     if (silentMs > this.readinessWindowMs) {
       return { ready: false, detail: `no fetch or heartbeat for ${Math.round(silentMs / 1000)} s` };
     }
-    return { ready: true, detail: `${this.assigned.length} partition(s) assigned; last progress ${Math.round(silentMs / 1000)} s ago` };
+    return {
+      ready: true,
+      detail: `${this.assigned.length} partition(s) assigned; last progress ${Math.round(silentMs / 1000)} s ago`,
+    };
   }
 
   /** Stops fetching everything at once; undecided input stays uncommitted for the next owner. */
@@ -296,7 +302,14 @@ export class WardenConsumer<T> {
   }
 
   private reportRebalance(
-    payload: { duration: number; groupId: string; isLeader: boolean; leaderId: string; groupProtocol: string; memberId: string },
+    payload: {
+      duration: number;
+      groupId: string;
+      isLeader: boolean;
+      leaderId: string;
+      groupProtocol: string;
+      memberId: string;
+    },
     assignmentBefore: TopicPartition[],
   ): void {
     const endedAtMs = this.clock.now();
@@ -416,7 +429,12 @@ export class WardenConsumer<T> {
   private async commit(requests: CommitRequest[]): Promise<void> {
     if (!this.consumer) throw Object.assign(new Error('no running consumer to commit with'), { retriable: true });
     await this.consumer.commitOffsets(
-      requests.map((r) => ({ topic: r.topic, partition: r.partition, offset: r.offset, metadata: r.metadata ?? undefined })),
+      requests.map((r) => ({
+        topic: r.topic,
+        partition: r.partition,
+        offset: r.offset,
+        metadata: r.metadata ?? undefined,
+      })),
     );
   }
 
@@ -428,7 +446,10 @@ export class WardenConsumer<T> {
     const silentMs = this.clock.now() - this.lastProgressMs;
     if (this.lastProgressMs === 0 || silentMs < this.restartAfterMs) return;
     this.restarts += 1;
-    this.logger?.warn({ silentMs, restarts: this.restarts }, 'consumer made no progress; rebuilding the kafkajs consumer');
+    this.logger?.warn(
+      { silentMs, restarts: this.restarts },
+      'consumer made no progress; rebuilding the kafkajs consumer',
+    );
     this.restarting = (async () => {
       this.markStopped('join');
       void this.core.onRebalanceStart();

@@ -65,7 +65,13 @@ describe('worker metrics, logs and trace context', () => {
       const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
       await producer.connect();
       const event = (i: number) =>
-        JSON.stringify({ eventId: `${prefix}-${i}`, type: 'document.upsert', businessId: `${prefix}-${i}`, resultKey: `r-${i}`, payload: { marker: PAYLOAD_MARKER } });
+        JSON.stringify({
+          eventId: `${prefix}-${i}`,
+          type: 'document.upsert',
+          businessId: `${prefix}-${i}`,
+          resultKey: `r-${i}`,
+          payload: { marker: PAYLOAD_MARKER },
+        });
       await producer.send({
         topic,
         acks: -1,
@@ -77,7 +83,11 @@ describe('worker metrics, logs and trace context', () => {
         })),
       });
       // A poison record (not JSON) quarantines partition 2; the others keep flowing.
-      await producer.send({ topic, acks: -1, messages: [{ partition: 2, key: 'poison', value: `{ not json ${PAYLOAD_MARKER}` }] });
+      await producer.send({
+        topic,
+        acks: -1,
+        messages: [{ partition: 2, key: 'poison', value: `{ not json ${PAYLOAD_MARKER}` }],
+      });
       await producer.disconnect();
 
       const valid = PARTITIONS * RECORDS_PER_PARTITION;
@@ -99,7 +109,9 @@ describe('worker metrics, logs and trace context', () => {
       // 20% injected transient failures over 180 records: retries happen (retried in place, none lost).
       expect(after.sum('warden_retries_total', { phase: 'handle' })).toBeGreaterThan(0);
       expect(after.sum('warden_commits_total')).toBeGreaterThan(0);
-      expect(after.sum('warden_commit_duration_seconds_count')).toBeGreaterThanOrEqual(after.sum('warden_commits_total'));
+      expect(after.sum('warden_commit_duration_seconds_count')).toBeGreaterThanOrEqual(
+        after.sum('warden_commits_total'),
+      );
       expect(after.sum('warden_rebalances_total', { cause: 'join' })).toBeGreaterThanOrEqual(1);
       expect(after.sum('warden_sampler_rounds_total', { outcome: 'ok' })).toBeGreaterThan(0);
       expect(after.sum('warden_sampler_leader')).toBe(1);
@@ -109,7 +121,8 @@ describe('worker metrics, logs and trace context', () => {
         'partitions 0 and 1 drained in the sampled lag, partition 2 held at its poison record',
         async () => {
           const m = await scrape();
-          const lagOf = (p: number) => m.sum('warden_group_lag_records', { group: groupId, topic, partition: String(p) });
+          const lagOf = (p: number) =>
+            m.sum('warden_group_lag_records', { group: groupId, topic, partition: String(p) });
           return lagOf(0) === 0 && lagOf(1) === 0 && lagOf(2) === 1 ? true : undefined;
         },
         30_000,
@@ -135,7 +148,12 @@ describe('worker metrics, logs and trace context', () => {
       const retry = logLines.find((l) => l.event === 'retry-scheduled');
       expect(retry).toMatchObject({ topic, partition: expect.any(Number), offset: expect.any(String) });
       const quarantined = logLines.find((l) => l.event === 'quarantined');
-      expect(quarantined).toMatchObject({ topic, partition: 2, offset: String(RECORDS_PER_PARTITION), errorClass: expect.any(String) });
+      expect(quarantined).toMatchObject({
+        topic,
+        partition: 2,
+        offset: String(RECORDS_PER_PARTITION),
+        errorClass: expect.any(String),
+      });
       expect(worker.output).not.toContain(PAYLOAD_MARKER);
     } finally {
       expect(await worker.stop('SIGTERM')).toBe(0);

@@ -7,10 +7,17 @@ import { parsePrometheusText } from '../../test-support/prometheus-text';
 import { BoundedLabel, errorLabel } from './bounded-label';
 import { WorkerMetrics } from './worker-metrics';
 
-const partition = (overrides: Partial<PartitionSnapshot> & Pick<PartitionSnapshot, 'topic' | 'partition'>) => partitionSnapshotOf(overrides);
+const partition = (overrides: Partial<PartitionSnapshot> & Pick<PartitionSnapshot, 'topic' | 'partition'>) =>
+  partitionSnapshotOf(overrides);
 const snapshotOf = (partitions: PartitionSnapshot[]) => coreSnapshotOf(partitions);
 
-function lagRow(groupId: string, partitionIndex: number, lag: bigint | null, timeLagMs: bigint | null, exactTimeLagMs: bigint | null = null): LagSampleRow {
+function lagRow(
+  groupId: string,
+  partitionIndex: number,
+  lag: bigint | null,
+  timeLagMs: bigint | null,
+  exactTimeLagMs: bigint | null = null,
+): LagSampleRow {
   return {
     sampledAt: new Date(0),
     groupId,
@@ -53,7 +60,15 @@ describe('WorkerMetrics', () => {
     const { setSnapshot, scrape } = setup();
     setSnapshot(
       snapshotOf([
-        partition({ topic: 'orders', partition: 0, inFlight: 3, completedUncommitted: 7, buffered: 2, oldestUnfinishedAgeMs: 1_500, paused: true }),
+        partition({
+          topic: 'orders',
+          partition: 0,
+          inFlight: 3,
+          completedUncommitted: 7,
+          buffered: 2,
+          oldestUnfinishedAgeMs: 1_500,
+          paused: true,
+        }),
         partition({
           topic: 'orders',
           partition: 1,
@@ -90,7 +105,13 @@ describe('WorkerMetrics', () => {
     metrics.onCoreEvent({ type: 'retry-scheduled', ...ref, phase: 'handle', attempt: 1, delayMs: 100, error: refused });
     metrics.onCoreEvent({ type: 'admission-failed', ...ref, reason: 'not JSON', errorClass: 'poison-json' });
     metrics.onCoreEvent({ type: 'committed', requests: [], durationMs: 30 });
-    metrics.onCoreEvent({ type: 'commit-failed', requests: [], error: new Error('x'), errorClass: 'transient', durationMs: 3_000 });
+    metrics.onCoreEvent({
+      type: 'commit-failed',
+      requests: [],
+      error: new Error('x'),
+      errorClass: 'transient',
+      durationMs: 3_000,
+    });
     metrics.onCoreEvent({ type: 'redelivered', topic: 'orders', partition: 0, count: 12, reason: 'rebalance' });
     const m = await scrape();
     expect(m.sum('warden_records_completed_total', { outcome: 'handled' })).toBe(2);
@@ -110,7 +131,14 @@ describe('WorkerMetrics', () => {
 
   it('exports the sampled lag of every group only while leading, from the last round only', async () => {
     const { metrics, setLeader, scrape } = setup();
-    metrics.onSamplerRound({ result: round([lagRow('billing', 0, 120n, 4_000n), lagRow('billing', 1, 0n, 0n, 250n), lagRow('audit', 0, null, null)]), durationMs: 120 });
+    metrics.onSamplerRound({
+      result: round([
+        lagRow('billing', 0, 120n, 4_000n),
+        lagRow('billing', 1, 0n, 0n, 250n),
+        lagRow('audit', 0, null, null),
+      ]),
+      durationMs: 120,
+    });
     let m = await scrape();
     expect(m.sum('warden_group_lag_records', { group: 'billing', partition: '0' })).toBe(120);
     expect(m.sum('warden_group_time_lag_seconds', { group: 'billing', partition: '0' })).toBe(4);
@@ -177,7 +205,9 @@ describe('BoundedLabel', () => {
 
 describe('parsePrometheusText', () => {
   it('reads samples, labels with escapes and types, and rejects malformed lines', () => {
-    const m = parsePrometheusText('# HELP a_total A.\n# TYPE a_total counter\na_total{x="1",y="q\\"uote"} 3\nb 2.5 1700000000\nc{le="+Inf"} +Inf\n');
+    const m = parsePrometheusText(
+      '# HELP a_total A.\n# TYPE a_total counter\na_total{x="1",y="q\\"uote"} 3\nb 2.5 1700000000\nc{le="+Inf"} +Inf\n',
+    );
     expect(m.sum('a_total', { x: '1' })).toBe(3);
     expect(m.find('a_total')[0]!.labels.y).toBe('q"uote');
     expect(m.sum('b')).toBe(2.5);

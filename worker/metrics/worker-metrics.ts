@@ -30,7 +30,13 @@ export class WorkerMetrics {
   private readonly errorClasses = new BoundedLabel(20);
   private readonly retryErrors = new BoundedLabel(20);
   private scrapeSnapshot: CoreSnapshot | null = null;
-  private sampledLag: Array<{ group: string; topic: string; partition: number; lag: number | null; timeLagMs: number | null }> = [];
+  private sampledLag: Array<{
+    group: string;
+    topic: string;
+    partition: number;
+    lag: number | null;
+    timeLagMs: number | null;
+  }> = [];
 
   private readonly completed: Counter<'outcome'>;
   private readonly retries: Counter<'phase' | 'error'>;
@@ -55,37 +61,78 @@ export class WorkerMetrics {
     const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
       new Counter<L>({ name, help, labelNames, registers });
 
-    this.completed = counter('warden_records_completed_total', 'Records that reached a final outcome, by outcome.', ['outcome']);
-    this.retries = counter('warden_retries_total', 'Transient failures retried in place, by phase and error type.', ['phase', 'error']);
-    this.permanentFailures = counter('warden_permanent_failures_total', 'Records whose call failed permanently, by phase.', ['phase']);
-    this.admissionFailures = counter('warden_admission_failures_total', 'Records refused before taking a worker slot (poison), by error class.', ['error_class']);
-    this.deadLettered = counter('warden_dead_lettered_total', 'Records written to the dead-letter topic, by error class.', ['error_class']);
+    this.completed = counter('warden_records_completed_total', 'Records that reached a final outcome, by outcome.', [
+      'outcome',
+    ]);
+    this.retries = counter('warden_retries_total', 'Transient failures retried in place, by phase and error type.', [
+      'phase',
+      'error',
+    ]);
+    this.permanentFailures = counter(
+      'warden_permanent_failures_total',
+      'Records whose call failed permanently, by phase.',
+      ['phase'],
+    );
+    this.admissionFailures = counter(
+      'warden_admission_failures_total',
+      'Records refused before taking a worker slot (poison), by error class.',
+      ['error_class'],
+    );
+    this.deadLettered = counter(
+      'warden_dead_lettered_total',
+      'Records written to the dead-letter topic, by error class.',
+      ['error_class'],
+    );
     this.quarantines = counter('warden_quarantines_total', 'Partitions quarantined at a record that cannot complete.');
-    this.redelivered = counter('warden_redelivered_records_total', 'Records delivered again (rebalance, quarantine, operator action), by reason.', ['reason']);
-    this.droppedDeliveries = counter('warden_dropped_deliveries_total', 'Fetched records dropped before processing (not owned, quarantined, draining), by reason.', ['reason']);
+    this.redelivered = counter(
+      'warden_redelivered_records_total',
+      'Records delivered again (rebalance, quarantine, operator action), by reason.',
+      ['reason'],
+    );
+    this.droppedDeliveries = counter(
+      'warden_dropped_deliveries_total',
+      'Fetched records dropped before processing (not owned, quarantined, draining), by reason.',
+      ['reason'],
+    );
     this.commits = counter('warden_commits_total', 'Offset commits the broker acknowledged.');
-    this.commitFailures = counter('warden_commit_failures_total', 'Offset commits that failed, by error class (transient ones are retried).', ['error_class']);
+    this.commitFailures = counter(
+      'warden_commit_failures_total',
+      'Offset commits that failed, by error class (transient ones are retried).',
+      ['error_class'],
+    );
     this.commitDuration = new Histogram({
       name: 'warden_commit_duration_seconds',
       help: 'Time from handing offsets to the broker until it acknowledged or failed them.',
       buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     });
-    this.rebalances = counter('warden_rebalances_total', "Assignments this instance's consumer received, by cause (rebalance under a running member, or a fresh join).", ['cause']);
+    this.rebalances = counter(
+      'warden_rebalances_total',
+      "Assignments this instance's consumer received, by cause (rebalance under a running member, or a fresh join).",
+      ['cause'],
+    );
     this.rebalanceStop = new Histogram({
       name: 'warden_rebalance_stop_seconds',
       help: 'How long processing stopped for a rebalance or join, until the new assignment arrived.',
       buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
       registers,
     });
-    this.samplerRounds = counter('warden_sampler_rounds_total', 'Sampler rounds, by outcome: ok, unwritten (Postgres down), failed (cluster unreadable).', ['outcome']);
+    this.samplerRounds = counter(
+      'warden_sampler_rounds_total',
+      'Sampler rounds, by outcome: ok, unwritten (Postgres down), failed (cluster unreadable).',
+      ['outcome'],
+    );
     this.samplerRoundDuration = new Histogram({
       name: 'warden_sampler_round_duration_seconds',
       help: 'Duration of a sampler round: cluster read, time lag, rows written.',
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     });
-    this.operatorActions = counter('warden_operator_actions_total', 'Operator actions this instance applied, by action and status (done, failed, rejected).', ['action', 'status']);
+    this.operatorActions = counter(
+      'warden_operator_actions_total',
+      'Operator actions this instance applied, by action and status (done, failed, rejected).',
+      ['action', 'status'],
+    );
 
     this.definePartitionGauges(registers);
     this.defineSampledLagGauges(registers);
@@ -164,7 +211,12 @@ export class WorkerMetrics {
       topic: row.topic,
       partition: row.partition,
       lag: row.lag === null ? null : Number(row.lag),
-      timeLagMs: row.exactTimeLagMs !== null ? Number(row.exactTimeLagMs) : row.timeLagMs !== null ? Number(row.timeLagMs) : null,
+      timeLagMs:
+        row.exactTimeLagMs !== null
+          ? Number(row.exactTimeLagMs)
+          : row.timeLagMs !== null
+            ? Number(row.timeLagMs)
+            : null,
     }));
   }
 
@@ -175,7 +227,11 @@ export class WorkerMetrics {
   /** Per-partition state of this instance's consumer, read from the core at scrape time. */
   private definePartitionGauges(registers: Registry[]): void {
     const snapshotAtScrape = () => this.scrapeSnapshot;
-    const partitionGauge = (name: string, help: string, value: (p: CoreSnapshot['partitions'][number]) => number | null) =>
+    const partitionGauge = (
+      name: string,
+      help: string,
+      value: (p: CoreSnapshot['partitions'][number]) => number | null,
+    ) =>
       new Gauge({
         name,
         help,
@@ -189,14 +245,30 @@ export class WorkerMetrics {
           }
         },
       });
-    partitionGauge('warden_partition_in_flight_records', 'Records of the partition running in a worker slot now.', (p) => p.inFlight);
-    partitionGauge('warden_partition_completed_uncommitted_records', 'Records completed but not yet committed (behind an unfinished one, or waiting for the next commit).', (p) => p.completedUncommitted);
-    partitionGauge('warden_partition_buffered_records', 'Admitted records waiting for their key lane or a worker slot.', (p) => p.buffered);
-    partitionGauge('warden_partition_oldest_unfinished_age_seconds', 'Age of the oldest record delivered and not finished; absent when nothing is unfinished.', (p) =>
-      p.oldestUnfinishedAgeMs === null ? null : p.oldestUnfinishedAgeMs / 1_000,
+    partitionGauge(
+      'warden_partition_in_flight_records',
+      'Records of the partition running in a worker slot now.',
+      (p) => p.inFlight,
+    );
+    partitionGauge(
+      'warden_partition_completed_uncommitted_records',
+      'Records completed but not yet committed (behind an unfinished one, or waiting for the next commit).',
+      (p) => p.completedUncommitted,
+    );
+    partitionGauge(
+      'warden_partition_buffered_records',
+      'Admitted records waiting for their key lane or a worker slot.',
+      (p) => p.buffered,
+    );
+    partitionGauge(
+      'warden_partition_oldest_unfinished_age_seconds',
+      'Age of the oldest record delivered and not finished; absent when nothing is unfinished.',
+      (p) => (p.oldestUnfinishedAgeMs === null ? null : p.oldestUnfinishedAgeMs / 1_000),
     );
     partitionGauge('warden_partition_paused', '1 while backpressure pauses the partition.', (p) => (p.paused ? 1 : 0));
-    partitionGauge('warden_partition_quarantined', '1 while the partition is quarantined at a record.', (p) => (p.quarantine ? 1 : 0));
+    partitionGauge('warden_partition_quarantined', '1 while the partition is quarantined at a record.', (p) =>
+      p.quarantine ? 1 : 0,
+    );
     new Gauge({
       name: 'warden_in_flight_records',
       help: 'Worker slots in use across all partitions.',
@@ -235,7 +307,11 @@ export class WorkerMetrics {
           }
         },
       });
-    lagGauge('warden_group_lag_records', 'Log end offset minus committed offset, per sampled group partition (sampler leader only).', (row) => row.lag);
+    lagGauge(
+      'warden_group_lag_records',
+      'Log end offset minus committed offset, per sampled group partition (sampler leader only).',
+      (row) => row.lag,
+    );
     lagGauge(
       'warden_group_time_lag_seconds',
       'How late the group is at the partition: exact record age where measured, else interpolated or a lower bound (sampler leader only).',

@@ -8,7 +8,10 @@ describe('classifyPipelineError', () => {
     ['database unreachable (Prisma P1001)', named('PrismaClientKnownRequestError', { code: 'P1001' })],
     [
       'adapter says the database is not reachable',
-      named('PrismaClientKnownRequestError', { code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'DatabaseNotReachable' } } } }),
+      named('PrismaClientKnownRequestError', {
+        code: 'P2010',
+        meta: { driverAdapterError: { cause: { kind: 'DatabaseNotReachable' } } },
+      }),
     ],
     ['postgres admin shutdown (57P01)', named('DriverAdapterError', { cause: { kind: 'postgres', code: '57P01' } })],
     ['serialization failure (40001)', named('DriverAdapterError', { cause: { kind: 'postgres', code: '40001' } })],
@@ -18,13 +21,19 @@ describe('classifyPipelineError', () => {
     ['initialization error', named('PrismaClientInitializationError')],
     ['node-postgres connection loss (plain Error)', new Error('Connection terminated unexpectedly')],
     ['node-postgres connect timeout', new Error('timeout exceeded when trying to connect')],
-    ['wrapped transient cause', new Error('store failed', { cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }) })],
+    [
+      'wrapped transient cause',
+      new Error('store failed', { cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }) }),
+    ],
   ])('%s is transient', (_name, error) => {
     expect(classifyPipelineError(error)).toBe('transient');
   });
 
   it.each([
-    ['unsupported unicode in jsonb (22P05)', named('DriverAdapterError', { cause: { kind: 'postgres', code: '22P05' } })],
+    [
+      'unsupported unicode in jsonb (22P05)',
+      named('DriverAdapterError', { cause: { kind: 'postgres', code: '22P05' } }),
+    ],
     ['unique violation', named('DriverAdapterError', { cause: { kind: 'UniqueConstraintViolation' } })],
     ['kafkajs non-retriable (message too large)', named('KafkaJSProtocolError', { retriable: false })],
     ['a plain bug', new TypeError('cannot read properties of undefined')],

@@ -5,7 +5,15 @@ import type { ErrorClass } from '../core/types';
 // data, constraint), which no retry can change. Unknown errors are permanent: a permanent error held in a
 // retry slot stalls its key forever, while a permanent classification still publishes a `failed` result.
 
-const TRANSIENT_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const TRANSIENT_NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 const TRANSIENT_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2034']);
 const TRANSIENT_ADAPTER_KINDS = new Set([
   'DatabaseNotReachable',
@@ -58,8 +66,10 @@ function isTransient(error: unknown, depth: number): boolean {
   if (e.name === 'PrismaClientInitializationError') return true;
   if (typeof e.name === 'string' && TRANSIENT_KAFKAJS_NAMES.has(e.name)) return true;
   if (e.retriable === true) return true;
-  if (typeof e.message === 'string' && TRANSIENT_PG_MESSAGES.some((pattern) => pattern.test(e.message as string))) return true;
-  if (typeof e.code === 'string' && (TRANSIENT_NODE_CODES.has(e.code) || TRANSIENT_PRISMA_CODES.has(e.code))) return true;
+  if (typeof e.message === 'string' && TRANSIENT_PG_MESSAGES.some((pattern) => pattern.test(e.message as string)))
+    return true;
+  if (typeof e.code === 'string' && (TRANSIENT_NODE_CODES.has(e.code) || TRANSIENT_PRISMA_CODES.has(e.code)))
+    return true;
   if (isTransientAdapterCause(e.meta?.driverAdapterError?.cause)) return true;
   if (e.name === 'DriverAdapterError' && isTransientAdapterCause(e.cause)) return true;
   return isTransient(e.cause, depth + 1);

@@ -20,9 +20,15 @@ export const DLQ_HEADERS = {
  */
 export function createDeadLetterWriter(producer: Producer, topic: string) {
   return (record: SourceRecord, info: DeadLetterInfo): Promise<void> =>
-    withRecordSpan('warden dead-letter', record.headers, { 'messaging.destination.name': topic }, (traceHeaders) => write(record, info, traceHeaders));
+    withRecordSpan('warden dead-letter', record.headers, { 'messaging.destination.name': topic }, (traceHeaders) =>
+      write(record, info, traceHeaders),
+    );
 
-  async function write(record: SourceRecord, info: DeadLetterInfo, traceHeaders: Record<string, string>): Promise<void> {
+  async function write(
+    record: SourceRecord,
+    info: DeadLetterInfo,
+    traceHeaders: Record<string, string>,
+  ): Promise<void> {
     const original = Object.fromEntries(
       Object.entries(record.headers).filter((entry): entry is [string, Buffer | string] => entry[1] !== undefined),
     );

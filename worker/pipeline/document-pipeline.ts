@@ -43,7 +43,11 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
     'messaging.kafka.offset': Number(record.offset),
   });
 
-  const sourceOf = (record: SourceRecord) => ({ topic: record.topic, partition: record.partition, offset: record.offset });
+  const sourceOf = (record: SourceRecord) => ({
+    topic: record.topic,
+    partition: record.partition,
+    offset: record.offset,
+  });
 
   return {
     admit: admitEvent,
@@ -54,7 +58,11 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
       return withRecordSpan('warden process', record.headers, spanAttributes(record), async (traceHeaders) => {
         await options.beforeStore?.({ event, resultKey }, record);
         await upsertDocument(db, event, record);
-        await publish(resultKey, { eventId: event.eventId, businessId: event.businessId, status: 'stored', source: sourceOf(record) }, traceHeaders);
+        await publish(
+          resultKey,
+          { eventId: event.eventId, businessId: event.businessId, status: 'stored', source: sourceOf(record) },
+          traceHeaders,
+        );
       });
     },
 
@@ -68,7 +76,9 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
         error: { errorClass: failure.name, message: failure.message.slice(0, 500) },
         source: sourceOf(record),
       };
-      return withRecordSpan('warden publish failure', record.headers, spanAttributes(record), (traceHeaders) => publish(resultKey, result, traceHeaders));
+      return withRecordSpan('warden publish failure', record.headers, spanAttributes(record), (traceHeaders) =>
+        publish(resultKey, result, traceHeaders),
+      );
     },
   };
 }

@@ -20,12 +20,18 @@ const valid = { eventId: 'e1', type: 'document.upsert', businessId: 'b1', result
 describe('admitEvent', () => {
   it('admits a valid stored event with its result key and the record key as ordering key', () => {
     const admission = admitEvent(record(JSON.stringify(valid)));
-    expect(admission).toMatchObject({ ok: true, orderingKey: 'k1', value: { resultKey: 'r1', event: { businessId: 'b1' } } });
+    expect(admission).toMatchObject({
+      ok: true,
+      orderingKey: 'k1',
+      value: { resultKey: 'r1', event: { businessId: 'b1' } },
+    });
   });
 
   it('takes the result key from the header when the event has none', () => {
     const { resultKey: _omit, ...noKey } = valid;
-    const admission = admitEvent(record(JSON.stringify(noKey), { headers: { 'result-key': Buffer.from('from-header') } }));
+    const admission = admitEvent(
+      record(JSON.stringify(noKey), { headers: { 'result-key': Buffer.from('from-header') } }),
+    );
     expect(admission).toMatchObject({ ok: true, value: { resultKey: 'from-header' } });
   });
 
@@ -35,7 +41,9 @@ describe('admitEvent', () => {
   });
 
   it('admits ignored types without a result key, and uses the business id when the record has no key', () => {
-    const admission = admitEvent(record(JSON.stringify({ eventId: 'e2', type: 'heartbeat', businessId: 'b2' }), { key: null }));
+    const admission = admitEvent(
+      record(JSON.stringify({ eventId: 'e2', type: 'heartbeat', businessId: 'b2' }), { key: null }),
+    );
     expect(admission).toMatchObject({ ok: true, orderingKey: 'b2', value: { resultKey: null } });
   });
 
@@ -57,7 +65,9 @@ describe('admitEvent', () => {
   });
 
   it('ignores unknown headers', () => {
-    const admission = admitEvent(record(JSON.stringify(valid), { headers: { 'x-unknown': Buffer.from([0xff]), other: undefined } }));
+    const admission = admitEvent(
+      record(JSON.stringify(valid), { headers: { 'x-unknown': Buffer.from([0xff]), other: undefined } }),
+    );
     expect(admission.ok).toBe(true);
   });
 });

@@ -62,7 +62,10 @@ export function admitEvent(record: SourceRecord): Admission<AdmittedEvent> {
   const mustPublish = (STORED_TYPES as readonly string[]).includes(event.type);
   const resultKey = mustPublish ? deriveResultKey(event, record) : null;
   if (mustPublish && resultKey === null) {
-    return reject('missing-result-key', `a ${event.type} event must carry resultKey (or a result-key header) to publish its result`);
+    return reject(
+      'missing-result-key',
+      `a ${event.type} event must carry resultKey (or a result-key header) to publish its result`,
+    );
   }
   return { ok: true, value: { event, resultKey }, orderingKey: orderingKeyOf(record, event) };
 }

@@ -24,7 +24,10 @@ export class QuarantineStore {
       recordKey: q.key === null ? null : previewOf(q.key),
       recordPreview: q.value === null ? null : previewOf(q.value),
       recordHeaders: Object.fromEntries(
-        Object.entries(q.headers).map(([name, value]) => [name, value === undefined ? null : previewOf(Buffer.from(value))]),
+        Object.entries(q.headers).map(([name, value]) => [
+          name,
+          value === undefined ? null : previewOf(Buffer.from(value)),
+        ]),
       ),
       recordTimestamp: Number.isFinite(q.timestampMs) ? new Date(q.timestampMs) : null,
     };
@@ -43,7 +46,9 @@ export class QuarantineStore {
    */
   async clear(tp: TopicPartition, reason: QuarantineClearReason): Promise<void> {
     if (reason === 'revoked') return;
-    await this.db.partitionQuarantine.deleteMany({ where: { groupId: this.groupId, topic: tp.topic, partition: tp.partition } });
+    await this.db.partitionQuarantine.deleteMany({
+      where: { groupId: this.groupId, topic: tp.topic, partition: tp.partition },
+    });
   }
 }
 
@@ -60,6 +65,9 @@ export function previewOf(bytes: Buffer): string {
     return `hex:${hex}${bytes.length > PREVIEW_MAX_CHARS / 2 ? '…' : ''}`;
   }
   // eslint-disable-next-line no-control-regex
-  const escaped = text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const escaped = text.replace(
+    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   return escaped.length > PREVIEW_MAX_CHARS ? `${escaped.slice(0, PREVIEW_MAX_CHARS)}…` : escaped;
 }

@@ -7,7 +7,12 @@ const PARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 describe('parseTraceparent', () => {
   it('reads a valid version-00 header, from a string or a Buffer', () => {
     const parsed = parseTraceparent(Buffer.from(PARENT));
-    expect(parsed).toMatchObject({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: 1, isRemote: true });
+    expect(parsed).toMatchObject({
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: '00f067aa0ba902b7',
+      traceFlags: 1,
+      isRemote: true,
+    });
     expect(formatTraceparent(parsed!)).toBe(PARENT);
   });
 
@@ -24,7 +29,9 @@ describe('parseTraceparent', () => {
   });
 
   it('accepts a future version with extra fields, read as version 00', () => {
-    expect(parseTraceparent(`01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-03-future`)).toMatchObject({ traceFlags: 1 });
+    expect(parseTraceparent(`01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-03-future`)).toMatchObject({
+      traceFlags: 1,
+    });
   });
 });
 
@@ -50,7 +57,11 @@ describe('withRecordSpan', () => {
             const parent = context ? trace.getSpanContext(context) : undefined;
             const entry: (typeof started)[number] = { name, parent, ended: false };
             started.push(entry);
-            const own: SpanContext = { traceId: parent!.traceId, spanId: 'aaaaaaaaaaaaaaaa', traceFlags: parent!.traceFlags };
+            const own: SpanContext = {
+              traceId: parent!.traceId,
+              spanId: 'aaaaaaaaaaaaaaaa',
+              traceFlags: parent!.traceFlags,
+            };
             return {
               spanContext: () => own,
               end: () => void (entry.ended = true),
@@ -66,7 +77,9 @@ describe('withRecordSpan', () => {
     expect(started[0]).toMatchObject({ name: 'warden process', parent: { spanId: '00f067aa0ba902b7' }, ended: true });
 
     const failure = new Error('store down');
-    await expect(withRecordSpan('warden process', { traceparent: PARENT }, {}, () => Promise.reject(failure))).rejects.toBe(failure);
+    await expect(
+      withRecordSpan('warden process', { traceparent: PARENT }, {}, () => Promise.reject(failure)),
+    ).rejects.toBe(failure);
     expect(started[1]).toMatchObject({ ended: true, status: 2 });
   });
 });

@@ -1,4 +1,12 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Context, type SpanContext } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  trace,
+  type Context,
+  type SpanContext,
+} from '@opentelemetry/api';
 
 // W3C Trace Context across the asynchronous Kafka hop (seed 001): the producer's `traceparent` header is the
 // parent of Warden's processing span, and the records Warden produces for that input (result, dead letter)

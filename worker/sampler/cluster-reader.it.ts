@@ -33,7 +33,15 @@ describe('ClusterReader on the real broker', () => {
     await createTopic(admin, b, 1);
     const producer = kafka.producer();
     await producer.connect();
-    await producer.send({ topic: a, acks: -1, messages: [{ partition: 0, value: '1' }, { partition: 0, value: '2' }, { partition: 1, value: '3' }] });
+    await producer.send({
+      topic: a,
+      acks: -1,
+      messages: [
+        { partition: 0, value: '1' },
+        { partition: 0, value: '2' },
+        { partition: 1, value: '3' },
+      ],
+    });
     await producer.send({ topic: b, acks: -1, messages: [{ partition: 0, value: '4' }] });
     await producer.disconnect();
     await commitOffsets(kafka, groupId, a, [{ partition: 0, offset: '1' }]);
@@ -43,7 +51,13 @@ describe('ClusterReader on the real broker', () => {
     const observation = await reader.readCluster();
     expect(observation.groups.map((g) => [g.groupId, g.state, g.members.length])).toEqual([[groupId, 'Empty', 0]]);
     expect(observation.watermarks).toEqual([
-      { topic: a, partitions: [{ partition: 0, low: '0', high: '2' }, { partition: 1, low: '0', high: '1' }] },
+      {
+        topic: a,
+        partitions: [
+          { partition: 0, low: '0', high: '2' },
+          { partition: 1, low: '0', high: '1' },
+        ],
+      },
       { topic: b, partitions: [{ partition: 0, low: '0', high: '1' }] },
     ]);
   });
@@ -84,14 +98,24 @@ describe('ClusterReader on the real broker', () => {
     await createTopic(admin, topic, partitions);
     const producer = kafka.producer();
     await producer.connect();
-    await producer.send({ topic, acks: -1, messages: Array.from({ length: partitions }, (_, p) => ({ partition: p, value: 'x', timestamp: String(1700000000000 + p) })) });
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: Array.from({ length: partitions }, (_, p) => ({
+        partition: p,
+        value: 'x',
+        timestamp: String(1700000000000 + p),
+      })),
+    });
     await producer.disconnect();
     await commitOffsets(kafka, groupId, topic, [{ partition: 0, offset: '0' }]);
     await reader.readCluster();
-    const results = await reader.readRecordTimestamps(Array.from({ length: partitions }, (_, p) => ({ topic, partition: p, offset: 0n })));
-    expect(results.map((r) => [r.partition, r.timestampMs]).sort((a, b) => (a[0] as number) - (b[0] as number))).toEqual(
-      Array.from({ length: partitions }, (_, p) => [p, 1700000000000 + p]),
+    const results = await reader.readRecordTimestamps(
+      Array.from({ length: partitions }, (_, p) => ({ topic, partition: p, offset: 0n })),
     );
+    expect(
+      results.map((r) => [r.partition, r.timestampMs]).sort((a, b) => (a[0] as number) - (b[0] as number)),
+    ).toEqual(Array.from({ length: partitions }, (_, p) => [p, 1700000000000 + p]));
   });
 
   it('leaves out a topic deleted since the group committed to it, and sees partitions added to another', async () => {
@@ -112,7 +136,9 @@ describe('ClusterReader on the real broker', () => {
     expect(after.topics).toContain(kept);
     // New partitions join the rounds as soon as they have a leader.
     await eventually('the added partitions', async () => {
-      const partitions = (await reader.readCluster()).watermarks.find((w) => w.topic === kept)?.partitions.map((p) => p.partition);
+      const partitions = (await reader.readCluster()).watermarks
+        .find((w) => w.topic === kept)
+        ?.partitions.map((p) => p.partition);
       return partitions?.length === 3 ? partitions : undefined;
     });
     // And the next round is not poisoned by the deleted topic either.

@@ -57,7 +57,8 @@ export class ClusterReader implements ClusterReaderPort {
     if (groupIds.length === 0) return { groups: [], watermarks: [], topics: [] };
     const live = (await this.describeGroups(groupIds)).filter((g) => g.state !== 'Dead');
     const committed = await Promise.allSettled(live.map((g) => this.admin.fetchOffsets({ groupId: g.groupId })));
-    if (live.length > 0 && committed.every((c) => c.status === 'rejected')) throw (committed[0] as PromiseRejectedResult).reason;
+    if (live.length > 0 && committed.every((c) => c.status === 'rejected'))
+      throw (committed[0] as PromiseRejectedResult).reason;
     const snapshots: GroupSnapshot[] = [];
     live.forEach((group, i) => {
       const result = committed[i];
@@ -66,15 +67,16 @@ export class ClusterReader implements ClusterReaderPort {
         groupId: group.groupId,
         state: group.state,
         protocol: group.protocol ?? '',
-        members: group.members.map(
-          (member): GroupMember => ({
-            memberId: member.memberId,
-            clientId: member.clientId,
-            clientHost: member.clientHost,
-            assignment: decodeAssignment(member.memberAssignment),
-          }),
-        ),
-        committed: result.value.map((t) => ({ topic: t.topic, partitions: t.partitions.map((p) => ({ partition: p.partition, offset: p.offset })) })),
+        members: group.members.map((member): GroupMember => ({
+          memberId: member.memberId,
+          clientId: member.clientId,
+          clientHost: member.clientHost,
+          assignment: decodeAssignment(member.memberAssignment),
+        })),
+        committed: result.value.map((t) => ({
+          topic: t.topic,
+          partitions: t.partitions.map((p) => ({ partition: p.partition, offset: p.offset })),
+        })),
       });
     });
     const topics = [...new Set(snapshots.flatMap((s) => [...topicsOf(s)]))].sort();
@@ -95,7 +97,10 @@ export class ClusterReader implements ClusterReaderPort {
     for (const [topic, list] of byTopic) {
       let leaders: Record<string, number[]>;
       try {
-        leaders = this.cluster.findLeaderForPartitions(topic, list.map((r) => r.partition));
+        leaders = this.cluster.findLeaderForPartitions(
+          topic,
+          list.map((r) => r.partition),
+        );
       } catch {
         unreadable.push(...list.map((r) => ({ ...r, timestampMs: null })));
         continue;
@@ -117,7 +122,11 @@ export class ClusterReader implements ClusterReaderPort {
       [...byLeader].map(async ([nodeId, list]) => {
         const results: RecordReadResult[] = [];
         for (const wave of intoWaves(list)) {
-          results.push(...(await this.fetchFirstRecords(nodeId, wave, 0).catch(() => wave.map((r) => ({ ...r, timestampMs: null })))));
+          results.push(
+            ...(await this.fetchFirstRecords(nodeId, wave, 0).catch(() =>
+              wave.map((r) => ({ ...r, timestampMs: null })),
+            )),
+          );
         }
         return results;
       }),
@@ -204,12 +213,18 @@ export class ClusterReader implements ClusterReaderPort {
         await this.cluster.refreshMetadata();
       }
     }
-    const lows = new Map(low.flatMap((t) => t.partitions.map((p) => [`${t.topic}\u0000${p.partition}`, p.offset] as const)));
+    const lows = new Map(
+      low.flatMap((t) => t.partitions.map((p) => [`${t.topic}\u0000${p.partition}`, p.offset] as const)),
+    );
     const watermarks = high
       .map((t) => ({
         topic: t.topic,
         partitions: t.partitions
-          .map((p) => ({ partition: p.partition, high: p.offset, low: lows.get(`${t.topic}\u0000${p.partition}`) ?? '0' }))
+          .map((p) => ({
+            partition: p.partition,
+            high: p.offset,
+            low: lows.get(`${t.topic}\u0000${p.partition}`) ?? '0',
+          }))
           .sort((a, b) => a.partition - b.partition),
       }))
       .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0));
@@ -222,16 +237,28 @@ export class ClusterReader implements ClusterReaderPort {
    * retried. A partition whose first batch is larger than recordMaxBytes may come back empty (the broker only
    * oversizes the first partition of a response); it gets timestampMs null and is planned again later.
    */
-  private async fetchFirstRecords(nodeId: string, requests: RecordReadRequest[], attempt: number): Promise<RecordReadResult[]> {
+  private async fetchFirstRecords(
+    nodeId: string,
+    requests: RecordReadRequest[],
+    attempt: number,
+  ): Promise<RecordReadResult[]> {
     const broker = await this.cluster.findBroker({ nodeId });
     const maxBytes = this.options.recordMaxBytes ?? 32 * 1024;
     const topics = [...new Set(requests.map((r) => r.topic))].map((topic) => ({
       topic,
-      partitions: requests.filter((r) => r.topic === topic).map((r) => ({ partition: r.partition, fetchOffset: r.offset.toString(), maxBytes })),
+      partitions: requests
+        .filter((r) => r.topic === topic)
+        .map((r) => ({ partition: r.partition, fetchOffset: r.offset.toString(), maxBytes })),
     }));
     let response;
     try {
-      response = await broker.fetch({ isolationLevel: READ_COMMITTED, maxWaitTime: 0, minBytes: 1, maxBytes: FETCH_RESPONSE_MAX_BYTES, topics });
+      response = await broker.fetch({
+        isolationLevel: READ_COMMITTED,
+        maxWaitTime: 0,
+        minBytes: 1,
+        maxBytes: FETCH_RESPONSE_MAX_BYTES,
+        topics,
+      });
     } catch (error) {
       const e = error as { name?: string; topic?: string; partition?: number };
       if (e.name === 'KafkaJSOffsetOutOfRange' && attempt < OUT_OF_RANGE_RETRIES) {
@@ -243,12 +270,17 @@ export class ClusterReader implements ClusterReaderPort {
       throw error;
     }
     // kafkajs shuffles the partitions of a Fetch (KIP-74 fairness), so one topic can come back in several entries.
-    const byPartition = new Map(response.responses.flatMap((t) => t.partitions.map((p) => [`${t.topicName}\u0000${p.partition}`, p] as const)));
+    const byPartition = new Map(
+      response.responses.flatMap((t) => t.partitions.map((p) => [`${t.topicName}\u0000${p.partition}`, p] as const)),
+    );
     return requests.map((r) => {
       const partition = byPartition.get(`${r.topic}\u0000${r.partition}`);
       const record = partition?.messages.find((m) => !m.isControlRecord && BigInt(m.offset) >= r.offset);
       const timestampMs = record === undefined ? null : Number(record.timestamp);
-      return { ...r, timestampMs: timestampMs !== null && Number.isFinite(timestampMs) && timestampMs >= 0 ? timestampMs : null };
+      return {
+        ...r,
+        timestampMs: timestampMs !== null && Number.isFinite(timestampMs) && timestampMs >= 0 ? timestampMs : null,
+      };
     });
   }
 }
@@ -278,12 +310,22 @@ function decodeAssignment(raw: Buffer): Record<string, number[]> {
 
 function isStaleMetadata(error: unknown): boolean {
   const type = (error as { type?: string }).type;
-  return type === 'NOT_LEADER_FOR_PARTITION' || type === 'LEADER_NOT_AVAILABLE' || type === 'UNKNOWN_TOPIC_OR_PARTITION' || isUnknownTopic(error);
+  return (
+    type === 'NOT_LEADER_FOR_PARTITION' ||
+    type === 'LEADER_NOT_AVAILABLE' ||
+    type === 'UNKNOWN_TOPIC_OR_PARTITION' ||
+    isUnknownTopic(error)
+  );
 }
 
 function isUnknownTopic(error: unknown): boolean {
-  for (let e = error as { type?: string; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
-    if (e.type === 'UNKNOWN_TOPIC_OR_PARTITION' || /does not host this topic-partition/i.test(e.message ?? '')) return true;
+  for (
+    let e = error as { type?: string; message?: string; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    depth++
+  ) {
+    if (e.type === 'UNKNOWN_TOPIC_OR_PARTITION' || /does not host this topic-partition/i.test(e.message ?? ''))
+      return true;
     e = e.cause as typeof e;
   }
   return false;

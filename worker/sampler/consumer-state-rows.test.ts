@@ -30,21 +30,53 @@ describe('buildConsumerStateRows', () => {
     );
     expect(rows).toEqual([
       {
-        groupId: 'warden-pipeline', topic: 'in', partition: 3, instanceId: 'warden@host/1', sampledAt: at, watermark: 120n,
-        highestCompleted: 130n, inFlight: 2, completedUncommitted: 7, buffered: 4, bufferedBytes: 2_048,
-        oldestUnfinishedOffset: 120n, oldestUnfinishedAgeMs: 1_500, paused: false,
+        groupId: 'warden-pipeline',
+        topic: 'in',
+        partition: 3,
+        instanceId: 'warden@host/1',
+        sampledAt: at,
+        watermark: 120n,
+        highestCompleted: 130n,
+        inFlight: 2,
+        completedUncommitted: 7,
+        buffered: 4,
+        bufferedBytes: 2_048,
+        oldestUnfinishedOffset: 120n,
+        oldestUnfinishedAgeMs: 1_500,
+        paused: false,
       },
     ]);
   });
 
   it('keeps nulls of a partition with nothing committed or delivered yet', () => {
     const [row] = buildConsumerStateRows(snapshot([partition({})]), identity, at);
-    expect(row).toMatchObject({ watermark: null, highestCompleted: null, oldestUnfinishedOffset: null, oldestUnfinishedAgeMs: null });
+    expect(row).toMatchObject({
+      watermark: null,
+      highestCompleted: null,
+      oldestUnfinishedOffset: null,
+      oldestUnfinishedAgeMs: null,
+    });
   });
 
   it('counts a quarantine as paused, and clamps values the int4 columns cannot hold', () => {
-    const quarantine = { topic: 'in', partition: 0, offset: '5', reason: 'bad', errorClass: 'decode', sinceMs: 1, attempts: 0, key: null, value: null, headers: {}, timestampMs: 0 };
-    const [row] = buildConsumerStateRows(snapshot([partition({ quarantine, bufferedBytes: 5e12, oldestUnfinishedAgeMs: Number.POSITIVE_INFINITY })]), identity, at);
+    const quarantine = {
+      topic: 'in',
+      partition: 0,
+      offset: '5',
+      reason: 'bad',
+      errorClass: 'decode',
+      sinceMs: 1,
+      attempts: 0,
+      key: null,
+      value: null,
+      headers: {},
+      timestampMs: 0,
+    };
+    const [row] = buildConsumerStateRows(
+      snapshot([partition({ quarantine, bufferedBytes: 5e12, oldestUnfinishedAgeMs: Number.POSITIVE_INFINITY })]),
+      identity,
+      at,
+    );
     expect(row).toMatchObject({ paused: true, bufferedBytes: 2_147_483_647, oldestUnfinishedAgeMs: 2_147_483_647 });
   });
 

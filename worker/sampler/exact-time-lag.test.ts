@@ -76,7 +76,9 @@ describe('ExactTimeLagPlanner', () => {
       { topic: 't', partition: 0, offset: 10n, timestampMs: null },
       { topic: 't', partition: 1, offset: 10n, timestampMs: 1 },
     ]);
-    expect(planner.plan([{ ...position(0, 10n), estimatedMs: 1 }], 0)).toEqual([{ topic: 't', partition: 0, offset: 10n }]);
+    expect(planner.plan([{ ...position(0, 10n), estimatedMs: 1 }], 0)).toEqual([
+      { topic: 't', partition: 0, offset: 10n },
+    ]);
     planner.retainOnly([position(0, 10n)]);
     expect(planner.exactFor(position(1, 10n), 2)).toBeNull();
   });

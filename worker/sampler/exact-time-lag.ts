@@ -30,14 +30,16 @@ export interface RecordReadResult extends RecordReadRequest {
   timestampMs: number | null;
 }
 
-const readKey = (topic: string, partition: number, offset: bigint): string => `${topic}\u0000${partition}\u0000${offset}`;
+const readKey = (topic: string, partition: number, offset: bigint): string =>
+  `${topic}\u0000${partition}\u0000${offset}`;
 
 export class ExactTimeLagPlanner {
   private readonly timestamps = new Map<string, number>();
   private lastBatchAtMs = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: ExactTimeLagOptions) {
-    if (!Number.isFinite(options.intervalMs) || options.intervalMs < 0) throw new RangeError(`intervalMs must be >= 0, got ${options.intervalMs}`);
+    if (!Number.isFinite(options.intervalMs) || options.intervalMs < 0)
+      throw new RangeError(`intervalMs must be >= 0, got ${options.intervalMs}`);
     if (!Number.isInteger(options.maxPartitions) || options.maxPartitions < 0) {
       throw new RangeError(`maxPartitions must be an integer >= 0, got ${options.maxPartitions}`);
     }
@@ -48,7 +50,10 @@ export class ExactTimeLagPlanner {
    * record at the committed offset is still in the log and not read yet, deduplicated (groups at the same
    * offset share a read), worst `estimatedMs` first (unknown last), at most maxPartitions.
    */
-  plan(positions: ReadonlyArray<PartitionPosition & { estimatedMs: number | null }>, nowMs: number): RecordReadRequest[] {
+  plan(
+    positions: ReadonlyArray<PartitionPosition & { estimatedMs: number | null }>,
+    nowMs: number,
+  ): RecordReadRequest[] {
     if (this.options.maxPartitions === 0 || nowMs - this.lastBatchAtMs < this.options.intervalMs) return [];
     const wanted = new Map<string, RecordReadRequest & { estimatedMs: number | null }>();
     for (const p of positions) {
@@ -72,7 +77,8 @@ export class ExactTimeLagPlanner {
   /** Remembers what a batch read; a record that could not be read is simply planned again later. */
   accept(results: readonly RecordReadResult[]): void {
     for (const r of results) {
-      if (r.timestampMs !== null && Number.isFinite(r.timestampMs)) this.timestamps.set(readKey(r.topic, r.partition, r.offset), r.timestampMs);
+      if (r.timestampMs !== null && Number.isFinite(r.timestampMs))
+        this.timestamps.set(readKey(r.topic, r.partition, r.offset), r.timestampMs);
     }
   }
 
@@ -91,7 +97,9 @@ export class ExactTimeLagPlanner {
 
   /** Drops timestamps no position of this round refers to, so the cache never outgrows the sampled partitions. */
   retainOnly(positions: readonly PartitionPosition[]): void {
-    const inUse = new Set(positions.flatMap((p) => (p.committedOffset === null ? [] : [readKey(p.topic, p.partition, p.committedOffset)])));
+    const inUse = new Set(
+      positions.flatMap((p) => (p.committedOffset === null ? [] : [readKey(p.topic, p.partition, p.committedOffset)])),
+    );
     for (const key of this.timestamps.keys()) if (!inUse.has(key)) this.timestamps.delete(key);
   }
 }

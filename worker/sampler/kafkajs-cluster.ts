@@ -25,7 +25,12 @@ export interface InternalFetchedRecord {
 export interface InternalFetchResponse {
   responses: Array<{
     topicName: string;
-    partitions: Array<{ partition: number; errorCode: number; highWatermark: string; messages: InternalFetchedRecord[] }>;
+    partitions: Array<{
+      partition: number;
+      errorCode: number;
+      highWatermark: string;
+      messages: InternalFetchedRecord[];
+    }>;
   }>;
 }
 
@@ -54,19 +59,34 @@ export interface InternalCluster {
   ): Promise<Array<{ topic: string; partitions: Array<{ partition: number; offset: string }> }>>;
 }
 
-type ClusterFactory = (options: { metadataMaxAge?: number; allowAutoTopicCreation?: boolean; isolationLevel?: number }) => InternalCluster;
+type ClusterFactory = (options: {
+  metadataMaxAge?: number;
+  allowAutoTopicCreation?: boolean;
+  isolationLevel?: number;
+}) => InternalCluster;
 
 /** A new, unconnected kafkajs Cluster configured like `kafka`'s own clients; never creates topics. */
 export function createInternalCluster(kafka: Kafka): InternalCluster {
   const symbol = Object.getOwnPropertySymbols(kafka).find((s) => s.description === 'private:Kafka:createCluster');
   const factory = symbol === undefined ? undefined : (kafka as unknown as Record<symbol, unknown>)[symbol];
   if (typeof factory !== 'function') {
-    throw new Error('kafkajs internals changed: Kafka has no private createCluster factory (the sampler needs kafkajs 2.2.x)');
+    throw new Error(
+      'kafkajs internals changed: Kafka has no private createCluster factory (the sampler needs kafkajs 2.2.x)',
+    );
   }
   const cluster = (factory as ClusterFactory)({ allowAutoTopicCreation: false });
-  for (const method of ['connect', 'disconnect', 'refreshMetadata', 'findTopicPartitionMetadata', 'findLeaderForPartitions', 'findBroker', 'fetchTopicsOffset'] as const) {
+  for (const method of [
+    'connect',
+    'disconnect',
+    'refreshMetadata',
+    'findTopicPartitionMetadata',
+    'findLeaderForPartitions',
+    'findBroker',
+    'fetchTopicsOffset',
+  ] as const) {
     if (typeof cluster[method] !== 'function') throw new Error(`kafkajs internals changed: Cluster has no ${method}()`);
   }
-  if (!(cluster.targetTopics instanceof Set)) throw new Error('kafkajs internals changed: Cluster has no targetTopics set');
+  if (!(cluster.targetTopics instanceof Set))
+    throw new Error('kafkajs internals changed: Cluster has no targetTopics set');
   return cluster;
 }

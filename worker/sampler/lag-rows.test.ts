@@ -9,27 +9,59 @@ describe('buildLagRows', () => {
     state: 'Stable',
     protocol: 'RoundRobinAssigner',
     members: [{ memberId: 'm-1', clientId: 'c-1', clientHost: '/10.0.0.1', assignment: { orders: [0] } }],
-    committed: [{ topic: 'orders', partitions: [{ partition: 0, offset: '40' }, { partition: 1, offset: '-1' }] }],
+    committed: [
+      {
+        topic: 'orders',
+        partitions: [
+          { partition: 0, offset: '40' },
+          { partition: 1, offset: '-1' },
+        ],
+      },
+    ],
   };
 
   it('computes lag per partition, null when nothing is committed, and names the owner', () => {
     const rows = buildLagRows(
       group,
       [
-        { topic: 'orders', partitions: [{ partition: 1, low: '0', high: '7' }, { partition: 0, low: '5', high: '100' }] },
+        {
+          topic: 'orders',
+          partitions: [
+            { partition: 1, low: '0', high: '7' },
+            { partition: 0, low: '5', high: '100' },
+          ],
+        },
         { topic: 'unrelated', partitions: [{ partition: 0, low: '0', high: '9' }] },
       ],
       at,
     );
     expect(rows).toEqual([
       {
-        sampledAt: at, groupId: 'orders', topic: 'orders', partition: 0, committedOffset: 40n, logStartOffset: 5n,
-        logEndOffset: 100n, lag: 60n, groupState: 'Stable', memberClientId: 'c-1', memberHost: '/10.0.0.1',
+        sampledAt: at,
+        groupId: 'orders',
+        topic: 'orders',
+        partition: 0,
+        committedOffset: 40n,
+        logStartOffset: 5n,
+        logEndOffset: 100n,
+        lag: 60n,
+        groupState: 'Stable',
+        memberClientId: 'c-1',
+        memberHost: '/10.0.0.1',
         groupProtocol: 'RoundRobinAssigner',
       },
       {
-        sampledAt: at, groupId: 'orders', topic: 'orders', partition: 1, committedOffset: null, logStartOffset: 0n,
-        logEndOffset: 7n, lag: null, groupState: 'Stable', memberClientId: null, memberHost: null,
+        sampledAt: at,
+        groupId: 'orders',
+        topic: 'orders',
+        partition: 1,
+        committedOffset: null,
+        logStartOffset: 0n,
+        logEndOffset: 7n,
+        lag: null,
+        groupState: 'Stable',
+        memberClientId: null,
+        memberHost: null,
         groupProtocol: 'RoundRobinAssigner',
       },
     ]);
@@ -41,13 +73,24 @@ describe('buildLagRows', () => {
   });
 
   it('records no protocol for a group without one (no members: offsets set by an admin)', () => {
-    const rows = buildLagRows({ ...group, state: 'Empty', protocol: '', members: [] }, [{ topic: 'orders', partitions: [{ partition: 0, low: '0', high: '50' }] }], at);
+    const rows = buildLagRows(
+      { ...group, state: 'Empty', protocol: '', members: [] },
+      [{ topic: 'orders', partitions: [{ partition: 0, low: '0', high: '50' }] }],
+      at,
+    );
     expect(rows.map((r) => [r.groupProtocol, r.memberClientId, r.lag])).toEqual([[null, null, 10n]]);
   });
 
   it('keeps int64 offsets exact', () => {
-    const big: GroupSnapshot = { ...group, committed: [{ topic: 'orders', partitions: [{ partition: 0, offset: '9223372036854775000' }] }] };
-    const rows = buildLagRows(big, [{ topic: 'orders', partitions: [{ partition: 0, low: '0', high: '9223372036854775807' }] }], at);
+    const big: GroupSnapshot = {
+      ...group,
+      committed: [{ topic: 'orders', partitions: [{ partition: 0, offset: '9223372036854775000' }] }],
+    };
+    const rows = buildLagRows(
+      big,
+      [{ topic: 'orders', partitions: [{ partition: 0, low: '0', high: '9223372036854775807' }] }],
+      at,
+    );
     expect(rows[0]?.lag).toBe(807n);
   });
 });

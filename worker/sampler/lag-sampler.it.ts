@@ -22,7 +22,13 @@ function newSampler(db: Database, include: RegExp): LagSampler {
     instanceId: 'sampler-it',
     intervalMs: 500,
     maxBackoffMs: 2_000,
-    state: { timeLagPoints: 60, timeLagSpacingMs: 0, rateWindowMs: 60_000, exactTimeLagIntervalMs: 0, exactTimeLagMaxPartitions: 100 },
+    state: {
+      timeLagPoints: 60,
+      timeLagSpacingMs: 0,
+      rateWindowMs: 60_000,
+      exactTimeLagIntervalMs: 0,
+      exactTimeLagMaxPartitions: 100,
+    },
     retention: { rawDays: 7, rollupDays: 90 },
   });
 }
@@ -41,7 +47,11 @@ describe('LagSampler on the real broker and Postgres', () => {
   async function produce(partition: number, count: number): Promise<void> {
     const producer = kafka.producer();
     await producer.connect();
-    await producer.send({ topic, acks: -1, messages: Array.from({ length: count }, (_, i) => ({ partition, value: `v${i}` })) });
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: Array.from({ length: count }, (_, i) => ({ partition, value: `v${i}` })),
+    });
     await producer.disconnect();
   }
 
@@ -95,10 +105,20 @@ describe('LagSampler on the real broker and Postgres', () => {
     await startMember();
     const drained = await eventually('the lag to drain to 0', async () => {
       const round = await sampler.sampleOnce();
-      return round.rows.length === 2 && round.rows.every((r) => r.lag === 0n) && round.rows.every((r) => r.groupState === 'Stable') ? round : undefined;
+      return round.rows.length === 2 &&
+        round.rows.every((r) => r.lag === 0n) &&
+        round.rows.every((r) => r.groupState === 'Stable')
+        ? round
+        : undefined;
     });
     for (const row of drained.rows) {
-      expect(row).toMatchObject({ committedOffset: 5n, timeLagMs: 0n, timeLagKind: 'caught-up', exactTimeLagMs: 0n, groupProtocol: 'RoundRobinAssigner' });
+      expect(row).toMatchObject({
+        committedOffset: 5n,
+        timeLagMs: 0n,
+        timeLagKind: 'caught-up',
+        exactTimeLagMs: 0n,
+        groupProtocol: 'RoundRobinAssigner',
+      });
       expect(row.memberClientId).toBe('warden-sampler-it');
       expect(row.consumptionRatePerSec).toBeGreaterThan(0);
     }
@@ -110,7 +130,10 @@ describe('LagSampler on the real broker and Postgres', () => {
     await startMember();
     const rebalance = await eventually('an inferred rebalance with two members after it', async () => {
       await sampler.sampleOnce();
-      const rows = await db.rebalanceEvent.findMany({ where: { groupId, source: 'describe-groups' }, orderBy: { startedAt: 'asc' } });
+      const rows = await db.rebalanceEvent.findMany({
+        where: { groupId, source: 'describe-groups' },
+        orderBy: { startedAt: 'asc' },
+      });
       return rows.find((r) => (r.membersAfter as unknown[]).length === 2);
     });
     expect(rebalance).toMatchObject({ trigger: 'join', durationIsBound: true });
@@ -144,7 +167,11 @@ describe('LagSampler on the real broker and Postgres', () => {
     const successor = newSampler(db, new RegExp(`^${groupId}$`));
     try {
       await successor.tick(); // takes over: loads the stored points, then samples
-      const rows = await db.lagSample.findMany({ where: { groupId, partition: 0 }, orderBy: { sampledAt: 'desc' }, take: 1 });
+      const rows = await db.lagSample.findMany({
+        where: { groupId, partition: 0 },
+        orderBy: { sampledAt: 'desc' },
+        take: 1,
+      });
       expect(rows[0]).toMatchObject({ lag: 5n, timeLagKind: 'interpolated' });
       expect(successor.stats()).toMatchObject({ rounds: 1, failedRounds: 0, rowsDropped: 0 });
     } finally {

@@ -243,7 +243,16 @@ export class LagSampler {
     this.counters.rounds += 1;
     const done = this.now();
     this.counters.lastRoundMs = done - started;
-    const result = { rows, rebalances, written, clusterReadMs, exactReadMs, computeMs, writeMs: done - readDone, durationMs: done - started };
+    const result = {
+      rows,
+      rebalances,
+      written,
+      clusterReadMs,
+      exactReadMs,
+      computeMs,
+      writeMs: done - readDone,
+      durationMs: done - started,
+    };
     this.options.onRound?.({ result, durationMs: result.durationMs });
     return result;
   }
@@ -251,7 +260,11 @@ export class LagSampler {
   /** Rollups and retention now (the loop runs it about once a minute). */
   async maintain(): Promise<void> {
     const { rawDays, rollupDays } = this.options.retention;
-    await runMaintenance(this.options.db, { now: new Date(this.now()), rawRetentionDays: rawDays, rollupRetentionDays: rollupDays });
+    await runMaintenance(this.options.db, {
+      now: new Date(this.now()),
+      rawRetentionDays: rawDays,
+      rollupRetentionDays: rollupDays,
+    });
   }
 
   private async write(rows: LagSampleRow[]): Promise<boolean> {
@@ -264,7 +277,10 @@ export class LagSampler {
       written = false;
       this.counters.rowsDropped += rows.length;
       this.counters.lastError = describe(error);
-      this.options.logger?.warn({ err: error, rowsDropped: this.counters.rowsDropped }, 'lag samples not written (Postgres unavailable?); dropped');
+      this.options.logger?.warn(
+        { err: error, rowsDropped: this.counters.rowsDropped },
+        'lag samples not written (Postgres unavailable?); dropped',
+      );
     }
     if (this.pendingRebalances.length > 0) {
       const batch = this.pendingRebalances;

@@ -36,7 +36,9 @@ describe('LeaderLock on the real Postgres', () => {
       expect(await first.tryAcquire()).toBe('leader'); // re-confirming keeps it
 
       await terminateBackend((await first.backendPid())!); // the leader's process or connection dies
-      expect(await eventually('the old leader to notice', async () => ((await first.confirm()) ? undefined : true))).toBe(true);
+      expect(
+        await eventually('the old leader to notice', async () => ((await first.confirm()) ? undefined : true)),
+      ).toBe(true);
       expect(first.isHeld).toBe(false);
       expect(lost).toHaveLength(1);
       expect(await second.tryAcquire()).toBe('leader');
@@ -61,7 +63,11 @@ describe('LeaderLock on the real Postgres', () => {
   });
 
   it('reports unavailable, without throwing, when Postgres cannot be reached', async () => {
-    const lock = new LeaderLock({ connectionString: unreachableDatabaseUrl, name: uniqueName('lock'), connectTimeoutMs: 1_000 });
+    const lock = new LeaderLock({
+      connectionString: unreachableDatabaseUrl,
+      name: uniqueName('lock'),
+      connectTimeoutMs: 1_000,
+    });
     expect(await lock.tryAcquire()).toBe('unavailable');
     expect(lock.lastError).not.toBeNull();
     await lock.release();
@@ -89,7 +95,13 @@ describe('several samplers', () => {
       instanceId: uniqueName('instance'),
       intervalMs: 200,
       maxBackoffMs: 1_000,
-      state: { timeLagPoints: 10, timeLagSpacingMs: 0, rateWindowMs: 10_000, exactTimeLagIntervalMs: 0, exactTimeLagMaxPartitions: 0 },
+      state: {
+        timeLagPoints: 10,
+        timeLagSpacingMs: 0,
+        rateWindowMs: 10_000,
+        exactTimeLagIntervalMs: 0,
+        exactTimeLagMaxPartitions: 0,
+      },
       retention: { rawDays: 7, rollupDays: 90 },
     });
   }
@@ -97,7 +109,9 @@ describe('several samplers', () => {
   it('run exactly one round loop at a time, and another takes over when the leader dies', async () => {
     const name = uniqueName('lock');
     let lostSessions = 0;
-    const locks = [0, 1, 2].map(() => new LeaderLock({ connectionString: databaseUrl, name, onLost: () => (lostSessions += 1) }));
+    const locks = [0, 1, 2].map(
+      () => new LeaderLock({ connectionString: databaseUrl, name, onLost: () => (lostSessions += 1) }),
+    );
     const samplers = locks.map(sampler);
     let overlaps = 0;
     const watch = setInterval(() => {
@@ -115,7 +129,9 @@ describe('several samplers', () => {
       // lock next (it may be the same instance) leads alone.
       await terminateBackend((await locks[samplers.indexOf(leader)]!.backendPid())!);
       await eventually('the leader to notice', async () => (lostSessions === 1 ? true : undefined));
-      await eventually('one leader again', async () => (samplers.filter((s) => s.isLeader).length === 1 ? true : undefined));
+      await eventually('one leader again', async () =>
+        samplers.filter((s) => s.isLeader).length === 1 ? true : undefined,
+      );
 
       // The leader's process exits (its session ends, as with a kill): another instance takes over.
       const current = samplers.find((s) => s.isLeader)!;
@@ -133,7 +149,11 @@ describe('several samplers', () => {
   });
 
   it('skips and counts rounds while Postgres cannot be asked for the lock, and never throws', async () => {
-    const lock = new LeaderLock({ connectionString: unreachableDatabaseUrl, name: uniqueName('lock'), connectTimeoutMs: 500 });
+    const lock = new LeaderLock({
+      connectionString: unreachableDatabaseUrl,
+      name: uniqueName('lock'),
+      connectTimeoutMs: 500,
+    });
     const lonely = sampler(lock);
     try {
       expect(await lonely.tick()).toBe(200);

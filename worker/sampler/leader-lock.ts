@@ -46,7 +46,9 @@ export class LeaderLock {
     if (this.held) return (await this.confirm()) ? 'leader' : this.tryAcquire();
     try {
       const client = this.client ?? (await this.connect());
-      const result = await client.query<{ acquired: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS acquired', [this.key]);
+      const result = await client.query<{ acquired: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS acquired', [
+        this.key,
+      ]);
       this.held = result.rows[0]?.acquired === true;
       return this.held ? 'leader' : 'follower';
     } catch (error) {

@@ -11,14 +11,24 @@ export class LogEndPointStore {
 
   /** Loads the newest `maxPoints` points of every partition into `tables` (replacing what they held). */
   async load(tables: LogEndPointTables, maxPoints: number): Promise<number> {
-    const rows = await this.db.$queryRaw<Array<{ id: bigint; topic: string; partition: number; offset: bigint; at: Date }>>`
+    const rows = await this.db.$queryRaw<
+      Array<{ id: bigint; topic: string; partition: number; offset: bigint; at: Date }>
+    >`
       SELECT id, topic, partition, "offset", at FROM (
         SELECT id, topic, partition, "offset", at,
                row_number() OVER (PARTITION BY topic, partition ORDER BY at DESC, id DESC) AS newest_first
         FROM log_end_point
       ) ranked
       WHERE newest_first <= ${maxPoints}`;
-    tables.load(rows.map((r) => ({ id: r.id, topic: r.topic, partition: r.partition, offset: Number(r.offset), atMs: r.at.getTime() })));
+    tables.load(
+      rows.map((r) => ({
+        id: r.id,
+        topic: r.topic,
+        partition: r.partition,
+        offset: Number(r.offset),
+        atMs: r.at.getTime(),
+      })),
+    );
     return rows.length;
   }
 
@@ -31,7 +41,9 @@ export class LogEndPointStore {
       throw error;
     }
     if (inserts.length === 0) return { inserted: 0, deleted: deletes.length };
-    const stored = await this.db.$queryRaw<Array<{ id: bigint; topic: string; partition: number; offset: bigint; at: Date }>>`
+    const stored = await this.db.$queryRaw<
+      Array<{ id: bigint; topic: string; partition: number; offset: bigint; at: Date }>
+    >`
       INSERT INTO log_end_point (topic, partition, "offset", at)
       SELECT * FROM unnest(
         ${inserts.map((i) => i.topic)}::text[], ${inserts.map((i) => i.partition)}::int[],
@@ -39,7 +51,12 @@ export class LogEndPointStore {
       RETURNING id, topic, partition, "offset", at`;
     // Rows come back in insert order in practice, but matching by value does not rely on it (a partition
     // never holds two points with the same time).
-    const byValue = new Map(inserts.map((i) => [`${i.topic}\u0000${i.partition}\u0000${BigInt(i.point.offset)}\u0000${i.point.atMs}`, i.point]));
+    const byValue = new Map(
+      inserts.map((i) => [
+        `${i.topic}\u0000${i.partition}\u0000${BigInt(i.point.offset)}\u0000${i.point.atMs}`,
+        i.point,
+      ]),
+    );
     tables.confirmInserted(
       stored.flatMap((row) => {
         const point = byValue.get(`${row.topic}\u0000${row.partition}\u0000${row.offset}\u0000${row.at.getTime()}`);

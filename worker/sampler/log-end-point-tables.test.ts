@@ -59,7 +59,10 @@ describe('LogEndPointTables', () => {
     const ids = { value: 0n };
     tables.observe(T, 0, 5, 1_000);
     tables.observe(T, 0, 5, 2_000);
-    expect(persist(tables, ids)).toMatchObject({ inserts: [{ point: { offset: 5, atMs: 1_000 } }, { point: { offset: 5, atMs: 2_000 } }], deletes: [] });
+    expect(persist(tables, ids)).toMatchObject({
+      inserts: [{ point: { offset: 5, atMs: 1_000 } }, { point: { offset: 5, atMs: 2_000 } }],
+      deletes: [],
+    });
     tables.observe(T, 0, 5, 3_000); // the flat run's last point moves: row 2 replaced
     const moved = persist(tables, ids);
     expect(moved.deletes).toEqual([2n]);

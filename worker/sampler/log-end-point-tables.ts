@@ -71,7 +71,11 @@ export class LogEndPointTables {
     this.tables.clear();
     this.unsaved.clear();
     const sorted = [...rows].sort((a, b) =>
-      a.topic === b.topic ? a.partition - b.partition || a.atMs - b.atMs || Number(a.id - b.id) : a.topic < b.topic ? -1 : 1,
+      a.topic === b.topic
+        ? a.partition - b.partition || a.atMs - b.atMs || Number(a.id - b.id)
+        : a.topic < b.topic
+          ? -1
+          : 1,
     );
     for (const row of sorted) {
       const table = this.tableFor(row.topic, row.partition);
@@ -97,7 +101,13 @@ export class LogEndPointTables {
    * Time lag of the record at `committedOffset`: unknown with no commit; otherwise estimateTimeLag over the
    * stored points plus the current log end at `nowMs`.
    */
-  estimate(topic: string, partition: number, committedOffset: number | null, logEndOffset: number, nowMs: number): TimeLag {
+  estimate(
+    topic: string,
+    partition: number,
+    committedOffset: number | null,
+    logEndOffset: number,
+    nowMs: number,
+  ): TimeLag {
     if (committedOffset === null) return { ms: null, kind: 'unknown' };
     const stored = this.tables.get(partitionKey(topic, partition))?.points ?? [];
     const points = appendLogEndPoint(stored, { offset: logEndOffset, atMs: nowMs }, this.options.maxPoints + 1);
@@ -123,7 +133,11 @@ export class LogEndPointTables {
 
   /** What to write: rows to insert and row ids to delete. Hand back failures with restoreDeletes. */
   takeChanges(): PointChanges {
-    const inserts = [...this.unsaved].map(([point, table]) => ({ topic: table.topic, partition: table.partition, point }));
+    const inserts = [...this.unsaved].map(([point, table]) => ({
+      topic: table.topic,
+      partition: table.partition,
+      point,
+    }));
     const deletes = this.pendingDeletes;
     this.pendingDeletes = [];
     return { inserts, deletes };

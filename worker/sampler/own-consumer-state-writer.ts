@@ -71,7 +71,10 @@ export class OwnConsumerStateWriter {
     } catch (error) {
       this.stats.failedWrites += 1;
       this.stats.droppedRows += rows.length;
-      this.options.logger?.warn({ err: error, droppedRows: this.stats.droppedRows }, 'consumer state not written; dropped');
+      this.options.logger?.warn(
+        { err: error, droppedRows: this.stats.droppedRows },
+        'consumer state not written; dropped',
+      );
       return 0;
     }
     await this.reconcileQuarantines(snapshot);

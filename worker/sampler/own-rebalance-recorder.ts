@@ -60,7 +60,10 @@ export class OwnRebalanceRecorder {
         const merged = [...rows, ...this.pending];
         this.stats.dropped += Math.max(0, merged.length - MAX_PENDING);
         this.pending = merged.slice(-MAX_PENDING);
-        this.options.logger?.warn({ err: error, pending: this.pending.length }, 'own rebalance rows not written; retried later');
+        this.options.logger?.warn(
+          { err: error, pending: this.pending.length },
+          'own rebalance rows not written; retried later',
+        );
         if (!this.closed && this.retryTimer === null) {
           this.retryTimer = setTimeout(() => {
             this.retryTimer = null;

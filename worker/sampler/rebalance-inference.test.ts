@@ -2,9 +2,19 @@ import { describe, expect, it } from 'vitest';
 import type { GroupMember } from './lag-rows';
 import { countMoved, trackGroup, type GroupObservation, type RebalanceTracker } from './rebalance-inference';
 
-const member = (id: string, assignment: Record<string, number[]>): GroupMember => ({ memberId: id, clientId: `c-${id}`, clientHost: '/10.0.0.1', assignment });
+const member = (id: string, assignment: Record<string, number[]>): GroupMember => ({
+  memberId: id,
+  clientId: `c-${id}`,
+  clientHost: '/10.0.0.1',
+  assignment,
+});
 
-function observe(atMs: number, state: string, members: GroupMember[], partitions: GroupObservation['partitions'] = []): GroupObservation {
+function observe(
+  atMs: number,
+  state: string,
+  members: GroupMember[],
+  partitions: GroupObservation['partitions'] = [],
+): GroupObservation {
   return { groupId: 'g', atMs, state, members, partitions };
 }
 
@@ -50,7 +60,16 @@ describe('trackGroup', () => {
       observe(1_000, 'Stable', [member('a', { t: [0, 1] }), member('b', { t: [2, 3] })]),
       observe(6_000, 'Stable', [a]),
     ]);
-    expect(rebalances).toMatchObject([{ startedAtMs: 1_000, endedAtMs: 6_000, membersLeft: ['b'], partitionsMoved: 2, trigger: 'leave', statesSeen: [] }]);
+    expect(rebalances).toMatchObject([
+      {
+        startedAtMs: 1_000,
+        endedAtMs: 6_000,
+        membersLeft: ['b'],
+        partitionsMoved: 2,
+        trigger: 'leave',
+        statesSeen: [],
+      },
+    ]);
   });
 
   it('calls a departure a timeout when the leaving member had stopped committing its lagging partitions', () => {
@@ -83,7 +102,11 @@ describe('trackGroup', () => {
   });
 
   it('reports the last member leaving (Stable to Empty) and the first joining (Empty to Stable)', () => {
-    const { rebalances } = run([observe(0, 'Stable', [a]), observe(5_000, 'Empty', []), observe(10_000, 'Stable', [member('c', { t: [0, 1, 2, 3] })])]);
+    const { rebalances } = run([
+      observe(0, 'Stable', [a]),
+      observe(5_000, 'Empty', []),
+      observe(10_000, 'Stable', [member('c', { t: [0, 1, 2, 3] })]),
+    ]);
     expect(rebalances.map((r) => [r.trigger, r.partitionsMoved, r.membersAfter.length])).toEqual([
       ['leave', 4, 0],
       ['join', 4, 1],
@@ -113,7 +136,9 @@ describe('trackGroup', () => {
 
 describe('countMoved', () => {
   it('counts partitions whose owner changed, became owned or became unowned', () => {
-    expect(countMoved([member('a', { t: [0, 1] })], [member('a', { t: [0] }), member('b', { t: [1], u: [0] })])).toBe(2);
+    expect(countMoved([member('a', { t: [0, 1] })], [member('a', { t: [0] }), member('b', { t: [1], u: [0] })])).toBe(
+      2,
+    );
     expect(countMoved([member('a', { t: [0, 1] })], [])).toBe(2);
     expect(countMoved([a], [a])).toBe(0);
   });

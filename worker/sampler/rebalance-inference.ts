@@ -81,7 +81,13 @@ export function trackGroup(
 
   if (tracker === undefined || observation.atMs <= tracker.previousAtMs) {
     if (tracker !== undefined) return { tracker, rebalance: null }; // a stale or repeated observation
-    const fresh: RebalanceTracker = { previousAtMs: observation.atMs, settled: settled ? observation : null, open: null, progressAtMs: new Map(), lastCommitted: new Map() };
+    const fresh: RebalanceTracker = {
+      previousAtMs: observation.atMs,
+      settled: settled ? observation : null,
+      open: null,
+      progressAtMs: new Map(),
+      lastCommitted: new Map(),
+    };
     recordProgress(fresh, observation);
     return { tracker: fresh, rebalance: null };
   }
@@ -96,10 +102,12 @@ export function trackGroup(
         silentMembers: silentMembers(tracker, tracker.settled, tracker.previousAtMs, silenceMs),
       };
     }
-    if (tracker.open.statesSeen[tracker.open.statesSeen.length - 1] !== observation.state) tracker.open.statesSeen.push(observation.state);
+    if (tracker.open.statesSeen[tracker.open.statesSeen.length - 1] !== observation.state)
+      tracker.open.statesSeen.push(observation.state);
   } else if (tracker.open !== null) {
     const { afterMs, before, statesSeen, silentMembers: silent } = tracker.open;
-    if (before !== null) rebalance = describeRebalance(observation.groupId, before, observation, afterMs, statesSeen, silent);
+    if (before !== null)
+      rebalance = describeRebalance(observation.groupId, before, observation, afterMs, statesSeen, silent);
     tracker.open = null;
   } else if (tracker.settled !== null && changed(tracker.settled, observation)) {
     const silent = silentMembers(tracker, tracker.settled, tracker.previousAtMs, silenceMs);
@@ -145,8 +153,14 @@ function describeRebalance(
 /** Whether two settled observations differ in state, members or who owns which partition. */
 function changed(a: GroupObservation, b: GroupObservation): boolean {
   if (a.state !== b.state) return true;
-  const idsA = a.members.map((m) => m.memberId).sort().join('\u0000');
-  const idsB = b.members.map((m) => m.memberId).sort().join('\u0000');
+  const idsA = a.members
+    .map((m) => m.memberId)
+    .sort()
+    .join('\u0000');
+  const idsB = b.members
+    .map((m) => m.memberId)
+    .sort()
+    .join('\u0000');
   return idsA !== idsB || countMoved(a.members, b.members) > 0;
 }
 
@@ -174,15 +188,25 @@ function owners(members: readonly GroupMember[]): Map<string, string> {
  * Members of `settled` that own at least one lagging partition and none of whose lagging partitions showed
  * progress within `silenceMs` before `asOfMs`: consumers that had most likely stopped.
  */
-function silentMembers(tracker: RebalanceTracker, settled: GroupObservation | null, asOfMs: number, silenceMs: number): string[] {
+function silentMembers(
+  tracker: RebalanceTracker,
+  settled: GroupObservation | null,
+  asOfMs: number,
+  silenceMs: number,
+): string[] {
   if (settled === null) return [];
-  const lagging = new Set(settled.partitions.filter((p) => p.lag !== null && p.lag > 0n).map((p) => tpKey(p.topic, p.partition)));
+  const lagging = new Set(
+    settled.partitions.filter((p) => p.lag !== null && p.lag > 0n).map((p) => tpKey(p.topic, p.partition)),
+  );
   const silent: string[] = [];
   for (const member of settled.members) {
-    const owned = Object.entries(member.assignment).flatMap(([topic, partitions]) => partitions.map((p) => tpKey(topic, p)));
+    const owned = Object.entries(member.assignment).flatMap(([topic, partitions]) =>
+      partitions.map((p) => tpKey(topic, p)),
+    );
     const laggingOwned = owned.filter((key) => lagging.has(key));
     if (laggingOwned.length === 0) continue;
-    if (laggingOwned.every((key) => (tracker.progressAtMs.get(key) ?? asOfMs) <= asOfMs - silenceMs)) silent.push(member.memberId);
+    if (laggingOwned.every((key) => (tracker.progressAtMs.get(key) ?? asOfMs) <= asOfMs - silenceMs))
+      silent.push(member.memberId);
   }
   return silent;
 }

@@ -20,7 +20,10 @@ describe('measuredRebalanceRow', () => {
   it('records the measured stop of the member, its assignment before and after, and what moved', () => {
     const row = measuredRebalanceRow(
       timing({
-        assignmentBefore: [{ topic: 'in', partition: 1 }, { topic: 'in', partition: 0 }],
+        assignmentBefore: [
+          { topic: 'in', partition: 1 },
+          { topic: 'in', partition: 0 },
+        ],
         assignmentAfter: [{ topic: 'in', partition: 0 }],
       }),
       { clientId: 'warden', clientHost: 'host-a' },
@@ -63,7 +66,13 @@ describe('inferredRebalanceRow', () => {
       trigger: 'join',
       statesSeen: [],
     });
-    expect(row).toMatchObject({ source: 'describe-groups', durationMs: 5_000, durationIsBound: true, trigger: 'join', partitionsMoved: 3 });
+    expect(row).toMatchObject({
+      source: 'describe-groups',
+      durationMs: 5_000,
+      durationIsBound: true,
+      trigger: 'join',
+      partitionsMoved: 3,
+    });
     expect(JSON.stringify(row.membersAfter[0]?.assignment)).toBe('{"a":[2],"z":[1,3]}');
   });
 });

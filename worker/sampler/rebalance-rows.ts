@@ -49,10 +49,18 @@ export function inferredRebalanceRow(rebalance: InferredRebalance): RebalanceRow
  * rebuild) and 'unknown' when the group rebalanced under it: a member cannot see why (the inferred row
  * for the same group names the likely trigger).
  */
-export function measuredRebalanceRow(timing: RebalanceTiming, member: { clientId: string; clientHost: string }): RebalanceRow {
+export function measuredRebalanceRow(
+  timing: RebalanceTiming,
+  member: { clientId: string; clientHost: string },
+): RebalanceRow {
   const before = assignmentOf(timing.assignmentBefore);
   const after = assignmentOf(timing.assignmentAfter);
-  const self = (assignment: Record<string, number[]>): GroupMember => ({ memberId: timing.memberId, clientId: member.clientId, clientHost: member.clientHost, assignment });
+  const self = (assignment: Record<string, number[]>): GroupMember => ({
+    memberId: timing.memberId,
+    clientId: member.clientId,
+    clientHost: member.clientHost,
+    assignment,
+  });
   const startedAtMs = Math.min(timing.startedAtMs, timing.endedAtMs);
   return {
     groupId: timing.groupId,
@@ -93,7 +101,8 @@ function symmetricDifference(a: readonly TopicPartition[], b: readonly TopicPart
 
 function normaliseMember(member: GroupMember): GroupMember {
   const assignment: Record<string, number[]> = {};
-  for (const topic of Object.keys(member.assignment).sort()) assignment[topic] = [...(member.assignment[topic] ?? [])].sort((x, y) => x - y);
+  for (const topic of Object.keys(member.assignment).sort())
+    assignment[topic] = [...(member.assignment[topic] ?? [])].sort((x, y) => x - y);
   return { memberId: member.memberId, clientId: member.clientId, clientHost: member.clientHost, assignment };
 }
 

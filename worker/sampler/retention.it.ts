@@ -25,12 +25,46 @@ describe('runMaintenance', () => {
     const topic = `${groupId}-t`;
     // hh:m5:30: the minutes below (m3, m4, m5) share one ten minutes, [m0, m10).
     const now = new Date(Math.floor(Date.now() / 600_000) * 600_000 + 5 * 60_000 + 30_000);
-    const tenMinutes = (row: { bucket: Date; lastMinute: Date; maxLag: bigint | null; avgLag: number | null; maxTimeLagMs: bigint | null; lastCommitted: bigint | null; lastLogEnd: bigint; samples: number }) =>
-      [row.bucket.getTime(), row.lastMinute.getTime(), row.maxLag, row.avgLag, row.maxTimeLagMs, row.lastCommitted, row.lastLogEnd, row.samples];
-    const minute = (offsetMinutes: number, seconds: number) => new Date(now.getTime() - 30_000 + offsetMinutes * 60_000 + seconds * 1_000);
-    const sample = (sampledAt: Date, committed: bigint | null, logEnd: bigint, timeLagMs: bigint | null, exactTimeLagMs: bigint | null = null) => ({
-      sampledAt, groupId, topic, partition: 0, committedOffset: committed, logStartOffset: 0n, logEndOffset: logEnd,
-      lag: committed === null ? null : logEnd - committed, groupState: 'Stable', timeLagMs, timeLagKind: 'interpolated', exactTimeLagMs,
+    const tenMinutes = (row: {
+      bucket: Date;
+      lastMinute: Date;
+      maxLag: bigint | null;
+      avgLag: number | null;
+      maxTimeLagMs: bigint | null;
+      lastCommitted: bigint | null;
+      lastLogEnd: bigint;
+      samples: number;
+    }) => [
+      row.bucket.getTime(),
+      row.lastMinute.getTime(),
+      row.maxLag,
+      row.avgLag,
+      row.maxTimeLagMs,
+      row.lastCommitted,
+      row.lastLogEnd,
+      row.samples,
+    ];
+    const minute = (offsetMinutes: number, seconds: number) =>
+      new Date(now.getTime() - 30_000 + offsetMinutes * 60_000 + seconds * 1_000);
+    const sample = (
+      sampledAt: Date,
+      committed: bigint | null,
+      logEnd: bigint,
+      timeLagMs: bigint | null,
+      exactTimeLagMs: bigint | null = null,
+    ) => ({
+      sampledAt,
+      groupId,
+      topic,
+      partition: 0,
+      committedOffset: committed,
+      logStartOffset: 0n,
+      logEndOffset: logEnd,
+      lag: committed === null ? null : logEnd - committed,
+      groupState: 'Stable',
+      timeLagMs,
+      timeLagKind: 'interpolated',
+      exactTimeLagMs,
     });
     await db.lagSample.createMany({
       data: [
@@ -41,11 +75,22 @@ describe('runMaintenance', () => {
         sample(new Date(now.getTime() - 8 * DAY), 1n, 2n, 0n), // beyond the 7-day raw retention
       ],
     });
-    await db.lagRollup.create({ data: { groupId, topic, partition: 0, bucket: new Date(now.getTime() - 91 * DAY), lastLogEnd: 1n, samples: 1 } });
+    await db.lagRollup.create({
+      data: { groupId, topic, partition: 0, bucket: new Date(now.getTime() - 91 * DAY), lastLogEnd: 1n, samples: 1 },
+    });
     const old = new Date(Math.floor((now.getTime() - 91 * DAY) / 600_000) * 600_000);
-    await db.lagRollup10m.create({ data: { groupId, topic, partition: 0, bucket: old, lastMinute: old, lastLogEnd: 1n, samples: 1 } });
+    await db.lagRollup10m.create({
+      data: { groupId, topic, partition: 0, bucket: old, lastMinute: old, lastLogEnd: 1n, samples: 1 },
+    });
     await db.rebalanceEvent.create({
-      data: { groupId, source: 'describe-groups', startedAt: new Date(now.getTime() - 91 * DAY), membersBefore: [], membersAfter: [], trigger: 'join' },
+      data: {
+        groupId,
+        source: 'describe-groups',
+        startedAt: new Date(now.getTime() - 91 * DAY),
+        membersBefore: [],
+        membersAfter: [],
+        trigger: 'join',
+      },
     });
     await db.logEndPoint.createMany({
       data: [
@@ -55,26 +100,60 @@ describe('runMaintenance', () => {
       ],
     });
     await db.consumerPartitionState.create({
-      data: { groupId, topic, partition: 0, instanceId: 'gone', sampledAt: new Date(now.getTime() - 2 * 3_600_000), inFlight: 0, completedUncommitted: 0, buffered: 0, bufferedBytes: 0, paused: false },
+      data: {
+        groupId,
+        topic,
+        partition: 0,
+        instanceId: 'gone',
+        sampledAt: new Date(now.getTime() - 2 * 3_600_000),
+        inFlight: 0,
+        completedUncommitted: 0,
+        buffered: 0,
+        bufferedBytes: 0,
+        paused: false,
+      },
     });
 
     // A bucket in the future (a clock that jumped back) must not stop the rollups.
-    await db.lagRollup.create({ data: { groupId: `${groupId}-future`, topic, partition: 0, bucket: new Date(now.getTime() + 30 * DAY), lastLogEnd: 1n, samples: 1 } });
+    await db.lagRollup.create({
+      data: {
+        groupId: `${groupId}-future`,
+        topic,
+        partition: 0,
+        bucket: new Date(now.getTime() + 30 * DAY),
+        lastLogEnd: 1n,
+        samples: 1,
+      },
+    });
 
     const result = await runMaintenance(db, { now, rawRetentionDays: 7, rollupRetentionDays: 90 });
 
     const rollups = await db.lagRollup.findMany({ where: { groupId }, orderBy: { bucket: 'asc' } });
-    expect(rollups.map((r) => [r.bucket.getTime(), r.maxLag, r.avgLag, r.maxTimeLagMs, r.lastCommitted, r.lastLogEnd, r.samples])).toEqual([
+    expect(
+      rollups.map((r) => [
+        r.bucket.getTime(),
+        r.maxLag,
+        r.avgLag,
+        r.maxTimeLagMs,
+        r.lastCommitted,
+        r.lastLogEnd,
+        r.samples,
+      ]),
+    ).toEqual([
       [minute(-2, 0).getTime(), 20n, 15, 2_500n, 25n, 35n, 2],
       [minute(-1, 0).getTime(), null, null, null, null, 40n, 1],
     ]);
     // Ten minutes from those minutes (and none from the future bucket, nor the 91-day-old one, deleted): the
     // newest minute's offsets (no commit), the average weighted by sample counts over minutes with a lag.
     const tenMinuteStart = minute(-5, 0).getTime();
-    expect((await db.lagRollup10m.findMany({ where: { groupId } })).map(tenMinutes)).toEqual([[tenMinuteStart, minute(-1, 0).getTime(), 20n, 15, 2_500n, null, 40n, 3]]);
+    expect((await db.lagRollup10m.findMany({ where: { groupId } })).map(tenMinutes)).toEqual([
+      [tenMinuteStart, minute(-1, 0).getTime(), 20n, 15, 2_500n, null, 40n, 3],
+    ]);
     expect(await db.lagSample.count({ where: { groupId } })).toBe(4); // only the 8-day-old row went
     expect(await db.rebalanceEvent.count({ where: { groupId } })).toBe(0);
-    expect((await db.logEndPoint.findMany({ where: { topic: { startsWith: topic } } })).map((p) => [p.topic, p.offset])).toEqual([
+    expect(
+      (await db.logEndPoint.findMany({ where: { topic: { startsWith: topic } } })).map((p) => [p.topic, p.offset]),
+    ).toEqual([
       [topic, 1n],
       [topic, 40n],
     ]);
@@ -89,13 +168,20 @@ describe('runMaintenance', () => {
 
     // The next minute completes: its row joins the rollups.
     await runMaintenance(db, { now: new Date(now.getTime() + 60_000), rawRetentionDays: 7, rollupRetentionDays: 90 });
-    expect((await db.lagRollup.findMany({ where: { groupId }, orderBy: { bucket: 'asc' } })).map((r) => [r.maxLag, r.samples])).toEqual([
+    expect(
+      (await db.lagRollup.findMany({ where: { groupId }, orderBy: { bucket: 'asc' } })).map((r) => [
+        r.maxLag,
+        r.samples,
+      ]),
+    ).toEqual([
       [20n, 2],
       [null, 1],
       [0n, 1],
     ]);
     // ...and brings the partial ten minutes up to date.
-    expect((await db.lagRollup10m.findMany({ where: { groupId } })).map(tenMinutes)).toEqual([[tenMinuteStart, minute(0, 0).getTime(), 20n, 10, 2_500n, 40n, 40n, 4]]);
+    expect((await db.lagRollup10m.findMany({ where: { groupId } })).map(tenMinutes)).toEqual([
+      [tenMinuteStart, minute(0, 0).getTime(), 20n, 10, 2_500n, 40n, 40n, 4],
+    ]);
     await db.lagRollup.deleteMany({ where: { groupId: { startsWith: groupId } } });
     await db.lagRollup10m.deleteMany({ where: { groupId: { startsWith: groupId } } });
   });

@@ -65,16 +65,28 @@ export async function runMaintenance(db: Database, options: RetentionOptions): P
     (await db.lagRollup.deleteMany({ where: { bucket: { lt: rollupCutoff } } })).count +
     (await db.lagRollup10m.deleteMany({ where: { bucket: { lt: rollupCutoff } } })).count;
   const deletedRebalances = (await db.rebalanceEvent.deleteMany({ where: { startedAt: { lt: rollupCutoff } } })).count;
-  const deletedGaps = (await db.samplerGap.deleteMany({ where: { startedAt: { lt: rollupCutoff }, endedAt: { not: null } } })).count;
+  const deletedGaps = (
+    await db.samplerGap.deleteMany({ where: { startedAt: { lt: rollupCutoff }, endedAt: { not: null } } })
+  ).count;
   const deletedPoints = await db.$executeRaw`
     DELETE FROM log_end_point p
     WHERE NOT EXISTS (
       SELECT 1 FROM log_end_point q WHERE q.topic = p.topic AND q.partition = p.partition AND q.at >= ${rawCutoff}
     )`;
   const deletedStaleStates = (
-    await db.consumerPartitionState.deleteMany({ where: { sampledAt: { lt: new Date(options.now.getTime() - STALE_CONSUMER_STATE_MS) } } })
+    await db.consumerPartitionState.deleteMany({
+      where: { sampledAt: { lt: new Date(options.now.getTime() - STALE_CONSUMER_STATE_MS) } },
+    })
   ).count;
-  return { rolledUpBuckets, deletedSamples, deletedRollups, deletedRebalances, deletedGaps, deletedPoints, deletedStaleStates };
+  return {
+    rolledUpBuckets,
+    deletedSamples,
+    deletedRollups,
+    deletedRebalances,
+    deletedGaps,
+    deletedPoints,
+    deletedStaleStates,
+  };
 }
 
 /**

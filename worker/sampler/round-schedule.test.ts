@@ -10,7 +10,9 @@ describe('nextRoundDelayMs', () => {
   });
 
   it('backs off exponentially from the interval up to the cap, with jitter between half and full', () => {
-    const delays = [1, 2, 3, 4, 5, 6, 10].map((n) => nextRoundDelayMs({ ...base, consecutiveFailures: n, random: () => 1 }));
+    const delays = [1, 2, 3, 4, 5, 6, 10].map((n) =>
+      nextRoundDelayMs({ ...base, consecutiveFailures: n, random: () => 1 }),
+    );
     expect(delays).toEqual([5_000, 10_000, 20_000, 40_000, 60_000, 60_000, 60_000]);
     expect(nextRoundDelayMs({ ...base, consecutiveFailures: 3, random: () => 0 })).toBe(10_000);
     expect(nextRoundDelayMs({ ...base, consecutiveFailures: 3, random: () => Number.NaN })).toBe(10_000);

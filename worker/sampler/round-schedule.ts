@@ -19,7 +19,8 @@ export interface RoundScheduleInput {
  */
 export function nextRoundDelayMs(input: RoundScheduleInput): number {
   const { consecutiveFailures, intervalMs, maxBackoffMs, roundDurationMs } = input;
-  if (!(intervalMs > 0) || !(maxBackoffMs > 0)) throw new RangeError(`intervalMs and maxBackoffMs must be > 0, got ${intervalMs} and ${maxBackoffMs}`);
+  if (!(intervalMs > 0) || !(maxBackoffMs > 0))
+    throw new RangeError(`intervalMs and maxBackoffMs must be > 0, got ${intervalMs} and ${maxBackoffMs}`);
   if (!Number.isInteger(consecutiveFailures) || consecutiveFailures < 0) {
     throw new RangeError(`consecutiveFailures must be an integer >= 0, got ${consecutiveFailures}`);
   }

@@ -45,10 +45,19 @@ export class SamplerGapStore {
     if (gap === null) return;
     if (gap.id === null) {
       await this.db.samplerGap.create({
-        data: { instanceId: this.instanceId, startedAt: gap.startedAt, endedAt: at, failedRounds: gap.failedRounds, lastError: gap.lastError },
+        data: {
+          instanceId: this.instanceId,
+          startedAt: gap.startedAt,
+          endedAt: at,
+          failedRounds: gap.failedRounds,
+          lastError: gap.lastError,
+        },
       });
     } else {
-      await this.db.samplerGap.update({ where: { id: gap.id }, data: { endedAt: at, failedRounds: gap.failedRounds, lastError: gap.lastError } });
+      await this.db.samplerGap.update({
+        where: { id: gap.id },
+        data: { endedAt: at, failedRounds: gap.failedRounds, lastError: gap.lastError },
+      });
     }
     this.open = null;
   }

@@ -16,7 +16,13 @@ import { commitOffsets } from './testing/commit-offsets';
 
 const config = loadConfig();
 const kafka = testKafka('warden-sampler-outage-it');
-const samplerState = { timeLagPoints: 10, timeLagSpacingMs: 0, rateWindowMs: 60_000, exactTimeLagIntervalMs: 0, exactTimeLagMaxPartitions: 10 };
+const samplerState = {
+  timeLagPoints: 10,
+  timeLagSpacingMs: 0,
+  rateWindowMs: 60_000,
+  exactTimeLagIntervalMs: 0,
+  exactTimeLagMaxPartitions: 10,
+};
 
 let admin: Admin;
 let db: Database;
@@ -80,7 +86,9 @@ describe.runIf(config.WARDEN_KAFKA_HOME !== undefined)('the broker going away', 
       expect(sampler.stats()).toMatchObject({ consecutiveFailures: 0, rowsDropped: 0 });
       expect(sampler.stats().rounds).toBeGreaterThan(roundsDuringOutage);
       // No sample lies inside the gap: the outage is visible as such, not as made-up rows.
-      const inside = await db.lagSample.count({ where: { groupId, sampledAt: { gt: closed.startedAt, lt: closed.endedAt! } } });
+      const inside = await db.lagSample.count({
+        where: { groupId, sampledAt: { gt: closed.startedAt, lt: closed.endedAt! } },
+      });
       expect(inside).toBe(0);
       // Sampling resumes (the group's own rows may take a round more: its coordinator reloads after a restart).
       await eventually('samples of the group after the gap', async () =>
@@ -110,7 +118,13 @@ describe('Postgres unreachable for the sampler', () => {
     });
     const topic = `${prefix}-work`;
     await createTopic(admin, topic, 2);
-    const pipeline = await startPipelineConsumer({ kafka, db, groupId: `${prefix}-pipeline`, topics: [topic], resultsTopic: `${prefix}-results` });
+    const pipeline = await startPipelineConsumer({
+      kafka,
+      db,
+      groupId: `${prefix}-pipeline`,
+      topics: [topic],
+      resultsTopic: `${prefix}-results`,
+    });
     try {
       expect(await sampler.tick()).toBe(300); // cannot load its state: the round is skipped, not failed
       expect(sampler.stats()).toMatchObject({ skippedRounds: 1, failedRounds: 0 });
@@ -118,12 +132,24 @@ describe('Postgres unreachable for the sampler', () => {
       const round = await sampler.sampleOnce();
       expect(round.written).toBe(false);
       expect(round.rows.map((r) => r.lag)).toEqual([1n]);
-      expect(sampler.stats()).toMatchObject({ rowsDropped: 1, rowsWritten: 0, failedRounds: 0, consecutiveFailures: 0 });
+      expect(sampler.stats()).toMatchObject({
+        rowsDropped: 1,
+        rowsWritten: 0,
+        failedRounds: 0,
+        consecutiveFailures: 0,
+      });
 
       sampler.start();
       const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
       await producer.connect();
-      await producer.send({ topic, acks: -1, messages: Array.from({ length: 20 }, (_, i) => ({ partition: i % 2, value: upsertEvent(i, { businessId: `${prefix}-${i}` }) })) });
+      await producer.send({
+        topic,
+        acks: -1,
+        messages: Array.from({ length: 20 }, (_, i) => ({
+          partition: i % 2,
+          value: upsertEvent(i, { businessId: `${prefix}-${i}` }),
+        })),
+      });
       await producer.disconnect();
       await eventually('the pipeline to store every record', async () =>
         (await db.storedDocument.count({ where: { sourceTopic: topic } })) === 20 ? true : undefined,

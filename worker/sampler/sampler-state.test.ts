@@ -4,7 +4,13 @@ import { SamplerState, type ClusterObservation } from './sampler-state';
 
 // The sampler's round logic on plain data: every edge case of issue 5 that does not need a broker.
 
-const options = { timeLagPoints: 10, timeLagSpacingMs: 0, rateWindowMs: 60_000, exactTimeLagIntervalMs: 0, exactTimeLagMaxPartitions: 10 };
+const options = {
+  timeLagPoints: 10,
+  timeLagSpacingMs: 0,
+  rateWindowMs: 60_000,
+  exactTimeLagIntervalMs: 0,
+  exactTimeLagMaxPartitions: 10,
+};
 
 function group(overrides: Partial<GroupSnapshot> & { committed?: GroupSnapshot['committed'] }): GroupSnapshot {
   return {
@@ -22,7 +28,9 @@ const marks = (topic: string, ...partitions: Array<[low: number, high: number]>)
   partitions: partitions.map(([low, high], partition) => ({ partition, low: String(low), high: String(high) })),
 });
 
-const commits = (topic: string, ...offsets: number[]) => [{ topic, partitions: offsets.map((o, partition) => ({ partition, offset: String(o) })) }];
+const commits = (topic: string, ...offsets: number[]) => [
+  { topic, partitions: offsets.map((o, partition) => ({ partition, offset: String(o) })) },
+];
 
 /** A full round with no exact reads answered. */
 function round(state: SamplerState, observation: ClusterObservation, nowMs: number) {
@@ -67,7 +75,8 @@ describe('SamplerState', () => {
   it('interpolates time lag between log-end points and grows it while the consumer is stopped', () => {
     const state = new SamplerState(options);
     const at = (logEnd: number, nowMs: number) =>
-      round(state, { groups: [group({ committed: commits('t', 100) })], watermarks: [marks('t', [0, logEnd])] }, nowMs).rows[0];
+      round(state, { groups: [group({ committed: commits('t', 100) })], watermarks: [marks('t', [0, logEnd])] }, nowMs)
+        .rows[0];
     at(100, 0);
     expect(at(200, 10_000)).toMatchObject({ lag: 100n, timeLagKind: 'interpolated', timeLagMs: 10_000n });
     expect(at(200, 20_000)).toMatchObject({ lag: 100n, timeLagKind: 'interpolated', timeLagMs: 20_000n });
@@ -76,7 +85,10 @@ describe('SamplerState', () => {
   it('gives a consumer rewound to the start a lower-bound time lag and asks to read the exact age', () => {
     const state = new SamplerState(options);
     const observe = (committed: number, nowMs: number) =>
-      state.prepareRound({ groups: [group({ committed: commits('t', committed) })], watermarks: [marks('t', [0, 1_000])] }, nowMs);
+      state.prepareRound(
+        { groups: [group({ committed: commits('t', committed) })], watermarks: [marks('t', [0, 1_000])] },
+        nowMs,
+      );
     const hour = 3_600_000;
     state.completeRound(observe(1_000, hour), []);
     const rewound = observe(0, hour + 30_000);
@@ -84,7 +96,11 @@ describe('SamplerState', () => {
     expect(rewound.reads).toEqual([{ topic: 't', partition: 0, offset: 0n }]);
     // The record at offset 0 was produced an hour before the window started: only the exact read knows.
     const [row] = state.completeRound(rewound, [{ topic: 't', partition: 0, offset: 0n, timestampMs: 0 }]);
-    expect(row).toMatchObject({ timeLagKind: 'lower-bound', timeLagMs: 30_000n, exactTimeLagMs: BigInt(hour + 30_000) });
+    expect(row).toMatchObject({
+      timeLagKind: 'lower-bound',
+      timeLagMs: 30_000n,
+      exactTimeLagMs: BigInt(hour + 30_000),
+    });
   });
 
   it('drops a deleted topic: no rows for it, and its stored points are deleted', () => {
@@ -107,7 +123,11 @@ describe('SamplerState', () => {
     const state = new SamplerState(options);
     const g = group({ committed: commits('t', 3, 4) });
     round(state, { groups: [g], watermarks: [marks('t', [0, 3], [0, 4])] }, 0);
-    round(state, { groups: [g], watermarks: [{ topic: 't', partitions: [{ partition: 0, low: '0', high: '3' }] }], topics: ['t'] }, 1_000);
+    round(
+      state,
+      { groups: [g], watermarks: [{ topic: 't', partitions: [{ partition: 0, low: '0', high: '3' }] }], topics: ['t'] },
+      1_000,
+    );
     expect(state.points.pointsOf('t', 1)).toEqual([{ offset: 4, atMs: 0 }]);
   });
 
@@ -128,13 +148,19 @@ describe('SamplerState', () => {
     const observation = { groups: [group({ committed: commits('t', 1) })], watermarks: [marks('t', [0, 1])] };
     round(state, observation, 0);
     expect(round(state, { groups: [], watermarks: [] }, 1_000).rows).toEqual([]);
-    const back = group({ committed: commits('t', 1), members: [{ memberId: 'other', clientId: 'c', clientHost: '/h', assignment: { t: [0] } }] });
+    const back = group({
+      committed: commits('t', 1),
+      members: [{ memberId: 'other', clientId: 'c', clientHost: '/h', assignment: { t: [0] } }],
+    });
     expect(round(state, { groups: [back], watermarks: [marks('t', [0, 1])] }, 2_000).prepared.rebalances).toEqual([]);
   });
 
   it('reports a rebalance when a second member joins between rounds', () => {
     const state = new SamplerState(options);
-    const one = group({ committed: commits('t', 1, 1), members: [{ memberId: 'm1', clientId: 'c1', clientHost: '/h', assignment: { t: [0, 1] } }] });
+    const one = group({
+      committed: commits('t', 1, 1),
+      members: [{ memberId: 'm1', clientId: 'c1', clientHost: '/h', assignment: { t: [0, 1] } }],
+    });
     const two = group({
       committed: commits('t', 1, 1),
       members: [
@@ -145,13 +171,18 @@ describe('SamplerState', () => {
     const w = [marks('t', [0, 1], [0, 1])];
     round(state, { groups: [one], watermarks: w }, 0);
     const { prepared } = round(state, { groups: [two], watermarks: w }, 5_000);
-    expect(prepared.rebalances).toMatchObject([{ groupId: 'g', trigger: 'join', membersJoined: ['m2'], partitionsMoved: 1, startedAtMs: 0, endedAtMs: 5_000 }]);
+    expect(prepared.rebalances).toMatchObject([
+      { groupId: 'g', trigger: 'join', membersJoined: ['m2'], partitionsMoved: 1, startedAtMs: 0, endedAtMs: 5_000 },
+    ]);
   });
 
   it('asks for one read per record shared by several groups, and gives both groups the exact age', () => {
     const state = new SamplerState(options);
     const observation = {
-      groups: [group({ groupId: 'a', committed: commits('t', 7) }), group({ groupId: 'b', committed: commits('t', 7) })],
+      groups: [
+        group({ groupId: 'a', committed: commits('t', 7) }),
+        group({ groupId: 'b', committed: commits('t', 7) }),
+      ],
       watermarks: [marks('t', [0, 10])],
     };
     const prepared = state.prepareRound(observation, 10_000);

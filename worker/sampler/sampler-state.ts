@@ -69,7 +69,10 @@ export class SamplerState {
   constructor(private readonly options: SamplerStateOptions) {
     this.points = new LogEndPointTables({ maxPoints: options.timeLagPoints, spacingMs: options.timeLagSpacingMs });
     this.rates = new RateHistory(options.rateWindowMs);
-    this.exact = new ExactTimeLagPlanner({ intervalMs: options.exactTimeLagIntervalMs, maxPartitions: options.exactTimeLagMaxPartitions });
+    this.exact = new ExactTimeLagPlanner({
+      intervalMs: options.exactTimeLagIntervalMs,
+      maxPartitions: options.exactTimeLagMaxPartitions,
+    });
   }
 
   prepareRound(observation: ClusterObservation, nowMs: number): PreparedRound {
@@ -106,7 +109,12 @@ export class SamplerState {
           atMs: nowMs,
           state: group.state,
           members: group.members,
-          partitions: groupRows.map((r) => ({ topic: r.topic, partition: r.partition, committedOffset: r.committedOffset, lag: r.lag })),
+          partitions: groupRows.map((r) => ({
+            topic: r.topic,
+            partition: r.partition,
+            committedOffset: r.committedOffset,
+            lag: r.lag,
+          })),
         },
         { silenceMs: this.options.silenceMs },
       );

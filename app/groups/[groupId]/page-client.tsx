@@ -20,7 +20,15 @@ import { useNow } from '@/components/use-now';
 import type { TGroupDetail, TLagRange } from '@/lib/schemas/groups';
 
 /** Group page: partitions, capacity, advice, charts over a chosen range, and the rebalance history. */
-export function GroupPageClient({ groupId, refreshMs, sampleIntervalMs }: { groupId: string; refreshMs: number; sampleIntervalMs: number }) {
+export function GroupPageClient({
+  groupId,
+  refreshMs,
+  sampleIntervalMs,
+}: {
+  groupId: string;
+  refreshMs: number;
+  sampleIntervalMs: number;
+}) {
   const group = useGroup(groupId, refreshMs);
   const advice = useGroupAdvice(groupId, refreshMs);
   const [range, setRange] = useState<TLagRange>('15m');
@@ -37,7 +45,8 @@ export function GroupPageClient({ groupId, refreshMs, sampleIntervalMs }: { grou
         </Link>
         <h1 id="group-heading">{groupId}</h1>
         <EmptyState title="This consumer group has never been sampled.">
-          Check the name, and that the sampler&apos;s include and exclude patterns (SAMPLER_GROUP_INCLUDE, SAMPLER_GROUP_EXCLUDE) let it through.
+          Check the name, and that the sampler&apos;s include and exclude patterns (SAMPLER_GROUP_INCLUDE,
+          SAMPLER_GROUP_EXCLUDE) let it through.
         </EmptyState>
       </section>
     );
@@ -66,11 +75,15 @@ export function GroupPageClient({ groupId, refreshMs, sampleIntervalMs }: { grou
       {group.error ? <ErrorState error={group.error} what="the group" hasStaleData={detail !== undefined} /> : null}
       {detail && isStale(detail.sampledAt, now, sampleIntervalMs) ? (
         <p className="banner banner-warn" role="status">
-          <strong>Stale:</strong> last sampled {formatAge(detail.sampledAt, now)}. The sampler is down or no longer sees this group; the numbers
-          below are from that sample.
+          <strong>Stale:</strong> last sampled {formatAge(detail.sampledAt, now)}. The sampler is down or no longer sees
+          this group; the numbers below are from that sample.
         </p>
       ) : null}
-      {group.isPending ? <LoadingState label="Loading the group…" /> : detail ? <Overview detail={detail} now={now} /> : null}
+      {group.isPending ? (
+        <LoadingState label="Loading the group…" />
+      ) : detail ? (
+        <Overview detail={detail} now={now} />
+      ) : null}
 
       <div className="two-col">
         <CapacityCard advice={advice.data} error={advice.error} isPending={advice.isPending} />
@@ -89,14 +102,25 @@ export function GroupPageClient({ groupId, refreshMs, sampleIntervalMs }: { grou
           {detail.partitions.length === 0 ? (
             <EmptyState title="The latest sample has no partitions for this group." />
           ) : (
-            <PartitionTable groupId={groupId} partitions={detail.partitions} showCommitPrefix={detail.isWardenConsumer} />
+            <PartitionTable
+              groupId={groupId}
+              partitions={detail.partitions}
+              showCommitPrefix={detail.isWardenConsumer}
+            />
           )}
         </section>
       ) : null}
 
       {detail && canOperate && !detail.isWardenConsumer ? <OffsetResetCard detail={detail} /> : null}
 
-      <LagCharts series={series.data} range={range} onRange={setRange} error={series.error} isPending={series.isPending} isFetching={series.isFetching} />
+      <LagCharts
+        series={series.data}
+        range={range}
+        onRange={setRange}
+        error={series.error}
+        isPending={series.isPending}
+        isFetching={series.isFetching}
+      />
 
       <section className="card" aria-labelledby="rebalances-heading">
         <div className="card-head">
@@ -105,7 +129,9 @@ export function GroupPageClient({ groupId, refreshMs, sampleIntervalMs }: { grou
             All groups →
           </Link>
         </div>
-        {rebalances.error ? <ErrorState error={rebalances.error} what="rebalances" hasStaleData={rebalances.data !== undefined} /> : null}
+        {rebalances.error ? (
+          <ErrorState error={rebalances.error} what="rebalances" hasStaleData={rebalances.data !== undefined} />
+        ) : null}
         {rebalances.isPending ? (
           <LoadingState label="Loading rebalances…" />
         ) : rebalances.data && rebalances.data.rebalances.length > 0 ? (
@@ -134,14 +160,18 @@ function Overview({ detail, now }: { detail: TGroupDetail; now: number }) {
         <div className="tile">
           <dt>Total lag</dt>
           <dd data-testid="group-total-lag">{formatCount(detail.totalLag)}</dd>
-          {detail.partitionsWithoutCommit > 0 ? <span className="tile-note">+ {detail.partitionsWithoutCommit} never committed</span> : null}
+          {detail.partitionsWithoutCommit > 0 ? (
+            <span className="tile-note">+ {detail.partitionsWithoutCommit} never committed</span>
+          ) : null}
         </div>
         <div className="tile">
           <dt>Worst time lag</dt>
           <dd data-testid="group-worst-time-lag">
             <TimeLagValue lag={detail.worstTimeLag} />
           </dd>
-          {detail.worstTimeLag ? <span className="tile-note mono">{`${detail.worstTimeLag.topic}-${detail.worstTimeLag.partition}`}</span> : null}
+          {detail.worstTimeLag ? (
+            <span className="tile-note mono">{`${detail.worstTimeLag.topic}-${detail.worstTimeLag.partition}`}</span>
+          ) : null}
         </div>
         <div className="tile">
           <dt>In</dt>
@@ -155,12 +185,16 @@ function Overview({ detail, now }: { detail: TGroupDetail; now: number }) {
         </div>
         <div className="tile">
           <dt>Quarantined</dt>
-          <dd>{detail.quarantinedPartitions > 0 ? <Link href="/quarantine">{detail.quarantinedPartitions}</Link> : '0'}</dd>
+          <dd>
+            {detail.quarantinedPartitions > 0 ? <Link href="/quarantine">{detail.quarantinedPartitions}</Link> : '0'}
+          </dd>
           <span className="tile-note">partitions held</span>
         </div>
         <div className="tile">
           <dt>Last rebalance</dt>
-          <dd className="tile-small">{detail.lastRebalance ? formatAge(detail.lastRebalance.startedAt, now) : 'none recorded'}</dd>
+          <dd className="tile-small">
+            {detail.lastRebalance ? formatAge(detail.lastRebalance.startedAt, now) : 'none recorded'}
+          </dd>
         </div>
       </dl>
     </>

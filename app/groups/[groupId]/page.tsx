@@ -22,5 +22,11 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 
 export default async function GroupPage({ params }: Params) {
   const config = loadConfig();
-  return <GroupPageClient groupId={await groupIdOf(params)} refreshMs={config.UI_REFRESH_MS} sampleIntervalMs={config.SAMPLE_INTERVAL_MS} />;
+  return (
+    <GroupPageClient
+      groupId={await groupIdOf(params)}
+      refreshMs={config.UI_REFRESH_MS}
+      sampleIntervalMs={config.SAMPLE_INTERVAL_MS}
+    />
+  );
 }

@@ -54,7 +54,11 @@ function fakeGroup(partitions: FakePartition[]) {
   return { rows, history, nowMs: (count - 1) * EVERY_MS };
 }
 
-function analyze(partitions: FakePartition[], quarantined: Array<{ topic: string; partition: number }> = [], timeLagObjectiveMs: number | null = null) {
+function analyze(
+  partitions: FakePartition[],
+  quarantined: Array<{ topic: string; partition: number }> = [],
+  timeLagObjectiveMs: number | null = null,
+) {
   const { rows, history, nowMs } = fakeGroup(partitions);
   return analyzeGroup({ rows, history, quarantined, timeLagObjectiveMs, rateWindowMs: WINDOW_MS, nowMs });
 }
@@ -79,19 +83,43 @@ describe('analyzeGroup', () => {
     expect(analysis.partitionsWithoutCommit).toBe(1);
     expect(analysis.partitions.map((p) => p.row.partition)).toEqual([0, 1, 2]);
     expect(analysis.members).toEqual([
-      { clientId: 'a', host: '/10.0.0.1', partitions: [{ topic: 'orders', partition: 0 }, { topic: 'orders', partition: 1 }] },
+      {
+        clientId: 'a',
+        host: '/10.0.0.1',
+        partitions: [
+          { topic: 'orders', partition: 0 },
+          { topic: 'orders', partition: 1 },
+        ],
+      },
       { clientId: 'b', host: '/10.0.0.1', partitions: [{ topic: 'orders', partition: 2 }] },
     ]);
   });
 
   it('prefers the rates and time lag the sampler stored, and says so', () => {
     const analysis = analyze([
-      { partition: 0, arrival: 10, consumption: 10, backlog: 100, owner: 'a', stored: { arrivalRatePerSec: 42, consumptionRatePerSec: 41, timeLagMs: 9_000, timeLagKind: 'interpolated' } },
+      {
+        partition: 0,
+        arrival: 10,
+        consumption: 10,
+        backlog: 100,
+        owner: 'a',
+        stored: { arrivalRatePerSec: 42, consumptionRatePerSec: 41, timeLagMs: 9_000, timeLagKind: 'interpolated' },
+      },
       { partition: 1, arrival: 10, consumption: 10, backlog: 100, owner: 'a' },
     ]);
     const [stored, computed] = analysis.partitions;
-    expect(stored).toMatchObject({ arrivalRatePerSec: 42, consumptionRatePerSec: 41, ratesBasis: 'sampler', timeLag: { ms: 9_000, basis: 'sampler' } });
-    expect(computed).toMatchObject({ arrivalRatePerSec: 10, consumptionRatePerSec: 10, ratesBasis: 'lag-samples', timeLag: { kind: 'interpolated', basis: 'lag-samples' } });
+    expect(stored).toMatchObject({
+      arrivalRatePerSec: 42,
+      consumptionRatePerSec: 41,
+      ratesBasis: 'sampler',
+      timeLag: { ms: 9_000, basis: 'sampler' },
+    });
+    expect(computed).toMatchObject({
+      arrivalRatePerSec: 10,
+      consumptionRatePerSec: 10,
+      ratesBasis: 'lag-samples',
+      timeLag: { kind: 'interpolated', basis: 'lag-samples' },
+    });
     // 100 records behind at 10/s arriving: produced 10 s before the newest sample.
     expect(computed?.timeLag.ms).toBe(10_000);
     expect(analysis.worstTimeLag).toMatchObject({ partition: 1, ms: 10_000 });
@@ -109,7 +137,12 @@ describe('analyzeGroup', () => {
 
 describe('compareGroupsWorstFirst', () => {
   it('orders by status, then worst time lag, then total lag', () => {
-    const group = (groupId: string, status: 'OK' | 'WARN' | 'ERR' | 'QUARANTINED', ms: number | null, totalLag: number) => ({
+    const group = (
+      groupId: string,
+      status: 'OK' | 'WARN' | 'ERR' | 'QUARANTINED',
+      ms: number | null,
+      totalLag: number,
+    ) => ({
       groupId,
       status,
       totalLag,
@@ -148,7 +181,10 @@ describe('measurePerConsumerRate', () => {
   });
 
   it('is unknown when nothing was committed in the window', () => {
-    const rate = measurePerConsumerRate(analyze([{ partition: 0, arrival: 20, consumption: 0, backlog: 500, owner: 'a' }]), WINDOW_MS);
+    const rate = measurePerConsumerRate(
+      analyze([{ partition: 0, arrival: 20, consumption: 0, backlog: 500, owner: 'a' }]),
+      WINDOW_MS,
+    );
     expect(rate.ratePerSec).toBeNull();
   });
 });
@@ -171,11 +207,21 @@ describe('buildGroupAdvice', () => {
     const advice = buildGroupAdvice({ ...base, analysis: analyze(seedPartitions) });
     expect(advice.consumers).toBe(3);
     expect(advice.planState).toBe('planned');
-    expect(advice.plan).toMatchObject({ recommendedConsumers: 6, limitedByPartitions: false, idleConsumers: 0, hotPartitions: [] });
+    expect(advice.plan).toMatchObject({
+      recommendedConsumers: 6,
+      limitedByPartitions: false,
+      idleConsumers: 0,
+      hotPartitions: [],
+    });
     expect(advice.plan?.catchUpSec).toBeCloseTo(300, 6);
     expect(advice.plan?.catchUpSecByConsumers.find((p) => p.consumers === 3)?.catchUpSec).toBeNull();
     expect(advice.plan?.summary).toMatch(/^Scale consumers to 6 to catch up in 5 min\./);
-    expect(advice.partitions[0]).toMatchObject({ topic: 'orders', partition: 0, backlog: 30_000, hadBacklogThroughout: true });
+    expect(advice.partitions[0]).toMatchObject({
+      topic: 'orders',
+      partition: 0,
+      backlog: 30_000,
+      hadBacklogThroughout: true,
+    });
     expect(advice.advice.map((a) => a.id)).toContain('eager-protocol');
   });
 
@@ -190,13 +236,21 @@ describe('buildGroupAdvice', () => {
     it('is found, advised on, and left out of the plan instead of asking for more consumers', () => {
       const analysis = analyze(hotKey);
       expect([...findOwnProcessingBound(analysis, new Set()).entries()]).toEqual([
-        [partitionKey({ topic: 'orders', partition: 0 }), { arrivalRatePerSec: 18, consumptionRatePerSec: 11, sinceMs: 5_000 }],
+        [
+          partitionKey({ topic: 'orders', partition: 0 }),
+          { arrivalRatePerSec: 18, consumptionRatePerSec: 11, sinceMs: 5_000 },
+        ],
       ]);
       const advice = buildGroupAdvice({ ...base, analysis });
       const item = advice.advice.find((a) => a.id === 'own-processing-bound:orders-0');
-      expect(item).toMatchObject({ severity: 'warning', evidence: { arrivalRatePerSec: 18, consumptionRatePerSec: 11, lag: 400 } });
+      expect(item).toMatchObject({
+        severity: 'warning',
+        evidence: { arrivalRatePerSec: 18, consumptionRatePerSec: 11, lag: 400 },
+      });
       expect(item?.detail).toMatch(/more consumers would not drain it/);
-      expect(advice.notes.join(' ')).toMatch(/orders-0 is left out of the plan: it is held back by its own processing \(11\/s against 18\/s arriving\)/);
+      expect(advice.notes.join(' ')).toMatch(
+        /orders-0 is left out of the plan: it is held back by its own processing \(11\/s against 18\/s arriving\)/,
+      );
       expect(advice.plan?.summary ?? advice.planUnavailableReason).not.toMatch(/Scale consumers to/);
     });
 
@@ -207,14 +261,25 @@ describe('buildGroupAdvice', () => {
     });
 
     it('is not judged for a consumer reading one partition, nor for a partition quarantined, behind only briefly or draining', () => {
-      expect(findOwnProcessingBound(analyze([{ partition: 0, arrival: 18, consumption: 11, backlog: 400, owner: 'c1' }]), new Set()).size).toBe(0);
+      expect(
+        findOwnProcessingBound(
+          analyze([{ partition: 0, arrival: 18, consumption: 11, backlog: 400, owner: 'c1' }]),
+          new Set(),
+        ).size,
+      ).toBe(0);
       const analysis = analyze(hotKey);
       expect(findOwnProcessingBound(analysis, new Set([partitionKey({ topic: 'orders', partition: 0 })])).size).toBe(0);
       // Behind for two samples only (its backlog began 5 s ago): not yet judged.
-      const brief = analyze([{ partition: 0, arrival: 18, consumption: 11, backlog: 50, owner: 'c1' }, ...hotKey.slice(1)]);
+      const brief = analyze([
+        { partition: 0, arrival: 18, consumption: 11, backlog: 50, owner: 'c1' },
+        ...hotKey.slice(1),
+      ]);
       expect(findOwnProcessingBound(brief, new Set()).size).toBe(0);
       // Records waiting throughout, but draining now.
-      const draining = analyze([{ partition: 0, arrival: 11, consumption: 18, backlog: 400, owner: 'c1' }, ...hotKey.slice(1)]);
+      const draining = analyze([
+        { partition: 0, arrival: 11, consumption: 18, backlog: 400, owner: 'c1' },
+        ...hotKey.slice(1),
+      ]);
       expect(findOwnProcessingBound(draining, new Set()).size).toBe(0);
     });
   });
@@ -237,15 +302,27 @@ describe('buildGroupAdvice', () => {
       ...base,
       analysis,
       isWardenConsumer: true,
-      quarantines: [{ topic: 'orders', partition: 0, offset: 999_500n, since: new Date(WINDOW_MS - 2 * 3_600_000), reason: 'no result key' }],
+      quarantines: [
+        {
+          topic: 'orders',
+          partition: 0,
+          offset: 999_500n,
+          since: new Date(WINDOW_MS - 2 * 3_600_000),
+          reason: 'no result key',
+        },
+      ],
     });
     expect(advice.plan).toBeNull();
     expect(advice.planState).toBe('unavailable');
     expect(advice.planUnavailableReason).toBe('Every partition is quarantined: resolve the quarantines first.');
-    expect(buildGroupAdvice({ ...base, analysis }).planUnavailableReason).toMatch(/^No processing rate measured \(fewer than two commits/);
+    expect(buildGroupAdvice({ ...base, analysis }).planUnavailableReason).toMatch(
+      /^No processing rate measured \(fewer than two commits/,
+    );
     const quarantine = advice.advice.find((a) => a.id === 'quarantine-age:orders-0');
     expect(quarantine).toMatchObject({ severity: 'critical', evidence: { offset: '999500' } });
-    expect(advice.advice.find((a) => a.id === 'eager-protocol')?.detail).toMatch(/kafkajs supports only the eager protocol/);
+    expect(advice.advice.find((a) => a.id === 'eager-protocol')?.detail).toMatch(
+      /kafkajs supports only the eager protocol/,
+    );
   });
 
   it('does not plan scaling for a group that keeps up: its rate is only a lower bound', () => {
@@ -283,7 +360,9 @@ describe('buildGroupAdvice', () => {
     const advice = buildGroupAdvice({ ...base, analysis, isWardenConsumer: true, quarantines });
     expect(advice.perConsumerRate).toMatchObject({ ratePerSec: 20, isLowerBound: true });
     expect(advice.planState).toBe('keeping-up');
-    expect(advice.notes).toContain('1 quarantined partition is left out of the plan: it waits for an operator, not for more consumers.');
+    expect(advice.notes).toContain(
+      '1 quarantined partition is left out of the plan: it waits for an operator, not for more consumers.',
+    );
     // Without knowing about the quarantine, the held backlog looks like a saturated consumer.
     expect(buildGroupAdvice({ ...base, analysis }).perConsumerRate.isLowerBound).toBe(false);
   });
@@ -293,7 +372,9 @@ describe('buildGroupAdvice', () => {
       { partition: 0, arrival: 5, consumption: 5, backlog: 10, owner: 'a' },
       { partition: 1, arrival: 5, consumption: 0, backlog: null, owner: 'a' },
     ]);
-    expect(buildGroupAdvice({ ...base, analysis }).notes).toContain('1 partition never committed: backlog unknown, counted as 0.');
+    expect(buildGroupAdvice({ ...base, analysis }).notes).toContain(
+      '1 partition never committed: backlog unknown, counted as 0.',
+    );
   });
 
   describe('poll budget', () => {
@@ -317,7 +398,9 @@ describe('buildGroupAdvice', () => {
             'and max.poll.interval.ms 300000 (Java client default) as the limit',
         },
       });
-      expect(budget?.evidence.slowRecordMsBasis).toMatch(/^mean estimate, 1 \/ 1\.25 records\/s committed by slow \(\/10\.0\.0\.1\), the slowest of 1 member with records waiting throughout the last 1 min; single records may take longer$/);
+      expect(budget?.evidence.slowRecordMsBasis).toMatch(
+        /^mean estimate, 1 \/ 1\.25 records\/s committed by slow \(\/10\.0\.0\.1\), the slowest of 1 member with records waiting throughout the last 1 min; single records may take longer$/,
+      );
       expect(budget?.detail).toMatch(/500 records x 800 ms = 6 min 40 s, over the 5 min max\.poll\.interval\.ms/);
     });
 
@@ -337,22 +420,42 @@ describe('buildGroupAdvice', () => {
 
     it('is not measured when no member had records waiting throughout', () => {
       const members = [{ clientId: 'a', host: '/h', ratePerSec: 0.1, saturated: false }];
-      expect(measurePollBudget(members, resolveClientSettings(EMPTY_CLIENT_SETTINGS, 'g'), WINDOW_MS, false)).toEqual({ budget: null, note: null });
-      const keepingUp = buildGroupAdvice({ ...base, analysis: analyze([{ partition: 0, arrival: 1, consumption: 1, backlog: 1, owner: 'a' }]) });
+      expect(measurePollBudget(members, resolveClientSettings(EMPTY_CLIENT_SETTINGS, 'g'), WINDOW_MS, false)).toEqual({
+        budget: null,
+        note: null,
+      });
+      const keepingUp = buildGroupAdvice({
+        ...base,
+        analysis: analyze([{ partition: 0, arrival: 1, consumption: 1, backlog: 1, owner: 'a' }]),
+      });
       expect(keepingUp.advice.find((a) => a.id === 'poll-budget')).toBeUndefined();
     });
 
     it("does not apply to Warden's own consumer, and says why", () => {
       const advice = buildGroupAdvice({ ...base, analysis: analyze(slow), isWardenConsumer: true });
       expect(advice.advice.find((a) => a.id === 'poll-budget')).toBeUndefined();
-      expect(advice.notes).toContainEqual(expect.stringMatching(/^Poll budget does not apply: the Warden consumer core hands each fetched batch off/));
+      expect(advice.notes).toContainEqual(
+        expect.stringMatching(/^Poll budget does not apply: the Warden consumer core hands each fetched batch off/),
+      );
     });
   });
 
   it('passes the member restarts counted from the rebalance history on to the advice', () => {
-    const memberRestarts = { restarts: 3, restartsWithNewMemberId: 3, staticMemberRestarts: 0, windowMs: 3_600_000, rejoinWithinMs: 300_000 };
+    const memberRestarts = {
+      restarts: 3,
+      restartsWithNewMemberId: 3,
+      staticMemberRestarts: 0,
+      windowMs: 3_600_000,
+      rejoinWithinMs: 300_000,
+    };
     const advice = buildGroupAdvice({ ...base, analysis: analyze(seedPartitions), memberRestarts });
-    expect(advice.advice.find((a) => a.id === 'member-id-churn')?.evidence).toMatchObject({ restarts: 3, restartsWithNewMemberId: 3, windowMs: 3_600_000 });
-    expect(buildGroupAdvice({ ...base, analysis: analyze(seedPartitions) }).advice.find((a) => a.id === 'member-id-churn')).toBeUndefined();
+    expect(advice.advice.find((a) => a.id === 'member-id-churn')?.evidence).toMatchObject({
+      restarts: 3,
+      restartsWithNewMemberId: 3,
+      windowMs: 3_600_000,
+    });
+    expect(
+      buildGroupAdvice({ ...base, analysis: analyze(seedPartitions) }).advice.find((a) => a.id === 'member-id-churn'),
+    ).toBeUndefined();
   });
 });

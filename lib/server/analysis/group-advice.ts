@@ -3,7 +3,13 @@
 // rebalance history: lib/advisor/member-restarts.ts); what cannot be measured is passed as unknown (null) and
 // the caveat is written into `notes`; what has to be assumed (the client's poll settings) says so.
 
-import { adviseGroup, KAFKAJS_CAPABILITIES, rebalanceProtocolOf, type OwnProcessingBound, type PollBudget } from '../../advisor/advice';
+import {
+  adviseGroup,
+  KAFKAJS_CAPABILITIES,
+  rebalanceProtocolOf,
+  type OwnProcessingBound,
+  type PollBudget,
+} from '../../advisor/advice';
 import { planCapacity } from '../../advisor/capacity';
 import type { ResolvedClientSettings } from '../../advisor/client-settings';
 import { formatRate, plural } from '../../advisor/format';
@@ -58,9 +64,18 @@ export function measurePerConsumerRate(
   const members = analysis.members.map((member) => {
     const owned = member.partitions.map((tp) => byPartition.get(keyOf(tp))).filter((p) => p !== undefined);
     const rates = ratesBetweenCommits(sumPartitionSamples(owned.map((p) => p.history)), windowMs);
-    return { member, rate: rates.consumptionRatePerSec ?? 0, saturated: rates.consumptionRatePerSec !== null && rates.hadBacklogThroughout };
+    return {
+      member,
+      rate: rates.consumptionRatePerSec ?? 0,
+      saturated: rates.consumptionRatePerSec !== null && rates.hadBacklogThroughout,
+    };
   });
-  const memberRates: MemberRate[] = members.map((m) => ({ clientId: m.member.clientId, host: m.member.host, ratePerSec: m.rate, saturated: m.saturated }));
+  const memberRates: MemberRate[] = members.map((m) => ({
+    clientId: m.member.clientId,
+    host: m.member.host,
+    ratePerSec: m.rate,
+    saturated: m.saturated,
+  }));
   const window = formatDuration(windowMs / 1000);
   const saturated = members.filter((m) => m.saturated && m.rate > 0);
   if (saturated.length > 0) {
@@ -90,7 +105,10 @@ export function measurePerConsumerRate(
     isLowerBound: false,
     saturatedMembers: 0,
     members: memberRates,
-    basis: members.length === 0 ? 'the group has no member owning a partition' : `fewer than two commits in the last ${window}, so no rate between commits`,
+    basis:
+      members.length === 0
+        ? 'the group has no member owning a partition'
+        : `fewer than two commits in the last ${window}, so no rate between commits`,
   };
 }
 
@@ -144,7 +162,9 @@ export function measurePollBudget(
 }
 
 /** Lag growth, arrivals and sample spacing over `samples` (all committed); null with fewer than two. */
-function lagChange(samples: readonly SamplePoint[]): { growth: number; arrivalPerSec: number; consumptionPerSec: number; intervalSec: number } | null {
+function lagChange(
+  samples: readonly SamplePoint[],
+): { growth: number; arrivalPerSec: number; consumptionPerSec: number; intervalSec: number } | null {
   const first = samples[0];
   const last = samples[samples.length - 1];
   if (!first || !last || first === last || first.committedOffset === null || last.committedOffset === null) return null;
@@ -195,7 +215,10 @@ export const OWN_BOUND_MAX_SAMPLES = 12;
  * consumer reads a partition. A member owning one workable partition cannot be judged, nor can a partition
  * without commits.
  */
-export function findOwnProcessingBound(analysis: GroupAnalysis, excluded: ReadonlySet<string>): Map<string, OwnProcessingBound> {
+export function findOwnProcessingBound(
+  analysis: GroupAnalysis,
+  excluded: ReadonlySet<string>,
+): Map<string, OwnProcessingBound> {
   const found = new Map<string, OwnProcessingBound>();
   const byKey = new Map(analysis.partitions.map((p) => [keyOf(p.row), p]));
   for (const member of analysis.members) {
@@ -223,7 +246,12 @@ export function findOwnProcessingBound(analysis: GroupAnalysis, excluded: Readon
         // Caught up: what waits there is no more than sampling shows (records done but not yet committed).
         return newest.logEndOffset - newest.committedOffset! <= samplingNoise(other, 1);
       });
-      if (othersCaughtUp) found.set(keyOf(p.row), { arrivalRatePerSec: change.arrivalPerSec, consumptionRatePerSec: change.consumptionPerSec, sinceMs });
+      if (othersCaughtUp)
+        found.set(keyOf(p.row), {
+          arrivalRatePerSec: change.arrivalPerSec,
+          consumptionRatePerSec: change.consumptionPerSec,
+          sinceMs,
+        });
     }
   }
   return found;
@@ -233,7 +261,11 @@ export function buildGroupAdvice(input: GroupAdviceInput): TGroupAdvice {
   const { analysis } = input;
   const notes: string[] = [];
   const held = new Set(input.quarantines.map(keyOf));
-  const { saturatedMembers: _saturated, members: memberRates, ...perConsumerRate } = measurePerConsumerRate(analysis, input.windowMs, held);
+  const {
+    saturatedMembers: _saturated,
+    members: memberRates,
+    ...perConsumerRate
+  } = measurePerConsumerRate(analysis, input.windowMs, held);
   const ownBound = findOwnProcessingBound(analysis, held);
   const consumers = analysis.members.length;
   const topics = new Set(analysis.partitions.map((p) => p.row.topic));
@@ -253,7 +285,9 @@ export function buildGroupAdvice(input: GroupAdviceInput): TGroupAdvice {
   const workable = partitions.filter((p) => !held.has(keyOf(p)));
   if (workable.length < partitions.length) {
     const count = partitions.length - workable.length;
-    notes.push(`${plural(count, 'quarantined partition')} ${count === 1 ? 'is' : 'are'} left out of the plan: ${count === 1 ? 'it waits' : 'they wait'} for an operator, not for more consumers.`);
+    notes.push(
+      `${plural(count, 'quarantined partition')} ${count === 1 ? 'is' : 'are'} left out of the plan: ${count === 1 ? 'it waits' : 'they wait'} for an operator, not for more consumers.`,
+    );
   }
   // Likewise a partition held back by its own processing: more consumers would not drain it (see the advice).
   const planned = workable.filter((p) => !ownBound.has(keyOf(p)));
@@ -267,16 +301,21 @@ export function buildGroupAdvice(input: GroupAdviceInput): TGroupAdvice {
   }
   const notPlanned = new Set([...held, ...ownBound.keys()]);
   const unknownBacklog = planned.filter((p) => p.backlog === null).length;
-  if (unknownBacklog > 0) notes.push(`${plural(unknownBacklog, 'partition')} never committed: backlog unknown, counted as 0.`);
+  if (unknownBacklog > 0)
+    notes.push(`${plural(unknownBacklog, 'partition')} never committed: backlog unknown, counted as 0.`);
   const unknownArrival = planned.filter((p) => p.arrivalRatePerSec === null).length;
 
   let plan: TGroupAdvice['plan'] = null;
   let planUnavailableReason: string | null = null;
   let keepingUp = false;
   if (partitions.length === 0) planUnavailableReason = 'The group has no partitions in its latest sample.';
-  else if (workable.length === 0) planUnavailableReason = 'Every partition is quarantined: resolve the quarantines first.';
-  else if (planned.length === 0) planUnavailableReason = 'Every workable partition is held back by its own processing: more consumers would not help (see the advice).';
-  else if (unknownArrival === planned.length) planUnavailableReason = 'Not enough samples yet: rates need two samples in the window.';
+  else if (workable.length === 0)
+    planUnavailableReason = 'Every partition is quarantined: resolve the quarantines first.';
+  else if (planned.length === 0)
+    planUnavailableReason =
+      'Every workable partition is held back by its own processing: more consumers would not help (see the advice).';
+  else if (unknownArrival === planned.length)
+    planUnavailableReason = 'Not enough samples yet: rates need two samples in the window.';
   else if (perConsumerRate.ratePerSec === null) {
     planUnavailableReason = `No processing rate measured (${perConsumerRate.basis}), so a consumer count cannot be planned.`;
   } else if (perConsumerRate.isLowerBound && keptUp(analysis, input.windowMs, notPlanned)) {
@@ -287,9 +326,13 @@ export function buildGroupAdvice(input: GroupAdviceInput): TGroupAdvice {
       `Keeping up with ${plural(consumers, 'consumer')}. No consumer had records waiting throughout the last ` +
       `${formatDuration(input.windowMs / 1000)}, so capacity is not measurable and no scaling is needed.`;
   } else {
-    if (unknownArrival > 0) notes.push(`${plural(unknownArrival, 'partition')} without a measured arrival rate: counted as 0.`);
+    if (unknownArrival > 0)
+      notes.push(`${plural(unknownArrival, 'partition')} without a measured arrival rate: counted as 0.`);
     // planCapacity numbers partitions; with several topics their numbers collide, so it gets positions instead.
-    if (multiTopic) notes.push('The group reads several topics: partition numbers in the summary are positions in the partition table.');
+    if (multiTopic)
+      notes.push(
+        'The group reads several topics: partition numbers in the summary are positions in the partition table.',
+      );
     const plannerPartitions = planned.map((p, index) => ({
       partition: multiTopic ? index : p.partition,
       arrivalRatePerSec: p.arrivalRatePerSec ?? 0,

@@ -62,7 +62,9 @@ export function analyzeGroup(input: {
   nowMs: number;
 }): GroupAnalysis {
   const { nowMs } = input;
-  const rows = [...input.rows].sort((a, b) => (a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1));
+  const rows = [...input.rows].sort((a, b) =>
+    a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1,
+  );
   const partitions = rows.map((row): PartitionAnalysis => {
     const history = input.history.get(partitionKey(row)) ?? [];
     const committed = row.committedOffset === null ? null : Number(row.committedOffset);
@@ -89,7 +91,9 @@ export function analyzeGroup(input: {
     if (p.lag === null) partitionsWithoutCommit += 1;
     else totalLag += p.lag;
   }
-  const worst = [...partitions].filter((p) => p.timeLag.ms !== null).sort((a, b) => compareTimeLagDesc(a.timeLag, b.timeLag))[0];
+  const worst = [...partitions]
+    .filter((p) => p.timeLag.ms !== null)
+    .sort((a, b) => compareTimeLagDesc(a.timeLag, b.timeLag))[0];
   const worstTimeLag = worst ? { ...worst.timeLag, topic: worst.row.topic, partition: worst.row.partition } : null;
 
   const status = combineGroupStatus({
@@ -150,7 +154,11 @@ export function groupSummaryFields(
     worstTimeLag: analysis.worstTimeLag,
     quarantinedPartitions,
     lastRebalance: lastRebalance
-      ? { startedAt: lastRebalance.startedAt.toISOString(), durationMs: lastRebalance.durationMs, durationIsBound: lastRebalance.durationIsBound }
+      ? {
+          startedAt: lastRebalance.startedAt.toISOString(),
+          durationMs: lastRebalance.durationMs,
+          durationIsBound: lastRebalance.durationIsBound,
+        }
       : null,
   };
 }

@@ -14,12 +14,22 @@ import {
 } from './partition-analysis';
 
 /** A partition sampled every `everyMs`: the log end grows `arrivalPerSample`, the commit `consumedPerSample`. */
-function samples(count: number, opts: { everyMs?: number; startLogEnd?: number; arrivalPerSample?: number; startCommitted?: number | null; consumedPerSample?: number } = {}): SamplePoint[] {
+function samples(
+  count: number,
+  opts: {
+    everyMs?: number;
+    startLogEnd?: number;
+    arrivalPerSample?: number;
+    startCommitted?: number | null;
+    consumedPerSample?: number;
+  } = {},
+): SamplePoint[] {
   const every = opts.everyMs ?? 5_000;
   return Array.from({ length: count }, (_, i) => ({
     atMs: i * every,
     logEndOffset: (opts.startLogEnd ?? 100) + i * (opts.arrivalPerSample ?? 10),
-    committedOffset: opts.startCommitted === null ? null : (opts.startCommitted ?? 100) + i * (opts.consumedPerSample ?? 10),
+    committedOffset:
+      opts.startCommitted === null ? null : (opts.startCommitted ?? 100) + i * (opts.consumedPerSample ?? 10),
   }));
 }
 
@@ -50,7 +60,11 @@ describe('timeLagFromSamples', () => {
   });
 
   it('stays correct across a long idle run (flat log end)', () => {
-    const idle = [0, 5_000, 10_000, 600_000].map((atMs, i) => ({ atMs, logEndOffset: i === 0 ? 90 : 100, committedOffset: 95 }));
+    const idle = [0, 5_000, 10_000, 600_000].map((atMs, i) => ({
+      atMs,
+      logEndOffset: i === 0 ? 90 : 100,
+      committedOffset: 95,
+    }));
     // 95 was reached half-way between 0 s (90) and 5 s (100), not somewhere in the ten idle minutes.
     expect(timeLagFromSamples(idle, 95, 600_000)).toEqual({ ms: 597_500, kind: 'interpolated', basis: 'lag-samples' });
   });
@@ -60,20 +74,26 @@ describe('resolveTimeLag', () => {
   const history = samples(5);
 
   it('prefers the exact age read from the record', () => {
-    expect(resolveTimeLag({ timeLagMs: 5_000, timeLagKind: 'interpolated', exactTimeLagMs: 4_200 }, history, 125, 20_000)).toEqual({
+    expect(
+      resolveTimeLag({ timeLagMs: 5_000, timeLagKind: 'interpolated', exactTimeLagMs: 4_200 }, history, 125, 20_000),
+    ).toEqual({
       ms: 4_200,
       kind: 'exact',
       basis: 'record-timestamp',
     });
   });
 
-  it('then the sampler\'s own estimate, with its kind', () => {
-    expect(resolveTimeLag({ timeLagMs: 60_000, timeLagKind: 'lower-bound', exactTimeLagMs: null }, history, 125, 20_000)).toEqual({
+  it("then the sampler's own estimate, with its kind", () => {
+    expect(
+      resolveTimeLag({ timeLagMs: 60_000, timeLagKind: 'lower-bound', exactTimeLagMs: null }, history, 125, 20_000),
+    ).toEqual({
       ms: 60_000,
       kind: 'lower-bound',
       basis: 'sampler',
     });
-    expect(resolveTimeLag({ timeLagMs: null, timeLagKind: 'unknown', exactTimeLagMs: null }, history, 125, 20_000)).toEqual({
+    expect(
+      resolveTimeLag({ timeLagMs: null, timeLagKind: 'unknown', exactTimeLagMs: null }, history, 125, 20_000),
+    ).toEqual({
       ms: null,
       kind: 'unknown',
       basis: 'sampler',
@@ -82,7 +102,9 @@ describe('resolveTimeLag', () => {
 
   it('falls back to the samples when the sampler stored nothing (or a kind it does not know)', () => {
     expect(resolveTimeLag(noStored, history, 125, 20_000)).toMatchObject({ ms: 7_500, basis: 'lag-samples' });
-    expect(resolveTimeLag({ timeLagMs: 1, timeLagKind: 'bogus', exactTimeLagMs: null }, history, 125, 20_000)).toMatchObject({ basis: 'lag-samples' });
+    expect(
+      resolveTimeLag({ timeLagMs: 1, timeLagKind: 'bogus', exactTimeLagMs: null }, history, 125, 20_000),
+    ).toMatchObject({ basis: 'lag-samples' });
   });
 });
 
@@ -120,7 +142,11 @@ describe('partitionStatus', () => {
   it('is STOP when commits stopped while lagging for longer than the window they span', () => {
     const moving = samples(12, { startLogEnd: 1_000, arrivalPerSample: 20, startCommitted: 0, consumedPerSample: 5 }); // 0..55 s
     const last = moving.at(-1)!;
-    const stopped = Array.from({ length: 20 }, (_, i) => ({ atMs: last.atMs + (i + 1) * 5_000, committedOffset: last.committedOffset, logEndOffset: last.logEndOffset + (i + 1) * 20 }));
+    const stopped = Array.from({ length: 20 }, (_, i) => ({
+      atMs: last.atMs + (i + 1) * 5_000,
+      committedOffset: last.committedOffset,
+      logEndOffset: last.logEndOffset + (i + 1) * 20,
+    }));
     const history = [...moving, ...stopped];
     expect(partitionStatus(history, history.at(-1)!.atMs)).toBe('STOP');
   });
@@ -141,7 +167,12 @@ describe('partitionStatus', () => {
   });
 
   it('is STOP when a lagging partition saw no commit for five minutes, even with too few commits for Burrow', () => {
-    const history = samples(72, { startLogEnd: 1_000, arrivalPerSample: 10, startCommitted: 500, consumedPerSample: 0 }); // 6 min, one commit value
+    const history = samples(72, {
+      startLogEnd: 1_000,
+      arrivalPerSample: 10,
+      startCommitted: 500,
+      consumedPerSample: 0,
+    }); // 6 min, one commit value
     expect(partitionStatus(history, history.at(-1)!.atMs)).toBe('STOP');
     expect(partitionStatus(history.slice(0, 48), history[47]!.atMs)).toBe('OK'); // 4 min: not yet
     const idle = samples(72, { startLogEnd: 700, arrivalPerSample: 0, startCommitted: 700, consumedPerSample: 0 });
@@ -157,7 +188,10 @@ describe('partitionStatus', () => {
 
 describe('ratesFromSamples', () => {
   it('measures arrival and consumption per second over the window', () => {
-    const rates = ratesFromSamples(samples(13, { startLogEnd: 1_000, arrivalPerSample: 50, startCommitted: 0, consumedPerSample: 25 }), 60_000);
+    const rates = ratesFromSamples(
+      samples(13, { startLogEnd: 1_000, arrivalPerSample: 50, startCommitted: 0, consumedPerSample: 25 }),
+      60_000,
+    );
     expect(rates.arrivalRatePerSec).toBe(10);
     expect(rates.consumptionRatePerSec).toBe(5);
     expect(rates.hadBacklogThroughout).toBe(true);
@@ -230,7 +264,10 @@ describe('sumPartitionSamples', () => {
 
   it('leaves out rounds where a partition is missing and marks rounds without a commit', () => {
     const summed = sumPartitionSamples([
-      [{ atMs: 0, logEndOffset: 10, committedOffset: null }, { atMs: 5, logEndOffset: 12, committedOffset: 3 }],
+      [
+        { atMs: 0, logEndOffset: 10, committedOffset: null },
+        { atMs: 5, logEndOffset: 12, committedOffset: 3 },
+      ],
       [{ atMs: 5, logEndOffset: 7, committedOffset: 1 }],
     ]);
     expect(summed).toEqual([{ atMs: 5, logEndOffset: 19, committedOffset: 4 }]);
@@ -257,7 +294,11 @@ describe('lagTrend', () => {
 
 describe('compareTimeLagDesc', () => {
   it('sorts the oldest waiting record first and unknown last', () => {
-    const lags = [{ ms: 5, kind: 'interpolated' as const, basis: 'sampler' as const }, null, { ms: 50, kind: 'exact' as const, basis: 'record-timestamp' as const }];
+    const lags = [
+      { ms: 5, kind: 'interpolated' as const, basis: 'sampler' as const },
+      null,
+      { ms: 50, kind: 'exact' as const, basis: 'record-timestamp' as const },
+    ];
     expect(lags.sort(compareTimeLagDesc).map((l) => l?.ms ?? null)).toEqual([50, 5, null]);
   });
 });

@@ -30,14 +30,24 @@ export const STATUS_MIN_COMMITS = 10;
 /** With too few commits for Burrow, lagging this long without a single commit is still a STOP. */
 export const STOP_SILENCE_MS = 5 * 60_000;
 
-const STORED_KINDS: ReadonlySet<string> = new Set<TTimeLagKind>(['caught-up', 'interpolated', 'lower-bound', 'unknown', 'exact']);
+const STORED_KINDS: ReadonlySet<string> = new Set<TTimeLagKind>([
+  'caught-up',
+  'interpolated',
+  'lower-bound',
+  'unknown',
+  'exact',
+]);
 
 /**
  * Time lag of the record at `committedOffset` as of `nowMs`, from the samples' own log-end offsets over time
  * (each sample says "at atMs the log ended at logEndOffset"): the same estimate the sampler makes from its
  * log-end table, over the history we were given. Older than the oldest sample means 'lower-bound'.
  */
-export function timeLagFromSamples(history: readonly SamplePoint[], committedOffset: number | null, nowMs: number): TTimeLag {
+export function timeLagFromSamples(
+  history: readonly SamplePoint[],
+  committedOffset: number | null,
+  nowMs: number,
+): TTimeLag {
   if (committedOffset === null) return { ms: null, kind: 'unknown', basis: 'none' };
   let points: LogEndPoint[] = [];
   for (const sample of history) {
@@ -58,7 +68,8 @@ export function resolveTimeLag(
   committedOffset: number | null,
   nowMs: number,
 ): TTimeLag {
-  if (stored.exactTimeLagMs !== null) return { ms: Math.max(0, stored.exactTimeLagMs), kind: 'exact', basis: 'record-timestamp' };
+  if (stored.exactTimeLagMs !== null)
+    return { ms: Math.max(0, stored.exactTimeLagMs), kind: 'exact', basis: 'record-timestamp' };
   if (stored.timeLagKind !== null && STORED_KINDS.has(stored.timeLagKind)) {
     const kind = stored.timeLagKind as TTimeLagKind;
     if (kind === 'unknown' || stored.timeLagMs === null) return { ms: null, kind: 'unknown', basis: 'sampler' };
@@ -120,7 +131,11 @@ export function ratesFromSamples(history: readonly SamplePoint[], windowMs: numb
   const committedRun = inWindow.slice(runStart);
   if (committedRun.length >= 2) {
     return estimateRates(
-      committedRun.map((s) => ({ atMs: s.atMs, committedOffset: s.committedOffset as number, logEndOffset: s.logEndOffset })),
+      committedRun.map((s) => ({
+        atMs: s.atMs,
+        committedOffset: s.committedOffset as number,
+        logEndOffset: s.logEndOffset,
+      })),
       windowMs,
     );
   }
@@ -168,12 +183,22 @@ export function ratesBetweenCommits(samples: readonly SamplePoint[], windowMs: n
   for (let i = 1; i < inWindow.length; i++) {
     const current = inWindow[i]!;
     const previous = inWindow[i - 1]!;
-    if (current.committedOffset !== null && previous.committedOffset !== null && current.committedOffset !== previous.committedOffset) {
+    if (
+      current.committedOffset !== null &&
+      previous.committedOffset !== null &&
+      current.committedOffset !== previous.committedOffset
+    ) {
       commits.push(current);
     }
   }
   if (commits.length < 2) {
-    return { arrivalRatePerSec: null, consumptionRatePerSec: null, hadBacklogThroughout: false, spanMs: 0, sampleCount: commits.length };
+    return {
+      arrivalRatePerSec: null,
+      consumptionRatePerSec: null,
+      hadBacklogThroughout: false,
+      spanMs: 0,
+      sampleCount: commits.length,
+    };
   }
   return ratesFromSamples(commits, windowMs);
 }
@@ -195,7 +220,10 @@ export function lagTrend(
 ): Array<{ atMs: number; totalLag: number | null }> {
   if (buckets < 1 || toMs <= fromMs) return [];
   const width = (toMs - fromMs) / buckets;
-  const out = Array.from({ length: buckets }, (_, i) => ({ atMs: Math.round(fromMs + i * width), totalLag: null as number | null }));
+  const out = Array.from({ length: buckets }, (_, i) => ({
+    atMs: Math.round(fromMs + i * width),
+    totalLag: null as number | null,
+  }));
   for (const round of rounds) {
     if (round.totalLag === null || round.atMs < fromMs || round.atMs >= toMs) continue;
     const bucket = out[Math.min(buckets - 1, Math.floor((round.atMs - fromMs) / width))];

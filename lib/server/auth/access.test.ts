@@ -16,7 +16,13 @@ const settings: AuthSettings = {
   cookieSecure: 'auto',
   allowedOrigins: ['https://warden.example.com'],
 };
-const sessionOf = (name: string) => issueSessionToken(settings.sessionSecret, settings.users.find((u) => u.name === name)!, now, 3600);
+const sessionOf = (name: string) =>
+  issueSessionToken(
+    settings.sessionSecret,
+    settings.users.find((u) => u.name === name)!,
+    now,
+    3600,
+  );
 const request = (over: Partial<Parameters<typeof decideAccess>[1]> = {}) => ({
   method: 'GET',
   origin: null,
@@ -28,45 +34,101 @@ const request = (over: Partial<Parameters<typeof decideAccess>[1]> = {}) => ({
 
 describe('decideAccess', () => {
   it('401 without credentials, with a stale cookie or a bad token', () => {
-    expect(decideAccess(settings, request(), 'viewer', now)).toEqual({ ok: false, status: 401, message: 'sign in first (or send a bearer token)' });
-    expect(decideAccess(settings, request({ sessionCookie: 'v1.x.y' }), 'viewer', now)).toMatchObject({ status: 401, message: /expired/ });
-    expect(decideAccess(settings, request({ authorization: 'Bearer nope' }), 'viewer', now)).toMatchObject({ status: 401, message: 'the bearer token is not valid' });
-    expect(decideAccess(settings, request({ authorization: 'Basic abc' }), 'viewer', now)).toMatchObject({ status: 401 });
+    expect(decideAccess(settings, request(), 'viewer', now)).toEqual({
+      ok: false,
+      status: 401,
+      message: 'sign in first (or send a bearer token)',
+    });
+    expect(decideAccess(settings, request({ sessionCookie: 'v1.x.y' }), 'viewer', now)).toMatchObject({
+      status: 401,
+      message: /expired/,
+    });
+    expect(decideAccess(settings, request({ authorization: 'Bearer nope' }), 'viewer', now)).toMatchObject({
+      status: 401,
+      message: 'the bearer token is not valid',
+    });
+    expect(decideAccess(settings, request({ authorization: 'Basic abc' }), 'viewer', now)).toMatchObject({
+      status: 401,
+    });
     // A bad token is refused even next to a valid cookie.
-    expect(decideAccess(settings, request({ authorization: 'Bearer nope', sessionCookie: sessionOf('olga') }), 'viewer', now)).toMatchObject({ status: 401 });
+    expect(
+      decideAccess(
+        settings,
+        request({ authorization: 'Bearer nope', sessionCookie: sessionOf('olga') }),
+        'viewer',
+        now,
+      ),
+    ).toMatchObject({ status: 401 });
   });
 
   it('reads need viewer, actions need operator (403 otherwise)', () => {
-    expect(decideAccess(settings, request({ sessionCookie: sessionOf('vic') }), 'viewer', now)).toEqual({ ok: true, principal: { name: 'vic', role: 'viewer', via: 'session' } });
-    expect(decideAccess(settings, request({ method: 'POST', origin: 'http://127.0.0.1:3000', sessionCookie: sessionOf('vic') }), 'operator', now)).toEqual({
+    expect(decideAccess(settings, request({ sessionCookie: sessionOf('vic') }), 'viewer', now)).toEqual({
+      ok: true,
+      principal: { name: 'vic', role: 'viewer', via: 'session' },
+    });
+    expect(
+      decideAccess(
+        settings,
+        request({ method: 'POST', origin: 'http://127.0.0.1:3000', sessionCookie: sessionOf('vic') }),
+        'operator',
+        now,
+      ),
+    ).toEqual({
       ok: false,
       status: 403,
       message: 'vic is a viewer: this needs the operator role',
     });
-    expect(decideAccess(settings, request({ method: 'POST', origin: 'http://127.0.0.1:3000', sessionCookie: sessionOf('olga') }), 'operator', now)).toMatchObject({
+    expect(
+      decideAccess(
+        settings,
+        request({ method: 'POST', origin: 'http://127.0.0.1:3000', sessionCookie: sessionOf('olga') }),
+        'operator',
+        now,
+      ),
+    ).toMatchObject({
       ok: true,
       principal: { name: 'olga', role: 'operator' },
     });
-    expect(decideAccess(settings, request({ method: 'POST', authorization: `Bearer ${'b'.repeat(40)}` }), 'operator', now)).toMatchObject({
+    expect(
+      decideAccess(settings, request({ method: 'POST', authorization: `Bearer ${'b'.repeat(40)}` }), 'operator', now),
+    ).toMatchObject({
       ok: true,
       principal: { name: 'token:bot', role: 'operator', via: 'token' },
     });
-    expect(decideAccess(settings, request({ method: 'POST', authorization: `bearer ${'c'.repeat(40)}` }), 'operator', now)).toMatchObject({ ok: false, status: 403 });
+    expect(
+      decideAccess(settings, request({ method: 'POST', authorization: `bearer ${'c'.repeat(40)}` }), 'operator', now),
+    ).toMatchObject({ ok: false, status: 403 });
   });
 
   it('refuses a cross-origin or Origin-less POST riding on a valid cookie with 403; without credentials it is 401', () => {
-    expect(decideAccess(settings, request({ method: 'POST', origin: 'https://evil.example', sessionCookie: sessionOf('olga') }), 'operator', now)).toMatchObject({
+    expect(
+      decideAccess(
+        settings,
+        request({ method: 'POST', origin: 'https://evil.example', sessionCookie: sessionOf('olga') }),
+        'operator',
+        now,
+      ),
+    ).toMatchObject({
       ok: false,
       status: 403,
       message: /cross-origin POST refused: Origin https:\/\/evil.example/,
     });
-    expect(decideAccess(settings, request({ method: 'POST', sessionCookie: sessionOf('olga') }), 'operator', now)).toMatchObject({ status: 403, message: /without an Origin header/ });
-    expect(decideAccess(settings, request({ method: 'POST', origin: 'https://evil.example' }), 'operator', now)).toMatchObject({ status: 401 });
+    expect(
+      decideAccess(settings, request({ method: 'POST', sessionCookie: sessionOf('olga') }), 'operator', now),
+    ).toMatchObject({ status: 403, message: /without an Origin header/ });
+    expect(
+      decideAccess(settings, request({ method: 'POST', origin: 'https://evil.example' }), 'operator', now),
+    ).toMatchObject({ status: 401 });
   });
 });
 
 describe('checkOrigin', () => {
-  const base = { method: 'POST', host: '127.0.0.1:3000', allowedOrigins: ['https://warden.example.com'], hasBearer: false };
+  const base = {
+    method: 'POST',
+    host: '127.0.0.1:3000',
+    allowedOrigins: ['https://warden.example.com'],
+    hasBearer: false,
+  };
   it('passes safe methods, our own host and the allowed origins', () => {
     expect(checkOrigin({ ...base, method: 'GET', origin: 'https://evil.example' })).toBeNull();
     expect(checkOrigin({ ...base, origin: 'http://127.0.0.1:3000' })).toBeNull();
@@ -85,13 +147,27 @@ describe('checkOrigin', () => {
 describe('safeNextPath and cookieIsSecure', () => {
   it('keeps only paths on this site', () => {
     expect(safeNextPath('/quarantine?x=1')).toBe('/quarantine?x=1');
-    for (const bad of [null, '', 'https://evil.example', '//evil.example', '/\\evil.example', 'quarantine', '/sign-in?next=/', '/api/groups', '/\u0000x']) {
+    for (const bad of [
+      null,
+      '',
+      'https://evil.example',
+      '//evil.example',
+      '/\\evil.example',
+      'quarantine',
+      '/sign-in?next=/',
+      '/api/groups',
+      '/\u0000x',
+    ]) {
       expect(safeNextPath(bad)).toBe('/');
     }
   });
   it('is Secure over https, per X-Forwarded-Proto, or when forced', () => {
-    expect(cookieIsSecure({ cookieSecure: 'auto' }, { url: 'http://127.0.0.1:3000/', forwardedProto: null })).toBe(false);
-    expect(cookieIsSecure({ cookieSecure: 'auto' }, { url: 'http://127.0.0.1:3000/', forwardedProto: 'https' })).toBe(true);
+    expect(cookieIsSecure({ cookieSecure: 'auto' }, { url: 'http://127.0.0.1:3000/', forwardedProto: null })).toBe(
+      false,
+    );
+    expect(cookieIsSecure({ cookieSecure: 'auto' }, { url: 'http://127.0.0.1:3000/', forwardedProto: 'https' })).toBe(
+      true,
+    );
     expect(cookieIsSecure({ cookieSecure: 'auto' }, { url: 'https://x/', forwardedProto: null })).toBe(true);
     expect(cookieIsSecure({ cookieSecure: 'true' }, { url: 'http://x/', forwardedProto: 'http' })).toBe(true);
     expect(cookieIsSecure({ cookieSecure: 'false' }, { url: 'https://x/', forwardedProto: null })).toBe(false);
@@ -99,19 +175,41 @@ describe('safeNextPath and cookieIsSecure', () => {
 });
 
 describe('proxyDecision', () => {
-  const page = (pathname: string, over: Partial<Parameters<typeof proxyDecision>[1]> = {}) => ({ ...request(), pathname, search: '', ...over });
+  const page = (pathname: string, over: Partial<Parameters<typeof proxyDecision>[1]> = {}) => ({
+    ...request(),
+    pathname,
+    search: '',
+    ...over,
+  });
   it('redirects pages without a session to the sign-in page, remembering where to go', () => {
-    expect(proxyDecision(settings, page('/quarantine', { search: '?g=1' }), now)).toEqual({ kind: 'redirect', location: '/sign-in?next=%2Fquarantine%3Fg%3D1' });
+    expect(proxyDecision(settings, page('/quarantine', { search: '?g=1' }), now)).toEqual({
+      kind: 'redirect',
+      location: '/sign-in?next=%2Fquarantine%3Fg%3D1',
+    });
     expect(proxyDecision(settings, page('/'), now)).toEqual({ kind: 'redirect', location: '/sign-in' });
     // A bearer token does not open pages.
-    expect(proxyDecision(settings, page('/audit', { authorization: `Bearer ${'c'.repeat(40)}` }), now)).toMatchObject({ kind: 'redirect' });
+    expect(proxyDecision(settings, page('/audit', { authorization: `Bearer ${'c'.repeat(40)}` }), now)).toMatchObject({
+      kind: 'redirect',
+    });
     expect(proxyDecision(settings, page('/audit', { sessionCookie: sessionOf('vic') }), now)).toEqual({ kind: 'pass' });
     expect(proxyDecision(settings, page('/sign-in'), now)).toEqual({ kind: 'pass' });
   });
   it('answers the API with 401/403 and lets sign-in and sign-out through to their own checks', () => {
     expect(proxyDecision(settings, page('/api/groups'), now)).toMatchObject({ kind: 'refuse', status: 401 });
-    expect(proxyDecision(settings, page('/api/groups', { authorization: `Bearer ${'c'.repeat(40)}` }), now)).toEqual({ kind: 'pass' });
-    expect(proxyDecision(settings, page('/api/groups/g/offsets/reset', { method: 'POST', origin: 'https://evil.example', sessionCookie: sessionOf('olga') }), now)).toMatchObject({
+    expect(proxyDecision(settings, page('/api/groups', { authorization: `Bearer ${'c'.repeat(40)}` }), now)).toEqual({
+      kind: 'pass',
+    });
+    expect(
+      proxyDecision(
+        settings,
+        page('/api/groups/g/offsets/reset', {
+          method: 'POST',
+          origin: 'https://evil.example',
+          sessionCookie: sessionOf('olga'),
+        }),
+        now,
+      ),
+    ).toMatchObject({
       kind: 'refuse',
       status: 403,
     });

@@ -48,7 +48,11 @@ export function authenticate(
   }
   const session = verifySessionToken(settings.sessionSecret, settings.users, credentials.sessionCookie, now);
   if (!session) {
-    return { problem: credentials.sessionCookie ? 'your session expired or is no longer valid: sign in again' : 'sign in first (or send a bearer token)' };
+    return {
+      problem: credentials.sessionCookie
+        ? 'your session expired or is no longer valid: sign in again'
+        : 'sign in first (or send a bearer token)',
+    };
   }
   return { principal: { name: session.name, role: session.role, via: 'session' } };
 }
@@ -59,10 +63,18 @@ export function authenticate(
  * - without an Origin header (not a browser: browsers always send it on POST) only a bearer-token request
  *   passes, since a browser never adds a bearer token by itself.
  */
-export function checkOrigin(input: { method: string; origin: string | null; host: string | null; allowedOrigins: readonly string[]; hasBearer: boolean }): string | null {
+export function checkOrigin(input: {
+  method: string;
+  origin: string | null;
+  host: string | null;
+  allowedOrigins: readonly string[];
+  hasBearer: boolean;
+}): string | null {
   if (!isUnsafeMethod(input.method)) return null;
   if (input.origin === null) {
-    return input.hasBearer ? null : `${input.method} without an Origin header is refused: send it from the dashboard, or authenticate with a bearer token`;
+    return input.hasBearer
+      ? null
+      : `${input.method} without an Origin header is refused: send it from the dashboard, or authenticate with a bearer token`;
   }
   if (input.allowedOrigins.includes(input.origin)) return null;
   let host: string | null = null;
@@ -81,22 +93,41 @@ export function checkOrigin(input: { method: string; origin: string | null; host
  */
 export function decideAccess(
   settings: AuthSettings,
-  request: { method: string; origin: string | null; host: string | null; authorization: string | null; sessionCookie: string | undefined },
+  request: {
+    method: string;
+    origin: string | null;
+    host: string | null;
+    authorization: string | null;
+    sessionCookie: string | undefined;
+  },
   role: Role,
   now: Date,
 ): AccessDecision {
   const identity = authenticate(settings, request, now);
   if ('problem' in identity) return { ok: false, status: 401, message: identity.problem };
-  const originProblem = checkOrigin({ method: request.method, origin: request.origin, host: request.host, allowedOrigins: settings.allowedOrigins, hasBearer: request.authorization !== null });
+  const originProblem = checkOrigin({
+    method: request.method,
+    origin: request.origin,
+    host: request.host,
+    allowedOrigins: settings.allowedOrigins,
+    hasBearer: request.authorization !== null,
+  });
   if (originProblem) return { ok: false, status: 403, message: originProblem };
   if (!roleAllows(identity.principal.role, role)) {
-    return { ok: false, status: 403, message: `${identity.principal.name} is a ${identity.principal.role}: this needs the ${role} role` };
+    return {
+      ok: false,
+      status: 403,
+      message: `${identity.principal.name} is a ${identity.principal.role}: this needs the ${role} role`,
+    };
   }
   return { ok: true, principal: identity.principal };
 }
 
 /** Whether the session cookie should carry Secure for a request. */
-export function cookieIsSecure(settings: Pick<AuthSettings, 'cookieSecure'>, request: { url: string; forwardedProto: string | null }): boolean {
+export function cookieIsSecure(
+  settings: Pick<AuthSettings, 'cookieSecure'>,
+  request: { url: string; forwardedProto: string | null },
+): boolean {
   if (settings.cookieSecure !== 'auto') return settings.cookieSecure === 'true';
   const proto = request.forwardedProto?.split(',')[0]?.trim().toLowerCase();
   return proto ? proto === 'https' : request.url.startsWith('https:');
@@ -107,7 +138,15 @@ export function cookieIsSecure(settings: Pick<AuthSettings, 'cookieSecure'>, req
  * ("//evil.example", "https://…", "/\\evil"); anything else becomes "/".
  */
 export function safeNextPath(next: string | null | undefined): string {
-  if (!next || next.length > 2000 || !next.startsWith('/') || next.startsWith('//') || next.includes('\\') || /[\u0000-\u001f]/.test(next)) return '/';
+  if (
+    !next ||
+    next.length > 2000 ||
+    !next.startsWith('/') ||
+    next.startsWith('//') ||
+    next.includes('\\') ||
+    /[\u0000-\u001f]/.test(next)
+  )
+    return '/';
   if (next === '/sign-in' || next.startsWith('/sign-in?') || next.startsWith('/api/')) return '/';
   return next;
 }

@@ -16,7 +16,11 @@ describe('access configuration', () => {
     if (!result.ok) throw new Error(result.problems.join());
     expect(result.settings.users.map((u) => `${u.name}:${u.role}`)).toEqual(['olga:operator', 'vic:viewer']);
     expect(result.settings.tokens.map((t) => t.name)).toEqual(['ci']);
-    expect(result.settings).toMatchObject({ sessionMaxAgeSec: 43_200, cookieSecure: 'auto', allowedOrigins: ['https://warden.example.com', 'http://10.0.0.5:8080'] });
+    expect(result.settings).toMatchObject({
+      sessionMaxAgeSec: 43_200,
+      cookieSecure: 'auto',
+      allowedOrigins: ['https://warden.example.com', 'http://10.0.0.5:8080'],
+    });
   });
 
   it('the dashboard cannot run without users and a session secret, and says how to set them', () => {
@@ -32,16 +36,27 @@ describe('access configuration', () => {
   it('never quotes a secret variable in a configuration error', () => {
     let error: unknown;
     try {
-      parseConfig({ WARDEN_USERS: 'olga:admin:hunter2-hunter2', WARDEN_SESSION_SECRET: 'too-short-secret', WARDEN_API_TOKENS: 'ci:viewer:tiny', WARDEN_ALLOWED_ORIGINS: 'https://x.example/path' });
+      parseConfig({
+        WARDEN_USERS: 'olga:admin:hunter2-hunter2',
+        WARDEN_SESSION_SECRET: 'too-short-secret',
+        WARDEN_API_TOKENS: 'ci:viewer:tiny',
+        WARDEN_ALLOWED_ORIGINS: 'https://x.example/path',
+      });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const text = (error as ConfigError).message;
-    expect(text).toContain('WARDEN_USERS=(set; value not shown): entry 1 ("olga"): the role must be viewer or operator');
+    expect(text).toContain(
+      'WARDEN_USERS=(set; value not shown): entry 1 ("olga"): the role must be viewer or operator',
+    );
     expect(text).toContain('WARDEN_SESSION_SECRET=(set; value not shown): must be at least 32 characters');
-    expect(text).toContain('WARDEN_API_TOKENS=(set; value not shown): entry 1 ("ci"): the token must be at least 32 characters');
-    expect(text).toContain('WARDEN_ALLOWED_ORIGINS="https://x.example/path": "https://x.example/path" is not an origin');
+    expect(text).toContain(
+      'WARDEN_API_TOKENS=(set; value not shown): entry 1 ("ci"): the token must be at least 32 characters',
+    );
+    expect(text).toContain(
+      'WARDEN_ALLOWED_ORIGINS="https://x.example/path": "https://x.example/path" is not an origin',
+    );
     expect(text).not.toMatch(/hunter2|too-short-secret|tiny/);
   });
 });

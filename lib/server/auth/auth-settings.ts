@@ -17,7 +17,9 @@ export function authSettingsFrom(config: WardenConfig): AuthSettingsResult {
     );
   }
   if (!config.WARDEN_SESSION_SECRET) {
-    problems.push('WARDEN_SESSION_SECRET is not set: the session cookie needs a key of at least 32 characters, e.g. WARDEN_SESSION_SECRET=$(openssl rand -base64 32)');
+    problems.push(
+      'WARDEN_SESSION_SECRET is not set: the session cookie needs a key of at least 32 characters, e.g. WARDEN_SESSION_SECRET=$(openssl rand -base64 32)',
+    );
   }
   if (problems.length > 0 || !config.WARDEN_USERS || !config.WARDEN_SESSION_SECRET) return { ok: false, problems };
   return {

@@ -1,6 +1,16 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, hashToken, parseScryptHash, parseTokens, parseUsers, roleAllows, verifyPassword, verifyToken, type UserCredential } from './credentials';
+import {
+  hashPassword,
+  hashToken,
+  parseScryptHash,
+  parseTokens,
+  parseUsers,
+  roleAllows,
+  verifyPassword,
+  verifyToken,
+  type UserCredential,
+} from './credentials';
 
 const users = (value: string): UserCredential[] => {
   const parsed = parseUsers(value);
@@ -27,7 +37,9 @@ describe('parseUsers', () => {
   });
 
   it('names every bad entry without quoting any secret', () => {
-    const parsed = parseUsers('alice:admin:supersecret-1234,bob:viewer:short,nocolons,alice:viewer:supersecret-5678,carol:operator:scrypt:1:2:3:x:y');
+    const parsed = parseUsers(
+      'alice:admin:supersecret-1234,bob:viewer:short,nocolons,alice:viewer:supersecret-5678,carol:operator:scrypt:1:2:3:x:y',
+    );
     expect(parsed.ok).toBe(false);
     const problems = parsed.ok ? [] : parsed.problems;
     expect(problems).toEqual([
@@ -42,7 +54,10 @@ describe('parseUsers', () => {
 
   it('refuses an empty list and bad names', () => {
     expect(parseUsers(' , ')).toEqual({ ok: false, problems: ['lists no user'] });
-    expect(parseUsers('a b:viewer:twelve-chars!!')).toMatchObject({ ok: false, problems: ['entry 1: the name must be 1-64 letters, digits or . _ @ -'] });
+    expect(parseUsers('a b:viewer:twelve-chars!!')).toMatchObject({
+      ok: false,
+      problems: ['entry 1: the name must be 1-64 letters, digits or . _ @ -'],
+    });
   });
 
   it('keeps secrets out of JSON, strings and console output', () => {
@@ -92,7 +107,10 @@ describe('tokens', () => {
     const parsed = parseTokens('ci:viewer:short-token,x:operator:sha256:abc');
     expect(parsed).toEqual({
       ok: false,
-      problems: ['entry 1 ("ci"): the token must be at least 32 characters without spaces', 'entry 2 ("x"): sha256: must be followed by 64 hex digits'],
+      problems: [
+        'entry 1 ("ci"): the token must be at least 32 characters without spaces',
+        'entry 2 ("x"): sha256: must be followed by 64 hex digits',
+      ],
     });
   });
 });

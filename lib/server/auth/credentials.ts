@@ -84,7 +84,11 @@ function splitEntry(entry: string): { name: string; role: string; secret: string
   const first = entry.indexOf(':');
   const second = first < 0 ? -1 : entry.indexOf(':', first + 1);
   if (first < 0 || second < 0) return null;
-  return { name: entry.slice(0, first).trim(), role: entry.slice(first + 1, second).trim(), secret: entry.slice(second + 1) };
+  return {
+    name: entry.slice(0, first).trim(),
+    role: entry.slice(first + 1, second).trim(),
+    secret: entry.slice(second + 1),
+  };
 }
 
 function entriesOf(value: string): string[] {
@@ -94,7 +98,13 @@ function entriesOf(value: string): string[] {
     .filter((e) => e !== '');
 }
 
-function checkNameAndRole(label: string, name: string, role: string, seen: Set<string>, problems: string[]): role is Role {
+function checkNameAndRole(
+  label: string,
+  name: string,
+  role: string,
+  seen: Set<string>,
+  problems: string[],
+): role is Role {
   if (!NAME_PATTERN.test(name)) problems.push(`${label}: the name must be 1-64 letters, digits or . _ @ -`);
   else if (seen.has(name)) problems.push(`${label}: "${name}" is listed twice`);
   seen.add(name);
@@ -184,10 +194,22 @@ export function parseTokens(value: string): ParseResult<TokenCredential> {
 const SCRYPT_DEFAULTS = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_BYTES = 32;
 
-function scrypt(password: string, salt: Buffer, params: { N: number; r: number; p: number }, length: number): Promise<Buffer> {
+function scrypt(
+  password: string,
+  salt: Buffer,
+  params: { N: number; r: number; p: number },
+  length: number,
+): Promise<Buffer> {
   // maxmem above the 128 * N * r bytes scrypt needs, or Node refuses N >= 2^15.
-  const options: ScryptOptions = { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r + 1024 * 1024 };
-  return new Promise((resolve, reject) => scryptCallback(password, salt, length, options, (error, key) => (error ? reject(error) : resolve(key))));
+  const options: ScryptOptions = {
+    N: params.N,
+    r: params.r,
+    p: params.p,
+    maxmem: 256 * params.N * params.r + 1024 * 1024,
+  };
+  return new Promise((resolve, reject) =>
+    scryptCallback(password, salt, length, options, (error, key) => (error ? reject(error) : resolve(key))),
+  );
 }
 
 /** `scrypt:N:r:p:<salt>:<hash>` for WARDEN_USERS (npm run auth:hash). */
@@ -213,7 +235,11 @@ async function dummyHash(): Promise<ScryptHash> {
  * The user whose name and password match, or null. Always runs one scrypt (a dummy one for an unknown user
  * or a plain configured password), so the answer's timing does not say whether the user exists.
  */
-export async function verifyPassword(users: readonly UserCredential[], name: string, password: string): Promise<UserCredential | null> {
+export async function verifyPassword(
+  users: readonly UserCredential[],
+  name: string,
+  password: string,
+): Promise<UserCredential | null> {
   const user = users.find((u) => u.name === name);
   const stored = user?.secret.reveal();
   if (stored?.kind === 'scrypt') {

@@ -7,13 +7,22 @@ import { decideAccess, safeNextPath, type AuthSettings } from './access';
 // - other /api/** need a valid session cookie or bearer token (401), then an unsafe method our own Origin (403);
 // - pages need a valid session; without one they redirect to /sign-in?next=<the page>; /sign-in itself passes.
 
-export type ProxyDecision = { kind: 'pass' } | { kind: 'refuse'; status: 401 | 403; message: string } | { kind: 'redirect'; location: string };
+export type ProxyDecision =
+  { kind: 'pass' } | { kind: 'refuse'; status: 401 | 403; message: string } | { kind: 'redirect'; location: string };
 
 const OPEN_API = new Set(['/api/auth/sign-in', '/api/auth/sign-out']);
 
 export function proxyDecision(
   settings: AuthSettings,
-  request: { pathname: string; search: string; method: string; origin: string | null; host: string | null; authorization: string | null; sessionCookie: string | undefined },
+  request: {
+    pathname: string;
+    search: string;
+    method: string;
+    origin: string | null;
+    host: string | null;
+    authorization: string | null;
+    sessionCookie: string | undefined;
+  },
   now: Date,
 ): ProxyDecision {
   const { pathname } = request;

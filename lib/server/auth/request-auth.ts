@@ -2,7 +2,13 @@ import { ApiError } from '../api-error';
 import { checkOrigin, cookieIsSecure, decideAccess, type Principal } from './access';
 import { loadAuthSettings } from './auth-settings';
 import type { Role } from './credentials';
-import { clearedSessionCookieHeader, cookieValue, sessionCookieHeader, SESSION_COOKIE, verifySessionToken } from './session-token';
+import {
+  clearedSessionCookieHeader,
+  cookieValue,
+  sessionCookieHeader,
+  SESSION_COOKIE,
+  verifySessionToken,
+} from './session-token';
 import { SignInLimiter } from './sign-in-limiter';
 
 // The access checks applied to a Request; route handlers call authorize() first, proxy.ts runs the same
@@ -34,7 +40,10 @@ export function requireSameOrigin(request: Request): void {
 
 /** Whether Set-Cookie for this request should be Secure. */
 export function secureCookieFor(request: Request): boolean {
-  return cookieIsSecure(loadAuthSettings(), { url: request.url, forwardedProto: request.headers.get('x-forwarded-proto') });
+  return cookieIsSecure(loadAuthSettings(), {
+    url: request.url,
+    forwardedProto: request.headers.get('x-forwarded-proto'),
+  });
 }
 
 /** The signed-in user of a session cookie value (server components read it with next/headers). */
@@ -46,7 +55,10 @@ export function principalOfSessionCookie(value: string | undefined, now = new Da
 
 /** Set-Cookie carrying a new session token. */
 export function sessionSetCookie(request: Request, token: string): string {
-  return sessionCookieHeader(token, { maxAgeSec: loadAuthSettings().sessionMaxAgeSec, secure: secureCookieFor(request) });
+  return sessionCookieHeader(token, {
+    maxAgeSec: loadAuthSettings().sessionMaxAgeSec,
+    secure: secureCookieFor(request),
+  });
 }
 
 /** Set-Cookie deleting the session cookie. */

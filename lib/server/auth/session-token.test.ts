@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseUsers, type UserCredential } from './credentials';
-import { clearedSessionCookieHeader, cookieValue, issueSessionToken, sessionCookieHeader, verifySessionToken } from './session-token';
+import {
+  clearedSessionCookieHeader,
+  cookieValue,
+  issueSessionToken,
+  sessionCookieHeader,
+  verifySessionToken,
+} from './session-token';
 
 const KEY = 'k'.repeat(32);
 const list = (value: string): UserCredential[] => {
@@ -16,14 +22,21 @@ const later = (s: number) => new Date(now.getTime() + s * 1000);
 describe('session tokens', () => {
   it('round-trips a signed session until it expires, with the role from the configuration', () => {
     const token = issueSessionToken(KEY, alice, now, 3600);
-    expect(verifySessionToken(KEY, users, token, later(3599))).toEqual({ name: 'alice', role: 'operator', via: 'session', expiresAt: later(3600) });
+    expect(verifySessionToken(KEY, users, token, later(3599))).toEqual({
+      name: 'alice',
+      role: 'operator',
+      via: 'session',
+      expiresAt: later(3600),
+    });
     expect(verifySessionToken(KEY, users, token, later(3600))).toBeNull();
   });
 
   it('refuses forged, altered, foreign-key and garbage tokens', () => {
     const token = issueSessionToken(KEY, alice, now, 3600);
     const [v, payload, sig] = token.split('.') as [string, string, string];
-    const forgedPayload = Buffer.from(JSON.stringify({ u: 'alice', iat: now.getTime() / 1000, exp: now.getTime() / 1000 + 99_999 })).toString('base64url');
+    const forgedPayload = Buffer.from(
+      JSON.stringify({ u: 'alice', iat: now.getTime() / 1000, exp: now.getTime() / 1000 + 99_999 }),
+    ).toString('base64url');
     expect(verifySessionToken(KEY, users, `${v}.${forgedPayload}.${sig}`, now)).toBeNull();
     expect(verifySessionToken(KEY, users, `${v}.${payload}.${sig.slice(0, -2)}AA`, now)).toBeNull();
     expect(verifySessionToken('x'.repeat(32), users, token, now)).toBeNull();
@@ -47,9 +60,13 @@ describe('session tokens', () => {
 
 describe('cookies', () => {
   it('sets an HttpOnly SameSite=Lax cookie, Secure when asked, and deletes it', () => {
-    expect(sessionCookieHeader('v1.a.b', { maxAgeSec: 60, secure: false })).toBe('warden_session=v1.a.b; Path=/; HttpOnly; SameSite=Lax; Max-Age=60');
+    expect(sessionCookieHeader('v1.a.b', { maxAgeSec: 60, secure: false })).toBe(
+      'warden_session=v1.a.b; Path=/; HttpOnly; SameSite=Lax; Max-Age=60',
+    );
     expect(sessionCookieHeader('v1.a.b', { maxAgeSec: 60, secure: true })).toMatch(/; Secure$/);
-    expect(clearedSessionCookieHeader({ secure: false })).toBe('warden_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0');
+    expect(clearedSessionCookieHeader({ secure: false })).toBe(
+      'warden_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0',
+    );
   });
 
   it('reads one cookie out of a Cookie header', () => {

@@ -29,7 +29,12 @@ export function issueSessionToken(key: string, user: UserCredential, now: Date, 
 }
 
 /** The signed-in user of a cookie value, or null when it is missing, malformed, forged, stale or expired. */
-export function verifySessionToken(key: string, users: readonly UserCredential[], token: string | undefined, now: Date): SessionPrincipal | null {
+export function verifySessionToken(
+  key: string,
+  users: readonly UserCredential[],
+  token: string | undefined,
+  now: Date,
+): SessionPrincipal | null {
   if (!token || token.length > 1024) return null;
   const parts = token.split('.');
   if (parts.length !== 3 || parts[0] !== VERSION) return null;
@@ -61,12 +66,26 @@ export interface CookieOptions {
 
 /** Set-Cookie for a session: HttpOnly (no script reads it), SameSite=Lax, path /, and Secure over https. */
 export function sessionCookieHeader(token: string, options: CookieOptions): string {
-  return [`${SESSION_COOKIE}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${options.maxAgeSec}`, ...(options.secure ? ['Secure'] : [])].join('; ');
+  return [
+    `${SESSION_COOKIE}=${token}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${options.maxAgeSec}`,
+    ...(options.secure ? ['Secure'] : []),
+  ].join('; ');
 }
 
 /** Set-Cookie that deletes the session cookie. */
 export function clearedSessionCookieHeader(options: { secure: boolean }): string {
-  return [`${SESSION_COOKIE}=`, 'Path=/', 'HttpOnly', 'SameSite=Lax', 'Max-Age=0', ...(options.secure ? ['Secure'] : [])].join('; ');
+  return [
+    `${SESSION_COOKIE}=`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Lax',
+    'Max-Age=0',
+    ...(options.secure ? ['Secure'] : []),
+  ].join('; ');
 }
 
 /** The value of one cookie in a Cookie header, or undefined. */

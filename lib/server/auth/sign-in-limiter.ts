@@ -20,7 +20,9 @@ export type LimitDecision = { allowed: true } | { allowed: false; retryAfterMs: 
 export class SignInLimiter {
   private readonly windows = new Map<string, Window>();
 
-  constructor(private readonly limits: { perUserAddress: number; perUser: number; windowMs: number } = SIGN_IN_LIMITS) {}
+  constructor(
+    private readonly limits: { perUserAddress: number; perUser: number; windowMs: number } = SIGN_IN_LIMITS,
+  ) {}
 
   check(user: string, address: string, now: number): LimitDecision {
     let retryAfterMs = 0;

@@ -34,9 +34,22 @@ export class GroupNotEmptyError extends Error {
 }
 
 /** Broker errors that mean "this group has members; only they may commit". */
-const GROUP_BUSY_ERRORS = new Set(['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'REBALANCE_IN_PROGRESS', 'FENCED_INSTANCE_ID', 'STALE_MEMBER_EPOCH']);
+const GROUP_BUSY_ERRORS = new Set([
+  'UNKNOWN_MEMBER_ID',
+  'ILLEGAL_GENERATION',
+  'REBALANCE_IN_PROGRESS',
+  'FENCED_INSTANCE_ID',
+  'STALE_MEMBER_EPOCH',
+]);
 
-const COORDINATOR_NOT_READY = new Set(['NOT_COORDINATOR_FOR_GROUP', 'NOT_COORDINATOR', 'GROUP_LOAD_IN_PROGRESS', 'COORDINATOR_LOAD_IN_PROGRESS', 'GROUP_COORDINATOR_NOT_AVAILABLE', 'COORDINATOR_NOT_AVAILABLE']);
+const COORDINATOR_NOT_READY = new Set([
+  'NOT_COORDINATOR_FOR_GROUP',
+  'NOT_COORDINATOR',
+  'GROUP_LOAD_IN_PROGRESS',
+  'COORDINATOR_LOAD_IN_PROGRESS',
+  'GROUP_COORDINATOR_NOT_AVAILABLE',
+  'COORDINATOR_NOT_AVAILABLE',
+]);
 const COORDINATOR_WAIT_MS = 10_000;
 
 interface CoordinatorBroker {
@@ -48,7 +61,9 @@ interface CoordinatorBroker {
   }): Promise<unknown>;
 }
 
-type CoordinatorCluster = InternalCluster & { findGroupCoordinator(args: { groupId: string }): Promise<CoordinatorBroker> };
+type CoordinatorCluster = InternalCluster & {
+  findGroupCoordinator(args: { groupId: string }): Promise<CoordinatorBroker>;
+};
 
 export async function connectGroupOffsets(kafka: Kafka): Promise<GroupOffsetsPort> {
   const admin = kafka.admin();
@@ -58,7 +73,8 @@ export async function connectGroupOffsets(kafka: Kafka): Promise<GroupOffsetsPor
   const coordinatorCluster = async (): Promise<CoordinatorCluster> => {
     if (cluster) return cluster;
     const created = createInternalCluster(kafka) as CoordinatorCluster;
-    if (typeof created.findGroupCoordinator !== 'function') throw new Error('kafkajs internals changed: Cluster has no findGroupCoordinator()');
+    if (typeof created.findGroupCoordinator !== 'function')
+      throw new Error('kafkajs internals changed: Cluster has no findGroupCoordinator()');
     await created.connect();
     cluster = created;
     return created;
@@ -89,7 +105,12 @@ export async function connectGroupOffsets(kafka: Kafka): Promise<GroupOffsetsPor
       for (;;) {
         try {
           const coordinator = await (await coordinatorCluster()).findGroupCoordinator({ groupId });
-          await coordinator.offsetCommit({ groupId, groupGenerationId: -1, memberId: '', topics: [{ topic, partitions: offsets }] });
+          await coordinator.offsetCommit({
+            groupId,
+            groupGenerationId: -1,
+            memberId: '',
+            topics: [{ topic, partitions: offsets }],
+          });
           return;
         } catch (error) {
           const type = (error as { type?: string }).type ?? '';

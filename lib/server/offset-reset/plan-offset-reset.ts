@@ -39,7 +39,11 @@ export function planOffsetReset(
     chosen = sorted.filter((p) => p.partition === request.partition);
     if (chosen.length === 0) {
       const range = sorted.length === 0 ? 'none' : `0-${sorted.at(-1)!.partition}`;
-      throw new ApiError(404, `partition: topic ${request.topic} has no partition ${request.partition} (its partitions: ${range})`, 'partition');
+      throw new ApiError(
+        404,
+        `partition: topic ${request.topic} has no partition ${request.partition} (its partitions: ${range})`,
+        'partition',
+      );
     }
   }
   if (request.to === 'timestamp' && Date.parse(request.timestamp!) > nowMs + FUTURE_TOLERANCE_MS) {

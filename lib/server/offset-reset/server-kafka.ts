@@ -10,12 +10,19 @@ import { connectGroupOffsets, type GroupOffsetsPort } from './kafka-group-offset
 export async function withGroupOffsets<T>(work: (kafka: GroupOffsetsPort) => Promise<T>): Promise<T> {
   const config = loadConfig();
   // The cluster's TLS and SASL settings apply here as to every other client (KAFKA_SSL*, KAFKA_SASL_*).
-  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: `${config.KAFKA_CLIENT_ID}-dashboard`, ...kafkaSecurityFrom(config) });
+  const kafka = createKafka({
+    brokers: config.kafkaBrokers,
+    clientId: `${config.KAFKA_CLIENT_ID}-dashboard`,
+    ...kafkaSecurityFrom(config),
+  });
   let port: GroupOffsetsPort;
   try {
     port = await connectGroupOffsets(kafka);
   } catch (error) {
-    throw new ApiError(503, `the Kafka cluster (${config.kafkaBrokers.join(',')}) cannot be reached: ${(error as Error).message}`);
+    throw new ApiError(
+      503,
+      `the Kafka cluster (${config.kafkaBrokers.join(',')}) cannot be reached: ${(error as Error).message}`,
+    );
   }
   try {
     return await work(port);

@@ -20,16 +20,27 @@ export async function runApiReads(spec: ChildSpec): Promise<Measurement> {
   if (!settings) throw new Error(`workload ${spec.workload}: the apiReads settings are missing`);
   const db = createDatabase(settings.databaseUrl);
   try {
-    const newest = await db.lagSample.findFirst({ where: { groupId: settings.groupId }, orderBy: { sampledAt: 'desc' }, select: { sampledAt: true } });
+    const newest = await db.lagSample.findFirst({
+      where: { groupId: settings.groupId },
+      orderBy: { sampledAt: 'desc' },
+      select: { sampledAt: true },
+    });
     if (!newest) throw new Error(`workload ${spec.workload}: group ${settings.groupId} has no samples (seed missing)`);
     const endMs = newest.sampledAt.getTime();
     const window = resolveSeriesWindow(
-      ZLagSeriesQuery.parse({ from: new Date(endMs - 24 * 3_600_000 + 1).toISOString(), to: new Date(endMs + 1).toISOString() }),
+      ZLagSeriesQuery.parse({
+        from: new Date(endMs - 24 * 3_600_000 + 1).toISOString(),
+        to: new Date(endMs + 1).toISOString(),
+      }),
       endMs,
     );
     const read =
       settings.read === 'group-detail'
-        ? () => getGroupDetail(db, settings.groupId, { timeLagObjectiveMs: settings.timeLagObjectiveMs, rateWindowMs: settings.rateWindowMs })
+        ? () =>
+            getGroupDetail(db, settings.groupId, {
+              timeLagObjectiveMs: settings.timeLagObjectiveMs,
+              rateWindowMs: settings.rateWindowMs,
+            })
         : () => getLagSeries(db, settings.groupId, window);
     const once = async () => {
       const body = await read();
@@ -65,7 +76,14 @@ export async function runApiReads(spec: ChildSpec): Promise<Measurement> {
         maxMs: p(100),
         responseBytes: bytes,
         ...(detail ? { partitions: detail.partitions.length, status: detail.status } : {}),
-        ...(series ? { source: series.source, stepMs: series.stepMs, points: series.times.length, partitions: series.partitions.length } : {}),
+        ...(series
+          ? {
+              source: series.source,
+              stepMs: series.stepMs,
+              points: series.times.length,
+              partitions: series.partitions.length,
+            }
+          : {}),
       },
     };
   } finally {

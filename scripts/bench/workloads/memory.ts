@@ -25,7 +25,11 @@ export async function runMemory(spec: ChildSpec, groupId: string): Promise<Measu
   const blockerKey = Buffer.from(BLOCKER_KEY);
   const maxPending = settings.maxPendingPerPartition ?? CONSUMER_CORE_DEFAULTS.maxPendingPerPartition;
 
-  const admit = (record: SourceRecord): Admission<number> => ({ ok: true, value: performance.now(), orderingKey: null });
+  const admit = (record: SourceRecord): Admission<number> => ({
+    ok: true,
+    value: performance.now(),
+    orderingKey: null,
+  });
   const handle = async (admittedAt: number, record: SourceRecord, ctx: HandlerContext): Promise<void> => {
     if (record.key !== null && record.key.equals(blockerKey)) {
       // Never completes; gives up only when the core aborts the call (drain deadline at stop).

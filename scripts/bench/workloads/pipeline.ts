@@ -34,7 +34,9 @@ export async function runPipeline(spec: ChildSpec, groupId: string): Promise<Mea
 
   const admit = (record: SourceRecord): Admission<Timed> => {
     const admission = pipeline.admit(record);
-    return admission.ok ? { ...admission, value: { admitted: admission.value, admittedAt: performance.now() } } : admission;
+    return admission.ok
+      ? { ...admission, value: { admitted: admission.value, admittedAt: performance.now() } }
+      : admission;
   };
   const consumer = createConsumer<Timed>({
     kafka: probe.kafka,

@@ -77,7 +77,11 @@ export function watchedRecords(endOffsets: readonly number[], watched?: readonly
 }
 
 /** Per partition, ms from `startEpochMs` until its commit reached its end (0 for empty ones); null if never. */
-export function partitionDoneMs(endOffsets: readonly number[], doneAt: (partition: number) => number | null, startEpochMs: number): Array<number | null> {
+export function partitionDoneMs(
+  endOffsets: readonly number[],
+  doneAt: (partition: number) => number | null,
+  startEpochMs: number,
+): Array<number | null> {
   return endOffsets.map((_, p) => {
     const done = doneAt(p);
     return done === null ? null : Math.max(0, done - startEpochMs);

@@ -14,7 +14,10 @@ export async function runRawKafkajs(spec: ChildSpec, groupId: string): Promise<M
   const total = spec.endOffsets.reduce((sum, n) => sum + n, 0);
   const tracker = new CommitTracker(spec.endOffsets, spec.watchedPartitions);
   const latency = new LatencyRecorder(total);
-  const handler = spec.handlerMs > 0 ? (_message: KafkaMessage) => sleep(spec.handlerMs) : async (_message: KafkaMessage) => undefined;
+  const handler =
+    spec.handlerMs > 0
+      ? (_message: KafkaMessage) => sleep(spec.handlerMs)
+      : async (_message: KafkaMessage) => undefined;
 
   const consumer = probe.kafka.consumer({ groupId, sessionTimeout: 30_000, heartbeatInterval: 3_000 });
   consumer.on(consumer.events.COMMIT_OFFSETS, (event) => {

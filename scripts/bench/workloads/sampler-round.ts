@@ -39,7 +39,12 @@ const INITIAL_COMMIT = 10;
  * The topics, reused across runs while they have `partitions` partitions (others are deleted and created
  * again), with leaders and their logs in place, every partition holding at least INITIAL_RECORDS records.
  */
-async function prepareTopics(admin: Admin, kafka: Kafka, wanted: string[], partitions: number): Promise<Map<string, number[]>> {
+async function prepareTopics(
+  admin: Admin,
+  kafka: Kafka,
+  wanted: string[],
+  partitions: number,
+): Promise<Map<string, number[]>> {
   const existing = new Set(await admin.listTopics());
   const present = wanted.filter((t) => existing.has(t));
   const metadata = present.length > 0 ? await admin.fetchTopicMetadata({ topics: present }) : { topics: [] };
@@ -52,13 +57,20 @@ async function prepareTopics(admin: Admin, kafka: Kafka, wanted: string[], parti
   const missing = wanted.filter((t) => !existing.has(t));
   if (missing.length > 0) {
     // Leaders are awaited below: kafkajs's waitForLeaders gives up while a busy broker's metadata lags.
-    await admin.createTopics({ topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: -1 })), waitForLeaders: false, timeout: 120_000 });
+    await admin.createTopics({
+      topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: -1 })),
+      waitForLeaders: false,
+      timeout: 120_000,
+    });
   }
   await eventually(
     `leaders for ${wanted.length} topics of ${partitions} partitions`,
     async () => {
       const { topics } = await admin.fetchTopicMetadata({ topics: wanted });
-      return topics.length === wanted.length && topics.every((t) => t.partitions.length === partitions && t.partitions.every((p) => p.leader >= 0)) ? true : undefined;
+      return topics.length === wanted.length &&
+        topics.every((t) => t.partitions.length === partitions && t.partitions.every((p) => p.leader >= 0))
+        ? true
+        : undefined;
     },
     300_000,
   );
@@ -67,7 +79,10 @@ async function prepareTopics(admin: Admin, kafka: Kafka, wanted: string[], parti
     // The broker answers NOT_LEADER until it has created the partition's log, which can take a while after
     // the metadata already names it the leader: retried.
     const offsets = await eventually(`log ends of ${topic}`, () => admin.fetchTopicOffsets(topic), 300_000);
-    logEnds.set(topic, offsets.sort((a, b) => a.partition - b.partition).map((o) => Number(o.high)));
+    logEnds.set(
+      topic,
+      offsets.sort((a, b) => a.partition - b.partition).map((o) => Number(o.high)),
+    );
   }
   const short = wanted.filter((t) => logEnds.get(t)!.some((end) => end < INITIAL_RECORDS));
   if (short.length > 0) {
@@ -77,10 +92,16 @@ async function prepareTopics(admin: Admin, kafka: Kafka, wanted: string[], parti
       for (const topic of short) {
         const ends = logEnds.get(topic)!;
         const messages = ends.flatMap((end, partition) =>
-          Array.from({ length: Math.max(0, INITIAL_RECORDS - end) }, (_, i) => ({ partition, value: `seed-${end + i}` })),
+          Array.from({ length: Math.max(0, INITIAL_RECORDS - end) }, (_, i) => ({
+            partition,
+            value: `seed-${end + i}`,
+          })),
         );
         await producer.send({ topic, acks: -1, messages });
-        logEnds.set(topic, ends.map((end) => Math.max(end, INITIAL_RECORDS)));
+        logEnds.set(
+          topic,
+          ends.map((end) => Math.max(end, INITIAL_RECORDS)),
+        );
       }
     } finally {
       await producer.disconnect();
@@ -89,13 +110,20 @@ async function prepareTopics(admin: Admin, kafka: Kafka, wanted: string[], parti
   return logEnds;
 }
 
-const COORDINATOR_NOT_READY = ['NOT_COORDINATOR_FOR_GROUP', 'GROUP_LOAD_IN_PROGRESS', 'GROUP_COORDINATOR_NOT_AVAILABLE'];
+const COORDINATOR_NOT_READY = [
+  'NOT_COORDINATOR_FOR_GROUP',
+  'GROUP_LOAD_IN_PROGRESS',
+  'GROUP_COORDINATOR_NOT_AVAILABLE',
+];
 
 /**
  * One OffsetCommit per group (all its partitions), as an admin tool commits for a group without members;
  * retried for up to a minute while the group coordinator is not ready (a fresh broker creating its offsets topic).
  */
-async function commitAll(cluster: CoordinatorCluster, commits: Map<string, { topic: string; offsets: number[] }>): Promise<void> {
+async function commitAll(
+  cluster: CoordinatorCluster,
+  commits: Map<string, { topic: string; offsets: number[] }>,
+): Promise<void> {
   const deadline = Date.now() + 60_000;
   await Promise.all(
     [...commits].map(async ([groupId, { topic, offsets }]) => {
@@ -107,7 +135,9 @@ async function commitAll(cluster: CoordinatorCluster, commits: Map<string, { top
             groupGenerationId: -1,
             memberId: '',
             retentionTime: -1,
-            topics: [{ topic, partitions: offsets.map((offset, partition) => ({ partition, offset: String(offset) })) }],
+            topics: [
+              { topic, partitions: offsets.map((offset, partition) => ({ partition, offset: String(offset) })) },
+            ],
           });
           return;
         } catch (error) {
@@ -147,7 +177,12 @@ export async function runSamplerRound(spec: ChildSpec): Promise<Measurement> {
   const producer = kafka.producer({ allowAutoTopicCreation: false });
   await producer.connect();
   const sampler = new LagSampler({
-    reader: new ClusterReader({ kafka, ownGroupId: `${run}.own-unused`, include: new RegExp(`^${run.replaceAll('.', '\\.')}\\.g`), exclude: null }),
+    reader: new ClusterReader({
+      kafka,
+      ownGroupId: `${run}.own-unused`,
+      include: new RegExp(`^${run.replaceAll('.', '\\.')}\\.g`),
+      exclude: null,
+    }),
     db,
     lock: null,
     instanceId: `bench-${spec.workload}`,
@@ -158,12 +193,16 @@ export async function runSamplerRound(spec: ChildSpec): Promise<Measurement> {
   });
   try {
     const setupStarted = performance.now();
-    const progress = (what: string) => console.log(`bench (10): ${what} after ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
+    const progress = (what: string) =>
+      console.log(`bench (10): ${what} after ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
     await clearHistory(db);
     const logEnds = await prepareTopics(admin, kafka, topics, settings.partitions);
     progress(`${topics.length} topics of ${settings.partitions} partitions created and filled`);
     const commits = new Map(
-      groupIds.map((groupId, i) => [groupId, { topic: topicOf(i), offsets: logEnds.get(topicOf(i))!.map((end) => end - (INITIAL_RECORDS - INITIAL_COMMIT)) }]),
+      groupIds.map((groupId, i) => [
+        groupId,
+        { topic: topicOf(i), offsets: logEnds.get(topicOf(i))!.map((end) => end - (INITIAL_RECORDS - INITIAL_COMMIT)) },
+      ]),
     );
     await commitAll(cluster, commits);
     progress(`${groupIds.length} groups committed`);
@@ -181,7 +220,10 @@ export async function runSamplerRound(spec: ChildSpec): Promise<Measurement> {
       // The cluster moves on between rounds: one record per partition, every group one commit further.
       await producer.sendBatch({
         acks: -1,
-        topicMessages: topics.map((topic) => ({ topic, messages: Array.from({ length: settings.partitions }, (_, partition) => ({ partition, value: `r${round}` })) })),
+        topicMessages: topics.map((topic) => ({
+          topic,
+          messages: Array.from({ length: settings.partitions }, (_, partition) => ({ partition, value: `r${round}` })),
+        })),
       });
       for (const entry of commits.values()) entry.offsets = entry.offsets.map((offset) => offset + 1);
       await commitAll(cluster, commits);
@@ -201,7 +243,9 @@ export async function runSamplerRound(spec: ChildSpec): Promise<Measurement> {
     const durations = sorted((r) => r.durationMs);
     const p = (values: Float64Array, q: number) => Math.round((percentileOfSorted(values, q) ?? Number.NaN) * 10) / 10;
     const withExact = measured.filter((r) => r.exactReadMs > 0);
-    const points = await db.$queryRaw<Array<{ count: bigint }>>`SELECT count(*) AS count FROM log_end_point WHERE topic LIKE ${`${SAMPLER_PREFIX}.t%`}`;
+    const points = await db.$queryRaw<
+      Array<{ count: bigint }>
+    >`SELECT count(*) AS count FROM log_end_point WHERE topic LIKE ${`${SAMPLER_PREFIX}.t%`}`;
     return {
       records: expectedRows,
       startEpochMs,
@@ -216,12 +260,25 @@ export async function runSamplerRound(spec: ChildSpec): Promise<Measurement> {
         roundP95Ms: p(durations, 95),
         roundMaxMs: p(durations, 100),
         firstRoundMs: Math.round(first?.durationMs ?? Number.NaN),
-        clusterReadP50Ms: p(sorted((r) => r.clusterReadMs), 50),
-        computeP50Ms: p(sorted((r) => r.computeMs), 50),
-        writeP50Ms: p(sorted((r) => r.writeMs), 50),
-        writeP95Ms: p(sorted((r) => r.writeMs), 95),
+        clusterReadP50Ms: p(
+          sorted((r) => r.clusterReadMs),
+          50,
+        ),
+        computeP50Ms: p(
+          sorted((r) => r.computeMs),
+          50,
+        ),
+        writeP50Ms: p(
+          sorted((r) => r.writeMs),
+          50,
+        ),
+        writeP95Ms: p(
+          sorted((r) => r.writeMs),
+          95,
+        ),
         roundsWithExactReads: withExact.length,
-        exactReadP50Ms: withExact.length > 0 ? p(Float64Array.from(withExact.map((r) => r.exactReadMs)).sort(), 50) : null,
+        exactReadP50Ms:
+          withExact.length > 0 ? p(Float64Array.from(withExact.map((r) => r.exactReadMs)).sort(), 50) : null,
         lagSampleRowsPerRound: expectedRows,
         lagSampleRowsWritten: results.reduce((sum, r) => sum + r.rows.length, 0),
         rebalanceRowsWritten: results.reduce((sum, r) => sum + r.rebalances.length, 0),

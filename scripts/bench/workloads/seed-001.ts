@@ -53,7 +53,8 @@ export async function runSeed001(spec: ChildSpec, groupId: string, onReady: () =
     try {
       const event = JSON.parse(record.value?.toString() ?? '') as { businessId: string; sequence: number };
       const keyIndex = Number(event.businessId.slice('key-'.length));
-      if (!Number.isInteger(keyIndex) || keyIndex < 0 || keyIndex >= seed.keys) throw new Error(`unknown key ${event.businessId}`);
+      if (!Number.isInteger(keyIndex) || keyIndex < 0 || keyIndex >= seed.keys)
+        throw new Error(`unknown key ${event.businessId}`);
       return { ok: true, value: { keyIndex, sequence: event.sequence }, orderingKey: event.businessId };
     } catch (error) {
       return { ok: false, reason: (error as Error).message, errorClass: 'malformed' };
@@ -109,6 +110,12 @@ export async function runSeed001(spec: ChildSpec, groupId: string, onReady: () =
     peakRssBytes: peak,
     baselineRssBytes,
     partitionDoneMs: spec.endOffsets.map(() => null),
-    details: { violations, duplicates, injectedFailures: failures, retries: counters.retries, commits: counters.commits },
+    details: {
+      violations,
+      duplicates,
+      injectedFailures: failures,
+      retries: counters.retries,
+      commits: counters.commits,
+    },
   };
 }

@@ -18,7 +18,11 @@ export class FakeSource implements SourcePort {
   private readonly commitFailures: unknown[] = [];
   /** When set, commits wait for the test to settle them. */
   private holdCommits = false;
-  private readonly heldCommits: Array<{ resolve: () => void; reject: (err: unknown) => void; requests: CommitRequest[] }> = [];
+  private readonly heldCommits: Array<{
+    resolve: () => void;
+    reject: (err: unknown) => void;
+    requests: CommitRequest[];
+  }> = [];
 
   pause(tp: TopicPartition): void {
     this.calls.push({ op: 'pause', topic: tp.topic, partition: tp.partition });
@@ -89,7 +93,9 @@ export class FakeSource implements SourcePort {
   /** Offset of the latest successful commit for the partition, or undefined. */
   committed(tp: TopicPartition): CommitRequest | undefined {
     for (let index = this.commits.length - 1; index >= 0; index--) {
-      const found = this.commits[index]!.find((request) => request.topic === tp.topic && request.partition === tp.partition);
+      const found = this.commits[index]!.find(
+        (request) => request.topic === tp.topic && request.partition === tp.partition,
+      );
       if (found) return found;
     }
     return undefined;

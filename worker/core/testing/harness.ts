@@ -117,17 +117,38 @@ export function createHarness(options: HarnessOptions = {}) {
         : { ok: true, value: { text: record.value?.toString() ?? null }, orderingKey: record.key?.toString() ?? null },
     handle: (_value, record, ctx) =>
       track(
-        { kind: 'handle', topic: record.topic, partition: record.partition, offset: record.offset, attempt: ctx.attempt, signal: ctx.signal },
+        {
+          kind: 'handle',
+          topic: record.topic,
+          partition: record.partition,
+          offset: record.offset,
+          attempt: ctx.attempt,
+          signal: ctx.signal,
+        },
         false,
       ),
     onPermanentFailure: (_value, record, err) =>
       track(
-        { kind: 'permanent-failure', topic: record.topic, partition: record.partition, offset: record.offset, attempt: 0, info: err },
+        {
+          kind: 'permanent-failure',
+          topic: record.topic,
+          partition: record.partition,
+          offset: record.offset,
+          attempt: 0,
+          info: err,
+        },
         autoAckFailurePaths,
       ),
     deadLetter: (record, info) =>
       track(
-        { kind: 'dead-letter', topic: record.topic, partition: record.partition, offset: record.offset, attempt: 0, info },
+        {
+          kind: 'dead-letter',
+          topic: record.topic,
+          partition: record.partition,
+          offset: record.offset,
+          attempt: 0,
+          info,
+        },
         autoAckFailurePaths,
       ),
     onEvent: (event) => events.push(event),
@@ -137,7 +158,8 @@ export function createHarness(options: HarnessOptions = {}) {
 
   const find = (kind: CallLog['kind'], offset: string | number, partition: number, topic: string): CallLog => {
     const matching = calls.filter(
-      (call) => call.kind === kind && call.offset === offset.toString() && call.partition === partition && call.topic === topic,
+      (call) =>
+        call.kind === kind && call.offset === offset.toString() && call.partition === partition && call.topic === topic,
     );
     const open = matching.filter((call) => !call.deferred.settled);
     const call = open[open.length - 1];
@@ -154,13 +176,23 @@ export function createHarness(options: HarnessOptions = {}) {
     /** Offsets of handler calls in start order (with repeats for retries). */
     started(partition?: number, topic = TOPIC): string[] {
       return calls
-        .filter((call) => call.kind === 'handle' && call.topic === topic && (partition === undefined || call.partition === partition))
+        .filter(
+          (call) =>
+            call.kind === 'handle' && call.topic === topic && (partition === undefined || call.partition === partition),
+        )
         .map((call) => call.offset);
     },
     openHandles(): string[] {
-      return calls.filter((call) => call.kind === 'handle' && !call.deferred.settled).map((call) => `${call.partition}@${call.offset}`);
+      return calls
+        .filter((call) => call.kind === 'handle' && !call.deferred.settled)
+        .map((call) => `${call.partition}@${call.offset}`);
     },
-    async succeed(offset: string | number, partition = 0, topic = TOPIC, kind: CallLog['kind'] = 'handle'): Promise<void> {
+    async succeed(
+      offset: string | number,
+      partition = 0,
+      topic = TOPIC,
+      kind: CallLog['kind'] = 'handle',
+    ): Promise<void> {
       find(kind, offset, partition, topic).deferred.resolve();
       await flushMicrotasks();
     },

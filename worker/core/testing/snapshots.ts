@@ -24,7 +24,6 @@ export function partitionSnapshotOf(overrides: Partial<PartitionSnapshot> = {}):
   };
 }
 
-
 /** A running core's snapshot holding these partitions. */
 export function coreSnapshotOf(partitions: PartitionSnapshot[], overrides: Partial<CoreSnapshot> = {}): CoreSnapshot {
   return {

@@ -14,14 +14,23 @@ export type CoordinatorCluster = InternalCluster & {
   }>;
 };
 
-const COORDINATOR_NOT_READY = ['NOT_COORDINATOR_FOR_GROUP', 'GROUP_LOAD_IN_PROGRESS', 'GROUP_COORDINATOR_NOT_AVAILABLE'];
+const COORDINATOR_NOT_READY = [
+  'NOT_COORDINATOR_FOR_GROUP',
+  'GROUP_LOAD_IN_PROGRESS',
+  'GROUP_COORDINATOR_NOT_AVAILABLE',
+];
 
 /**
  * Tests only: commits offsets for a group with no running members in one OffsetCommit request, as an admin
  * tool does. (kafkajs's admin.setOffsets joins the group with a throwaway consumer: about 5 s per call.)
  * Retries while the group coordinator is not ready (a freshly started broker), for up to 30 s.
  */
-export async function commitOffsets(kafka: Kafka, groupId: string, topic: string, partitions: Array<{ partition: number; offset: string }>): Promise<void> {
+export async function commitOffsets(
+  kafka: Kafka,
+  groupId: string,
+  topic: string,
+  partitions: Array<{ partition: number; offset: string }>,
+): Promise<void> {
   const cluster = createInternalCluster(kafka) as CoordinatorCluster;
   await cluster.connect();
   const deadline = Date.now() + 30_000;
@@ -29,7 +38,13 @@ export async function commitOffsets(kafka: Kafka, groupId: string, topic: string
     for (;;) {
       try {
         const coordinator = await cluster.findGroupCoordinator({ groupId });
-        await coordinator.offsetCommit({ groupId, groupGenerationId: -1, memberId: '', retentionTime: -1, topics: [{ topic, partitions }] });
+        await coordinator.offsetCommit({
+          groupId,
+          groupGenerationId: -1,
+          memberId: '',
+          retentionTime: -1,
+          topics: [{ topic, partitions }],
+        });
         return;
       } catch (error) {
         const type = (error as { type?: string }).type ?? '';

@@ -12,8 +12,15 @@ export async function POST(request: Request) {
   try {
     requireSameOrigin(request);
     const body = ZSignInRequest.parse(await readJsonBody(request));
-    const { session, token } = await signIn(loadAuthSettings(), processSignInLimiter(), body, clientAddress(request.headers));
-    return Response.json(session, { headers: { 'set-cookie': sessionSetCookie(request, token), 'cache-control': 'no-store' } });
+    const { session, token } = await signIn(
+      loadAuthSettings(),
+      processSignInLimiter(),
+      body,
+      clientAddress(request.headers),
+    );
+    return Response.json(session, {
+      headers: { 'set-cookie': sessionSetCookie(request, token), 'cache-control': 'no-store' },
+    });
   } catch (error) {
     return errorResponse(error);
   }

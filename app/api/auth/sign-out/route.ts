@@ -7,7 +7,10 @@ export const dynamic = 'force-dynamic';
 export async function POST(request: Request) {
   try {
     requireSameOrigin(request);
-    return Response.json({ signedOut: true }, { headers: { 'set-cookie': sessionClearCookie(request), 'cache-control': 'no-store' } });
+    return Response.json(
+      { signedOut: true },
+      { headers: { 'set-cookie': sessionClearCookie(request), 'cache-control': 'no-store' } },
+    );
   } catch (error) {
     return errorResponse(error);
   }

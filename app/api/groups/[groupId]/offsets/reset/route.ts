@@ -14,7 +14,9 @@ export async function POST(request: Request, { params }: { params: Promise<{ gro
     const operator = authorize(request, 'operator');
     const { groupId } = await routeParams(ZGroupRouteParams, params);
     const body = ZOffsetResetRequest.parse(await readJsonBody(request));
-    const result = await withGroupOffsets((kafka) => resetGroupOffsets(serverDatabase(), kafka, groupId, body, operator.name));
+    const result = await withGroupOffsets((kafka) =>
+      resetGroupOffsets(serverDatabase(), kafka, groupId, body, operator.name),
+    );
     return Response.json(result, { headers: { 'cache-control': 'no-store' } });
   } catch (error) {
     return errorResponse(error);

@@ -8,13 +8,19 @@ import { authorize } from '@/lib/server/auth/request-auth';
 
 export const dynamic = 'force-dynamic';
 
-export async function POST(request: Request, { params }: { params: Promise<{ groupId: string; topic: string; partition: string }> }) {
+export async function POST(
+  request: Request,
+  { params }: { params: Promise<{ groupId: string; topic: string; partition: string }> },
+) {
   try {
     const operator = authorize(request, 'operator');
     const target = await routeParams(ZPartitionRouteParams, params);
     const body = ZActionRequest.parse(await readJsonBody(request));
     const action = await requestOperatorAction(serverDatabase(), target, body, operator.name);
-    return Response.json(action, { status: 202, headers: { location: `/api/commands/${action.id}`, 'cache-control': 'no-store' } });
+    return Response.json(action, {
+      status: 202,
+      headers: { location: `/api/commands/${action.id}`, 'cache-control': 'no-store' },
+    });
   } catch (error) {
     return errorResponse(error);
   }
