@@ -13,7 +13,6 @@ import { useNow } from '@/components/use-now';
 import type { TGroupStatus, TGroupSummary } from '@/lib/schemas/groups';
 
 type SortKey = 'worst' | 'group' | 'totalLag' | 'timeLag' | 'quarantined' | 'rebalance';
-const STATUS_ORDER: Record<TGroupStatus, number> = { ERR: 0, QUARANTINED: 1, WARN: 2, OK: 3 };
 
 const COLUMNS: Array<{ key: SortKey; label: string; numeric?: boolean }> = [
   { key: 'worst', label: 'Status' },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EMPTY_CLIENT_SETTINGS, parseClientSettings } from './advisor/client-settings';
-import { parseTokens, parseUsers, type ParseResult } from './server/auth/credentials';
-import { SASL_MECHANISMS, Secret, resolveKafkaSecurity, type KafkaSecuritySettings } from './kafka-security';
+import { parseTokens, parseUsers, type ParseResult } from './auth/credentials';
+import { SASL_MECHANISMS, Secret, resolveKafkaSecurity, type KafkaSecuritySettings } from './kafka/security';
 
 // The one place that reads process.env. Every variable of the worker, the UI and the scripts is declared
 // here with its default; a bad value stops start-up with a message naming the variable, the problem and
@@ -85,7 +85,7 @@ const originList = z
     if (value === undefined || value.trim() === '') return [];
     const origins = value.split(',').map((o) => o.trim());
     for (const origin of origins) {
-      let canonical: string | null = null;
+      let canonical: string | null;
       try {
         canonical = new URL(origin).origin;
       } catch {

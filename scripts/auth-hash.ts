@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
-import { hashPassword, hashToken, MIN_PASSWORD_CHARS } from '../lib/server/auth/credentials';
+import { hashPassword, hashToken, MIN_PASSWORD_CHARS } from '../lib/auth/credentials';
 
 async function readPassword(): Promise<string> {
   if (!process.stdin.isTTY) {
@@ -48,4 +48,10 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then((code) => process.exit(code));
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    console.error(error.message);
+    process.exit(1);
+  },
+);

@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { childProcessEnv, loadConfig } from '../lib/config';
 import { createDatabase } from '../lib/db';
-import { createKafka, kafkaSecurityFrom } from '../worker/kafka/client';
+import { createKafka, kafkaSecurityFrom } from '../lib/kafka/client';
 import { ensureTopics } from '../worker/kafka/topics';
 import { resetDemoState } from './demo/demo-reset';
 import { actsStartingBetween, planAt, type DemoStorySettings } from './demo/demo-story';

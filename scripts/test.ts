@@ -1,6 +1,7 @@
-// npm test - unit tests, then integration and end-to-end tests against a real Kafka broker (started here
-// unless KAFKA_BROKERS is set) and a fresh `<database>_test` Postgres database. Prints one closing line
-// `N passed, N failed` summing every suite, and exits non-zero on any failure.
+// npm test - the linter (ESLint with the import boundaries, Prettier's check), unit tests, then integration and
+// end-to-end tests against a real Kafka broker (started here unless KAFKA_BROKERS is set) and a fresh
+// `<database>_test` Postgres database. Prints one closing line `N passed, N failed` summing every suite, and
+// exits non-zero on any failure.
 //   npm test                      all suites
 //   npm test -- unit integration  only those suites
 //   npm test -- integration worker/sampler   vitest file filters (any argument that is not a suite name)
@@ -12,7 +13,7 @@ import { run } from './lib/processes';
 import { readPlaywrightCounts, readVitestCounts, summaryLine, type SuiteCount } from './lib/test-counts';
 import { resetTestDatabase, testDatabaseUrl } from './lib/test-database';
 
-const SUITES = ['unit', 'integration', 'e2e'] as const;
+const SUITES = ['lint', 'unit', 'integration', 'e2e'] as const;
 type Suite = (typeof SUITES)[number];
 
 const ROOT = path.resolve(__dirname, '..');
@@ -55,6 +56,12 @@ async function vitest(
   return readVitestCounts(project, report);
 }
 
+/** ESLint (boundaries included) and Prettier's check: one count, failed when either reports a problem. */
+async function lint(): Promise<SuiteCount> {
+  const code = await run('npm', ['run', '--silent', 'lint'], { cwd: ROOT, env: childProcessEnv() });
+  return { suite: 'lint', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 };
+}
+
 async function e2e(env: NodeJS.ProcessEnv, reports: string): Promise<SuiteCount> {
   const build = await run('npx', ['next', 'build'], { cwd: ROOT, env });
   if (build !== 0) {
@@ -81,9 +88,10 @@ async function main(): Promise<number> {
   mkdirSync(reports, { recursive: true });
   const counts: SuiteCount[] = [];
 
+  if (suites.includes('lint')) counts.push(await lint());
   if (suites.includes('unit')) counts.push(await vitest('unit', childProcessEnv(), reports, filters));
 
-  const needsServices = suites.some((s) => s !== 'unit');
+  const needsServices = suites.some((s) => s === 'integration' || s === 'e2e');
   if (needsServices) {
     const databaseUrl = testDatabaseUrl(config.DATABASE_URL);
     const brokerStartedHere = config.usesLocalBroker;

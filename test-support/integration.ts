@@ -1,6 +1,6 @@
 import type { Admin } from 'kafkajs';
 import { loadConfig } from '../lib/config';
-import { createKafka, kafkaSecurityFrom } from '../worker/kafka/client';
+import { createKafka, kafkaSecurityFrom } from '../lib/kafka/client';
 import { eventually } from '../scripts/lib/eventually';
 import { uniqueName } from '../scripts/lib/unique-name';
 

@@ -4,7 +4,7 @@ import type { WardenConfig } from '../lib/config';
 import { createDatabase, type Database } from '../lib/db';
 import { WorkerServer } from './http/worker-server';
 import { WorkerMetrics } from './metrics/worker-metrics';
-import { createKafka, kafkaSecurityFrom } from './kafka/client';
+import { createKafka, kafkaSecurityFrom } from '../lib/kafka/client';
 import { checkKafkaAtStartup, startupContextFrom } from './kafka/startup-check';
 import { ensureTopics } from './kafka/topics';
 import { createConsumer, type WardenConsumer } from './kafka/warden-consumer';
@@ -15,10 +15,11 @@ import { createDocumentPipeline } from './pipeline/document-pipeline';
 import { createFaultInjector } from './pipeline/fault-injection';
 import { logCoreEvent } from './log-core-event';
 import { QuarantineStore } from './pipeline/quarantine-store';
-import { createLagSampler, workerInstanceId, type LagSamplerHandle } from './sampler/create-lag-sampler';
+import { createLagSampler, type LagSamplerHandle } from './sampler/create-lag-sampler';
 import { OwnConsumerStateWriter } from './sampler/own-consumer-state-writer';
 import { OwnRebalanceRecorder } from './sampler/own-rebalance-recorder';
-import { startOperatorCommands } from './commands';
+import { startOperatorCommands } from './start-operator-commands';
+import { workerInstanceId } from './shared/worker-types';
 
 /**
  * The worker process: the document pipeline on a WardenConsumer, the lag sampler and the HTTP port.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { type z } from 'zod';
 import type { TApiError } from '../schemas/common';
 
 /** An expected refusal with its HTTP status; its message is shown to the user as is. */

@@ -3,7 +3,7 @@ import type { Admin, Consumer, Kafka } from 'kafkajs';
 import type { Database } from '../db';
 import { testDatabase } from '../../test-support/database';
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
-import { ClusterReader } from '../../worker/sampler/cluster-reader';
+import { ClusterReader } from '../kafka/cluster-reader';
 import { LagSampler } from '../../worker/sampler/lag-sampler';
 import { getGroupAdvice } from './get-group-advice';
 

@@ -5,7 +5,7 @@ import type { Database } from '../db';
 import { testDatabase } from '../../test-support/database';
 import { committedOffsets, createTopic, eventually, testKafka } from '../../test-support/integration';
 import { refusal } from '../../test-support/refusal';
-import { commitOffsets } from '../../worker/sampler/testing/commit-offsets';
+import { commitOffsets } from '../../test-support/commit-offsets';
 import { ZOffsetResetRequest, type TOffsetResetRequest } from '../schemas/offset-reset';
 import { describeZodError } from './api-error';
 import { connectGroupOffsets, GroupNotEmptyError, type GroupOffsetsPort } from './offset-reset/kafka-group-offsets';

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { Admin, Producer } from 'kafkajs';
 import { loadConfig } from '../../lib/config';
-import { createKafka } from '../../worker/kafka/client';
+import { createKafka } from '../../lib/kafka/client';
 import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
 import { benchDatabaseUrl } from './bench-database';
 import { parseBenchArgs, USAGE } from './cli-args';

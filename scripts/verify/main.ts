@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../lib/config';
 import { createDatabase } from '../../lib/db';
-import { createKafka, kafkaSecurityFrom } from '../../worker/kafka/client';
+import { createKafka, kafkaSecurityFrom } from '../../lib/kafka/client';
 import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
 import { migrateDatabase } from '../lib/database';
 import { formatReports } from './report';

@@ -244,13 +244,11 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
     note: (line) => notes.push(line),
   };
 
-  let verdict: Verdict;
   try {
     await plan.run(ctx, { broker: options.localBroker, proxy });
-    verdict = await waitForCompletion(produced, seen, plan.policy);
+    await waitForCompletion(produced, seen, plan.policy);
   } catch (error) {
     notes.push(`scenario failed: ${(error as Error).message}`);
-    verdict = judge(produced, await seen(), true);
   } finally {
     for (const [index, worker] of workers) {
       await worker.stop('SIGTERM');
@@ -262,7 +260,7 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
   }
   // The final verdict also checks every stored record's result reached the results topic.
   const final = await seen(true);
-  verdict = judge(produced, final, true);
+  const verdict = judge(produced, final, true);
   if (scenario === 'isolation') checkIsolation(produced, verdict, final, notes);
   if (verdict.missingResults.length > 0)
     notes.push(`${verdict.missingResults.length} stored records without a stored result`);

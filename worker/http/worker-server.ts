@@ -1,10 +1,5 @@
 import { createServer, type Server } from 'node:http';
-
-export interface Readiness {
-  ready: boolean;
-  /** Why not ready, or what readiness is based on; shown to whoever probes. */
-  detail: string;
-}
+import type { Readiness } from '../shared/worker-types';
 
 export interface WorkerServerOptions {
   port: number;

@@ -21,8 +21,8 @@ import { testDatabase } from '../../test-support/database';
 import { eventually, uniqueName } from '../../test-support/integration';
 import { startPipelineConsumer, upsertEvent } from '../../test-support/pipeline-consumer';
 import { createThrowawayPki, type ThrowawayPki } from '../../test-support/throwaway-ca';
-import { ClusterReader } from '../sampler/cluster-reader';
-import { createKafka, kafkaSecurityFrom } from './client';
+import { ClusterReader } from '../../lib/kafka/cluster-reader';
+import { createKafka, kafkaSecurityFrom } from '../../lib/kafka/client';
 import { checkKafkaAtStartup, KafkaStartupError, startupContextFrom } from './startup-check';
 import { ensureTopics } from './topics';
 

@@ -1,7 +1,7 @@
 import type { Admin } from 'kafkajs';
-import type { KafkaSecuritySettings } from '../../lib/kafka-security';
+import type { KafkaSecuritySettings } from '../../lib/kafka/security';
 import { classifyStartupError, type StartupSecurityContext, type StartupVerdict } from './classify-startup-error';
-import { createKafka, type KafkaClientOptions } from './client';
+import { createKafka, type KafkaClientOptions } from '../../lib/kafka/client';
 
 /** The start-up check failed for a reason an operator must fix; the message names the setting. */
 export class KafkaStartupError extends Error {

@@ -1,10 +1,11 @@
 import type { Admin, Consumer, ConsumerConfig, EachBatchPayload, Kafka } from 'kafkajs';
 import { ConsumerCore, type ConsumerCoreOptions } from '../core';
 import type { Clock, CommitRequest, Offset, SourcePort, StallInfo, TopicPartition } from '../core/types';
-import type { Readiness } from '../http/worker-server';
 import { classifyCommitError } from './classify-commit-error';
 import { fetchHoldMs } from './fetch-hold';
 import { toSourceRecords } from './source-records';
+import type { Readiness } from '../shared/worker-types';
+import type { ConsumerLogger, RebalanceTiming } from '../shared/worker-types';
 
 // The kafkajs adapter around the pure ConsumerCore, and the library entry point (`createConsumer`).
 // kafkajs facts this relies on (anchors.md): each broker's fetcher waits for eachBatch, so eachBatch hands
@@ -12,12 +13,6 @@ import { toSourceRecords } from './source-records';
 // fetch position follows resolved offsets; pause state and pending seeks live in kafkajs's ConsumerGroup,
 // which is recreated after a crash, so the adapter keeps the desired pauses itself and re-applies them after
 // every join; commits must happen before stop().
-
-export interface ConsumerLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
 
 export type WardenConsumerOptions<T> = Omit<ConsumerCoreOptions<T>, 'source' | 'clock' | 'random'> & {
   kafka: Kafka;
@@ -50,27 +45,6 @@ export type WardenConsumerOptions<T> = Omit<ConsumerCoreOptions<T>, 'source' | '
    */
   onRebalance?: (timing: RebalanceTiming) => void;
 };
-
-/** One stop of this member for a rebalance, measured from kafkajs's events. */
-export interface RebalanceTiming {
-  groupId: string;
-  memberId: string;
-  leaderId: string;
-  isLeader: boolean;
-  /** Assignor the group chose (e.g. RoundRobinAssigner). */
-  groupProtocol: string;
-  /**
-   * 'rebalance': the group rebalanced under this running member (kafkajs REBALANCING); 'join': this member
-   * joined from scratch (start-up, after a crash, or after the supervisor rebuilt the kafkajs consumer).
-   */
-  cause: 'rebalance' | 'join';
-  /** When this member stopped: REBALANCING, the crash or rebuild, or for a first join when joining began. */
-  startedAtMs: number;
-  /** When the new assignment arrived (GROUP_JOIN); processing resumes from here. */
-  endedAtMs: number;
-  assignmentBefore: TopicPartition[];
-  assignmentAfter: TopicPartition[];
-}
 
 const systemClock: Clock = {
   now: () => Date.now(),

@@ -1,8 +1,23 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CoreEvent, CoreSnapshot } from '../core/types';
-import type { RebalanceTiming } from '../kafka/warden-consumer';
-import type { RoundOutcome } from '../sampler/lag-sampler';
 import { BoundedLabel, errorLabel } from './bounded-label';
+import type { RebalanceTiming } from '../shared/worker-types';
+
+/** What the metrics read of a sampler round (the sampler's RoundOutcome has this shape); null: unreadable. */
+export interface SamplerRoundReport {
+  durationMs: number;
+  result: {
+    written: boolean;
+    rows: ReadonlyArray<{
+      groupId: string;
+      topic: string;
+      partition: number;
+      lag: bigint | null;
+      timeLagMs: bigint | null;
+      exactTimeLagMs: bigint | null;
+    }>;
+  } | null;
+}
 
 export interface WorkerMetricsOptions {
   /** The consumer core's state at scrape time; null before the consumer exists. */
@@ -199,7 +214,7 @@ export class WorkerMetrics {
     this.rebalanceStop.observe(Math.max(0, timing.endedAtMs - timing.startedAtMs) / 1_000);
   }
 
-  onSamplerRound(outcome: RoundOutcome): void {
+  onSamplerRound(outcome: SamplerRoundReport): void {
     this.samplerRoundDuration.observe(outcome.durationMs / 1_000);
     if (outcome.result === null) {
       this.samplerRounds.inc({ outcome: 'failed' });
@@ -291,7 +306,8 @@ export class WorkerMetrics {
 
   /** Lag of every sampled group, from the sampler's last round; only the sampler leader has them. */
   private defineSampledLagGauges(registers: Registry[]): void {
-    const metrics = this;
+    const isLeader = () => this.options.samplerIsLeader();
+    const sampledLag = () => this.sampledLag;
     const lagGauge = (name: string, help: string, value: (row: WorkerMetrics['sampledLag'][number]) => number | null) =>
       new Gauge({
         name,
@@ -300,8 +316,8 @@ export class WorkerMetrics {
         registers,
         collect() {
           this.reset();
-          if (!metrics.options.samplerIsLeader()) return;
-          for (const row of metrics.sampledLag) {
+          if (!isLeader()) return;
+          for (const row of sampledLag()) {
             const v = value(row);
             if (v !== null) this.set({ group: row.group, topic: row.topic, partition: String(row.partition) }, v);
           }
@@ -322,7 +338,7 @@ export class WorkerMetrics {
       help: '1 while this instance holds the sampler leader lock.',
       registers,
       collect() {
-        this.set(metrics.options.samplerIsLeader() ? 1 : 0);
+        this.set(isLeader() ? 1 : 0);
       },
     });
   }

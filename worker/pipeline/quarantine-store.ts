@@ -64,10 +64,7 @@ export function previewOf(bytes: Buffer): string {
     const hex = bytes.subarray(0, PREVIEW_MAX_CHARS / 2).toString('hex');
     return `hex:${hex}${bytes.length > PREVIEW_MAX_CHARS / 2 ? '…' : ''}`;
   }
-  // eslint-disable-next-line no-control-regex
-  const escaped = text.replace(
-    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  // Every control character but tab, line feed and carriage return (C0, DEL and C1).
+  const escaped = text.replace(/(?![\t\n\r])\p{Cc}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return escaped.length > PREVIEW_MAX_CHARS ? `${escaped.slice(0, PREVIEW_MAX_CHARS)}…` : escaped;
 }

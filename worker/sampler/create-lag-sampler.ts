@@ -1,16 +1,11 @@
-import { hostname } from 'node:os';
 import type { Kafka } from 'kafkajs';
 import type { WardenConfig } from '../../lib/config';
 import { createDatabase } from '../../lib/db';
-import type { ConsumerLogger } from '../kafka/warden-consumer';
-import { ClusterReader } from './cluster-reader';
+import { ClusterReader } from '../../lib/kafka/cluster-reader';
 import { LeaderLock } from './leader-lock';
 import { LagSampler, type RoundOutcome } from './lag-sampler';
-
-/** This worker instance's name in sampler_gap and consumer_partition_state: client id @ host / pid. */
-export function workerInstanceId(clientId: string): string {
-  return `${clientId}@${hostname()}/${process.pid}`;
-}
+import type { ConsumerLogger } from '../shared/worker-types';
+import { workerInstanceId } from '../shared/worker-types';
 
 export interface LagSamplerHandle {
   sampler: LagSampler;

@@ -4,6 +4,8 @@
 // the committed offset does not move, so a stuck consumer keeps an exact, growing value without new reads.
 // Pure: the sampler performs the reads this planner asks for and hands the results back.
 
+import type { RecordReadRequest, RecordReadResult } from '../../lib/kafka/cluster-observation';
+
 export interface ExactTimeLagOptions {
   /** Minimum time between two read batches. */
   intervalMs: number;
@@ -17,17 +19,6 @@ export interface PartitionPosition {
   committedOffset: bigint | null;
   logStartOffset: bigint;
   logEndOffset: bigint;
-}
-
-export interface RecordReadRequest {
-  topic: string;
-  partition: number;
-  offset: bigint;
-}
-
-export interface RecordReadResult extends RecordReadRequest {
-  /** The first record at or after `offset` (skipping control records); null when none could be read. */
-  timestampMs: number | null;
 }
 
 const readKey = (topic: string, partition: number, offset: bigint): string =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildLagRows, isGroupSampled, type GroupSnapshot } from './lag-rows';
+import { buildLagRows } from './lag-rows';
+import { isGroupSampled, type GroupSnapshot } from '../../lib/kafka/cluster-observation';
 
 const at = new Date('2026-11-29T12:00:00Z');
 

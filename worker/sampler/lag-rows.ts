@@ -1,28 +1,7 @@
 // Pure assembly of one sampler round: what the cluster said, turned into one row per
 // group/topic/partition. Kept free of kafkajs so it is unit-tested on plain data.
 
-export interface GroupMember {
-  memberId: string;
-  clientId: string;
-  clientHost: string;
-  /** Partitions per topic; {} while the group is rebalancing. */
-  assignment: Record<string, number[]>;
-}
-
-export interface GroupSnapshot {
-  groupId: string;
-  state: string;
-  /** Assignor the group chose (describeGroups' protocol, e.g. RoundRobinAssigner); '' when none. */
-  protocol: string;
-  members: GroupMember[];
-  /** Committed offsets per topic; offset "-1" means nothing committed for that partition. */
-  committed: Array<{ topic: string; partitions: Array<{ partition: number; offset: string }> }>;
-}
-
-export interface TopicWatermarks {
-  topic: string;
-  partitions: Array<{ partition: number; low: string; high: string }>;
-}
+import { topicsOf, type GroupSnapshot, type TopicWatermarks } from '../../lib/kafka/cluster-observation';
 
 export interface LagRow {
   sampledAt: Date;
@@ -37,13 +16,6 @@ export interface LagRow {
   memberClientId: string | null;
   memberHost: string | null;
   groupProtocol: string | null;
-}
-
-/** Topics whose watermarks a round needs: everything a group committed to or is assigned. */
-export function topicsOf(group: GroupSnapshot): Set<string> {
-  const topics = new Set(group.committed.map((t) => t.topic));
-  for (const member of group.members) for (const topic of Object.keys(member.assignment)) topics.add(topic);
-  return topics;
 }
 
 /**
@@ -89,15 +61,4 @@ export function buildLagRows(group: GroupSnapshot, watermarks: TopicWatermarks[]
     }
   }
   return rows;
-}
-
-/** Whether the sampler watches a group: include/exclude patterns, and always Warden's own group. */
-export function isGroupSampled(
-  groupId: string,
-  filter: { include: RegExp | null; exclude: RegExp | null; ownGroupId: string },
-): boolean {
-  if (groupId === filter.ownGroupId) return true;
-  if (filter.include && !filter.include.test(groupId)) return false;
-  if (filter.exclude?.test(groupId)) return false;
-  return true;
 }

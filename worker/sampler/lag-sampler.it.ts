@@ -3,10 +3,10 @@ import type { Admin, Consumer } from 'kafkajs';
 import type { Database } from '../../lib/db';
 import { testDatabase } from '../../test-support/database';
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
-import { ClusterReader } from './cluster-reader';
+import { ClusterReader } from '../../lib/kafka/cluster-reader';
 import { LagSampler } from './lag-sampler';
 import type { LagSampleRow } from './sampler-state';
-import { commitOffsets } from './testing/commit-offsets';
+import { commitOffsets } from '../../test-support/commit-offsets';
 
 // The sampler on the real broker and Postgres, for a group this test drives with plain kafkajs consumers:
 // lag appears, drains to 0, time lag rises while the consumer is stopped, a rebalance row appears when a

@@ -1,7 +1,6 @@
 import type { Database } from '../../lib/db';
-import type { ConsumerLogger } from '../kafka/warden-consumer';
 import { PeriodicTask } from '../periodic-task';
-import type { ClusterReaderPort } from './cluster-reader';
+import type { ClusterReaderPort } from '../../lib/kafka/cluster-reader';
 import type { LockAttempt } from './leader-lock';
 import { insertLagSamples } from './lag-sample-store';
 import { LogEndPointStore } from './log-end-point-store';
@@ -10,6 +9,7 @@ import { runMaintenance } from './retention';
 import { nextRoundDelayMs } from './round-schedule';
 import { SamplerGapStore } from './sampler-gap-store';
 import { SamplerState, type LagSampleRow, type SamplerStateOptions } from './sampler-state';
+import type { ConsumerLogger } from '../shared/worker-types';
 
 /** The leader lock as the sampler uses it (LeaderLock implements it). */
 export interface LeaderLockPort {
@@ -203,9 +203,9 @@ export class LagSampler {
     const started = this.now();
     let prepared;
     let reads;
-    let clusterReadMs = 0;
-    let exactReadMs = 0;
-    let computeMs = 0;
+    let clusterReadMs: number;
+    let exactReadMs: number;
+    let computeMs: number;
     try {
       const observation = await this.options.reader.readCluster();
       clusterReadMs = this.now() - started;

@@ -4,7 +4,7 @@ import { loadConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
 import { testDatabase } from '../../test-support/database';
 import { eventually, testKafka, uniqueName } from '../../test-support/integration';
-import { ClusterReader } from './cluster-reader';
+import { ClusterReader } from '../../lib/kafka/cluster-reader';
 import { LagSampler } from './lag-sampler';
 import { LeaderLock } from './leader-lock';
 

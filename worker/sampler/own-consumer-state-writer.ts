@@ -1,8 +1,8 @@
 import type { Database } from '../../lib/db';
-import type { ConsumerLogger } from '../kafka/warden-consumer';
 import { PeriodicTask } from '../periodic-task';
 import type { CoreSnapshot, QuarantineInfo } from '../core/types';
 import { buildConsumerStateRows } from './consumer-state-rows';
+import type { ConsumerLogger } from '../shared/worker-types';
 
 export interface OwnConsumerStateWriterOptions {
   db: Database;

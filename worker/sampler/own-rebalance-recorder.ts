@@ -1,6 +1,6 @@
 import type { Database } from '../../lib/db';
-import type { ConsumerLogger, RebalanceTiming } from '../kafka/warden-consumer';
 import { measuredRebalanceRow, rebalanceEventData, type RebalanceRow } from './rebalance-rows';
+import type { ConsumerLogger, RebalanceTiming } from '../shared/worker-types';
 
 export interface OwnRebalanceRecorderOptions {
   db: Database;

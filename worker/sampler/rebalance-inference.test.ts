@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { GroupMember } from './lag-rows';
 import { countMoved, trackGroup, type GroupObservation, type RebalanceTracker } from './rebalance-inference';
+import type { GroupMember } from '../../lib/kafka/cluster-observation';
 
 const member = (id: string, assignment: Record<string, number[]>): GroupMember => ({
   memberId: id,

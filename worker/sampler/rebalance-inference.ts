@@ -1,3 +1,4 @@
+import type { GroupMember } from '../../lib/kafka/cluster-observation';
 // Rebalances of any consumer group, inferred from what describeGroups shows at successive sampler rounds.
 // Pure: one tracker per group, fed one observation per round.
 //
@@ -10,8 +11,6 @@
 // - Nothing is reported for a rebalance already in progress when tracking starts (its start is unknown).
 // - The trigger is the likely one: a member that left while its lagging partitions had not committed for
 //   `silenceMs` most likely stopped heartbeating (timeout); otherwise a departure is a clean leave.
-
-import type { GroupMember } from './lag-rows';
 
 export type RebalanceTrigger = 'join' | 'leave' | 'timeout' | 'unknown';
 

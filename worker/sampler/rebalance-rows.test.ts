@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RebalanceTiming } from '../kafka/warden-consumer';
 import { inferredRebalanceRow, measuredRebalanceRow } from './rebalance-rows';
+import type { RebalanceTiming } from '../shared/worker-types';
 
 const timing = (overrides: Partial<RebalanceTiming>): RebalanceTiming => ({
   groupId: 'g',

@@ -9,10 +9,10 @@
 //   rows (one per member's stop) next to at most one inferred row.
 
 import type { Prisma } from '../../lib/generated/prisma/client';
-import type { RebalanceTiming } from '../kafka/warden-consumer';
 import type { TopicPartition } from '../core/types';
-import type { GroupMember } from './lag-rows';
 import type { InferredRebalance, RebalanceTrigger } from './rebalance-inference';
+import type { GroupMember } from '../../lib/kafka/cluster-observation';
+import type { RebalanceTiming } from '../shared/worker-types';
 
 export interface RebalanceRow {
   groupId: string;

@@ -6,9 +6,9 @@ import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../.
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
 import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
 import { startPipelineConsumer, upsertEvent } from '../../test-support/pipeline-consumer';
-import { ClusterReader } from './cluster-reader';
+import { ClusterReader } from '../../lib/kafka/cluster-reader';
 import { LagSampler } from './lag-sampler';
-import { commitOffsets } from './testing/commit-offsets';
+import { commitOffsets } from '../../test-support/commit-offsets';
 
 // The sampler through outages on the real broker and Postgres: the broker going away (retry with backoff,
 // a recorded gap, no crash) and Postgres being unreachable (samples dropped and counted, while Warden's

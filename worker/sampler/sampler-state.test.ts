@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { GroupSnapshot, TopicWatermarks } from './lag-rows';
-import { SamplerState, type ClusterObservation } from './sampler-state';
+import { SamplerState } from './sampler-state';
+import type { GroupSnapshot, TopicWatermarks, ClusterObservation } from '../../lib/kafka/cluster-observation';
 
 // The sampler's round logic on plain data: every edge case of issue 5 that does not need a broker.
 

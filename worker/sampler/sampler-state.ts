@@ -8,11 +8,13 @@
 //   completeRound(prepared, reads)  -> the lag_sample rows, with exact time lag where known
 
 import type { TimeLag } from '../../lib/lag/time-lag';
-import { ExactTimeLagPlanner, type RecordReadRequest, type RecordReadResult } from './exact-time-lag';
-import { buildLagRows, type GroupSnapshot, type LagRow, type TopicWatermarks } from './lag-rows';
+import { ExactTimeLagPlanner } from './exact-time-lag';
+import { buildLagRows, type LagRow } from './lag-rows';
 import { LogEndPointTables } from './log-end-point-tables';
 import { RateHistory, type Rates } from './rate-history';
 import { trackGroup, type InferredRebalance, type RebalanceTracker } from './rebalance-inference';
+import type { RecordReadRequest, RecordReadResult } from '../../lib/kafka/cluster-observation';
+import type { ClusterObservation } from '../../lib/kafka/cluster-observation';
 
 export interface SamplerStateOptions {
   timeLagPoints: number;
@@ -22,18 +24,6 @@ export interface SamplerStateOptions {
   exactTimeLagMaxPartitions: number;
   /** Evidence window for telling a timeout from a clean leave (rebalance-inference.ts). */
   silenceMs?: number;
-}
-
-/** What one round read from the cluster. */
-export interface ClusterObservation {
-  groups: GroupSnapshot[];
-  /** Watermarks of every existing topic the sampled groups commit to or are assigned. */
-  watermarks: TopicWatermarks[];
-  /**
-   * Topics known to exist this round, including ones whose partitions had no leader (left out of the
-   * watermarks for the round). Default: the watermarks' topics.
-   */
-  topics?: string[];
 }
 
 export interface LagSampleRow extends LagRow {

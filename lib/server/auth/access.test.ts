@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkOrigin, cookieIsSecure, decideAccess, safeNextPath, type AuthSettings } from './access';
-import { parseTokens, parseUsers } from './credentials';
+import { parseTokens, parseUsers } from '../../auth/credentials';
 import { proxyDecision } from './proxy-decision';
 import { issueSessionToken } from './session-token';
 

@@ -1,4 +1,4 @@
-import { roleAllows, verifyToken, type Role, type TokenCredential, type UserCredential } from './credentials';
+import { roleAllows, verifyToken, type Role, type TokenCredential, type UserCredential } from '../../auth/credentials';
 import { verifySessionToken } from './session-token';
 
 // Access decisions, pure: who is asking (session cookie or bearer token), may they (role), and does an unsafe
@@ -77,7 +77,7 @@ export function checkOrigin(input: {
       : `${input.method} without an Origin header is refused: send it from the dashboard, or authenticate with a bearer token`;
   }
   if (input.allowedOrigins.includes(input.origin)) return null;
-  let host: string | null = null;
+  let host: string | null;
   try {
     host = input.origin === 'null' ? null : new URL(input.origin).host;
   } catch {
@@ -144,7 +144,7 @@ export function safeNextPath(next: string | null | undefined): string {
     !next.startsWith('/') ||
     next.startsWith('//') ||
     next.includes('\\') ||
-    /[\u0000-\u001f]/.test(next)
+    /\p{Cc}/u.test(next)
   )
     return '/';
   if (next === '/sign-in' || next.startsWith('/sign-in?') || next.startsWith('/api/')) return '/';

@@ -1,7 +1,7 @@
 import { ApiError } from '../api-error';
 import { checkOrigin, cookieIsSecure, decideAccess, type Principal } from './access';
 import { loadAuthSettings } from './auth-settings';
-import type { Role } from './credentials';
+import type { Role } from '../../auth/credentials';
 import {
   clearedSessionCookieHeader,
   cookieValue,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseUsers, type UserCredential } from './credentials';
+import { parseUsers, type UserCredential } from '../../auth/credentials';
 import {
   clearedSessionCookieHeader,
   cookieValue,

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Role, UserCredential } from './credentials';
+import type { Role, UserCredential } from '../../auth/credentials';
 
 // The session cookie: `v1.<payload>.<signature>`, payload = base64url JSON { u: name, iat, exp } (seconds),
 // signature = HMAC-SHA256 under WARDEN_SESSION_SECRET over "v1.<payload>." plus the user's credential

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuthSettings } from './access';
-import { parseUsers } from './credentials';
+import { parseUsers } from '../../auth/credentials';
 import { verifySessionToken } from './session-token';
 import { signIn } from './sign-in';
 import { SignInLimiter } from './sign-in-limiter';

@@ -1,7 +1,7 @@
 import type { TSessionInfo, TSignInRequest } from '../../schemas/auth';
 import { ApiError } from '../api-error';
 import { safeNextPath, type AuthSettings } from './access';
-import { verifyPassword } from './credentials';
+import { verifyPassword } from '../../auth/credentials';
 import { issueSessionToken } from './session-token';
 import type { SignInLimiter } from './sign-in-limiter';
 

@@ -1,5 +1,5 @@
 import type { Kafka } from 'kafkajs';
-import { createInternalCluster, type InternalCluster } from '../../../worker/sampler/kafkajs-cluster';
+import { createInternalCluster, type InternalCluster } from '../../kafka/internal-cluster';
 import type { PartitionLog } from './plan-offset-reset';
 
 // What an offset reset needs from the cluster, on kafkajs. One short-lived admin connection per reset (resets

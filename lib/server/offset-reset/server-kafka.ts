@@ -1,5 +1,5 @@
 import { loadConfig } from '../../config';
-import { createKafka, kafkaSecurityFrom } from '../../../worker/kafka/client';
+import { createKafka, kafkaSecurityFrom } from '../../kafka/client';
 import { ApiError } from '../api-error';
 import { connectGroupOffsets, type GroupOffsetsPort } from './kafka-group-offsets';
 

@@ -1,6 +1,6 @@
 import { CONSUMER_CORE_DEFAULTS } from '../../../worker/core';
 import type { Admission, HandlerContext, SourceRecord } from '../../../worker/core/types';
-import { createKafka } from '../../../worker/kafka/client';
+import { createKafka } from '../../../lib/kafka/client';
 import { createConsumer } from '../../../worker/kafka/warden-consumer';
 import { CommitTracker } from '../commit-tracker';
 import { LatencyRecorder } from '../latency-recorder';
@@ -25,7 +25,7 @@ export async function runMemory(spec: ChildSpec, groupId: string): Promise<Measu
   const blockerKey = Buffer.from(BLOCKER_KEY);
   const maxPending = settings.maxPendingPerPartition ?? CONSUMER_CORE_DEFAULTS.maxPendingPerPartition;
 
-  const admit = (record: SourceRecord): Admission<number> => ({
+  const admit = (_record: SourceRecord): Admission<number> => ({
     ok: true,
     value: performance.now(),
     orderingKey: null,

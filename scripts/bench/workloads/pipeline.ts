@@ -1,6 +1,6 @@
 import { createDatabase } from '../../../lib/db';
 import type { Admission, SourceRecord } from '../../../worker/core/types';
-import { createKafka } from '../../../worker/kafka/client';
+import { createKafka } from '../../../lib/kafka/client';
 import { createConsumer } from '../../../worker/kafka/warden-consumer';
 import { createDocumentPipeline } from '../../../worker/pipeline/document-pipeline';
 import type { AdmittedEvent } from '../../../worker/pipeline/events';

@@ -1,5 +1,5 @@
 import type { KafkaMessage } from 'kafkajs';
-import { createKafka } from '../../../worker/kafka/client';
+import { createKafka } from '../../../lib/kafka/client';
 import { CommitTracker } from '../commit-tracker';
 import { LatencyRecorder } from '../latency-recorder';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Admin, Kafka } from 'kafkajs';
 import { createDatabase, type Database } from '../../../lib/db';
-import { createKafka } from '../../../worker/kafka/client';
-import { ClusterReader } from '../../../worker/sampler/cluster-reader';
-import { createInternalCluster } from '../../../worker/sampler/kafkajs-cluster';
-import type { CoordinatorCluster } from '../../../worker/sampler/testing/commit-offsets';
+import { createKafka } from '../../../lib/kafka/client';
+import { ClusterReader } from '../../../lib/kafka/cluster-reader';
+import { createInternalCluster } from '../../../lib/kafka/internal-cluster';
+import type { CoordinatorCluster } from '../../../test-support/commit-offsets';
 import { LagSampler, type RoundResult } from '../../../worker/sampler/lag-sampler';
 import { eventually } from '../../lib/eventually';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';

@@ -1,5 +1,5 @@
 import type { Admission, SourceRecord } from '../../../worker/core/types';
-import { createKafka } from '../../../worker/kafka/client';
+import { createKafka } from '../../../lib/kafka/client';
 import { createConsumer } from '../../../worker/kafka/warden-consumer';
 import { LatencyRecorder } from '../latency-recorder';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';

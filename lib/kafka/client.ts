@@ -1,6 +1,6 @@
 import { Kafka, logLevel, type KafkaConfig, type SASLOptions } from 'kafkajs';
 import type { ConnectionOptions } from 'node:tls';
-import type { KafkaSecuritySettings } from '../../lib/kafka-security';
+import type { KafkaSecuritySettings } from './security';
 
 export interface KafkaClientOptions extends KafkaSecurityOptions {
   brokers: string[];

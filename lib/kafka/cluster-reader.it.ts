@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
-import { createKafka } from '../kafka/client';
+import { createKafka } from './client';
 import { ClusterReader } from './cluster-reader';
-import { commitOffsets } from './testing/commit-offsets';
+import { commitOffsets } from '../../test-support/commit-offsets';
 
 // The kafkajs internals the reader relies on (kafkajs-cluster.ts), proven against the real broker: batched
 // watermarks for many topics, a group-less Fetch of the record at an offset, deleted and grown topics.

@@ -1,5 +1,5 @@
 import type { Kafka } from 'kafkajs';
-import { createInternalCluster, type InternalCluster } from '../kafkajs-cluster';
+import { createInternalCluster, type InternalCluster } from '../lib/kafka/internal-cluster';
 
 /** The kafkajs internal cluster with the group coordinator's OffsetCommit (pinned by cluster-reader.it.ts). */
 export type CoordinatorCluster = InternalCluster & {

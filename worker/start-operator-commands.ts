@@ -1,17 +1,14 @@
 import type { Admin, Producer } from 'kafkajs';
-import type { WardenConfig } from '../../lib/config';
-import type { Database } from '../../lib/db';
-import type { TopicPartition } from '../core/types';
-import type { Logger } from '../logger';
-import { createDeadLetterWriter } from '../pipeline/dead-letter';
-import { workerInstanceId } from '../sampler/create-lag-sampler';
-import type { ActionCore } from './execute-operator-action';
-import { createKafkaActionPorts } from './kafka-action-ports';
-import { OperatorActionListener } from './operator-action-listener';
-import { OperatorActionPoller } from './operator-action-poller';
-
-export { OperatorActionPoller } from './operator-action-poller';
-export { executeOperatorAction } from './execute-operator-action';
+import type { WardenConfig } from '../lib/config';
+import type { Database } from '../lib/db';
+import type { TopicPartition } from './core/types';
+import type { Logger } from './logger';
+import { createDeadLetterWriter } from './pipeline/dead-letter';
+import type { ActionCore } from './commands/execute-operator-action';
+import { createKafkaActionPorts } from './commands/kafka-action-ports';
+import { OperatorActionListener } from './commands/operator-action-listener';
+import { OperatorActionPoller } from './commands/operator-action-poller';
+import { workerInstanceId } from './shared/worker-types';
 
 /**
  * Starts applying operator actions in the worker: the poller (every COMMAND_POLL_INTERVAL_MS) and the NOTIFY

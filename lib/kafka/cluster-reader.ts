@@ -1,8 +1,15 @@
 import { AssignerProtocol, type Admin, type GroupDescription, type Kafka } from 'kafkajs';
-import type { RecordReadRequest, RecordReadResult } from './exact-time-lag';
-import { createInternalCluster, type InternalCluster } from './kafkajs-cluster';
-import { isGroupSampled, topicsOf, type GroupMember, type GroupSnapshot, type TopicWatermarks } from './lag-rows';
-import type { ClusterObservation } from './sampler-state';
+import { createInternalCluster, type InternalCluster } from './internal-cluster';
+import {
+  type RecordReadRequest,
+  type RecordReadResult,
+  isGroupSampled,
+  topicsOf,
+  type GroupMember,
+  type GroupSnapshot,
+  type TopicWatermarks,
+  type ClusterObservation,
+} from './cluster-observation';
 
 export interface ClusterReaderOptions {
   kafka: Kafka;
@@ -189,8 +196,8 @@ export class ClusterReader implements ClusterReaderPort {
     }
     // A partition without a leader yet (just created) is left out of this round; stale leadership (a
     // leader moved, partitions just added) gets a metadata refresh and a retry before the round fails.
-    let high: Awaited<ReturnType<InternalCluster['fetchTopicsOffset']>> = [];
-    let low: typeof high = [];
+    let high: Awaited<ReturnType<InternalCluster['fetchTopicsOffset']>>;
+    let low: typeof high;
     for (let attempt = 1; ; attempt++) {
       const request = existing
         .map((topic) => ({

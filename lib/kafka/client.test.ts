@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Secret, type KafkaSecuritySettings } from '../../lib/kafka-security';
+import { Secret, type KafkaSecuritySettings } from './security';
 import { kafkaSecurityFrom } from './client';
 
 const settings = (security: Partial<KafkaSecuritySettings>) => ({

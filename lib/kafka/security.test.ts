@@ -1,8 +1,8 @@
 import { createPrivateKey } from 'node:crypto';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from './config';
-import { Secret, resolveKafkaSecurity, type KafkaSecurityVariables } from './kafka-security';
+import { ConfigError, parseConfig } from '../config';
+import { Secret, resolveKafkaSecurity, type KafkaSecurityVariables } from './security';
 
 // Two unrelated self-signed EC certificates (valid until 2126) and the key of the first, made for these
 // tests only with `openssl req -x509 -newkey ec -noenc`; they protect nothing.
