@@ -1,0 +1,68 @@
+import { ESLint } from 'eslint';
+import path from 'node:path';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+
+// The import boundaries of eslint.config.mjs, proven on code that breaks them: each probe is linted as if
+// it were the named file (type-aware rules off, so no TypeScript program is built).
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const eslint = new ESLint({ cwd: ROOT, overrideConfig: [tseslint.configs.disableTypeChecked] });
+
+async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, filePath) });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId?.startsWith('no-restricted-'))
+    .map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('import boundaries', () => {
+  it('refuse lib importing worker, by relative path and by alias', async () => {
+    expect(await boundaryErrors('lib/probe.ts', "export { ConsumerCore } from '../worker/core';\n")).toEqual([
+      expect.stringContaining('lib, app and components never import worker/'),
+    ]);
+    expect(
+      await boundaryErrors('components/probe.tsx', "export { ConsumerCore } from '@/worker/core';\n"),
+    ).toHaveLength(1);
+  });
+
+  it('refuse the UI reaching Kafka or Postgres except through lib/server', async () => {
+    expect(await boundaryErrors('app/probe.tsx', "export { Kafka } from 'kafkajs';\n")).toEqual([
+      expect.stringContaining('only through lib/server'),
+    ]);
+  });
+
+  it('keep worker/core pure: no imports from outside it, no global timers, no process, no Date.now', async () => {
+    const errors = await boundaryErrors(
+      'worker/core/probe.ts',
+      [
+        "import { Kafka } from 'kafkajs';",
+        "import { loadConfig } from '../../lib/config';",
+        'export const k = [Kafka, loadConfig];',
+        'setTimeout(() => undefined, 1);',
+        'export const env = process.env;',
+        'export const now = Date.now();',
+        '',
+      ].join('\n'),
+    );
+    expect(errors).toHaveLength(5);
+    expect(errors.filter((e) => e.includes('worker/core imports nothing outside'))).toHaveLength(2);
+  });
+
+  it('refuse one worker adapter importing another', async () => {
+    expect(
+      await boundaryErrors(
+        'worker/sampler/probe.ts',
+        "export type { WardenConsumer } from '../kafka/warden-consumer';\n",
+      ),
+    ).toEqual([expect.stringContaining('worker/sampler shares types with other adapters only through worker/shared')]);
+  });
+
+  it('allow what the layers permit', async () => {
+    expect(
+      await boundaryErrors('worker/sampler/probe.ts', "export type { Readiness } from '../shared/worker-types';\n"),
+    ).toEqual([]);
+    expect(await boundaryErrors('worker/kafka/probe.ts', "export { ConsumerCore } from '../core';\n")).toEqual([]);
+    expect(await boundaryErrors('lib/server/probe.ts', "export { loadConfig } from '../config';\n")).toEqual([]);
+  });
+});
