@@ -120,6 +120,7 @@ describe('LagSampler on the real broker and Postgres', () => {
         groupProtocol: 'RoundRobinAssigner',
       });
       expect(row.memberClientId).toBe('warden-sampler-it');
+      expect(row.memberId).toMatch(/^warden-sampler-it-[0-9a-f-]{36}$/);
       expect(row.consumptionRatePerSec).toBeGreaterThan(0);
     }
   });
