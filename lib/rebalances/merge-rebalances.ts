@@ -115,20 +115,32 @@ function clusterGroup<T extends RebalanceRowSpan>(
 /**
  * Measured rebalance index -> inferred row index, one to one: every pair whose measured end lies in the
  * inferred bound widened by the tolerance, closest fit first (0 inside the bound), later measured end first.
+ * `inferred` is sorted by end, so each end scans only the bounds that can hold it.
  */
 function matchInferred(
   stopEnds: readonly number[],
   inferred: readonly RebalanceRowSpan[],
   toleranceMs: number,
 ): Map<number, number> {
+  const ends = inferred.map(endOf);
+  const longestBoundMs = Math.max(0, ...inferred.map((row, i) => ends[i]! - row.startedAtMs));
   const pairs: Array<{ stop: number; row: number; misfitMs: number }> = [];
   stopEnds.forEach((endMs, stop) => {
-    inferred.forEach((row, index) => {
-      const fromMs = row.startedAtMs;
-      const toMs = endOf(row);
-      if (endMs <= fromMs - toleranceMs || endMs > toMs + toleranceMs) return;
+    // The first bound ending at or after endMs - tolerance; a later bound starts after endMs + tolerance once
+    // its end is longestBoundMs past that.
+    let lo = 0;
+    let hi = ends.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ends[mid]! < endMs - toleranceMs) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let index = lo; index < ends.length && ends[index]! - longestBoundMs < endMs + toleranceMs; index++) {
+      const fromMs = inferred[index]!.startedAtMs;
+      const toMs = ends[index]!;
+      if (endMs <= fromMs - toleranceMs || endMs > toMs + toleranceMs) continue;
       pairs.push({ stop, row: index, misfitMs: endMs <= fromMs ? fromMs - endMs : endMs > toMs ? endMs - toMs : 0 });
-    });
+    }
   });
   pairs.sort((a, b) => a.misfitMs - b.misfitMs || stopEnds[b.stop]! - stopEnds[a.stop]! || a.row - b.row);
   const owner = new Map<number, number>();

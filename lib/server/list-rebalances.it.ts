@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
 import type { Database } from '../db';
-import { ClusterReader } from '../kafka/cluster-reader';
 import { testDatabase } from '../../test-support/database';
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
 import { startPipelineConsumer } from '../../test-support/pipeline-consumer';
 import { groupMemberIdentity } from '../../worker/kafka/group-member-identity';
-import { LagSampler } from '../../worker/sampler/lag-sampler';
+import type { LagSampler } from '../../worker/sampler/lag-sampler';
+import { testSampler } from '../../test-support/test-sampler';
 import { OwnRebalanceRecorder } from '../../worker/sampler/own-rebalance-recorder';
 import { getGroupAdvice } from './get-group-advice';
 import { getGroupDetail } from './get-group-detail';
@@ -65,21 +65,9 @@ describe('GET /api/rebalances: one rebalance per change of the group', () => {
     await admin.connect();
     db = testDatabase();
     await createTopic(admin, topic, PARTITIONS);
-    sampler = new LagSampler({
-      reader: new ClusterReader({ kafka, ownGroupId: groupId, include: new RegExp(`^${groupId}$`), exclude: null }),
-      db,
-      lock: null,
+    sampler = testSampler(kafka, db, new RegExp(`^${groupId}$`), {
       instanceId: 'rebalances-it',
-      intervalMs: 250,
-      maxBackoffMs: 1_000,
-      state: {
-        timeLagPoints: 60,
-        timeLagSpacingMs: 0,
-        rateWindowMs: 60_000,
-        exactTimeLagIntervalMs: 0,
-        exactTimeLagMaxPartitions: 0,
-      },
-      retention: { rawDays: 7, rollupDays: 90 },
+      state: { exactTimeLagMaxPartitions: 0 },
     });
   });
 
