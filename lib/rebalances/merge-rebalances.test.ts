@@ -247,6 +247,24 @@ describe('mergeRebalanceRows', () => {
     expect(mergeRebalanceRows([a, other])).toHaveLength(1);
   });
 
+  it('puts a stop with the nearest ends when a member stopped twice within the tolerance', () => {
+    // Seen on the broker: warden's first join ended, warden-2 joined 900 ms later, and warden's stop for that
+    // join ended 30 ms after warden-2's. warden-2's stop belongs to the second rebalance, not the first.
+    const firstJoin = row('own-consumer', '50:00.000', '50:00.100', {
+      trigger: 'join',
+      membersAfter: [self(W1, [0, 1])],
+    });
+    const joining = row('own-consumer', '50:00.300', '50:01.000', { trigger: 'join', membersAfter: [self(W2, [1])] });
+    const rebalanced = row('own-consumer', '50:00.700', '50:01.030', {
+      membersBefore: [self(W1, [0, 1])],
+      membersAfter: [self(W1, [0])],
+    });
+    expect(mergeRebalanceRows([firstJoin, joining, rebalanced]).map((r) => r.rowIds)).toEqual([
+      [joining.id, rebalanced.id],
+      [firstJoin.id],
+    ]);
+  });
+
   it('names a stored "unknown" inferred row from its members: same members, new assignment is an assignment change', () => {
     const written = row('describe-groups', '30:00.000', '30:05.000', {
       trigger: 'unknown',

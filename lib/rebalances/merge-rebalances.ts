@@ -13,7 +13,8 @@
 // The rule, with a tolerance T (REBALANCE_MERGE_TOLERANCE_MS) for clock skew between hosts and for the moment
 // between the broker settling the group and a member or the sampler seeing it:
 // 1. Measured stops whose ends lie within T of each other (chained) are one rebalance; but one member never
-//    stops twice in one rebalance, so a member's second stop starts another one.
+//    stops twice in one rebalance, so a chain in which a member repeats is cut at its widest gaps until none
+//    does (each stop stays with the ends nearest it).
 // 2. An inferred row belongs to the measured rebalance whose end lies inside its bound widened by T. The
 //    closest fit wins; when one bound holds several measured rebalances (two rebalances between two samples)
 //    it belongs to the last of them, whose after-state it saw; the earlier ones keep their measured view.
@@ -80,18 +81,15 @@ function clusterGroup<T extends RebalanceRowSpan>(
   toleranceMs: number,
 ): RebalanceCluster<T>[] {
   const byEnd = (a: T, b: T) => endOf(a) - endOf(b) || a.startedAtMs - b.startedAtMs;
-  const stops: Array<{ rows: T[]; endMs: number; members: Set<string> }> = [];
+  const chains: T[][] = [];
   for (const row of rows.filter(isMeasured).sort(byEnd)) {
-    const last = stops[stops.length - 1];
-    const member = row.measuredBy ?? null;
-    if (last && endOf(row) - last.endMs <= toleranceMs && (member === null || !last.members.has(member))) {
-      last.rows.push(row);
-      last.endMs = endOf(row);
-    } else {
-      stops.push({ rows: [row], endMs: endOf(row), members: new Set() });
-    }
-    if (member !== null) stops[stops.length - 1]!.members.add(member);
+    const last = chains[chains.length - 1];
+    if (last && endOf(row) - endOf(last[last.length - 1]!) <= toleranceMs) last.push(row);
+    else chains.push([row]);
   }
+  const stops = chains
+    .flatMap(splitRepeatedMembers)
+    .map((chain) => ({ rows: chain, endMs: endOf(chain[chain.length - 1]!) }));
 
   const inferred = rows.filter((row) => !isMeasured(row)).sort(byEnd);
   const owner = matchInferred(
@@ -110,6 +108,20 @@ function clusterGroup<T extends RebalanceRowSpan>(
     if (!taken.has(j)) clusters.push({ groupId, measured: [], inferred: row, endedAtMs: endOf(row) });
   });
   return clusters;
+}
+
+/**
+ * A chain of stops (sorted by end) in which one member stopped twice holds more than one rebalance: it is cut at
+ * its widest gap between two ends, again until no member repeats, so each stop stays with the ends nearest it
+ * (a stop ending 900 ms after one rebalance and 30 ms before the next belongs to the next).
+ */
+function splitRepeatedMembers<T extends RebalanceRowSpan>(chain: T[]): T[][] {
+  const members = chain.map((row) => row.measuredBy ?? null).filter((m) => m !== null);
+  if (new Set(members).size === members.length) return [chain];
+  let cutAt = 1;
+  for (let i = 2; i < chain.length; i++)
+    if (endOf(chain[i]!) - endOf(chain[i - 1]!) > endOf(chain[cutAt]!) - endOf(chain[cutAt - 1]!)) cutAt = i;
+  return [...splitRepeatedMembers(chain.slice(0, cutAt)), ...splitRepeatedMembers(chain.slice(cutAt))];
 }
 
 /**
