@@ -100,9 +100,8 @@ export function PartitionTable({
               </td>
               <td>
                 {p.owner ? (
-                  <span title={p.owner.host ?? undefined}>
-                    {p.owner.clientId}
-                    {p.owner.host ? <span className="cell-note">{p.owner.host}</span> : null}
+                  <span className="mono" data-testid="partition-owner" title={p.owner.memberId ?? undefined}>
+                    {p.owner.name}
                   </span>
                 ) : (
                   <span className="muted">unassigned</span>

@@ -3,19 +3,29 @@ import type { TRebalance } from '@/lib/schemas/rebalances';
 import { groupPath } from './api-client';
 import { formatDateTime, formatMs } from './format';
 
+const TRIGGER_TEXT: Record<string, string> = {
+  join: 'a member joined',
+  leave: 'a member left (a member that came back under a new member id left and joined)',
+  timeout: 'a member that had stopped committing left: most likely expelled after its session timed out',
+  assignment:
+    'the same members got a new assignment: partitions added, a subscription changed, or a member came and went between two samples',
+  unknown: 'nothing the group showed changed, or only a Warden member’s own view is known',
+};
+
 /**
- * Rebalances as a timeline, newest first: when, how long the group stopped (an upper bound when inferred from
- * samples), why, and who was in the group before and after. The bar length compares durations on the page.
+ * Rebalances as a timeline, newest first, one entry per rebalance: when, how long the group stopped (each
+ * Warden member's measured stop; an upper bound when only samples bound it), why, and who was in the group
+ * before and after. The bar length compares durations on the page.
  */
 export function RebalanceTimeline({ rebalances, showGroup }: { rebalances: TRebalance[]; showGroup: boolean }) {
-  const longest = Math.max(1, ...rebalances.map((r) => r.durationMs ?? 0));
+  const longest = Math.max(1, ...rebalances.map((r) => r.durationMs));
   return (
     <ol className="timeline">
       {rebalances.map((r) => (
-        <li key={r.id} className="timeline-item" data-testid="rebalance-item">
+        <li key={r.id} className="timeline-item" data-testid="rebalance-item" data-trigger={r.trigger}>
           <div className="timeline-when">
             <time dateTime={r.startedAt}>{formatDateTime(r.startedAt)}</time>
-            <span className="muted small">{r.source === 'own-consumer' ? 'measured' : 'inferred from samples'}</span>
+            <span className="muted small">{observedBy(r)}</span>
           </div>
           <div className="timeline-body">
             <div className="timeline-head">
@@ -24,20 +34,36 @@ export function RebalanceTimeline({ rebalances, showGroup }: { rebalances: TReba
                   {r.groupId}
                 </Link>
               ) : null}
-              <span className={`badge badge-trigger trigger-${r.trigger}`}>{r.trigger}</span>
-              <span className="duration">
-                {r.durationMs === null
-                  ? 'duration unknown'
-                  : `${r.durationIsBound ? '≤ ' : ''}${formatMs(r.durationMs)}`}
+              <span className={`badge badge-trigger trigger-${r.trigger}`} title={TRIGGER_TEXT[r.trigger]}>
+                {r.trigger}
               </span>
-              {r.partitionsMoved > 0 ? <span className="muted">{r.partitionsMoved} partitions moved</span> : null}
+              <span className="duration" data-testid="rebalance-duration">
+                {`${r.durationIsBound ? '≤ ' : ''}${formatMs(r.durationMs)}`}
+              </span>
+              <span className="muted" data-testid="rebalance-moved">
+                {r.partitionsMoved === 0
+                  ? 'no partition moved'
+                  : `${r.partitionsMoved} partition${r.partitionsMoved === 1 ? '' : 's'} moved`}
+              </span>
             </div>
             <div className="duration-bar" aria-hidden="true">
               <span
-                style={{ width: `${Math.max(2, ((r.durationMs ?? 0) / longest) * 100)}%` }}
+                style={{ width: `${Math.max(2, (r.durationMs / longest) * 100)}%` }}
                 className={r.durationIsBound ? 'bound' : undefined}
               />
             </div>
+            {r.stops.length > 0 ? (
+              <ul className="stops" aria-label="Stops measured by Warden members">
+                {r.stops.map((s) => (
+                  <li key={`${s.memberId ?? s.name}-${s.startedAt}`} data-testid="rebalance-stop">
+                    <span className="mono">{s.name}</span>{' '}
+                    <span className="muted">
+                      {s.joining ? 'joining' : 'stopped'} {formatMs(s.durationMs)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
             <div className="members">
               <MemberList label="Before" members={r.membersBefore} />
               <span aria-hidden="true" className="arrow">
@@ -45,6 +71,11 @@ export function RebalanceTimeline({ rebalances, showGroup }: { rebalances: TReba
               </span>
               <MemberList label="After" members={r.membersAfter} />
             </div>
+            {r.membersSeenBy === 'measuring-members' ? (
+              <p className="muted small">
+                The sampler did not see this rebalance: members as the Warden members that measured it saw themselves.
+              </p>
+            ) : null}
           </div>
         </li>
       ))}
@@ -52,7 +83,13 @@ export function RebalanceTimeline({ rebalances, showGroup }: { rebalances: TReba
   );
 }
 
-function MemberList({ label, members }: { label: string; members: string[] }) {
+function observedBy(r: TRebalance): string {
+  if (r.stops.length === 0) return 'inferred from samples';
+  const measured = `measured by ${r.stops.length} member${r.stops.length === 1 ? '' : 's'}`;
+  return r.sampledBetween ? `${measured}, sampled` : measured;
+}
+
+function MemberList({ label, members }: { label: string; members: TRebalance['membersBefore'] }) {
   return (
     <div className="member-list">
       <span className="muted small">
@@ -63,8 +100,9 @@ function MemberList({ label, members }: { label: string; members: string[] }) {
       ) : (
         <ul>
           {members.map((m, i) => (
-            <li key={`${m}-${i}`} className="mono">
-              {m}
+            <li key={`${m.memberId ?? m.name}-${i}`} className={`member-${m.change}`} data-testid="rebalance-member">
+              <span className="mono member-name">{m.name}</span>
+              {m.change === 'stayed' ? null : <span className="small member-change"> {m.change}</span>}
             </li>
           ))}
         </ul>

@@ -173,3 +173,28 @@ test('an operator resets the offsets of an Empty group from its page, and the ta
   await expect(row).toContainText(`offset reset to ${logEnd}`);
   await expect(row).toHaveAttribute('data-status', 'done');
 });
+
+test("the worker's join is one rebalance on its group page and the Rebalances page, its member named as the partition table names it", async ({
+  page,
+}) => {
+  await signIn(page, OPERATOR, `/groups/${encodeURIComponent(workerGroup)}`);
+  const owners = page.getByTestId('partition-owner');
+  await expect(owners).toHaveCount(PARTITIONS);
+  const owner = (await owners.first().textContent())!;
+  // Client id, the host as the broker sees it, and the tail of the member id.
+  expect(owner).toMatch(/^\S+ 127\.0\.0\.1 #[0-9a-f]{6}$/);
+
+  const history = page.locator('section[aria-labelledby="rebalances-heading"]');
+  const item = history.getByTestId('rebalance-item');
+  await expect(item).toHaveCount(1);
+  await expect(item).toHaveAttribute('data-trigger', 'join');
+  await expect(item.getByTestId('rebalance-stop')).toHaveCount(1);
+  await expect(item.getByTestId('rebalance-stop').locator('.mono')).toHaveText(owner);
+  await expect(item.getByTestId('rebalance-member').locator('.member-name')).toHaveText([owner]);
+
+  await page.getByRole('link', { name: 'Rebalances' }).first().click();
+  await page.getByLabel('Group').selectOption(workerGroup);
+  const listed = page.getByTestId('rebalance-item');
+  await expect(listed).toHaveCount(1);
+  await expect(listed.getByTestId('rebalance-stop').locator('.mono')).toHaveText(owner);
+});

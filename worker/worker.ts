@@ -18,6 +18,7 @@ import { QuarantineStore } from './pipeline/quarantine-store';
 import { createLagSampler, type LagSamplerHandle } from './sampler/create-lag-sampler';
 import { OwnConsumerStateWriter } from './sampler/own-consumer-state-writer';
 import { OwnRebalanceRecorder } from './sampler/own-rebalance-recorder';
+import { groupMemberIdentity } from './kafka/group-member-identity';
 import { startOperatorCommands } from './start-operator-commands';
 import { workerInstanceId } from './shared/worker-types';
 
@@ -89,10 +90,12 @@ export class WardenWorker {
       }),
     });
     const quarantines = new QuarantineStore(this.db, config.WARDEN_GROUP_ID);
+    const admin = this.admin;
     const ownRebalances = new OwnRebalanceRecorder({
       db: this.db,
       clientId: config.KAFKA_CLIENT_ID,
       clientHost: hostname(),
+      identify: (groupId, memberId) => groupMemberIdentity(admin, groupId, memberId),
       logger,
     });
     this.ownRebalances = ownRebalances;

@@ -18,8 +18,9 @@ export function RebalancesPageClient({ refreshMs }: { refreshMs: number }) {
         <div>
           <h1 id="rebalances-heading">Rebalances</h1>
           <p className="muted subtitle">
-            Each stop of a group for a rebalance: measured from Warden&apos;s own consumer, inferred between samples for
-            other groups (then the duration is an upper bound, shown as ≤).
+            One entry per rebalance: the stop each Warden member measured, merged with what the sampler inferred between
+            two samples (the trigger and the whole group before and after). Where no Warden member measured it, the
+            samples only bound its duration, shown as ≤.
           </p>
         </div>
         <RefreshIndicator isFetching={isFetching} refreshMs={refreshMs} />

@@ -35,7 +35,7 @@ export const ZGroupSummary = z.object({
   /** Partitions the group never committed: their lag is unknown and not in totalLag. */
   partitionsWithoutCommit: z.number().int().min(0),
   partitionCount: z.number().int().min(0),
-  /** Distinct owners (client id + host) in the latest sample. */
+  /** Distinct owners (by member id; client id + host for samples stored without one) in the latest sample. */
   members: z.number().int().min(0),
   /** The partition whose waiting record is oldest; null when no partition's time lag is known. */
   worstTimeLag: ZTimeLag.extend(ZTopicPartition.shape).nullable(),
@@ -112,7 +112,10 @@ export const ZPartitionDetail = z.object({
   arrivalRatePerSec: z.number().nullable(),
   consumptionRatePerSec: z.number().nullable(),
   ratesBasis: z.enum(['sampler', 'lag-samples', 'none']),
-  owner: z.object({ clientId: z.string(), host: z.string().nullable() }).nullable(),
+  /** Its owner; `name` is how Warden names a member everywhere (lib/members/member-name.ts). */
+  owner: z
+    .object({ memberId: z.string().nullable(), clientId: z.string(), host: z.string().nullable(), name: z.string() })
+    .nullable(),
   /** Burrow's evaluation of the recent commits. */
   status: ZPartitionStatus,
   quarantine: ZPartitionQuarantine.nullable(),
@@ -121,8 +124,11 @@ export const ZPartitionDetail = z.object({
 });
 
 export const ZGroupMember = z.object({
+  /** null for samples stored before member ids were. */
+  memberId: z.string().nullable(),
   clientId: z.string(),
   host: z.string().nullable(),
+  name: z.string(),
   partitions: z.array(ZTopicPartition),
 });
 

@@ -1,6 +1,7 @@
 import { EMPTY_CLIENT_SETTINGS, resolveClientSettings, type ClientSettingsTable } from '../advisor/client-settings';
 import { countMemberRestarts, DEFAULT_REJOIN_WITHIN_MS, parseStoredMembers } from '../advisor/member-restarts';
 import { countRebalances } from '../advisor/rebalance-count';
+import { measuringMemberId } from '../rebalances/merge-rebalances';
 import type { Database } from '../db';
 import { ZGroupAdvice, type TGroupAdvice } from '../schemas/advice';
 import { buildGroupAdvice } from './analysis/group-advice';
@@ -46,7 +47,7 @@ export async function getGroupAdvice(
     // Rows, not rebalances: each Warden member measures the same rebalance (countRebalances merges them).
     db.rebalanceEvent.findMany({
       where: { groupId, startedAt: { gte: hourBefore, lte: round.sampledAt } },
-      select: { source: true, startedAt: true, endedAt: true },
+      select: { source: true, startedAt: true, endedAt: true, membersBefore: true, membersAfter: true },
     }),
     db.rebalanceEvent.findFirst({ select: { id: true } }),
     // The whole-group view (inferred rows); a measured 'own-consumer' row shows one member and never its leave.
@@ -94,6 +95,7 @@ export async function getGroupAdvice(
               source: r.source,
               startedAtMs: r.startedAt.getTime(),
               endedAtMs: r.endedAt?.getTime() ?? null,
+              measuredBy: measuringMemberId(r),
             })),
           )
         : null,

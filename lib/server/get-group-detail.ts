@@ -1,8 +1,10 @@
 import type { Database } from '../db';
 import { ZGroupDetail, type TGroupDetail } from '../schemas/groups';
-import { analyzeGroup, groupSummaryFields, partitionKey } from './analysis/group-analysis';
+import { memberName } from '../members/member-name';
+import { analyzeGroup, groupSummaryFields, partitionKey, type LatestPartitionRow } from './analysis/group-analysis';
 import { notFound } from './api-error';
 import { loadGroupRounds } from './load-group-rounds';
+import { lastRebalanceSummary, loadLatestRebalances } from './load-rebalances';
 
 export interface GroupDetailOptions {
   timeLagObjectiveMs: number | null;
@@ -23,7 +25,7 @@ export async function getGroupDetail(
 ): Promise<TGroupDetail> {
   // All at once: the small reads do not depend on the round, and a page load should wait for one round trip
   // of them, not two (for a group never sampled they are wasted, and cheap).
-  const [[round], quarantines, prefixes, lastRebalance] = await Promise.all([
+  const [[round], quarantines, prefixes, latestRebalances] = await Promise.all([
     loadGroupRounds(db, {
       groupIds: [groupId],
       historyMs: Math.max(options.historyMs ?? 10 * 60_000, options.rateWindowMs),
@@ -31,7 +33,7 @@ export async function getGroupDetail(
     }),
     db.partitionQuarantine.findMany({ where: { groupId } }),
     db.consumerPartitionState.findMany({ where: { groupId } }),
-    db.rebalanceEvent.findFirst({ where: { groupId }, orderBy: { startedAt: 'desc' } }),
+    loadLatestRebalances(db, [groupId]),
   ]);
   if (!round) throw notFound(`consumer group "${groupId}" has never been sampled`);
   const quarantineOf = new Map(quarantines.map((q) => [partitionKey(q), q]));
@@ -47,7 +49,7 @@ export async function getGroupDetail(
   });
 
   const detail: TGroupDetail = {
-    ...groupSummaryFields(round, analysis, quarantines.length, lastRebalance),
+    ...groupSummaryFields(round, analysis, quarantines.length, lastRebalanceSummary(latestRebalances.get(groupId))),
     isWardenConsumer: prefixes.length > 0 || quarantines.length > 0,
     memberList: analysis.members,
     partitions: analysis.partitions.map((p) => {
@@ -64,7 +66,7 @@ export async function getGroupDetail(
         arrivalRatePerSec: p.arrivalRatePerSec,
         consumptionRatePerSec: p.consumptionRatePerSec,
         ratesBasis: p.ratesBasis,
-        owner: p.row.memberClientId === null ? null : { clientId: p.row.memberClientId, host: p.row.memberHost },
+        owner: ownerOf(p.row),
         status: p.status,
         quarantine: quarantine
           ? {
@@ -94,4 +96,11 @@ export async function getGroupDetail(
     }),
   };
   return ZGroupDetail.parse(detail);
+}
+
+/** The partition's owner as the newest sample saw it, named as everywhere else. */
+function ownerOf(row: LatestPartitionRow): TGroupDetail['partitions'][number]['owner'] {
+  if (row.memberClientId === null) return null;
+  const owner = { memberId: row.memberId ?? null, clientId: row.memberClientId, host: row.memberHost };
+  return { ...owner, name: memberName(owner) };
 }

@@ -3,6 +3,7 @@ import { ZGroupsResponse, type TGroupSummary, type TGroupsResponse } from '../sc
 import { analyzeGroup, compareGroupsWorstFirst, groupSummaryFields } from './analysis/group-analysis';
 import { lagTrend } from './analysis/partition-analysis';
 import { loadGroupRounds } from './load-group-rounds';
+import { lastRebalanceSummary, loadLatestRebalances } from './load-rebalances';
 
 export interface ListGroupsOptions {
   timeLagObjectiveMs: number | null;
@@ -32,10 +33,7 @@ export async function listGroups(db: Database, options: ListGroupsOptions): Prom
       where: { groupId: { in: groupIds } },
       select: { groupId: true, topic: true, partition: true },
     }),
-    db.$queryRaw<Array<{ group_id: string; started_at: Date; duration_ms: number | null; duration_is_bound: boolean }>>`
-      SELECT DISTINCT ON (group_id) group_id, started_at, duration_ms, duration_is_bound
-      FROM rebalance_event WHERE group_id = ANY(${groupIds}::text[])
-      ORDER BY group_id, started_at DESC`,
+    loadLatestRebalances(db, groupIds),
   ]);
 
   const groups = rounds.map((round): TGroupSummary => {
@@ -49,19 +47,12 @@ export async function listGroups(db: Database, options: ListGroupsOptions): Prom
       rateWindowMs: options.rateWindowMs,
       nowMs,
     });
-    const rebalance = lastRebalances.find((r) => r.group_id === round.groupId);
     return {
       ...groupSummaryFields(
         round,
         analysis,
         quarantined.length,
-        rebalance
-          ? {
-              startedAt: rebalance.started_at,
-              durationMs: rebalance.duration_ms,
-              durationIsBound: rebalance.duration_is_bound,
-            }
-          : null,
+        lastRebalanceSummary(lastRebalances.get(round.groupId)),
       ),
       trend: lagTrend(round.rounds, nowMs - historyMs, nowMs + 1, options.trendBuckets ?? 30).map((b) => ({
         at: new Date(b.atMs).toISOString(),

@@ -1,50 +1,44 @@
 import type { Database } from '../db';
-import { ZRebalancesResponse, type TRebalancesResponse } from '../schemas/rebalances';
+import type { MergedRebalance } from '../rebalances/merge-rebalances';
+import { ZRebalancesResponse, type TRebalance, type TRebalancesResponse } from '../schemas/rebalances';
+import { loadRebalances } from './load-rebalances';
 
-/** GET /api/rebalances: rebalance history across groups (or of one), newest first. */
+/**
+ * GET /api/rebalances: rebalance history across groups (or of one), newest first, one entry per rebalance
+ * however many rows observed it (lib/rebalances/merge-rebalances.ts).
+ */
 export async function listRebalances(
   db: Database,
   options: { groupId?: string; limit?: number } = {},
 ): Promise<TRebalancesResponse> {
-  const rows = await db.rebalanceEvent.findMany({
-    where: options.groupId ? { groupId: options.groupId } : {},
-    orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
-    take: options.limit ?? 200,
-  });
-  return ZRebalancesResponse.parse({
-    rebalances: rows.map((r) => ({
-      id: r.id.toString(),
-      groupId: r.groupId,
-      source: r.source,
-      startedAt: r.startedAt.toISOString(),
-      endedAt: r.endedAt?.toISOString() ?? null,
-      durationMs: r.durationMs,
-      durationIsBound: r.durationIsBound,
-      membersBefore: memberNames(r.membersBefore),
-      membersAfter: memberNames(r.membersAfter),
-      partitionsMoved: r.partitionsMoved,
-      trigger: r.trigger,
-    })),
-  });
+  const rebalances = await loadRebalances(db, { groupId: options.groupId, limit: options.limit ?? 200 });
+  return ZRebalancesResponse.parse({ rebalances: rebalances.map(rebalanceJson) });
 }
 
-/**
- * Display names of a stored member list, whatever shape the recorder chose: strings as they are; objects by
- * client id and host (or member id); anything else as compact JSON. Never throws on odd data.
- */
-export function memberNames(json: unknown): string[] {
-  if (!Array.isArray(json)) return [];
-  return json.map((member) => {
-    if (typeof member === 'string') return member;
-    if (member !== null && typeof member === 'object') {
-      const m = member as Record<string, unknown>;
-      const memberId = typeof m.memberId === 'string' ? m.memberId : null;
-      const client = typeof m.clientId === 'string' ? m.clientId : memberId;
-      const host = typeof m.clientHost === 'string' ? m.clientHost : typeof m.host === 'string' ? m.host : null;
-      // Instances often share a client id: the member id's tail tells them apart.
-      const instance = memberId && client !== memberId ? ` #${memberId.slice(-6)}` : '';
-      if (client) return `${client}${host ? ` ${host}` : ''}${instance}`;
-    }
-    return JSON.stringify(member);
-  });
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function rebalanceJson(r: MergedRebalance): TRebalance {
+  return {
+    id: r.id,
+    groupId: r.groupId,
+    startedAt: iso(r.startedAtMs),
+    endedAt: iso(r.endedAtMs),
+    durationMs: r.durationMs,
+    durationIsBound: r.durationIsBound,
+    stops: r.stops.map((s) => ({
+      name: s.name,
+      memberId: s.memberId,
+      startedAt: iso(s.startedAtMs),
+      endedAt: iso(s.endedAtMs),
+      durationMs: s.durationMs,
+      joining: s.joining,
+    })),
+    sampledBetween: r.sampledBetween ? { from: iso(r.sampledBetween.fromMs), to: iso(r.sampledBetween.toMs) } : null,
+    trigger: r.trigger,
+    membersSeenBy: r.membersSeenBy,
+    membersBefore: r.membersBefore,
+    membersAfter: r.membersAfter,
+    partitionsMoved: r.partitionsMoved,
+    rowIds: r.rowIds,
+  };
 }

@@ -96,6 +96,7 @@ export async function loadGroupRounds(
       logStartOffset: sample.logStartOffset,
       logEndOffset: sample.logEndOffset,
       lag: sample.lag,
+      memberId: sample.memberId,
       memberClientId: sample.memberClientId,
       memberHost: sample.memberHost,
       timeLagMs: toNumber(sample.timeLagMs),

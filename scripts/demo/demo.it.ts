@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childProcessEnv, loadConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
 import { getGroupAdvice } from '../../lib/server/get-group-advice';
+import { listRebalances } from '../../lib/server/list-rebalances';
 import { testDatabase } from '../../test-support/database';
 import { eventually, uniqueName } from '../../test-support/integration';
 import { HOT_PARTITION, POISON_PARTITION } from './demo-traffic';
@@ -156,6 +157,13 @@ describe('npm run demo', () => {
       );
       expect(inferred.length).toBeGreaterThanOrEqual(2);
       expect(await db.rebalanceEvent.count({ where: { groupId, source: 'own-consumer' } })).toBeGreaterThanOrEqual(3);
+      // The history shows each of the two changes once: the join with both workers' stops, the leave with the
+      // first worker's, each with what the sampler saw.
+      const { rebalances } = await listRebalances(db, { groupId });
+      const sampled = (trigger: string, stops: number) =>
+        rebalances.filter((r) => r.trigger === trigger && r.stops.length === stops && r.sampledBetween !== null);
+      expect(sampled('join', 2)).toHaveLength(1);
+      expect(sampled('leave', 1)).toHaveLength(1);
 
       // The rebalances the second worker caused are in the advice too (the story's rate is well above the threshold).
       const advice = await getGroupAdvice(db, groupId, adviceOptions);

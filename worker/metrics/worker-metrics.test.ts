@@ -28,6 +28,7 @@ function lagRow(
     logEndOffset: lag ?? 0n,
     lag,
     groupState: 'Stable',
+    memberId: null,
     memberClientId: null,
     memberHost: null,
     groupProtocol: null,

@@ -13,6 +13,7 @@ export interface LagRow {
   logEndOffset: bigint;
   lag: bigint | null;
   groupState: string;
+  memberId: string | null;
   memberClientId: string | null;
   memberHost: string | null;
   groupProtocol: string | null;
@@ -29,7 +30,7 @@ export function buildLagRows(group: GroupSnapshot, watermarks: TopicWatermarks[]
       if (p.offset !== '-1' && p.offset !== '') committed.set(`${topic.topic}/${p.partition}`, BigInt(p.offset));
     }
   }
-  const owners = new Map<string, { clientId: string; clientHost: string }>();
+  const owners = new Map<string, { memberId: string; clientId: string; clientHost: string }>();
   for (const member of group.members) {
     for (const [topic, partitions] of Object.entries(member.assignment)) {
       for (const partition of partitions) owners.set(`${topic}/${partition}`, member);
@@ -54,6 +55,7 @@ export function buildLagRows(group: GroupSnapshot, watermarks: TopicWatermarks[]
         logEndOffset: logEnd,
         lag: committedOffset === null ? null : logEnd > committedOffset ? logEnd - committedOffset : 0n,
         groupState: group.state,
+        memberId: owner?.memberId ?? null,
         memberClientId: owner?.clientId ?? null,
         memberHost: owner?.clientHost ?? null,
         groupProtocol: group.protocol === '' ? null : group.protocol,

@@ -12,13 +12,13 @@ export async function insertLagSamples(db: Database, rows: readonly LagSampleRow
   return db.$executeRaw`
     INSERT INTO lag_sample (
       sampled_at, group_id, topic, partition, committed_offset, log_start_offset, log_end_offset, lag, group_state,
-      member_client_id, member_host, group_protocol, time_lag_ms, time_lag_kind, exact_time_lag_ms,
+      member_id, member_client_id, member_host, group_protocol, time_lag_ms, time_lag_kind, exact_time_lag_ms,
       arrival_rate_per_sec, consumption_rate_per_sec)
     SELECT * FROM unnest(
       ${column('sampledAt')}::timestamptz[], ${column('groupId')}::text[], ${column('topic')}::text[],
       ${column('partition')}::int[], ${column('committedOffset')}::bigint[], ${column('logStartOffset')}::bigint[],
       ${column('logEndOffset')}::bigint[], ${column('lag')}::bigint[], ${column('groupState')}::text[],
-      ${column('memberClientId')}::text[], ${column('memberHost')}::text[], ${column('groupProtocol')}::text[],
+      ${column('memberId')}::text[], ${column('memberClientId')}::text[], ${column('memberHost')}::text[], ${column('groupProtocol')}::text[],
       ${column('timeLagMs')}::bigint[], ${column('timeLagKind')}::text[], ${column('exactTimeLagMs')}::bigint[],
       ${column('arrivalRatePerSec')}::float8[], ${column('consumptionRatePerSec')}::float8[])`;
 }

@@ -3,8 +3,8 @@ import type { Admin, Consumer } from 'kafkajs';
 import type { Database } from '../../lib/db';
 import { testDatabase } from '../../test-support/database';
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
-import { ClusterReader } from '../../lib/kafka/cluster-reader';
-import { LagSampler } from './lag-sampler';
+import { testSampler } from '../../test-support/test-sampler';
+import type { LagSampler } from './lag-sampler';
 import type { LagSampleRow } from './sampler-state';
 import { commitOffsets } from '../../test-support/commit-offsets';
 
@@ -14,24 +14,7 @@ import { commitOffsets } from '../../test-support/commit-offsets';
 
 const kafka = testKafka('warden-sampler-it');
 
-function newSampler(db: Database, include: RegExp): LagSampler {
-  return new LagSampler({
-    reader: new ClusterReader({ kafka, ownGroupId: 'warden-unrelated', include, exclude: null }),
-    db,
-    lock: null,
-    instanceId: 'sampler-it',
-    intervalMs: 500,
-    maxBackoffMs: 2_000,
-    state: {
-      timeLagPoints: 60,
-      timeLagSpacingMs: 0,
-      rateWindowMs: 60_000,
-      exactTimeLagIntervalMs: 0,
-      exactTimeLagMaxPartitions: 100,
-    },
-    retention: { rawDays: 7, rollupDays: 90 },
-  });
-}
+const newSampler = (db: Database, include: RegExp): LagSampler => testSampler(kafka, db, include);
 
 const partitionRow = (rows: LagSampleRow[], partition: number) => rows.find((r) => r.partition === partition);
 
@@ -120,6 +103,7 @@ describe('LagSampler on the real broker and Postgres', () => {
         groupProtocol: 'RoundRobinAssigner',
       });
       expect(row.memberClientId).toBe('warden-sampler-it');
+      expect(row.memberId).toMatch(/^warden-sampler-it-[0-9a-f-]{36}$/);
       expect(row.consumptionRatePerSec).toBeGreaterThan(0);
     }
   });

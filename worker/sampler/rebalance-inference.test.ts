@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countMoved, trackGroup, type GroupObservation, type RebalanceTracker } from './rebalance-inference';
+import { trackGroup, type GroupObservation, type RebalanceTracker } from './rebalance-inference';
 import type { GroupMember } from '../../lib/kafka/cluster-observation';
 
 const member = (id: string, assignment: Record<string, number[]>): GroupMember => ({
@@ -113,13 +113,73 @@ describe('trackGroup', () => {
     ]);
   });
 
-  it('reports a reassignment without membership change as unknown, and nothing when nothing changed', () => {
+  it('reports a new assignment of the same members as an assignment change, and nothing when nothing changed', () => {
     const { rebalances } = run([
       observe(0, 'Stable', [a]),
       observe(5_000, 'Stable', [a]),
       observe(10_000, 'Stable', [member('a', { t: [0, 1, 2, 3, 4] })]), // partitions added to the topic
     ]);
-    expect(rebalances.map((r) => [r.trigger, r.partitionsMoved])).toEqual([['unknown', 1]]);
+    expect(rebalances.map((r) => [r.trigger, r.partitionsMoved, r.membersJoined, r.membersLeft])).toEqual([
+      ['assignment', 1, [], []],
+    ]);
+  });
+
+  it('reports a rebalance seen in progress that changed nothing as unknown with nothing moved', () => {
+    const { rebalances } = run([
+      observe(0, 'Stable', [a]),
+      observe(5_000, 'PreparingRebalance', [member('a', {})]),
+      observe(10_000, 'Stable', [a]),
+    ]);
+    expect(rebalances.map((r) => [r.trigger, r.partitionsMoved])).toEqual([['unknown', 0]]);
+  });
+
+  it('reports a member that came back under a new member id (same client id and host) as a leave and a join', () => {
+    const restarted: GroupMember = { ...a, memberId: 'a2' };
+    const { rebalances } = run([observe(0, 'Stable', [a]), observe(5_000, 'Stable', [restarted])]);
+    expect(rebalances).toMatchObject([
+      { trigger: 'leave', membersLeft: ['a'], membersJoined: ['a2'], partitionsMoved: 4 },
+    ]);
+  });
+
+  it('never describes a rebalance as unknown while members changed or partitions moved (every small case)', () => {
+    // Every pair of settled states over two partitions and three member ids (a2 is a's client and host under
+    // another member id), each partition owned by one of the present members or by nobody.
+    const ids = ['a', 'b', 'a2'];
+    const states: GroupMember[][] = [];
+    for (let mask = 0; mask < 1 << ids.length; mask++) {
+      const present = ids.filter((_, i) => mask & (1 << i));
+      const owners = [null, ...present];
+      for (const owner0 of owners)
+        for (const owner1 of owners)
+          states.push(
+            present.map((id) => ({
+              memberId: id,
+              clientId: id === 'a2' ? 'c-a' : `c-${id}`,
+              clientHost: '/10.0.0.1',
+              assignment: { t: [owner0 === id ? [0] : [], owner1 === id ? [1] : []].flat() },
+            })),
+          );
+    }
+    let described = 0;
+    for (const before of states) {
+      for (const after of states) {
+        for (const between of [[], ['PreparingRebalance']]) {
+          const observations = [
+            observe(0, before.length === 0 ? 'Empty' : 'Stable', before),
+            ...between.map((state) => observe(5_000, state, [])),
+            observe(10_000, after.length === 0 ? 'Empty' : 'Stable', after),
+          ];
+          for (const r of run(observations).rebalances) {
+            described++;
+            const changed = r.membersJoined.length + r.membersLeft.length + r.partitionsMoved > 0;
+            expect(r.trigger === 'unknown' && changed, JSON.stringify(r)).toBe(false);
+            if (r.membersLeft.length > 0) expect(r.trigger).toBe('leave');
+            else if (r.membersJoined.length > 0) expect(r.trigger).toBe('join');
+          }
+        }
+      }
+    }
+    expect(described).toBeGreaterThan(states.length * states.length);
   });
 
   it('reports nothing for a rebalance already in progress when tracking starts', () => {
@@ -131,15 +191,5 @@ describe('trackGroup', () => {
     const first = trackGroup(undefined, observe(5_000, 'Stable', [a]));
     expect(trackGroup(first.tracker ?? undefined, observe(4_000, 'Empty', [])).rebalance).toBeNull();
     expect(trackGroup(first.tracker ?? undefined, observe(6_000, 'Dead', [])).tracker).toBeNull();
-  });
-});
-
-describe('countMoved', () => {
-  it('counts partitions whose owner changed, became owned or became unowned', () => {
-    expect(countMoved([member('a', { t: [0, 1] })], [member('a', { t: [0] }), member('b', { t: [1], u: [0] })])).toBe(
-      2,
-    );
-    expect(countMoved([member('a', { t: [0, 1] })], [])).toBe(2);
-    expect(countMoved([a], [a])).toBe(0);
   });
 });

@@ -1,4 +1,6 @@
 import type { GroupMember } from '../../lib/kafka/cluster-observation';
+import { countMoved } from '../../lib/rebalances/partitions-moved';
+import { triggerOf, type RebalanceTrigger } from '../../lib/rebalances/rebalance-trigger';
 // Rebalances of any consumer group, inferred from what describeGroups shows at successive sampler rounds.
 // Pure: one tracker per group, fed one observation per round.
 //
@@ -9,10 +11,14 @@ import type { GroupMember } from '../../lib/kafka/cluster-observation';
 //   the first settled sample after it, so the duration is an upper bound ("at most").
 // - Two rebalances between the same two samples look like one; one that changed nothing is invisible.
 // - Nothing is reported for a rebalance already in progress when tracking starts (its start is unknown).
-// - The trigger is the likely one: a member that left while its lagging partitions had not committed for
-//   `silenceMs` most likely stopped heartbeating (timeout); otherwise a departure is a clean leave.
+// - The trigger is the likely one (lib/rebalances/rebalance-trigger.ts): a member that left while its lagging
+//   partitions had not committed for `silenceMs` most likely stopped heartbeating (timeout); otherwise a
+//   departure is a clean leave. Members are told apart by member id only: a member that came back under a new
+//   id (a restart, a rebuilt client) left and joined, even with the same client id and host.
+// - A described rebalance never contradicts itself: members, partitions moved and trigger all come from the
+//   same two settled observations, and the trigger is 'unknown' only when nothing visible changed.
 
-export type RebalanceTrigger = 'join' | 'leave' | 'timeout' | 'unknown';
+export type { RebalanceTrigger };
 
 export interface PartitionProgress {
   topic: string;
@@ -131,9 +137,13 @@ function describeRebalance(
   const afterIds = new Set(after.members.map((m) => m.memberId));
   const membersJoined = [...afterIds].filter((id) => !beforeIds.has(id)).sort();
   const membersLeft = [...beforeIds].filter((id) => !afterIds.has(id)).sort();
-  let trigger: RebalanceTrigger = 'unknown';
-  if (membersLeft.length > 0) trigger = membersLeft.some((id) => silent.includes(id)) ? 'timeout' : 'leave';
-  else if (membersJoined.length > 0) trigger = 'join';
+  const partitionsMoved = countMoved(before.members, after.members);
+  const trigger = triggerOf({
+    joined: membersJoined.length,
+    left: membersLeft.length,
+    leftSilently: membersLeft.some((id) => silent.includes(id)),
+    partitionsMoved,
+  });
   return {
     groupId,
     startedAtMs,
@@ -143,7 +153,7 @@ function describeRebalance(
     membersAfter: after.members,
     membersJoined,
     membersLeft,
-    partitionsMoved: countMoved(before.members, after.members),
+    partitionsMoved,
     trigger,
     statesSeen,
   };
@@ -161,26 +171,6 @@ function changed(a: GroupObservation, b: GroupObservation): boolean {
     .sort()
     .join('\u0000');
   return idsA !== idsB || countMoved(a.members, b.members) > 0;
-}
-
-export function countMoved(before: readonly GroupMember[], after: readonly GroupMember[]): number {
-  const ownersBefore = owners(before);
-  const ownersAfter = owners(after);
-  let moved = 0;
-  for (const key of new Set([...ownersBefore.keys(), ...ownersAfter.keys()])) {
-    if (ownersBefore.get(key) !== ownersAfter.get(key)) moved += 1;
-  }
-  return moved;
-}
-
-function owners(members: readonly GroupMember[]): Map<string, string> {
-  const result = new Map<string, string>();
-  for (const member of members) {
-    for (const [topic, partitions] of Object.entries(member.assignment)) {
-      for (const partition of partitions) result.set(tpKey(topic, partition), member.memberId);
-    }
-  }
-  return result;
 }
 
 /**

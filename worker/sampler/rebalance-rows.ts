@@ -4,11 +4,14 @@
 // - 'describe-groups' (inferred, every group): the whole group's members; start and end are the samples
 //   around the rebalance, so the duration is an upper bound (duration_is_bound = true).
 // - 'own-consumer' (measured, Warden's own consumer): only the measuring member, with its assignment before
-//   and after; start and end are its own stop (REBALANCING or crash/restart to GROUP_JOIN), measured exactly.
+//   and after, named as the group names it where the recorder could ask (own-rebalance-recorder.ts); start
+//   and end are its own stop (REBALANCING or crash/restart to GROUP_JOIN), measured exactly.
 //   Each Warden instance writes its own row, so a rebalance of a group with N Warden members has N measured
-//   rows (one per member's stop) next to at most one inferred row.
+//   rows (one per member's stop) next to at most one inferred row; the history and the rebalance rate merge
+//   them into one rebalance (lib/rebalances/merge-rebalances.ts).
 
 import type { Prisma } from '../../lib/generated/prisma/client';
+import { countMoved } from '../../lib/rebalances/partitions-moved';
 import type { TopicPartition } from '../core/types';
 import type { InferredRebalance, RebalanceTrigger } from './rebalance-inference';
 import type { GroupMember } from '../../lib/kafka/cluster-observation';
@@ -71,7 +74,10 @@ export function measuredRebalanceRow(
     durationIsBound: false,
     membersBefore: timing.assignmentBefore.length > 0 ? [self(before)] : [],
     membersAfter: [self(after)],
-    partitionsMoved: symmetricDifference(timing.assignmentBefore, timing.assignmentAfter),
+    partitionsMoved: countMoved(
+      [{ memberId: timing.memberId, assignment: before }],
+      [{ memberId: timing.memberId, assignment: after }],
+    ),
     trigger: timing.cause === 'join' ? 'join' : 'unknown',
   };
 }
@@ -90,13 +96,6 @@ function assignmentOf(partitions: readonly TopicPartition[]): Record<string, num
   for (const { topic, partition } of partitions) (result[topic] ??= []).push(partition);
   for (const list of Object.values(result)) list.sort((a, b) => a - b);
   return result;
-}
-
-function symmetricDifference(a: readonly TopicPartition[], b: readonly TopicPartition[]): number {
-  const key = (tp: TopicPartition) => `${tp.topic}\u0000${tp.partition}`;
-  const setA = new Set(a.map(key));
-  const setB = new Set(b.map(key));
-  return [...setA].filter((k) => !setB.has(k)).length + [...setB].filter((k) => !setA.has(k)).length;
 }
 
 function normaliseMember(member: GroupMember): GroupMember {

@@ -144,6 +144,7 @@ export class SamplerState {
         logEndOffset: row.logEndOffset,
         lag: row.lag,
         groupState: row.groupState,
+        memberId: row.memberId,
         memberClientId: row.memberClientId,
         memberHost: row.memberHost,
         groupProtocol: row.groupProtocol,

@@ -84,14 +84,22 @@ describe('analyzeGroup', () => {
     expect(analysis.partitions.map((p) => p.row.partition)).toEqual([0, 1, 2]);
     expect(analysis.members).toEqual([
       {
+        memberId: null,
         clientId: 'a',
         host: '/10.0.0.1',
+        name: 'a 10.0.0.1',
         partitions: [
           { topic: 'orders', partition: 0 },
           { topic: 'orders', partition: 1 },
         ],
       },
-      { clientId: 'b', host: '/10.0.0.1', partitions: [{ topic: 'orders', partition: 2 }] },
+      {
+        memberId: null,
+        clientId: 'b',
+        host: '/10.0.0.1',
+        name: 'b 10.0.0.1',
+        partitions: [{ topic: 'orders', partition: 2 }],
+      },
     ]);
   });
 
@@ -177,7 +185,7 @@ describe('measurePerConsumerRate', () => {
       WINDOW_MS,
     );
     expect(rate).toMatchObject({ ratePerSec: 50, isLowerBound: true });
-    expect(rate.basis).toMatch(/busiest \(b\).*lower bound/);
+    expect(rate.basis).toMatch(/busiest \(b 10\.0\.0\.1\).*lower bound/);
   });
 
   it('is unknown when nothing was committed in the window', () => {
@@ -399,7 +407,7 @@ describe('buildGroupAdvice', () => {
         },
       });
       expect(budget?.evidence.slowRecordMsBasis).toMatch(
-        /^mean estimate, 1 \/ 1\.25 records\/s committed by slow \(\/10\.0\.0\.1\), the slowest of 1 member with records waiting throughout the last 1 min; single records may take longer$/,
+        /^mean estimate, 1 \/ 1\.25 records\/s committed by slow 10\.0\.0\.1, the slowest of 1 member with records waiting throughout the last 1 min; single records may take longer$/,
       );
       expect(budget?.detail).toMatch(/500 records x 800 ms = 6 min 40 s, over the 5 min max\.poll\.interval\.ms/);
     });

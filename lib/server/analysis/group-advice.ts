@@ -15,6 +15,7 @@ import type { ResolvedClientSettings } from '../../advisor/client-settings';
 import { formatRate, plural } from '../../advisor/format';
 import type { MemberRestartCounts } from '../../advisor/member-restarts';
 import { formatDuration } from '../../lag/format-duration';
+import { memberName } from '../../members/member-name';
 import type { TGroupAdvice } from '../../schemas/advice';
 import type { GroupAnalysis, PartitionAnalysis } from './group-analysis';
 import { ratesBetweenCommits, sumPartitionSamples, type SamplePoint } from './partition-analysis';
@@ -45,6 +46,8 @@ export interface GroupAdviceInput {
  * Ownership is today's: a partition that moved during the window is counted for its current owner.
  */
 export interface MemberRate {
+  /** null or absent: unknown (samples stored without member ids). */
+  memberId?: string | null;
   clientId: string;
   host: string | null;
   /** Committed records per second on the partitions it owns, measured commit to commit (0: not measured). */
@@ -71,6 +74,7 @@ export function measurePerConsumerRate(
     };
   });
   const memberRates: MemberRate[] = members.map((m) => ({
+    memberId: m.member.memberId,
     clientId: m.member.clientId,
     host: m.member.host,
     ratePerSec: m.rate,
@@ -96,7 +100,7 @@ export function measurePerConsumerRate(
       saturatedMembers: 0,
       members: memberRates,
       basis:
-        `no consumer had records waiting throughout the last ${window}; the busiest (${busiest.member.clientId}) committed ` +
+        `no consumer had records waiting throughout the last ${window}; the busiest (${busiest.member.name}) committed ` +
         `${formatRate(busiest.rate)}, only a lower bound of what one consumer can do`,
     };
   }
@@ -144,7 +148,6 @@ export function measurePollBudget(
   const slowest = [...saturated].sort((a, b) => a.ratePerSec - b.ratePerSec)[0];
   if (!slowest) return { budget: null, note: null };
   const slowRecordMs = Math.round((1000 / slowest.ratePerSec) * 10) / 10;
-  const name = `${slowest.clientId}${slowest.host ? ` (${slowest.host})` : ''}`;
   return {
     budget: {
       maxBatchRecords: settings.maxPollRecords,
@@ -152,7 +155,7 @@ export function measurePollBudget(
       limitMs: settings.maxPollIntervalMs,
       limitName: 'max.poll.interval.ms',
       slowRecordBasis:
-        `mean estimate, 1 / ${Number(slowest.ratePerSec.toPrecision(3))} records/s committed by ${name}, the slowest of ` +
+        `mean estimate, 1 / ${Number(slowest.ratePerSec.toPrecision(3))} records/s committed by ${memberName(slowest)}, the slowest of ` +
         `${plural(saturated.length, 'member')} with records waiting throughout the last ${formatDuration(windowMs / 1000)}; ` +
         'single records may take longer',
       assumed: `${settings.origin.maxPollRecords} as the batch size (a member with records waiting gets full batches) and ${settings.origin.maxPollIntervalMs} as the limit`,

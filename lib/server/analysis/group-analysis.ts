@@ -2,6 +2,7 @@
 // and Burrow status, and the group status (lib/lag/partition-status.ts combineGroupStatus).
 
 import type { RateEstimate } from '../../advisor/rates';
+import { memberName } from '../../members/member-name';
 import { combineGroupStatus, type GroupStatusResult, type PartitionStatus } from '../../lag/partition-status';
 import type { TTimeLag } from '../../schemas/groups';
 import {
@@ -20,6 +21,8 @@ export interface LatestPartitionRow extends StoredLagColumns {
   logStartOffset: bigint;
   logEndOffset: bigint;
   lag: bigint | null;
+  /** The owner's member id; null or absent when unknown (rows sampled before member ids were stored). */
+  memberId?: string | null;
   memberClientId: string | null;
   memberHost: string | null;
 }
@@ -43,7 +46,14 @@ export interface GroupAnalysis {
   totalLag: number;
   partitionsWithoutCommit: number;
   worstTimeLag: (TTimeLag & { topic: string; partition: number }) | null;
-  members: Array<{ clientId: string; host: string | null; partitions: Array<{ topic: string; partition: number }> }>;
+  /** One per member (by member id where known, else by client id and host), named by lib/members/member-name.ts. */
+  members: Array<{
+    memberId: string | null;
+    clientId: string;
+    host: string | null;
+    name: string;
+    partitions: Array<{ topic: string; partition: number }>;
+  }>;
 }
 
 export const partitionKey = (p: { topic: string; partition: number }): string => `${p.topic}\u0000${p.partition}`;
@@ -106,10 +116,12 @@ export function analyzeGroup(input: {
   const members = new Map<string, GroupAnalysis['members'][number]>();
   for (const p of partitions) {
     if (p.row.memberClientId === null) continue;
-    const key = `${p.row.memberClientId}\u0000${p.row.memberHost ?? ''}`;
+    const memberId = p.row.memberId ?? null;
+    const key = memberId ?? `${p.row.memberClientId}\u0000${p.row.memberHost ?? ''}`;
     let member = members.get(key);
     if (!member) {
-      member = { clientId: p.row.memberClientId, host: p.row.memberHost, partitions: [] };
+      const identity = { memberId, clientId: p.row.memberClientId, host: p.row.memberHost };
+      member = { ...identity, name: memberName(identity), partitions: [] };
       members.set(key, member);
     }
     member.partitions.push({ topic: p.row.topic, partition: p.row.partition });
