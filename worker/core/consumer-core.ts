@@ -31,9 +31,9 @@ import {
   classifyFailure,
   routeFailure,
   undeliverableInfo,
-  type FinishRoute,
   type RetryRoute,
   type RoutingPolicy,
+  type UndeliverableRoute,
 } from './failure-routing';
 import { SOLO_LANE, type LaneKey } from './lane-table';
 import { decodeCompletedAbove, parseOffset } from './offsets';
@@ -487,17 +487,18 @@ export class ConsumerCore<T> {
       this.counters.permanentFailures++;
       entry.failure = { error, reason: describeError(error) };
     }
+    if (route.action === 'publish-failed-result') {
+      entry.phase = 'permanent-failure';
+      entry.phaseAttempts = 0;
+      this.startFailurePath(entry);
+      return;
+    }
     this.followRoute(entry, route, undeliverableInfo(phase, error, entry));
   }
 
-  /** Moves a record that failed permanently (or failed admission) to the path its route names. */
-  private followRoute(entry: RecordEntry<T>, route: FinishRoute, info: DeadLetterInfo): void {
+  /** Moves a record no earlier path can finish (failed admission or a permanent failure) to its last path. */
+  private followRoute(entry: RecordEntry<T>, route: UndeliverableRoute, info: DeadLetterInfo): void {
     switch (route.action) {
-      case 'publish-failed-result':
-        entry.phase = 'permanent-failure';
-        entry.phaseAttempts = 0;
-        this.startFailurePath(entry);
-        return;
       case 'dead-letter':
         this.startDeadLetter(entry, info);
         return;
