@@ -1,6 +1,7 @@
 // Where a failure goes: one pure decision table for every failure the core meets. Given the phase that
 // failed, the error's class, the attempt, the quarantine policy and which ports exist, it answers one of:
-// retry in place after N ms, publish the failure result, dead-letter, quarantine, or fatal.
+// retry in place after N ms, publish the failure result, dead-letter, quarantine, or fatal (and, for commits,
+// retry at the next interval; for the resume of a partition being revoked, report only).
 //
 // Invariants of the table:
 // - Only a transient error is retried, and a retried record keeps its lane and its phase (never re-run the
