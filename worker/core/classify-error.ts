@@ -1,4 +1,4 @@
-// "What changes if we try again?" (seed 000). Only failures that heal by themselves are transient; anything
+// "What changes if we try again?" Only failures that heal by themselves are transient; anything
 // unrecognised is permanent, so a bad input never holds a retry slot forever.
 
 import type { ErrorClass } from './types';

@@ -1,4 +1,6 @@
-// Options of ConsumerCore, their defaults and validation. Invalid settings fail at construction, not later.
+// Options of ConsumerCore. The tunable ones are one table, `TUNABLES`: each row is the option's
+// documentation, its default and the check a value must pass; the option type, the defaults and the resolved
+// settings are derived from it. Invalid settings fail at construction, not later.
 
 import { DEFAULT_BACKOFF, validateBackoff, type BackoffPolicy } from './backoff';
 import { defaultClassifyError } from './classify-error';
@@ -19,7 +21,72 @@ import type {
   TopicPartition,
 } from './types';
 
-export interface ConsumerCoreOptions<T> {
+interface Tunable<V> {
+  default: V;
+  /** Returns the value when the core can honour it; throws a RangeError naming the option otherwise. */
+  check: (name: string, value: V) => V;
+}
+
+function tunable<V>(defaultValue: V, check: (name: string, value: V) => V): Tunable<V> {
+  return { default: defaultValue, check };
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+function nonNegative(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be >= 0, got ${value}`);
+  return value;
+}
+
+function oneOf<V extends string>(...allowed: V[]): (name: string, value: V) => V {
+  return (name, value) => {
+    if (!allowed.includes(value)) throw new RangeError(`unknown ${name} ${value}`);
+    return value;
+  };
+}
+
+const TUNABLES = {
+  /** How records of one partition are ordered: one lane per key, one per partition, or none. */
+  ordering: tunable<OrderingMode>('key', oneOf('partition', 'key', 'unordered')),
+  /** What happens to a record no automatic path can finish: quarantine its partition, or dead-letter it. */
+  quarantinePolicy: tunable<QuarantinePolicy>('pause', oneOf('pause', 'dead-letter')),
+  /** Global execution slots (handler calls running at once). */
+  maxInFlight: tunable(64, positiveInteger),
+  /** Execution slots one partition may hold. */
+  maxInFlightPerPartition: tunable(16, positiveInteger),
+  /** Delivered-but-uncommitted records held per partition before it is paused. */
+  maxPendingPerPartition: tunable(1000, positiveInteger),
+  /** Unfinished payload bytes held per partition before it is paused. */
+  maxBufferedBytesPerPartition: tunable(8 * 1024 * 1024, positiveInteger),
+  /** Backoff of transient failures (full jitter). */
+  retry: tunable<BackoffPolicy>(DEFAULT_BACKOFF, (_name, policy) => {
+    validateBackoff(policy);
+    return policy;
+  }),
+  /** Automatic commits happen at most this often. */
+  commitIntervalMs: tunable(1000, nonNegative),
+  /** Budget of the commit metadata string (the broker's limit is 4096 by default). */
+  metadataMaxBytes: tunable(4000, nonNegative),
+  /** A partition whose oldest unfinished record was delivered longer ago than this is reported stalled. */
+  stallThresholdMs: tunable(30_000, nonNegative),
+  /** Dead-letter a record running or retrying this long since it first started; null: never. */
+  stallDeadLetterAfterMs: tunable<number | null>(null, (name, value) =>
+    value === null ? null : nonNegative(name, value),
+  ),
+  /** How often stuck records are checked when `stallDeadLetterAfterMs` is set. */
+  stallCheckIntervalMs: tunable(1000, positiveInteger),
+};
+
+type Tunables = typeof TUNABLES;
+type TunableValue<K extends keyof Tunables> = Tunables[K]['default'];
+/** The tunable options with their documentation (a homomorphic mapping keeps each row's doc comment). */
+type TunableOptions = { [K in keyof Tunables]?: TunableValue<K> };
+type TunableSettings = { -readonly [K in keyof Tunables]: TunableValue<K> };
+
+export interface ConsumerCoreOptions<T> extends TunableOptions {
   source: SourcePort;
   clock: Clock;
   random: Random;
@@ -35,125 +102,39 @@ export interface ConsumerCoreOptions<T> {
    * when it resolves. Without it, such records go to the quarantine policy directly.
    */
   onPermanentFailure?: (value: T, record: SourceRecord, err: unknown) => Promise<void>;
-  /** What happens to a record no automatic path can finish. Default 'pause'. */
-  quarantinePolicy?: QuarantinePolicy;
   /** Durable copy of a record no other path can finish. Required for 'dead-letter' and stall dead-letters. */
   deadLetter?: (record: SourceRecord, info: DeadLetterInfo) => Promise<void>;
   onQuarantine?: (quarantine: QuarantineInfo) => void | Promise<void>;
   onQuarantineCleared?: (tp: TopicPartition, reason: QuarantineClearReason) => void | Promise<void>;
   onEvent?: (event: CoreEvent) => void;
-  /** Default 'key'. */
-  ordering?: OrderingMode;
-  /** Global execution slots (handler calls running at once). Default 64. */
-  maxInFlight?: number;
-  /** Execution slots one partition may hold. Default 16. */
-  maxInFlightPerPartition?: number;
-  /** Delivered-but-uncommitted records held per partition before it is paused. Default 1000. */
-  maxPendingPerPartition?: number;
-  /** Unfinished payload bytes held per partition before it is paused. Default 8 MiB. */
-  maxBufferedBytesPerPartition?: number;
-  /** Default { baseMs: 100, maxMs: 30000 }. */
-  retry?: BackoffPolicy;
-  /** Default 1000. */
-  commitIntervalMs?: number;
-  /** Budget of the commit metadata string (broker limit is 4096 by default). Default 4000. */
-  metadataMaxBytes?: number;
-  /** Default 30000. */
-  stallThresholdMs?: number;
-  /** Dead-letter a record running or retrying this long since it first started. Default null (off). */
-  stallDeadLetterAfterMs?: number | null;
-  /** How often stuck records are checked when `stallDeadLetterAfterMs` is set. Default 1000. */
-  stallCheckIntervalMs?: number;
 }
 
-export const CONSUMER_CORE_DEFAULTS = {
-  ordering: 'key' as OrderingMode,
-  quarantinePolicy: 'pause' as QuarantinePolicy,
-  maxInFlight: 64,
-  maxInFlightPerPartition: 16,
-  maxPendingPerPartition: 1000,
-  maxBufferedBytesPerPartition: 8 * 1024 * 1024,
-  retry: DEFAULT_BACKOFF,
-  commitIntervalMs: 1000,
-  metadataMaxBytes: 4000,
-  stallThresholdMs: 30_000,
-  stallDeadLetterAfterMs: null as number | null,
-  stallCheckIntervalMs: 1000,
-} as const;
+/** The default of every tunable option. */
+export const CONSUMER_CORE_DEFAULTS = Object.freeze(
+  Object.fromEntries(Object.entries(TUNABLES).map(([name, row]) => [name, row.default])) as {
+    readonly [K in keyof Tunables]: TunableValue<K>;
+  },
+);
 
-export interface CoreSettings {
+export interface CoreSettings extends TunableSettings {
   classifyError: (err: unknown) => ErrorClass;
   classifyCommitError: (err: unknown) => ErrorClass;
-  ordering: OrderingMode;
-  quarantinePolicy: QuarantinePolicy;
-  maxInFlight: number;
-  maxInFlightPerPartition: number;
-  maxPendingPerPartition: number;
-  maxBufferedBytesPerPartition: number;
-  retry: BackoffPolicy;
-  commitIntervalMs: number;
-  metadataMaxBytes: number;
-  stallThresholdMs: number;
-  stallDeadLetterAfterMs: number | null;
-  stallCheckIntervalMs: number;
-}
-
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
-  return value;
-}
-
-function nonNegative(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be >= 0, got ${value}`);
-  return value;
 }
 
 /** Applies defaults and validates; throws RangeError / Error on settings the core cannot honour. */
 export function resolveCoreSettings<T>(options: ConsumerCoreOptions<T>): CoreSettings {
-  const defaults = CONSUMER_CORE_DEFAULTS;
-  const ordering = options.ordering ?? defaults.ordering;
-  const quarantinePolicy = options.quarantinePolicy ?? defaults.quarantinePolicy;
-  if (!['partition', 'key', 'unordered'].includes(ordering)) throw new RangeError(`unknown ordering ${ordering}`);
-  if (!['pause', 'dead-letter'].includes(quarantinePolicy))
-    throw new RangeError(`unknown quarantinePolicy ${quarantinePolicy}`);
-  const retry = options.retry ?? defaults.retry;
-  validateBackoff(retry);
-  const stallDeadLetter = options.stallDeadLetterAfterMs ?? defaults.stallDeadLetterAfterMs;
-  const classifyError = options.classifyError ?? defaultClassifyError;
-
-  const settings: CoreSettings = {
-    classifyError,
-    classifyCommitError: options.classifyCommitError ?? classifyError,
-    ordering,
-    quarantinePolicy,
-    maxInFlight: positiveInteger('maxInFlight', options.maxInFlight ?? defaults.maxInFlight),
-    maxInFlightPerPartition: positiveInteger(
-      'maxInFlightPerPartition',
-      options.maxInFlightPerPartition ?? defaults.maxInFlightPerPartition,
-    ),
-    maxPendingPerPartition: positiveInteger(
-      'maxPendingPerPartition',
-      options.maxPendingPerPartition ?? defaults.maxPendingPerPartition,
-    ),
-    maxBufferedBytesPerPartition: positiveInteger(
-      'maxBufferedBytesPerPartition',
-      options.maxBufferedBytesPerPartition ?? defaults.maxBufferedBytesPerPartition,
-    ),
-    retry,
-    commitIntervalMs: nonNegative('commitIntervalMs', options.commitIntervalMs ?? defaults.commitIntervalMs),
-    metadataMaxBytes: nonNegative('metadataMaxBytes', options.metadataMaxBytes ?? defaults.metadataMaxBytes),
-    stallThresholdMs: nonNegative('stallThresholdMs', options.stallThresholdMs ?? defaults.stallThresholdMs),
-    stallDeadLetterAfterMs: stallDeadLetter === null ? null : nonNegative('stallDeadLetterAfterMs', stallDeadLetter),
-    stallCheckIntervalMs: positiveInteger(
-      'stallCheckIntervalMs',
-      options.stallCheckIntervalMs ?? defaults.stallCheckIntervalMs,
-    ),
-  };
-  if (quarantinePolicy === 'dead-letter' && !options.deadLetter) {
+  const tunables = {} as TunableSettings;
+  for (const name of Object.keys(TUNABLES) as Array<keyof Tunables>) {
+    // Rows differ in their value type; each row checks the value of its own option.
+    const row = TUNABLES[name] as Tunable<unknown>;
+    (tunables as Record<keyof Tunables, unknown>)[name] = row.check(name, options[name] ?? row.default);
+  }
+  if (tunables.quarantinePolicy === 'dead-letter' && !options.deadLetter) {
     throw new Error("quarantinePolicy 'dead-letter' needs a deadLetter port");
   }
-  if (settings.stallDeadLetterAfterMs !== null && !options.deadLetter) {
+  if (tunables.stallDeadLetterAfterMs !== null && !options.deadLetter) {
     throw new Error('stallDeadLetterAfterMs needs a deadLetter port');
   }
-  return settings;
+  const classifyError = options.classifyError ?? defaultClassifyError;
+  return { ...tunables, classifyError, classifyCommitError: options.classifyCommitError ?? classifyError };
 }

@@ -64,7 +64,7 @@ describe('ConsumerCore admission and quarantine', () => {
   });
 
   it('releases not-started records after the quarantined one from the buffer (they will be redelivered)', async () => {
-    // Failure after admission: the failure result cannot be delivered (seed 000's missing result key).
+    // Failure after admission: the failure result cannot be delivered (it has no result key).
     const h = createHarness({
       ordering: 'key',
       onPermanentFailure: () => Promise.reject(permanentError('result has no key')),
@@ -102,7 +102,7 @@ describe('ConsumerCore admission and quarantine', () => {
     expect(h.started()).toEqual([]);
   });
 
-  it('regression shape (seed 000): bad input, healthy partition, healthy topic, keyed store failure', async () => {
+  it('a bad input stops only its partition: a healthy partition and topic commit, a keyed store failure completes', async () => {
     const failureResults: string[] = [];
     const other: TopicPartition = { topic: 'other', partition: 0 };
     const h = createHarness({

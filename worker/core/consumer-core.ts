@@ -1,5 +1,11 @@
-// The engine: admits delivered records, runs them under ordering and concurrency budgets, routes failures
-// to the path that can finish them, commits the completed prefix, and isolates a broken partition.
+// The orchestration of the consumer core: admits delivered records, runs them under ordering and
+// concurrency budgets, completes them, commits the completed prefix, isolates a broken partition, and
+// handles rebalances and drain. The rules it follows live in their own parts: where a failure goes
+// (failure-routing.ts), when a partition pauses (backpressure.ts) and how the source is told
+// (source-control.ts), the calls in flight (call-tracker.ts), stuck records (stall-watch.ts), per-partition
+// bookkeeping and the commit position (partition-state.ts), ordering lanes (lane-table.ts), commit timing
+// (commit-scheduler.ts) and the counters (core-counters.ts). worker/core/README.md maps each rule to its code
+// and test.
 //
 // Guarantees (each has a test):
 // - The committed offset never passes a delivered record that is not complete (`nextCommitOffset`).
@@ -13,20 +19,29 @@
 // - Nothing is dropped silently: when the last automatic path (failure result, dead-letter write) fails
 //   permanently, the partition is quarantined at that record.
 // - A failed pause, resume or seek, or a commit error classified permanent, makes the core fatal: it stops
-//   starting work and reports not ready (seed 000: do not keep consuming past undecided input).
-//
-// Failure behaviour of calls: each call (handle, onPermanentFailure, deadLetter) is classified; transient
-// failures are retried in place after a full-jitter backoff; permanent ones move the record to the next path.
+//   starting work and reports not ready, so it never consumes past input it could not hold back.
 
-import { backoffDelayMs } from './backoff';
+import { Backpressure } from './backpressure';
+import { CallTracker } from './call-tracker';
 import { describeError } from './classify-error';
 import { CommitScheduler } from './commit-scheduler';
+import { countCompletion, zeroCounters } from './core-counters';
 import { resolveCoreSettings, type ConsumerCoreOptions, type CoreSettings } from './consumer-core-options';
+import {
+  classifyFailure,
+  routeFailure,
+  undeliverableInfo,
+  type RetryRoute,
+  type RoutingPolicy,
+  type UndeliverableRoute,
+} from './failure-routing';
 import { SOLO_LANE, type LaneKey } from './lane-table';
 import { decodeCompletedAbove, parseOffset } from './offsets';
 import { PartitionState, type CommitCandidate } from './partition-state';
-import { abortCall, payloadBytes, RecordCall, RecordEntry, type DetachMode } from './record-entry';
-import { formatTopicPartition, recordIdentity, topicPartitionKey } from './topic-partition';
+import { payloadBytes, RecordEntry, type DetachMode, type OwnedPartition, type RecordCall } from './record-entry';
+import { SourceControl } from './source-control';
+import { StallWatch } from './stall-watch';
+import { formatTopicPartition, topicPartitionKey } from './topic-partition';
 import type {
   Admission,
   Clock,
@@ -39,20 +54,17 @@ import type {
   DeadLetterInfo,
   DrainResult,
   DropReason,
-  ErrorClass,
   Offset,
   OperatorActionResult,
   PartitionSnapshot,
   QuarantineClearReason,
   QuarantineInfo,
-  Random,
   RecordPhase,
   RedeliveryReason,
   SkipOrigin,
   SourcePort,
   SourceRecord,
   StallInfo,
-  TimerHandle,
   TopicPartition,
 } from './types';
 
@@ -69,32 +81,23 @@ export interface DeliverResult {
 export class ConsumerCore<T> {
   private readonly source: SourcePort;
   private readonly clock: Clock;
-  private readonly random: Random;
   private readonly options: ConsumerCoreOptions<T>;
   private readonly settings: CoreSettings;
+  private readonly routing: RoutingPolicy;
+  private readonly backpressure: Backpressure;
+  private readonly calls: CallTracker<T>;
+  private readonly sourceControl: SourceControl;
+  private readonly stallWatch: StallWatch<T>;
   private readonly commits: CommitScheduler;
 
-  private readonly partitions = new Map<string, PartitionState<T>>();
+  private readonly partitions = new Map<string, OwnedPartition<T>>();
   /** The partitions in a stable order for round-robin scheduling; rebuilt only when the assignment changes. */
-  private partitionOrder: PartitionState<T>[] = [];
-  /** Calls running (attached or detached); drain waits for them. */
-  private runningCalls = 0;
-  /**
-   * Running calls whose record was released (see detach), by record identity: a redelivered copy must not run
-   * concurrently with its original. Only a released record can be delivered again, so calls that were never
-   * detached need no entry here (and the hot path builds no identity string).
-   */
-  private readonly detachedIdentities = new Map<string, number>();
-  private readonly detachedCalls = new Set<RecordCall<T>>();
-  private slotsInUse = 0;
+  private partitionOrder: OwnedPartition<T>[] = [];
 
   private rebalancing = false;
   private draining = false;
   private closed = false;
   private fatal: string | null = null;
-
-  private stallTimer: TimerHandle | null = null;
-  private idleWaiters: Array<() => void> = [];
 
   private roundRobin = 0;
   private pumping = false;
@@ -107,7 +110,34 @@ export class ConsumerCore<T> {
     this.options = options;
     this.source = options.source;
     this.clock = options.clock;
-    this.random = options.random;
+    this.routing = {
+      quarantinePolicy: this.settings.quarantinePolicy,
+      hasFailureResult: options.onPermanentFailure !== undefined,
+      hasDeadLetter: options.deadLetter !== undefined,
+      retry: this.settings.retry,
+      random: options.random,
+    };
+    this.backpressure = new Backpressure(
+      this.settings.maxPendingPerPartition,
+      this.settings.maxBufferedBytesPerPartition,
+    );
+    this.calls = new CallTracker<T>(this.clock);
+    this.sourceControl = new SourceControl(
+      this.source,
+      this.routing,
+      { isFatal: () => this.fatal !== null, setFatal: (reason) => this.setFatal(reason) },
+      (event) => this.emit(event),
+    );
+    this.stallWatch = new StallWatch<T>(
+      this.clock,
+      {
+        thresholdMs: this.settings.stallThresholdMs,
+        deadLetterAfterMs: this.settings.stallDeadLetterAfterMs,
+        checkIntervalMs: this.settings.stallCheckIntervalMs,
+      },
+      () => this.partitions.values(),
+      (entry, ageMs) => this.deadLetterStalled(entry, ageMs),
+    );
     this.commits = new CommitScheduler(
       this.clock,
       this.settings.commitIntervalMs,
@@ -216,12 +246,12 @@ export class ConsumerCore<T> {
       this.admitEntry(partition, entry, record);
     }
     this.updateBackpressure(partition);
-    this.ensureStallTimer();
+    this.stallWatch.ensureRunning();
     this.pump();
     return result;
   }
 
-  private dropReasonFor(partition: PartitionState<T> | undefined): DropReason | null {
+  private dropReasonFor(partition: OwnedPartition<T> | undefined): DropReason | null {
     if (this.fatal !== null) return 'fatal';
     if (this.closed || this.draining) return 'draining';
     if (this.rebalancing) return 'rebalancing';
@@ -236,7 +266,7 @@ export class ConsumerCore<T> {
     this.emit({ type: 'batch-dropped', topic: tp.topic, partition: tp.partition, count, reason });
   }
 
-  private admitEntry(partition: PartitionState<T>, entry: RecordEntry<T>, record: SourceRecord): void {
+  private admitEntry(partition: OwnedPartition<T>, entry: RecordEntry<T>, record: SourceRecord): void {
     let admission: Admission<T>;
     try {
       admission = this.options.admit(record);
@@ -255,9 +285,8 @@ export class ConsumerCore<T> {
       reason: admission.reason,
       errorClass: admission.errorClass,
     });
-    const info = { errorClass: admission.errorClass, reason: admission.reason, attempts: 0 };
-    if (this.settings.quarantinePolicy === 'dead-letter') this.startDeadLetter(entry, info);
-    else this.quarantineAt(entry, info);
+    const route = routeFailure({ phase: 'admission' }, this.routing);
+    this.followRoute(entry, route, { errorClass: admission.errorClass, reason: admission.reason, attempts: 0 });
   }
 
   /**
@@ -305,9 +334,9 @@ export class ConsumerCore<T> {
     const partitions = this.partitionOrder;
     if (partitions.length === 0) return;
     let progressed = true;
-    while (progressed && this.slotsInUse < this.settings.maxInFlight) {
+    while (progressed && this.calls.slotsInUse < this.settings.maxInFlight) {
       progressed = false;
-      for (let index = 0; index < partitions.length && this.slotsInUse < this.settings.maxInFlight; index++) {
+      for (let index = 0; index < partitions.length && this.calls.slotsInUse < this.settings.maxInFlight; index++) {
         const partition = partitions[(this.roundRobin + index) % partitions.length]!;
         if (partition.revoked) continue;
         if (this.startNext(partition)) progressed = true;
@@ -317,7 +346,7 @@ export class ConsumerCore<T> {
     }
   }
 
-  private startNext(partition: PartitionState<T>): boolean {
+  private startNext(partition: OwnedPartition<T>): boolean {
     if (partition.inFlight >= this.settings.maxInFlightPerPartition && partition.skip.size === 0) return false;
     this.scanning = partition;
     const head = partition.lanes.takeReadyHead(this.acceptReadyHead);
@@ -334,17 +363,18 @@ export class ConsumerCore<T> {
   }
 
   /** The partition startNext scans; acceptReadyHead reads it (one function for all scans: no closure per call). */
-  private scanning: PartitionState<T> | null = null;
+  private scanning: OwnedPartition<T> | null = null;
 
   private readonly acceptReadyHead = (candidate: RecordEntry<T>): boolean | 'stop' => {
     const partition = this.scanning!;
     if (partition.skip.size > 0 && partition.skip.has(candidate.offset)) return true;
-    if (this.slotsInUse >= this.settings.maxInFlight || partition.inFlight >= this.settings.maxInFlightPerPartition)
+    if (
+      this.calls.slotsInUse >= this.settings.maxInFlight ||
+      partition.inFlight >= this.settings.maxInFlightPerPartition
+    )
       return 'stop';
     // An earlier call for this very record (revoked, then redelivered) must settle before it runs again.
-    return (
-      this.detachedIdentities.size === 0 || !this.detachedIdentities.has(recordIdentity(partition, candidate.offset))
-    );
+    return !this.calls.isRunning(partition, candidate.offset);
   };
 
   private startHandle(entry: RecordEntry<T>): void {
@@ -353,7 +383,7 @@ export class ConsumerCore<T> {
     entry.status = 'running';
     entry.handleAttempts++;
     entry.firstStartedAtMs ??= this.clock.now();
-    const call = this.beginCall(entry, 'handle', true, entry.handleAttempts);
+    const call = this.calls.begin(entry, 'handle', true, entry.handleAttempts);
     let running: Promise<void>;
     try {
       running = this.options.handle(entry.value as T, record, call);
@@ -369,7 +399,7 @@ export class ConsumerCore<T> {
     if (!record) throw new Error(`record ${entry.offset} has no payload`);
     entry.status = 'running';
     entry.phaseAttempts++;
-    const call = this.beginCall(entry, entry.phase, false, entry.phaseAttempts);
+    const call = this.calls.begin(entry, entry.phase, false, entry.phaseAttempts);
     let running: Promise<void>;
     try {
       if (entry.phase === 'permanent-failure') {
@@ -383,20 +413,9 @@ export class ConsumerCore<T> {
     this.awaitCall(call, running);
   }
 
-  private beginCall(entry: RecordEntry<T>, phase: RecordPhase, holdsSlot: boolean, attempt: number): RecordCall<T> {
-    const call = new RecordCall<T>(entry, phase, holdsSlot, entry.owner.epoch, attempt);
-    entry.call = call;
-    this.runningCalls++;
-    if (holdsSlot) {
-      this.slotsInUse++;
-      entry.owner.inFlight++;
-    }
-    return call;
-  }
-
   /**
    * Settles the call when `running` does; a port returning a non-promise settles on the next microtask.
-   * (`then` with two closures measured faster than an async wrapper awaiting the call.)
+   * (`then` with two closures: the cheapest way found to await a call; see docs/decisions.md.)
    */
   private awaitCall(call: RecordCall<T>, running: Promise<void>): void {
     Promise.resolve(running).then(
@@ -405,37 +424,8 @@ export class ConsumerCore<T> {
     );
   }
 
-  private endCall(call: RecordCall<T>): void {
-    if (call.settled) return;
-    call.settled = true;
-    this.runningCalls--;
-    if (call.detached !== null) {
-      this.detachedCalls.delete(call);
-      const identity = call.identity;
-      const remaining = (this.detachedIdentities.get(identity) ?? 1) - 1;
-      if (remaining > 0) this.detachedIdentities.set(identity, remaining);
-      else this.detachedIdentities.delete(identity);
-    }
-    if (call.holdsSlot) {
-      this.slotsInUse--;
-      call.entry.owner.inFlight--;
-    }
-    if (call.entry.call === call) call.entry.call = null;
-  }
-
-  private detach(call: RecordCall<T>, mode: DetachMode, abortReason: string | null): void {
-    if (call.detached === null && !call.settled) {
-      this.detachedCalls.add(call);
-      const identity = call.identity;
-      this.detachedIdentities.set(identity, (this.detachedIdentities.get(identity) ?? 0) + 1);
-    }
-    call.detached = mode;
-    if (call.entry.call === call) call.entry.call = null;
-    if (abortReason !== null) abortCall(call, new Error(abortReason));
-  }
-
   private settle(call: RecordCall<T>, ok: boolean, error: unknown): void {
-    this.endCall(call);
+    this.calls.end(call);
     const { entry } = call;
     if (call.detached !== null) {
       this.settleDetached(call, ok);
@@ -444,7 +434,7 @@ export class ConsumerCore<T> {
     } else {
       this.onCallFailed(entry, call.phase, error);
     }
-    this.notifyIfIdle();
+    this.calls.notifyIfIdle();
     this.pump();
   }
 
@@ -455,7 +445,7 @@ export class ConsumerCore<T> {
     const current = this.partitions.get(owner.key) === owner && owner.epoch === call.epoch;
     if (ok && call.detached === 'remember' && current) {
       owner.remember(entry.offset, 'completed');
-      this.scheduleCommit();
+      this.commits.schedule();
       return;
     }
     this.emit({ type: 'late-completion-ignored', ...refOf(entry), phase: call.phase });
@@ -465,26 +455,7 @@ export class ConsumerCore<T> {
 
   private completeEntry(entry: RecordEntry<T>, outcome: CompletionOutcome): void {
     if (!entry.owner.complete(entry)) return;
-    this.counters.completed++;
-    switch (outcome) {
-      case 'handled':
-        this.counters.handled++;
-        break;
-      case 'dead-lettered':
-        this.counters.deadLettered++;
-        break;
-      case 'skipped-metadata':
-        this.counters.skippedFromMetadata++;
-        break;
-      case 'skipped-completed':
-        this.counters.skippedCompleted++;
-        break;
-      case 'skipped-operator':
-        this.counters.skippedByOperator++;
-        break;
-      case 'failed-result':
-        break;
-    }
+    countCompletion(this.counters, outcome);
     const owner = entry.owner;
     this.emit({
       type: 'completed',
@@ -495,64 +466,46 @@ export class ConsumerCore<T> {
       attempts: entry.handleAttempts,
     });
     this.updateBackpressure(owner);
-    // The pending budget frees only when the broker acknowledges a commit. Waiting for the interval idled
-    // paused partitions (the side-by-side benchmark's throughput cap), and a partition that fills its budget
-    // within one interval paused on every interval (seed 001's paced run: 170 ms median latency instead of
-    // 32). So from half the budget on, commit on the next timer turn, if the commit would release anything.
-    if ((owner.backpressured || owner.pending >= this.settings.maxPendingPerPartition / 2) && owner.prefixCompleted) {
+    if (this.backpressure.commitsEarly(owner.backpressured, owner.pending) && owner.prefixCompleted) {
       this.commits.expedite();
     } else {
-      this.scheduleCommit();
+      this.commits.schedule();
     }
     // No pump here: every caller pumps once it is done (one pump per completion, not two).
   }
 
   private onCallFailed(entry: RecordEntry<T>, phase: RecordPhase, error: unknown): void {
-    let errorClass: ErrorClass;
-    try {
-      errorClass = this.settings.classifyError(error);
-    } catch {
-      errorClass = 'permanent';
-    }
-    if (errorClass === 'transient') {
-      this.scheduleRetry(entry, error);
+    const errorClass = classifyFailure(this.settings.classifyError, error);
+    const attempt = phase === 'handle' ? entry.handleAttempts : entry.phaseAttempts;
+    const route = routeFailure({ phase, errorClass, attempt }, this.routing);
+    if (route.action === 'retry') {
+      this.scheduleRetry(entry, attempt, route, error);
       return;
     }
     this.emit({ type: 'permanent-failure', ...refOf(entry), phase, error });
-    const reason = describeError(error);
-    switch (phase) {
-      case 'handle':
-        this.counters.permanentFailures++;
-        entry.failure = { error, reason };
-        if (this.options.onPermanentFailure) {
-          entry.phase = 'permanent-failure';
-          entry.phaseAttempts = 0;
-          this.startFailurePath(entry);
-        } else {
-          this.finishUndeliverable(entry, `handler failed permanently: ${reason}`);
-        }
-        return;
-      case 'permanent-failure':
-        this.finishUndeliverable(
-          entry,
-          `failure result could not be delivered: ${reason} (handler: ${entry.failure?.reason ?? 'unknown'})`,
-        );
-        return;
-      case 'dead-letter':
-        this.quarantineAt(entry, {
-          errorClass: entry.deadLetterInfo?.errorClass ?? 'permanent',
-          reason: `dead-letter write failed permanently: ${reason} (${entry.deadLetterInfo?.reason ?? 'no reason'})`,
-          attempts: entry.handleAttempts,
-        });
-        return;
+    if (phase === 'handle') {
+      this.counters.permanentFailures++;
+      entry.failure = { error, reason: describeError(error) };
     }
+    if (route.action === 'publish-failed-result') {
+      entry.phase = 'permanent-failure';
+      entry.phaseAttempts = 0;
+      this.startFailurePath(entry);
+      return;
+    }
+    this.followRoute(entry, route, undeliverableInfo(phase, error, entry));
   }
 
-  /** An admitted record whose outcome cannot be published: the quarantine policy decides. */
-  private finishUndeliverable(entry: RecordEntry<T>, reason: string): void {
-    const info = { errorClass: 'permanent', reason, attempts: entry.handleAttempts };
-    if (this.settings.quarantinePolicy === 'dead-letter') this.startDeadLetter(entry, info);
-    else this.quarantineAt(entry, info);
+  /** Moves a record no earlier path can finish (failed admission or a permanent failure) to its last path. */
+  private followRoute(entry: RecordEntry<T>, route: UndeliverableRoute, info: DeadLetterInfo): void {
+    switch (route.action) {
+      case 'dead-letter':
+        this.startDeadLetter(entry, info);
+        return;
+      case 'quarantine':
+        this.quarantineAt(entry, info);
+        return;
+    }
   }
 
   private startDeadLetter(entry: RecordEntry<T>, info: DeadLetterInfo): void {
@@ -562,21 +515,23 @@ export class ConsumerCore<T> {
     this.startFailurePath(entry);
   }
 
-  private scheduleRetry(entry: RecordEntry<T>, error: unknown): void {
-    const attempt = entry.phase === 'handle' ? entry.handleAttempts : entry.phaseAttempts;
-    const delayMs = backoffDelayMs(attempt, this.settings.retry, this.random);
+  private scheduleRetry(entry: RecordEntry<T>, attempt: number, route: RetryRoute, error: unknown): void {
     entry.status = 'retry-wait';
     this.counters.retries++;
-    this.emit({ type: 'retry-scheduled', ...refOf(entry), phase: entry.phase, attempt, delayMs, error });
+    this.emit({
+      type: 'retry-scheduled',
+      ...refOf(entry),
+      phase: entry.phase,
+      attempt,
+      delayMs: route.delayMs,
+      error,
+    });
     if (this.closed) return;
-    // A first retry that drew no delay runs now: a timer would still hold the lane for a timer turn, and every
-    // record behind it in its lane with it (seed 001's latency). Later retries always go through the clock, so
-    // a handler failing on every attempt (with baseMs 0, say) cannot keep the event loop from turning.
-    if (delayMs === 0 && attempt === 1) {
+    if (!route.viaClock) {
       this.onRetryDue(entry);
       return;
     }
-    entry.retryTimer = this.clock.setTimeout(() => this.onRetryDue(entry), delayMs);
+    entry.retryTimer = this.clock.setTimeout(() => this.onRetryDue(entry), route.delayMs);
   }
 
   private onRetryDue(entry: RecordEntry<T>): void {
@@ -589,6 +544,12 @@ export class ConsumerCore<T> {
     } else {
       this.startFailurePath(entry);
     }
+  }
+
+  private cancelRetry(entry: RecordEntry<T>): void {
+    if (entry.retryTimer === null) return;
+    this.clock.clearTimeout(entry.retryTimer);
+    entry.retryTimer = null;
   }
 
   // --- quarantine --------------------------------------------------------------------------------------
@@ -622,19 +583,19 @@ export class ConsumerCore<T> {
     partition.quarantine = { info: quarantine, entry, resumeFrom: entry.offset };
     this.counters.quarantines++;
     this.updateBackpressure(partition);
-    this.seekSource(partition, entry.offset);
+    this.sourceControl.seek(partition, entry.offset);
     this.emit({ type: 'quarantined', quarantine });
     this.callback('onQuarantine', () => this.options.onQuarantine?.(quarantine));
   }
 
   private requireQuarantined(
     tp: TopicPartition,
-  ): PartitionState<T> & { quarantine: NonNullable<PartitionState<T>['quarantine']> } {
+  ): OwnedPartition<T> & { quarantine: NonNullable<OwnedPartition<T>['quarantine']> } {
     if (this.fatal !== null) throw new Error(`consumer core is fatal (${this.fatal}); restart it instead`);
     const partition = this.partitions.get(topicPartitionKey(tp));
     if (!partition) throw new Error(`${formatTopicPartition(tp)} is not owned by this consumer`);
     if (!partition.quarantine) throw new Error(`${formatTopicPartition(tp)} is not quarantined`);
-    return partition as PartitionState<T> & { quarantine: NonNullable<PartitionState<T>['quarantine']> };
+    return partition as OwnedPartition<T> & { quarantine: NonNullable<OwnedPartition<T>['quarantine']> };
   }
 
   /** Operator: retry the quarantined record (it is delivered and admitted again). */
@@ -678,19 +639,19 @@ export class ConsumerCore<T> {
   }
 
   private liftQuarantine(
-    partition: PartitionState<T>,
+    partition: OwnedPartition<T>,
     seekOffset: Offset,
     action: OperatorActionResult['action'],
   ): OperatorActionResult {
     partition.quarantine = null;
     const reason: QuarantineClearReason = action;
-    if (!this.seekSource(partition, seekOffset)) {
+    if (!this.sourceControl.seek(partition, seekOffset)) {
       throw new Error(`seek of ${formatTopicPartition(partition)} to ${seekOffset} failed: ${this.fatal ?? 'unknown'}`);
     }
     this.updateBackpressure(partition);
     this.emit({ type: 'quarantine-cleared', ...partition.tp, reason, seekOffset });
     this.callback('onQuarantineCleared', () => this.options.onQuarantineCleared?.(partition.tp, reason));
-    this.scheduleCommit();
+    this.commits.schedule();
     this.pump();
     if (this.fatal !== null) throw new Error(`resume of ${formatTopicPartition(partition)} failed: ${this.fatal}`);
     return { topic: partition.topic, partition: partition.partition, action, seekOffset };
@@ -699,7 +660,7 @@ export class ConsumerCore<T> {
   // --- rewinds -----------------------------------------------------------------------------------------
 
   /** Releases tracked records from `from` on; their calls keep running and a success is remembered. */
-  private releaseFrom(partition: PartitionState<T>, from: bigint, reason: RedeliveryReason): void {
+  private releaseFrom(partition: OwnedPartition<T>, from: bigint, reason: RedeliveryReason): void {
     const { released, count } = partition.releaseFrom(from, true);
     this.detachReleased(released, 'remember', null);
     if (count > 0) {
@@ -710,66 +671,26 @@ export class ConsumerCore<T> {
 
   private detachReleased(released: readonly RecordEntry<T>[], mode: DetachMode, abortReason: string | null): void {
     for (const entry of released) {
-      if (entry.retryTimer !== null) {
-        this.clock.clearTimeout(entry.retryTimer);
-        entry.retryTimer = null;
-      }
-      if (entry.call) this.detach(entry.call, mode, abortReason);
+      this.cancelRetry(entry);
+      if (entry.call) this.calls.detach(entry.call, mode, abortReason);
     }
   }
 
   // --- backpressure and source control -----------------------------------------------------------------
 
   /**
-   * Pauses the partition when pending (delivered, uncommitted) records reach maxPendingPerPartition or
-   * unfinished payload bytes reach maxBufferedBytesPerPartition; resumes below half of both, unless
-   * quarantined. A batch already fetched is still accepted whole, hence "limit + one fetch batch".
+   * Applies the partition's backpressure (see Backpressure) and brings the source's pause state in line with
+   * it and the quarantine. A batch already fetched is still accepted whole, hence "limit + one fetch batch".
    */
-  private updateBackpressure(partition: PartitionState<T>): void {
+  private updateBackpressure(partition: OwnedPartition<T>): void {
     const pending = partition.pending;
     const bytes = partition.unfinishedBytes;
-    const overLimit =
-      pending >= this.settings.maxPendingPerPartition || bytes >= this.settings.maxBufferedBytesPerPartition;
-    const belowHalf =
-      pending < this.settings.maxPendingPerPartition / 2 && bytes < this.settings.maxBufferedBytesPerPartition / 2;
-    if (!partition.backpressured && overLimit) {
-      partition.backpressured = true;
-      this.emit({ type: 'backpressure', ...partition.tp, paused: true, pending, bufferedBytes: bytes });
-    } else if (partition.backpressured && belowHalf) {
-      partition.backpressured = false;
-      this.emit({ type: 'backpressure', ...partition.tp, paused: false, pending, bufferedBytes: bytes });
+    const backpressured = this.backpressure.next(partition.backpressured, pending, bytes);
+    if (backpressured !== partition.backpressured) {
+      partition.backpressured = backpressured;
+      this.emit({ type: 'backpressure', ...partition.tp, paused: backpressured, pending, bufferedBytes: bytes });
     }
-    this.syncPause(partition);
-  }
-
-  private syncPause(partition: PartitionState<T>): void {
-    const shouldPause = partition.quarantine !== null || partition.backpressured;
-    if (shouldPause && !partition.sourcePaused) {
-      try {
-        this.source.pause(partition.tp);
-        partition.sourcePaused = true;
-      } catch (err) {
-        this.setFatal(`pause of ${formatTopicPartition(partition)} failed: ${describeError(err)}`);
-      }
-    } else if (!shouldPause && partition.sourcePaused && this.fatal === null) {
-      try {
-        this.source.resume(partition.tp);
-        partition.sourcePaused = false;
-      } catch (err) {
-        // A partition silently left paused is the stall nobody sees (seed 000's open problem): fail loudly.
-        this.setFatal(`resume of ${formatTopicPartition(partition)} failed: ${describeError(err)}`);
-      }
-    }
-  }
-
-  private seekSource(partition: PartitionState<T>, offset: Offset): boolean {
-    try {
-      this.source.seek(partition.tp, offset);
-      return true;
-    } catch (err) {
-      this.setFatal(`seek of ${formatTopicPartition(partition)} to ${offset} failed: ${describeError(err)}`);
-      return false;
-    }
+    this.sourceControl.sync(partition);
   }
 
   private setFatal(reason: string): void {
@@ -777,10 +698,7 @@ export class ConsumerCore<T> {
     this.fatal = reason;
     // Only explicit commitNow() calls (drain) commit from here on; the completed prefix is still safe.
     this.commits.stopAutomatic();
-    if (this.stallTimer !== null) {
-      this.clock.clearTimeout(this.stallTimer);
-      this.stallTimer = null;
-    }
+    this.stallWatch.stop();
     this.emit({ type: 'fatal', reason });
   }
 
@@ -815,7 +733,7 @@ export class ConsumerCore<T> {
   }
 
   private async commitOnce(): Promise<'committed' | 'failed' | 'nothing-to-commit'> {
-    const batch: Array<{ partition: PartitionState<T>; epoch: number; candidate: CommitCandidate }> = [];
+    const batch: Array<{ partition: OwnedPartition<T>; epoch: number; candidate: CommitCandidate }> = [];
     for (const partition of this.partitions.values()) {
       const candidate = partition.commitCandidate(this.settings.metadataMaxBytes);
       if (candidate) batch.push({ partition, epoch: partition.epoch, candidate });
@@ -833,15 +751,17 @@ export class ConsumerCore<T> {
       await this.source.commit(requests);
     } catch (error) {
       this.counters.commitFailures++;
-      let errorClass: ErrorClass;
-      try {
-        errorClass = this.settings.classifyCommitError(error);
-      } catch {
-        errorClass = 'permanent';
-      }
+      const errorClass = classifyFailure(this.settings.classifyCommitError, error);
       this.emit({ type: 'commit-failed', requests, error, errorClass, durationMs: this.clock.now() - startedAtMs });
-      // A transient failure is retried by the scheduler one interval after this attempt started.
-      if (errorClass === 'permanent') this.setFatal(`commit failed permanently: ${describeError(error)}`);
+      const route = routeFailure({ phase: 'commit', errorClass }, this.routing);
+      switch (route.action) {
+        case 'retry-at-interval':
+          // The scheduler retries one interval after this attempt started.
+          break;
+        case 'fatal':
+          this.setFatal(`commit failed permanently: ${describeError(error)}`);
+          break;
+      }
       return 'failed';
     }
     this.counters.commits++;
@@ -855,14 +775,9 @@ export class ConsumerCore<T> {
     return 'committed';
   }
 
-  /** Automatic commit after a change, at most every commitIntervalMs. Off once closed or fatal. */
-  private scheduleCommit(): void {
-    this.commits.schedule();
-  }
-
   // --- rebalance ---------------------------------------------------------------------------------------
 
-  /** Stops starting work and commits what is complete, before the partitions are handed over (seed 003). */
+  /** Stops starting work and commits what is complete, before the partitions are handed over. */
   onRebalanceStart(): Promise<void> {
     this.rebalancing = true;
     return this.commitNow();
@@ -882,34 +797,28 @@ export class ConsumerCore<T> {
     for (const [key, tp] of wanted) {
       const kept = this.partitions.get(key);
       if (kept) this.rewindKept(kept);
-      else this.partitions.set(key, new PartitionState<T>(tp.topic, tp.partition));
+      else this.partitions.set(key, new PartitionState<RecordEntry<T>>(tp.topic, tp.partition));
     }
     this.partitionOrder = [...this.partitions.values()];
     this.rebalancing = false;
     this.pump();
   }
 
-  private revoke(partition: PartitionState<T>): void {
+  private revoke(partition: OwnedPartition<T>): void {
     partition.revoked = true;
     this.partitions.delete(partition.key);
     this.partitionOrder = this.partitionOrder.filter((p) => p !== partition);
     const { released } = partition.releaseFrom(null, false);
     this.detachReleased(released, 'ignore', `${formatTopicPartition(partition)} was revoked`);
-    if (partition.sourcePaused) {
-      // The kafkajs pause state outlives the assignment; a later reassignment must not start paused.
-      try {
-        this.source.resume(partition.tp);
-      } catch (error) {
-        this.emit({ type: 'source-call-failed', ...partition.tp, call: 'resume', error });
-      }
-    }
+    // The kafkajs pause state outlives the assignment; a later reassignment must not start paused.
+    this.sourceControl.release(partition);
     if (partition.quarantine) {
       this.emit({ type: 'quarantine-cleared', ...partition.tp, reason: 'revoked', seekOffset: null });
       this.callback('onQuarantineCleared', () => this.options.onQuarantineCleared?.(partition.tp, 'revoked'));
     }
   }
 
-  private rewindKept(partition: PartitionState<T>): void {
+  private rewindKept(partition: OwnedPartition<T>): void {
     const rewindPoint = partition.rewindPoint();
     if (rewindPoint !== null) {
       this.releaseFrom(partition, BigInt(rewindPoint), 'rebalance');
@@ -923,65 +832,24 @@ export class ConsumerCore<T> {
 
   /** Partitions whose oldest unfinished record was delivered more than stallThresholdMs ago. */
   stalls(nowMs: number = this.clock.now()): StallInfo[] {
-    const stalls: StallInfo[] = [];
-    for (const partition of this.partitions.values()) {
-      const oldest = partition.oldestUnfinished();
-      if (!oldest) continue;
-      const ageMs = nowMs - oldest.deliveredAtMs;
-      if (ageMs <= this.settings.stallThresholdMs) continue;
-      stalls.push({
-        topic: partition.topic,
-        partition: partition.partition,
-        offset: oldest.offset,
-        ageMs,
-        state: oldest.status as StallInfo['state'],
-        phase: oldest.phase,
-        attempts: oldest.handleAttempts,
-      });
-    }
-    return stalls;
-  }
-
-  private ensureStallTimer(): void {
-    if (this.settings.stallDeadLetterAfterMs === null || this.stallTimer !== null || this.closed || this.fatal !== null)
-      return;
-    this.stallTimer = this.clock.setTimeout(() => {
-      this.stallTimer = null;
-      this.deadLetterStalled();
-      const anyUnfinished = [...this.partitions.values()].some((partition) => partition.oldestUnfinished());
-      if (anyUnfinished) this.ensureStallTimer();
-    }, this.settings.stallCheckIntervalMs);
+    return this.stallWatch.stalls(nowMs);
   }
 
   /**
-   * Opt-in trade-off (seed 001): a record that has been running or retrying for longer than
-   * stallDeadLetterAfterMs since it first started is written to the dead-letter port as 'stalled' and
-   * completes when that write is acknowledged. Its running call is aborted and its outcome ignored, so a late
-   * success duplicates the effect. Only the oldest unfinished record of a partition is considered.
+   * Opt-in trade-off: a record that has been running or retrying for longer than stallDeadLetterAfterMs since
+   * it first started is written to the dead-letter port as 'stalled' and completes when that write is
+   * acknowledged. Its running call is aborted and its outcome ignored, so a late success duplicates the effect.
    */
-  private deadLetterStalled(): void {
-    const limit = this.settings.stallDeadLetterAfterMs;
-    if (limit === null || this.fatal !== null) return;
-    const now = this.clock.now();
-    for (const partition of [...this.partitions.values()]) {
-      const oldest = partition.oldestUnfinished();
-      if (!oldest || oldest.phase === 'dead-letter' || oldest.firstStartedAtMs === null) continue;
-      if (oldest.status !== 'running' && oldest.status !== 'retry-wait') continue;
-      const ageMs = now - oldest.firstStartedAtMs;
-      if (ageMs <= limit) continue;
-      if (oldest.retryTimer !== null) {
-        this.clock.clearTimeout(oldest.retryTimer);
-        oldest.retryTimer = null;
-      }
-      if (oldest.call) this.detach(oldest.call, 'ignore', 'record dead-lettered as stalled');
-      this.counters.stallDeadLetters++;
-      this.emit({ type: 'stall-dead-letter', ...refOf(oldest), ageMs });
-      this.startDeadLetter(oldest, {
-        errorClass: 'stalled',
-        reason: `no progress for ${ageMs} ms in phase ${oldest.phase} after ${oldest.handleAttempts} attempts`,
-        attempts: oldest.handleAttempts,
-      });
-    }
+  private deadLetterStalled(entry: RecordEntry<T>, ageMs: number): void {
+    this.cancelRetry(entry);
+    if (entry.call) this.calls.detach(entry.call, 'ignore', 'record dead-lettered as stalled');
+    this.counters.stallDeadLetters++;
+    this.emit({ type: 'stall-dead-letter', ...refOf(entry), ageMs });
+    this.startDeadLetter(entry, {
+      errorClass: 'stalled',
+      reason: `no progress for ${ageMs} ms in phase ${entry.phase} after ${entry.handleAttempts} attempts`,
+      attempts: entry.handleAttempts,
+    });
   }
 
   // --- shutdown ----------------------------------------------------------------------------------------
@@ -993,52 +861,23 @@ export class ConsumerCore<T> {
    */
   async drain(timeoutMs: number): Promise<DrainResult> {
     this.draining = true;
-    let timedOut = false;
-    if (this.runningCalls > 0) {
-      await new Promise<void>((resolve) => {
-        let timer: TimerHandle | null = null;
-        const finish = (): void => {
-          if (timer !== null) this.clock.clearTimeout(timer);
-          this.idleWaiters = this.idleWaiters.filter((waiter) => waiter !== finish);
-          resolve();
-        };
-        timer = this.clock.setTimeout(() => {
-          timer = null;
-          timedOut = true;
-          finish();
-        }, timeoutMs);
-        this.idleWaiters.push(finish);
-      });
-    }
-    const abandonedCalls = this.runningCalls;
-    const deadlinePassed = new Error('drain deadline passed');
-    for (const call of this.detachedCalls) abortCall(call, deadlinePassed);
-    for (const partition of this.partitions.values()) {
-      for (const entry of partition.delivered) if (entry.call) abortCall(entry.call, deadlinePassed);
-    }
+    const timedOut = await this.calls.waitForIdle(timeoutMs);
+    const abandonedCalls = this.calls.running;
+    this.calls.abortAll(this.deliveredEntries(), new Error('drain deadline passed'));
     await this.commitNow();
     this.close();
     return { timedOut, abandonedCalls };
   }
 
-  private notifyIfIdle(): void {
-    if (this.runningCalls > 0 || this.idleWaiters.length === 0) return;
-    for (const waiter of [...this.idleWaiters]) waiter();
+  private *deliveredEntries(): Generator<RecordEntry<T>> {
+    for (const partition of this.partitions.values()) yield* partition.delivered;
   }
 
   private close(): void {
     this.closed = true;
     this.commits.stopAutomatic();
-    if (this.stallTimer !== null) this.clock.clearTimeout(this.stallTimer);
-    this.stallTimer = null;
-    for (const partition of this.partitions.values()) {
-      for (const entry of partition.delivered) {
-        if (entry.retryTimer !== null) {
-          this.clock.clearTimeout(entry.retryTimer);
-          entry.retryTimer = null;
-        }
-      }
-    }
+    this.stallWatch.stop();
+    for (const entry of this.deliveredEntries()) this.cancelRetry(entry);
   }
 
   // --- observation -------------------------------------------------------------------------------------
@@ -1052,7 +891,7 @@ export class ConsumerCore<T> {
       nowMs,
       state: this.state,
       fatalReason: this.fatal,
-      inFlight: this.slotsInUse,
+      inFlight: this.calls.slotsInUse,
       partitions,
       counters: { ...this.counters },
     };
@@ -1108,25 +947,4 @@ function skipOutcome(origin: SkipOrigin): CompletionOutcome {
     case 'operator':
       return 'skipped-operator';
   }
-}
-
-/** Counters of a core that has done nothing yet. */
-export function zeroCounters(): CoreCounters {
-  return {
-    completed: 0,
-    handled: 0,
-    retries: 0,
-    permanentFailures: 0,
-    admissionFailures: 0,
-    deadLettered: 0,
-    stallDeadLetters: 0,
-    quarantines: 0,
-    redelivered: 0,
-    skippedFromMetadata: 0,
-    skippedCompleted: 0,
-    skippedByOperator: 0,
-    droppedDeliveries: 0,
-    commits: 0,
-    commitFailures: 0,
-  };
 }

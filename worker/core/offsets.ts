@@ -21,7 +21,7 @@ export function parseOffset(offset: string): bigint | null {
     const code = offset.charCodeAt(index);
     if (code < DIGIT_0 || code > DIGIT_9) return null;
   }
-  // Up to 15 digits a double is exact, and BigInt(number) costs a third of BigInt(string).
+  // Up to 15 digits a double is exact, and BigInt(number) is the cheaper conversion.
   if (length <= 15) return BigInt(Number(offset));
   const value = BigInt(offset);
   return value <= INT64_MAX ? value : null;
@@ -44,7 +44,7 @@ export function offsetSuccessor(value: bigint): bigint {
  *
  * `delivered` lists the offsets actually delivered, ascending, gaps allowed (compaction, transaction
  * markers): a gap is not a hole, because no record lives there. An unfinished delivered record stops the
- * prefix, so the result never passes it (seed 000: completion order is not commit order).
+ * prefix, so the result never passes it: completion order is not commit order.
  * Returns null when `delivered` is empty or its first record is not complete.
  */
 export function nextCommitOffset(delivered: readonly string[], completed: ReadonlySet<string>): string | null {

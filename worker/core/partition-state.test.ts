@@ -27,7 +27,7 @@ describe('PartitionState.commitCandidate', () => {
   it('agrees with nextCommitOffset (the commit rule) and lists exactly the completed records above it', () => {
     for (let seed = 1; seed <= 200; seed++) {
       const random = generator(seed);
-      const state = new PartitionState<unknown>('t', 0);
+      const state = new PartitionState<RecordEntry<unknown>>('t', 0);
       const entries: RecordEntry<unknown>[] = [];
       // Offsets with gaps (compaction, transaction markers), some above 2^53 to keep int64 exact.
       let offset = seed % 2 === 0 ? 9_007_199_254_740_990n : 0n;
@@ -60,7 +60,7 @@ describe('PartitionState.commitCandidate', () => {
   });
 
   it('keeps only offsets of the completed prefix, and a rewind into it remembers them as complete', () => {
-    const state = new PartitionState<unknown>('t', 0);
+    const state = new PartitionState<RecordEntry<unknown>>('t', 0);
     const entries = [0n, 1n, 2n, 3n].map(
       (offset) => new RecordEntry<unknown>(state, record(offset), offset.toString(), offset, 0, 2),
     );
@@ -82,7 +82,7 @@ describe('PartitionState.commitCandidate', () => {
   });
 
   it('stays exact over thousands of records completing and committing (the queues compact as they go)', () => {
-    const state = new PartitionState<unknown>('t', 0);
+    const state = new PartitionState<RecordEntry<unknown>>('t', 0);
     const entries = Array.from({ length: 5_000 }, (_, index) => {
       const offset = BigInt(index);
       const entry = new RecordEntry<unknown>(state, record(offset), offset.toString(), offset, 0, 2);
@@ -109,7 +109,7 @@ describe('PartitionState.commitCandidate', () => {
   });
 
   it('never moves behind the acknowledged commit, and accepts only offsets above what it holds', () => {
-    const state = new PartitionState<unknown>('t', 0);
+    const state = new PartitionState<RecordEntry<unknown>>('t', 0);
     state.committed = { offset: '10', metadata: 'w1:10:' };
     state.raiseFloor(10n);
     expect(state.accepts(9n)).toBe(false);

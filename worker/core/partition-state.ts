@@ -14,17 +14,53 @@
 // - `skip` remembers offsets known to be complete that are not in `entries` (commit metadata, calls that
 //   finished after their record was released, operator skips). The redelivered copy completes without work.
 
-import { LaneTable } from './lane-table';
+import { LaneTable, type LaneMember } from './lane-table';
 import { movedFront } from './moved-front';
 import { encodeCompletedValuesAbove, offsetSuccessor } from './offsets';
-import type { RecordEntry } from './record-entry';
 import { topicPartitionKey } from './topic-partition';
-import type { CommitRequest, Offset, PartitionSnapshot, QuarantineInfo, SkipOrigin, TopicPartition } from './types';
+import type {
+  CommitRequest,
+  Offset,
+  PartitionSnapshot,
+  QuarantineInfo,
+  RecordPhase,
+  SkipOrigin,
+  TopicPartition,
+} from './types';
 
-export interface QuarantineState<T> {
+export type EntryStatus =
+  /** admitted (or waiting for its failure path), not running */
+  | 'buffered'
+  | 'running'
+  /** waiting for a backoff timer; keeps its lane, holds no execution slot */
+  | 'retry-wait'
+  | 'complete'
+  /** the partition is stopped at this record */
+  | 'quarantined'
+  /** dropped by a rewind; the source will deliver the record again */
+  | 'released';
+
+/**
+ * What the partition's bookkeeping reads and writes of a delivered record. `RecordEntry` is the one
+ * implementation; the partition knows only this shape, so the two modules do not depend on each other.
+ */
+export interface TrackedRecord<E> extends LaneMember<E> {
+  status: EntryStatus;
+  readonly phase: RecordPhase;
+  readonly offset: Offset;
+  readonly offsetValue: bigint;
+  readonly deliveredAtMs: number;
+  /** Payload bytes counted in `unfinishedBytes` while the record is unfinished. */
+  readonly bytes: number;
+  readonly isUnfinished: boolean;
+  /** Drops the payload once the record is complete. */
+  releasePayload(): void;
+}
+
+export interface QuarantineState<E> {
   info: QuarantineInfo;
   /** The quarantined record while it is still tracked; null after a rebalance rewound past it. */
-  entry: RecordEntry<T> | null;
+  entry: E | null;
   /** Where reading must restart when the quarantine is lifted: the record itself, or an earlier rewind point. */
   resumeFrom: Offset;
 }
@@ -35,17 +71,17 @@ export interface CommitCandidate {
   metadataOverflow: boolean;
 }
 
-export class PartitionState<T> {
+export class PartitionState<E extends TrackedRecord<E>> {
   readonly key: string;
   /** Bumped when an operator seek discards the state: calls started before must not touch it. */
   epoch = 0;
   /** Set when the partition is revoked; the core keeps no reference after that except in running calls. */
   revoked = false;
-  readonly lanes = new LaneTable<RecordEntry<T>>((entry) => entry.status === 'buffered' && entry.phase === 'handle');
+  readonly lanes = new LaneTable<E>((entry) => entry.status === 'buffered' && entry.phase === 'handle');
   readonly skip = new Map<Offset, SkipOrigin>();
   /** Last commit the broker acknowledged (or the committed offset the adapter read after assignment). */
   committed: { offset: Offset; metadata: string | null } | null = null;
-  quarantine: QuarantineState<T> | null = null;
+  quarantine: QuarantineState<E> | null = null;
   /** Pending or unfinished bytes crossed the limit; cleared with hysteresis at half the limit. */
   backpressured = false;
   /** What the core last told the source. */
@@ -56,7 +92,7 @@ export class PartitionState<T> {
   highestCompleted: bigint | null = null;
 
   /** The tracked records from `entriesStart` on; the slots before it left (index, not shift: O(1)). */
-  private entries: RecordEntry<T>[] = [];
+  private entries: E[] = [];
   private entriesStart = 0;
   /** Offsets of the completed prefix from `prefixStart` on (the slots before it were committed). */
   private completedPrefix: bigint[] = [];
@@ -85,7 +121,7 @@ export class PartitionState<T> {
     return this.completedPrefix.length - this.prefixStart;
   }
 
-  get delivered(): readonly RecordEntry<T>[] {
+  get delivered(): readonly E[] {
     return this.entriesStart === 0 ? this.entries : this.entries.slice(this.entriesStart);
   }
 
@@ -107,7 +143,7 @@ export class PartitionState<T> {
     this.acceptAbove = offset - 1n;
   }
 
-  append(entry: RecordEntry<T>): void {
+  append(entry: E): void {
     if (!this.accepts(entry.offsetValue)) throw new Error(`offset ${entry.offset} is below the accept floor`);
     this.entries.push(entry);
     this.acceptAbove = entry.offsetValue;
@@ -115,7 +151,7 @@ export class PartitionState<T> {
   }
 
   /** Marks an unfinished tracked record complete and frees its payload. False if it was not unfinished. */
-  complete(entry: RecordEntry<T>): boolean {
+  complete(entry: E): boolean {
     if (!entry.isUnfinished) return false;
     entry.status = 'complete';
     this.unfinishedBytes -= entry.bytes;
@@ -140,8 +176,7 @@ export class PartitionState<T> {
   }
 
   private setEntriesStart(start: number): void {
-    for (let index = this.entriesStart; index < start; index++)
-      this.entries[index] = undefined as unknown as RecordEntry<T>;
+    for (let index = this.entriesStart; index < start; index++) this.entries[index] = undefined as unknown as E;
     ({ items: this.entries, start: this.entriesStart } = movedFront(this.entries, start));
   }
 
@@ -164,7 +199,7 @@ export class PartitionState<T> {
    * them again from `from`. Completed ones are remembered when `rememberCompleted`, so they do not run twice.
    * Returns the dropped records; the caller detaches their running calls and cancels their retry timers.
    */
-  releaseFrom(from: bigint | null, rememberCompleted: boolean): { released: RecordEntry<T>[]; count: number } {
+  releaseFrom(from: bigint | null, rememberCompleted: boolean): { released: E[]; count: number } {
     let cut = this.entries.length;
     while (cut > this.entriesStart && (from === null || this.entries[cut - 1]!.offsetValue >= from)) cut--;
     const released = this.entries.splice(cut);
@@ -198,7 +233,7 @@ export class PartitionState<T> {
   }
 
   /** Forgets everything (operator seek): later calls of this partition's old records cannot touch it. */
-  discardAll(nextOffset: bigint): RecordEntry<T>[] {
+  discardAll(nextOffset: bigint): E[] {
     const { released } = this.releaseFrom(null, false);
     this.lanes.clear();
     this.skip.clear();
@@ -216,7 +251,7 @@ export class PartitionState<T> {
     return this.entries[this.entriesStart]?.offset ?? null;
   }
 
-  oldestUnfinished(): RecordEntry<T> | undefined {
+  oldestUnfinished(): E | undefined {
     for (let index = this.entriesStart; index < this.entries.length; index++) {
       const entry = this.entries[index]!;
       if (entry.isUnfinished) return entry;

@@ -1,21 +1,12 @@
 // Bookkeeping of one delivered record and of one call (attempt) made for it.
 
-import type { Lane, LaneMember } from './lane-table';
-import type { PartitionState } from './partition-state';
+import type { Lane } from './lane-table';
+import type { EntryStatus, PartitionState, TrackedRecord } from './partition-state';
 import { recordIdentity } from './topic-partition';
 import type { DeadLetterInfo, HandlerContext, Offset, RecordPhase, SourceRecord, TimerHandle } from './types';
 
-export type EntryStatus =
-  /** admitted (or waiting for its failure path), not running */
-  | 'buffered'
-  | 'running'
-  /** waiting for a backoff timer; keeps its lane, holds no execution slot */
-  | 'retry-wait'
-  | 'complete'
-  /** the partition is stopped at this record */
-  | 'quarantined'
-  /** dropped by a rewind; the source will deliver the record again */
-  | 'released';
+/** An owned partition of a core handling values of type T. */
+export type OwnedPartition<T> = PartitionState<RecordEntry<T>>;
 
 /**
  * What happens when a call settles after its record was released:
@@ -24,7 +15,7 @@ export type EntryStatus =
  */
 export type DetachMode = 'remember' | 'ignore';
 
-export class RecordEntry<T> implements LaneMember<RecordEntry<T>> {
+export class RecordEntry<T> implements TrackedRecord<RecordEntry<T>> {
   status: EntryStatus = 'buffered';
   phase: RecordPhase = 'handle';
   /** Kept by the partition's LaneTable; undefined when the record is in no lane. */
@@ -45,7 +36,7 @@ export class RecordEntry<T> implements LaneMember<RecordEntry<T>> {
 
   constructor(
     /** The partition state that delivered the record; a revoked or rewound partition gets a new one or epoch. */
-    readonly owner: PartitionState<T>,
+    readonly owner: OwnedPartition<T>,
     record: SourceRecord,
     readonly offset: Offset,
     readonly offsetValue: bigint,
@@ -70,10 +61,7 @@ export class RecordEntry<T> implements LaneMember<RecordEntry<T>> {
  * is also the handler's context (`attempt`, `signal`): one object per call on the hot path.
  */
 export class RecordCall<T> implements HandlerContext {
-  /**
-   * Created on first read of `signal` (most handlers never read it, and an AbortController per call was a
-   * measurable share of the scheduler's time); see abortCall.
-   */
+  /** Created on first read of `signal`, since most handlers never read it; see abortCall. */
   controller: AbortController | null = null;
   /** Set when the call was aborted; a signal created later starts aborted with it. */
   abortReason: Error | null = null;

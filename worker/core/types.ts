@@ -42,7 +42,8 @@ export interface CommitRequest {
 
 /**
  * Control of the underlying consumer. Every call may reject; the core treats a rejected pause, seek or
- * commit it cannot retry as fatal: it stops admitting work and reports not ready (seed 000).
+ * commit it cannot retry as fatal: it stops admitting work and reports not ready, rather than consume past
+ * input it could not hold back.
  */
 export interface SourcePort {
   pause(tp: TopicPartition): void;
@@ -62,7 +63,10 @@ export type Admission<T> =
 // ---------------------------------------------------------------------------------------------------------
 // Shapes the consumer core reports through its callbacks, events and snapshot.
 
-/** A partition stopped at one record that no automatic path could finish (seed 000: quarantine, not recovery). */
+/**
+ * A partition stopped at one record that no automatic path could finish. A quarantine preserves the record for
+ * an operator; it is not a recovery: the partition's healthy records behind it wait too.
+ */
 export interface QuarantineInfo {
   topic: string;
   partition: number;

@@ -1,4 +1,4 @@
-import { zeroCounters } from '../consumer-core';
+import { zeroCounters } from '../core-counters';
 import type { CoreSnapshot, PartitionSnapshot } from '../types';
 
 /** A partition snapshot with nothing delivered, for tests of code that reads snapshots. */
