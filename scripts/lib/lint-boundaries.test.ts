@@ -16,7 +16,7 @@ async function boundaryErrors(filePath: string, code: string): Promise<string[]>
     .map((m) => `${m.ruleId}: ${m.message}`);
 }
 
-describe('import boundaries', () => {
+describe('import boundaries', { timeout: 60_000 }, () => {
   it('refuse lib importing worker, by relative path and by alias', async () => {
     expect(await boundaryErrors('lib/probe.ts', "export { ConsumerCore } from '../worker/core';\n")).toEqual([
       expect.stringContaining('lib, app and components never import worker/'),
