@@ -8,7 +8,14 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['{lib,worker,components,scripts}/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['{lib,worker,components,scripts}/**/*.test.ts'],
+          environment: 'node',
+          // A timeout only catches a hang (no unit test asserts on speed); scrypt and ESLint start-ups take
+          // several seconds when the machine is busy, so the default 5 s would fail correct code.
+          testTimeout: 30_000,
+        },
       },
       {
         extends: true,
