@@ -107,6 +107,11 @@ const tpKey = (tp: TopicPartition) => `${tp.topic}\u0000${tp.partition}`;
 
 export class KafkajsAdapter implements SourcePort {
   private consumer: KafkajsConsumer | null = null;
+  /**
+   * The current consumer crashed and has not joined since: kafkajs dropped its consumer group, and its
+   * commitOffsets rejects with a non-retriable error that would make the core fatal.
+   */
+  private crashedSinceJoin = false;
   private stopping = false;
   /** Pauses the core asked for; re-applied after every join, since kafkajs forgets them on a restart. */
   private readonly desiredPauses = new Map<string, TopicPartition>();
@@ -148,6 +153,7 @@ export class KafkajsAdapter implements SourcePort {
       },
     });
     this.consumer = consumer;
+    this.crashedSinceJoin = false;
     // A replaced consumer whose own restart was already under way can still join after the broker returns:
     // it would be a second member feeding the same core. Its events are ignored and it is disconnected.
     const current = () => {
@@ -169,12 +175,14 @@ export class KafkajsAdapter implements SourcePort {
     });
     consumer.on(consumer.events.GROUP_JOIN, (event) => {
       if (!current()) return;
+      this.crashedSinceJoin = false;
       const assignmentBefore = this.assigned;
       this.onJoin(consumer, event.payload.memberAssignment);
       this.options.events.onJoin(event.payload, assignmentBefore, this.assigned);
     });
     consumer.on(consumer.events.CRASH, (event) => {
       if (!current()) return;
+      this.crashedSinceJoin = true;
       const error = event.payload.error;
       this.options.logger?.error({ err: error, restart: event.payload.restart }, 'kafkajs consumer crashed');
       this.options.events.onCrash(`${error.name}: ${error.message}`);
@@ -251,8 +259,10 @@ export class KafkajsAdapter implements SourcePort {
     }
   }
 
+  /** Between a crash and the next join, and between a rebuild's teardown and start, a commit is retriable. */
   async commit(requests: CommitRequest[]): Promise<void> {
-    if (!this.consumer) throw Object.assign(new Error('no running consumer to commit with'), { retriable: true });
+    if (!this.consumer || this.crashedSinceJoin)
+      throw Object.assign(new Error('no running consumer to commit with'), { retriable: true });
     await this.consumer.commitOffsets(
       requests.map((r) => ({
         topic: r.topic,

@@ -186,6 +186,37 @@ describe('WardenConsumer over a fake kafkajs: the adapter', () => {
     expect(kafkajs.seeks).toEqual([{ topic: TOPIC, partition: 0, offset: '1' }]);
   });
 
+  it('keeps a record that completes after a crash for the rejoin: its commit is retried, never fatal', async () => {
+    let finish!: () => void;
+    let calls = 0;
+    const s = setup({
+      handle: () => {
+        calls += 1;
+        return new Promise<void>((resolve) => (finish = resolve));
+      },
+    });
+    const kafkajs = await startAndJoin(s);
+    await deliver(kafkajs, 0, [0], 10);
+    expect(await kafkajs.crash(new Error('broker gone'), { retriable: false })).toBe(false);
+    finish();
+    await s.clock.tick(5_000);
+    expect(s.fatal).toEqual([]);
+    expect(kafkajs.commits).toEqual([]);
+    expect(s.events.filter((e) => e.type === 'commit-failed').length).toBeGreaterThan(0);
+    expect(s.consumer.readiness().ready).toBe(false);
+
+    // The supervisor rebuilds; after the join the record comes again, completes from memory, and is committed.
+    await s.clock.tick(40_000);
+    const rebuilt = s.kafka.latest;
+    expect(rebuilt).not.toBe(kafkajs);
+    rebuilt.join(both);
+    await deliver(rebuilt, 0, [0], 10);
+    await s.clock.tick(1_000);
+    expect(calls).toBe(1);
+    expect(rebuilt.commits.at(-1)).toEqual([{ topic: TOPIC, partition: 0, offset: '1', metadata: 'w1:1:' }]);
+    expect(s.fatal).toEqual([]);
+  });
+
   it('holds eachBatch while every partition is paused, until a resume or at most the hold bound on the clock', async () => {
     const s = setup({ invalidOffsets: ['0'] });
     const kafkajs = await startAndJoin(s, { [TOPIC]: [0] });
