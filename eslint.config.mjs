@@ -105,6 +105,27 @@ export default tseslint.config(
     },
   },
   {
+    // The kafkajs adapter's clock-driven parts take the injected Clock, so their unit tests run on fake time;
+    // warden-consumer.ts is the one place that builds the system clock.
+    files: [
+      'worker/kafka/kafkajs-adapter.ts',
+      'worker/kafka/consumer-supervisor.ts',
+      'worker/kafka/readiness-tracker.ts',
+      'worker/kafka/rebalance-timing.ts',
+      'worker/kafka/fetch-hold.ts',
+    ],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval'].map((name) => ({
+          name,
+          message: 'The adapter parts use the injected Clock (warden-consumer.ts builds the system one).',
+        })),
+      ],
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'Use the injected Clock.' }],
+    },
+  },
+  {
     files: ['worker/core/testing/*.ts'],
     rules: {
       'no-restricted-imports': restrict({

@@ -49,6 +49,17 @@ describe('import boundaries', { timeout: 60_000 }, () => {
     expect(errors.filter((e) => e.includes('worker/core imports nothing outside'))).toHaveLength(2);
   });
 
+  it("keep the kafkajs adapter's clock-driven parts on the injected clock", async () => {
+    const errors = await boundaryErrors(
+      'worker/kafka/consumer-supervisor.ts',
+      ['setInterval(() => undefined, 1);', 'export const now = Date.now();', ''].join('\n'),
+    );
+    expect(errors).toEqual([
+      expect.stringContaining('use the injected Clock'),
+      expect.stringContaining('Use the injected Clock'),
+    ]);
+  });
+
   it('refuse one worker adapter importing another', async () => {
     expect(
       await boundaryErrors(
