@@ -85,6 +85,7 @@ CREATE TABLE "worker_heartbeat" (
     "group_id" TEXT NOT NULL,
     "ready" BOOLEAN NOT NULL,
     "detail" TEXT NOT NULL,
+    "started_at" TIMESTAMPTZ(3) NOT NULL,
     "reported_at" TIMESTAMPTZ(3) NOT NULL,
 
     CONSTRAINT "worker_heartbeat_pkey" PRIMARY KEY ("instance_id")
