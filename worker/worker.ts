@@ -44,15 +44,19 @@ export class WardenWorker {
   /** Heartbeat, alert evaluation after the leading sampler's rounds, and the outbox sender. */
   private alerts: AlertsHandle | null = null;
   private stopping = false;
-  private readonly metrics = new WorkerMetrics({
-    snapshot: () => this.consumer?.core.snapshot() ?? null,
-    samplerIsLeader: () => this.sampler?.sampler.isLeader ?? false,
-  });
+  private readonly metrics: WorkerMetrics;
 
   constructor(
     private readonly config: WardenConfig,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.metrics = new WorkerMetrics({
+      snapshot: () => this.consumer?.core.snapshot() ?? null,
+      samplerIsLeader: () => this.sampler?.sampler.isLeader ?? false,
+      ready: () => this.readiness().ready,
+      timeLagObjectiveSec: config.TIME_LAG_OBJECTIVE_MS === 0 ? null : config.TIME_LAG_OBJECTIVE_MS / 1_000,
+    });
+  }
 
   async start(): Promise<void> {
     const { config, logger } = this;
