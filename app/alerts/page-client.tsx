@@ -125,7 +125,7 @@ function AlertRow({
     <tr data-testid={testId} data-condition={a.condition} data-group={a.groupId ?? ''} data-phase={a.phase}>
       <td className="nowrap">
         <time dateTime={a.firingSince ?? a.activeSince}>{formatDateTime(a.firingSince ?? a.activeSince)}</time>
-        {a.phase === 'pending' ? <span className="cell-note">pending (its `for` has not passed)</span> : null}
+        {a.phase === 'pending' ? <span className="cell-note">pending: its for-duration has not passed yet</span> : null}
         {a.resolvedAt ? <span className="cell-note">resolved {formatDateTime(a.resolvedAt)}</span> : null}
       </td>
       <td>
@@ -149,7 +149,8 @@ function AlertRow({
         ) : (
           <details>
             <summary>
-              {a.notifications.length} ({a.notifications.map((n) => `${n.receiver} ${n.kind} ${n.status}`)[0]})
+              {a.notifications.length} notification{a.notifications.length === 1 ? '' : 's'}; latest:{' '}
+              {a.notifications[0]!.kind} → {a.notifications[0]!.receiver}, {a.notifications[0]!.status}
             </summary>
             <ul className="plain-list">
               {a.notifications.map((n) => (
