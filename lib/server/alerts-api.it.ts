@@ -119,7 +119,7 @@ describe('alerts API', () => {
     const refusal = (promise: Promise<unknown>) =>
       promise.then(
         () => null,
-        (error: ApiError) => [error.status, error.message],
+        (error: unknown) => (error instanceof ApiError ? [error.status, error.message] : String(error)),
       );
     expect(await refusal(acknowledgeAlert(db, id, 'carol', undefined))).toEqual([
       409,
