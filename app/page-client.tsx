@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { FiringAlerts } from '@/components/firing-alerts';
 import { useMemo, useState } from 'react';
 import { groupPath } from '@/components/api-client';
 import { formatAge, formatCount, formatMs, isStale } from '@/components/format';
@@ -85,6 +86,7 @@ export function OverviewPageClient({ refreshMs, sampleIntervalMs }: { refreshMs:
         </div>
         <RefreshIndicator isFetching={isFetching} refreshMs={refreshMs} />
       </div>
+      <FiringAlerts refreshMs={refreshMs} />
 
       {data && data.groups.length > 0 ? (
         <div className="summary-strip" aria-label="Groups by status">

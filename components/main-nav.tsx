@@ -2,20 +2,24 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { useAlerts } from './hooks/use-alerts';
 import { useQuarantines } from './hooks/use-quarantines';
 
 const LINKS = [
   { href: '/', label: 'Overview', match: (p: string) => p === '/' || p.startsWith('/groups') },
   { href: '/quarantine', label: 'Quarantine', match: (p: string) => p.startsWith('/quarantine') },
   { href: '/rebalances', label: 'Rebalances', match: (p: string) => p.startsWith('/rebalances') },
+  { href: '/alerts', label: 'Alerts', match: (p: string) => p.startsWith('/alerts') },
   { href: '/audit', label: 'Audit', match: (p: string) => p.startsWith('/audit') },
 ];
 
-/** The main navigation; the Quarantine link carries the live count of held partitions. */
+/** The main navigation; the Quarantine and Alerts links carry the live counts of held partitions and firing alerts. */
 export function MainNav({ refreshMs }: { refreshMs: number }) {
   const pathname = usePathname() ?? '/';
   const quarantines = useQuarantines(Math.max(refreshMs, 5_000));
   const held = quarantines.data?.quarantines.length ?? 0;
+  const alerts = useAlerts(Math.max(refreshMs, 5_000));
+  const firing = alerts.data?.open.filter((a) => a.phase === 'firing').length ?? 0;
   return (
     <nav aria-label="Main" className="main-nav">
       {LINKS.map((link) => {
@@ -31,6 +35,11 @@ export function MainNav({ refreshMs }: { refreshMs: number }) {
             {link.href === '/quarantine' && held > 0 ? (
               <span className="nav-count" aria-label={`${held} quarantined`}>
                 {held}
+              </span>
+            ) : null}
+            {link.href === '/alerts' && firing > 0 ? (
+              <span className="nav-count" aria-label={`${firing} firing`}>
+                {firing}
               </span>
             ) : null}
           </Link>

@@ -12,4 +12,5 @@ export const queryKeys = {
   quarantines: () => ['quarantines'] as const,
   audit: () => ['audit'] as const,
   command: (id: string) => ['commands', id] as const,
+  alerts: () => ['alerts'] as const,
 };

@@ -86,4 +86,36 @@ describe('parseConfig', () => {
       /ADVISOR_CLIENT_SETTINGS=.*"orders".maxPollRecords must be a positive integer.*example: ADVISOR_CLIENT_SETTINGS=/,
     );
   });
+
+  it('reads the alert settings and receivers; a malformed one stops start-up naming the variable, path and example', () => {
+    const defaults = parseConfig({});
+    expect(defaults.ALERT_SETTINGS.exact.size + defaults.ALERT_SETTINGS.patterns.length).toBe(0);
+    expect(defaults.ALERT_WEBHOOK_URL).toBeUndefined();
+    const configured = parseConfig({
+      ALERT_SETTINGS: '{"orders":{"group-status":{"forMs":0}}}',
+      ALERT_WEBHOOK_URL: 'https://alerts.example.com/hook',
+      ALERT_SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T000/B000/XXXX',
+    });
+    expect(configured.ALERT_SETTINGS.exact.get('orders')).toEqual({ 'group-status': { forMs: 0 } });
+    expect(configured.ALERT_SLACK_WEBHOOK_URL?.reveal()).toBe('https://hooks.slack.com/services/T000/B000/XXXX');
+    expect(() => parseConfig({ ALERT_SETTINGS: '{"orders":{"group-status":{"forMs":-5}}}' })).toThrow(
+      /ALERT_SETTINGS=.*"orders"\."group-status"\.forMs must be a duration in ms.*example: ALERT_SETTINGS=\{/,
+    );
+    expect(() => parseConfig({ ALERT_SETTINGS: '{"orders":{"lag":{}}}' })).toThrow(
+      /ALERT_SETTINGS=.*unknown condition "lag".*example: ALERT_SETTINGS=/,
+    );
+    expect(() => parseConfig({ ALERT_SETTINGS: '{oops' })).toThrow(/ALERT_SETTINGS="\{oops": must be JSON/);
+    expect(() => parseConfig({ ALERT_WEBHOOK_URL: 'ftp://alerts.example.com' })).toThrow(
+      /ALERT_WEBHOOK_URL="ftp:\/\/alerts.example.com": must be an http:\/\/ or https:\/\/ URL \(example: ALERT_WEBHOOK_URL=https/,
+    );
+    // A secret URL is named, never quoted.
+    let message = '';
+    try {
+      parseConfig({ ALERT_SLACK_WEBHOOK_URL: 'slack://T000/secret-token' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/ALERT_SLACK_WEBHOOK_URL=\(set; value not shown\): must be an http/);
+    expect(message).not.toContain('secret-token');
+  });
 });

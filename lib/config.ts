@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMPTY_CLIENT_SETTINGS, parseClientSettings } from './advisor/client-settings';
+import { EMPTY_ALERT_SETTINGS, parseAlertSettings } from './alerts/alert-settings';
 import { parseTokens, parseUsers, type ParseResult } from './auth/credentials';
 import { SASL_MECHANISMS, Secret, resolveKafkaSecurity, type KafkaSecuritySettings } from './kafka/security';
 
@@ -43,6 +44,34 @@ const clientSettingsJson = z
       return z.NEVER;
     }
   });
+
+/** ALERT_SETTINGS: JSON keyed by group id, /pattern/ or "*" (lib/alerts/alert-settings.ts). */
+const alertSettingsJson = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value.trim() === '') return EMPTY_ALERT_SETTINGS;
+    try {
+      return parseAlertSettings(value);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
+
+/** An http(s) URL, or unset. */
+const optionalHttpUrl = z
+  .string()
+  .optional()
+  .refine((value) => {
+    if (value === undefined) return true;
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an http:// or https:// URL');
 
 const brokerList = z
   .string()
@@ -226,6 +255,31 @@ export const envSchema = z.object({
   WARDEN_ALLOWED_ORIGINS: originList,
   /** Set by `next start` (production) and `next dev`; any value is accepted, only "production" matters. */
   NODE_ENV: z.string().default('development'),
+  // --- alerts (lib/alerts/, delivered by worker/alerts/).
+  /** Per-condition `for`, severity, repeat and enabled, by group id, /pattern/ or "*"; unset: the defaults. */
+  ALERT_SETTINGS: alertSettingsJson,
+  /** Generic JSON webhook receiving the versioned alert payload; unset: no JSON webhook. */
+  ALERT_WEBHOOK_URL: optionalHttpUrl,
+  /** Slack-compatible incoming webhook; unset: no Slack message. Its URL is a secret: never logged. */
+  ALERT_SLACK_WEBHOOK_URL: optionalHttpUrl.transform((value) => (value === undefined ? undefined : new Secret(value))),
+  /** Shared secret of the X-Warden-Signature HMAC-SHA256 header on webhook deliveries; unset: unsigned. */
+  ALERT_WEBHOOK_SECRET: z
+    .string()
+    .min(16, 'must be at least 16 characters (openssl rand -hex 32 makes one)')
+    .optional()
+    .transform((value) => (value === undefined ? undefined : new Secret(value))),
+  /** Base URL of the dashboard, for the links alerts carry. */
+  ALERT_DASHBOARD_URL: optionalHttpUrl.default('http://127.0.0.1:3000'),
+  /** Name of the cluster in alerts (several Wardens may report to one receiver). */
+  ALERT_CLUSTER_NAME: z.string().min(1).default('default'),
+  /** Delivery attempts per notification and receiver before it ends failed. */
+  ALERT_DELIVERY_MAX_ATTEMPTS: positiveInt(10),
+  /** One delivery attempt is abandoned after this long. */
+  ALERT_DELIVERY_TIMEOUT_MS: positiveMs(5_000),
+  /** Retry backoff of deliveries: exponential from this base with full jitter... */
+  ALERT_DELIVERY_BACKOFF_BASE_MS: positiveMs(1_000),
+  /** ...capped at this. */
+  ALERT_DELIVERY_BACKOFF_MAX_MS: positiveMs(120_000),
 });
 
 export type WardenConfig = z.infer<typeof envSchema> & {
@@ -303,6 +357,17 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   WARDEN_COOKIE_SECURE: 'true',
   WARDEN_ALLOWED_ORIGINS: 'https://warden.example.com',
   NODE_ENV: 'production',
+  ALERT_SETTINGS:
+    '{"*":{"group-status":{"forMs":60000}},"/^etl-/":{"time-lag-objective":{"severity":"info","repeatMs":0}}}',
+  ALERT_WEBHOOK_URL: 'https://alerts.example.com/warden',
+  ALERT_SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/<id>',
+  ALERT_WEBHOOK_SECRET: '<openssl rand -hex 32>',
+  ALERT_DASHBOARD_URL: 'https://warden.example.com',
+  ALERT_CLUSTER_NAME: 'prod-eu',
+  ALERT_DELIVERY_MAX_ATTEMPTS: '10',
+  ALERT_DELIVERY_TIMEOUT_MS: '5000',
+  ALERT_DELIVERY_BACKOFF_BASE_MS: '1000',
+  ALERT_DELIVERY_BACKOFF_MAX_MS: '120000',
 };
 
 /** Variables whose values are never quoted in an error message. */
@@ -312,6 +377,8 @@ const SECRET_VARIABLES = new Set<string>([
   'WARDEN_SESSION_SECRET',
   'KAFKA_SASL_PASSWORD',
   'KAFKA_SSL_KEY_PASSWORD',
+  'ALERT_SLACK_WEBHOOK_URL',
+  'ALERT_WEBHOOK_SECRET',
 ]);
 
 export class ConfigError extends Error {

@@ -14,6 +14,8 @@ import { childProcessEnv, loadConfig } from '../lib/config';
 import { createDatabase } from '../lib/db';
 import { createKafka, kafkaSecurityFrom } from '../lib/kafka/client';
 import { ensureTopics } from '../worker/kafka/topics';
+import { EMPTY_ALERT_SETTINGS } from '../lib/alerts/alert-settings';
+import { DemoAlertReceiver } from './demo/demo-alert-receiver';
 import { resetDemoState } from './demo/demo-reset';
 import { actsStartingBetween, planAt, type DemoStorySettings } from './demo/demo-story';
 import { DemoTraffic, HOT_KEY, HOT_PARTITION, POISON_PARTITION } from './demo/demo-traffic';
@@ -46,6 +48,9 @@ async function main(): Promise<void> {
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   let story: NodeJS.Timeout | null = null;
   let shuttingDown = false;
+  // Alerts go to the user's receivers when ALERT_WEBHOOK_URL is set, else to one the demo runs and prints.
+  const alertReceiver =
+    config.ALERT_WEBHOOK_URL === undefined ? new DemoAlertReceiver((line) => console.log(line)) : null;
 
   const shutdown = async (code: number) => {
     if (shuttingDown) return;
@@ -54,6 +59,10 @@ async function main(): Promise<void> {
     if (story) clearInterval(story);
     await producer.disconnect().catch(() => undefined);
     await children.stopAll();
+    if (alertReceiver) {
+      console.log(`demo: ${alertReceiver.summary()}`);
+      await alertReceiver.stop();
+    }
     if (brokerStartedHere) await stopLocalBroker(broker).catch((e: Error) => console.error(e.message));
     console.log('demo: stopped');
     process.exit(code);
@@ -101,6 +110,26 @@ async function main(): Promise<void> {
     // The story's workers simulate real work (a database write of up to DEMO_WORKER_LATENCY_MS) and the odd
     // transient failure, so lag, retries and backpressure have something to show, and log warnings only.
     // Watching a real cluster (--no-traffic), the worker runs exactly as configured.
+    if (alertReceiver) await alertReceiver.start();
+    const alertEnv: Record<string, string> = {
+      ...(alertReceiver ? { ALERT_WEBHOOK_URL: `${alertReceiver.url}/alerts` } : {}),
+      ...(config.ALERT_DASHBOARD_URL === 'http://127.0.0.1:3000'
+        ? { ALERT_DASHBOARD_URL: `http://127.0.0.1:${config.UI_PORT}` }
+        : {}),
+      // The story lasts minutes: shorter `for`s than in production, so each act's alert fires while it plays.
+      ...(config.ALERT_SETTINGS === EMPTY_ALERT_SETTINGS
+        ? {
+            ALERT_SETTINGS: JSON.stringify({
+              '*': {
+                'group-status': { forMs: 15_000 },
+                'time-lag-objective': { forMs: 15_000 },
+                'worker-not-ready': { forMs: 15_000 },
+                'sampler-gap': { forMs: 10_000 },
+              },
+            }),
+          }
+        : {}),
+    };
     const workerEnv = (overrides: Record<string, string> = {}) =>
       childProcessEnv(
         withTraffic
@@ -109,9 +138,10 @@ async function main(): Promise<void> {
               WARDEN_FAULT_TRANSIENT_RATE: '0.02',
               // Every injected retry is an info line; the story's cues stay readable, /metrics counts them.
               LOG_LEVEL: 'warn',
+              ...alertEnv,
               ...overrides,
             }
-          : overrides,
+          : { ...alertEnv, ...overrides },
       );
     // Workers run as node itself, not behind npx: SIGTERM must reach the worker so it drains, commits and
     // leaves the group at once (a wrapper that exits first gets the group SIGKILLed, and the group then
@@ -142,6 +172,9 @@ async function main(): Promise<void> {
           ? `  traffic   ${config.DEMO_SCENARIO} scenario, ~${config.DEMO_RATE_PER_SEC} events/s into ${config.WARDEN_INPUT_TOPIC}`
           : '  traffic   off (--no-traffic): sampling the cluster only',
         withUi ? `  dashboard http://127.0.0.1:${config.UI_PORT}` : '  dashboard off (--no-ui)',
+        alertReceiver
+          ? `  alerts → ${alertReceiver.url} (every alert the worker sends is printed here; GET lists them)`
+          : `  alerts → the receivers in ALERT_WEBHOOK_URL / ALERT_SLACK_WEBHOOK_URL`,
         ...(withUi ? access.banner : []),
         'Press Ctrl-C to stop everything.',
         '',

@@ -21,6 +21,7 @@ import { OwnRebalanceRecorder } from './sampler/own-rebalance-recorder';
 import { groupMemberIdentity } from './kafka/group-member-identity';
 import { startOperatorCommands } from './start-operator-commands';
 import { workerInstanceId } from './shared/worker-types';
+import { startAlerts, type AlertsHandle } from './alerts/start-alerts';
 
 /**
  * The worker process: the document pipeline on a WardenConsumer, the lag sampler and the HTTP port.
@@ -40,16 +41,22 @@ export class WardenWorker {
   /** Applies operator actions (resume/skip/seek) on partitions this worker owns; stopped before the consumer. */
   private commands: { stop: () => Promise<void> } | null = null;
   private server: WorkerServer | null = null;
+  /** Heartbeat, alert evaluation after the leading sampler's rounds, and the outbox sender. */
+  private alerts: AlertsHandle | null = null;
   private stopping = false;
-  private readonly metrics = new WorkerMetrics({
-    snapshot: () => this.consumer?.core.snapshot() ?? null,
-    samplerIsLeader: () => this.sampler?.sampler.isLeader ?? false,
-  });
+  private readonly metrics: WorkerMetrics;
 
   constructor(
     private readonly config: WardenConfig,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.metrics = new WorkerMetrics({
+      snapshot: () => this.consumer?.core.snapshot() ?? null,
+      samplerIsLeader: () => this.sampler?.sampler.isLeader ?? false,
+      ready: () => this.readiness().ready,
+      timeLagObjectiveSec: config.TIME_LAG_OBJECTIVE_MS === 0 ? null : config.TIME_LAG_OBJECTIVE_MS / 1_000,
+    });
+  }
 
   async start(): Promise<void> {
     const { config, logger } = this;
@@ -152,11 +159,22 @@ export class WardenWorker {
 
     // The cluster sampler runs on its own Kafka connections, Postgres pool and leader lock (one sampler among
     // all worker instances); the own-consumer state is written by every instance, since only it can see it.
+    this.alerts = startAlerts({
+      config,
+      db: this.db,
+      instanceId: workerInstanceId(config.KAFKA_CLIENT_ID),
+      readiness: () => this.readiness(),
+      logger,
+    });
+    const alerts = this.alerts;
     this.sampler = createLagSampler({
       config,
       kafka,
       logger,
-      onRound: (outcome) => this.metrics.onSamplerRound(outcome),
+      onRound: (outcome) => {
+        this.metrics.onSamplerRound(outcome);
+        if (this.sampler) alerts.onSamplerRound(outcome, this.sampler.sampler.stats());
+      },
     });
     this.sampler.start();
     const consumer = this.consumer;
@@ -204,6 +222,7 @@ export class WardenWorker {
     if (this.stopping) return;
     this.stopping = true;
     await this.sampler?.stop();
+    await this.alerts?.stop();
     await this.consumerState?.stop();
     await this.commands?.stop();
     await this.consumer?.stop(deadlineMs);

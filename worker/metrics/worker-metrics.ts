@@ -24,6 +24,10 @@ export interface WorkerMetricsOptions {
   snapshot: () => CoreSnapshot | null;
   /** Whether this instance holds the sampler's leader lock (only the leader exports cluster-wide lag). */
   samplerIsLeader: () => boolean;
+  /** What /readyz answers (warden_worker_ready); absent: the gauge is not exported. */
+  ready?: () => boolean;
+  /** TIME_LAG_OBJECTIVE_MS in seconds (warden_time_lag_objective_seconds); null: no objective, not exported. */
+  timeLagObjectiveSec?: number | null;
   /** Default process and Node.js metrics (process_*, nodejs_*). Off in unit tests that count series. */
   defaultMetrics?: boolean;
 }
@@ -151,6 +155,32 @@ export class WorkerMetrics {
 
     this.definePartitionGauges(registers);
     this.defineSampledLagGauges(registers);
+    this.defineAlertingGauges(registers);
+  }
+
+  /** What the Prometheus rules (deploy/prometheus/warden-rules.yml) compare against. */
+  private defineAlertingGauges(registers: Registry[]): void {
+    const { ready, timeLagObjectiveSec } = this.options;
+    if (ready) {
+      new Gauge({
+        name: 'warden_worker_ready',
+        help: '1 while /readyz answers ready (joined, fetching or heartbeating, core not fatal), else 0.',
+        registers,
+        collect() {
+          this.set(ready() ? 1 : 0);
+        },
+      });
+    }
+    if (timeLagObjectiveSec !== undefined && timeLagObjectiveSec !== null) {
+      new Gauge({
+        name: 'warden_time_lag_objective_seconds',
+        help: 'The time-lag objective groups are held to (TIME_LAG_OBJECTIVE_MS).',
+        registers,
+        collect() {
+          this.set(timeLagObjectiveSec);
+        },
+      });
+    }
   }
 
   get contentType(): string {

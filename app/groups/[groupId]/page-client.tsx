@@ -14,6 +14,7 @@ import { PartitionTable } from '@/components/partition-table';
 import { RebalanceTimeline } from '@/components/rebalance-list';
 import { useCanOperate } from '@/components/session-context';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
+import { FiringAlerts } from '@/components/firing-alerts';
 import { GroupStatusBadge, StatePill } from '@/components/status-badge';
 import { TimeLagValue } from '@/components/time-lag-cell';
 import { useNow } from '@/components/use-now';
@@ -73,6 +74,7 @@ export function GroupPageClient({
         <RefreshIndicator isFetching={group.isFetching} refreshMs={refreshMs} />
       </div>
       {group.error ? <ErrorState error={group.error} what="the group" hasStaleData={detail !== undefined} /> : null}
+      <FiringAlerts refreshMs={refreshMs} groupId={groupId} />
       {detail && isStale(detail.sampledAt, now, sampleIntervalMs) ? (
         <p className="banner banner-warn" role="status">
           <strong>Stale:</strong> last sampled {formatAge(detail.sampledAt, now)}. The sampler is down or no longer sees

@@ -1,0 +1,308 @@
+'use client';
+
+import Link from 'next/link';
+import { useState, type FormEvent } from 'react';
+import { ApiRequestError } from '@/components/api-client';
+import { AlertMarks, SeverityBadge } from '@/components/firing-alerts';
+import { formatDateTime } from '@/components/format';
+import { useAcknowledgeAlert, useAlerts, useCreateSilence } from '@/components/hooks/use-alerts';
+import { useCanOperate } from '@/components/session-context';
+import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
+import { ZAlertCondition, type TAlert, type TSilence } from '@/lib/schemas/alerts';
+import { REASON_MAX_CHARS } from '@/lib/schemas/common';
+
+const DURATIONS = [
+  { minutes: 30, label: '30 minutes' },
+  { minutes: 60, label: '1 hour' },
+  { minutes: 240, label: '4 hours' },
+  { minutes: 1_440, label: '1 day' },
+];
+
+/** Alerts: what fires now (and who has it), silences, the history, and every notification's deliveries. */
+export function AlertsPageClient({ refreshMs }: { refreshMs: number }) {
+  const { data, error, isPending, isFetching } = useAlerts(refreshMs);
+  const canOperate = useCanOperate();
+  const [silencing, setSilencing] = useState<{ groupId: string | null; condition: TAlert['condition'] | null } | null>(
+    null,
+  );
+
+  return (
+    <section aria-labelledby="alerts-heading">
+      <div className="page-head">
+        <div>
+          <h1 id="alerts-heading">Alerts</h1>
+          <p className="muted subtitle">
+            Evaluated after every sampler round; one alert per group and condition, delivered to the configured
+            receivers.
+          </p>
+        </div>
+        <RefreshIndicator isFetching={isFetching} refreshMs={refreshMs} />
+      </div>
+      {error ? <ErrorState error={error} what="the alerts" hasStaleData={data !== undefined} /> : null}
+      {canOperate ? (
+        <p>
+          <button type="button" onClick={() => setSilencing({ groupId: null, condition: null })}>
+            New silence…
+          </button>
+        </p>
+      ) : null}
+      {silencing ? <SilenceForm initial={silencing} onDone={() => setSilencing(null)} /> : null}
+      {isPending ? (
+        <LoadingState label="Loading the alerts…" />
+      ) : data ? (
+        <>
+          <h2>Firing now</h2>
+          {data.open.length === 0 ? (
+            <EmptyState title="Nothing is firing.">Alerts appear here while their condition holds.</EmptyState>
+          ) : (
+            <AlertTable alerts={data.open} canOperate={canOperate} onSilence={setSilencing} testId="open-alert" />
+          )}
+          <h2>Silences</h2>
+          {data.silences.length === 0 ? (
+            <p className="muted">No active silence.</p>
+          ) : (
+            <SilenceTable silences={data.silences} />
+          )}
+          <h2>History</h2>
+          {data.history.length === 0 ? (
+            <p className="muted">No alert resolved yet.</p>
+          ) : (
+            <AlertTable alerts={data.history} canOperate={false} onSilence={setSilencing} testId="history-alert" />
+          )}
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function AlertTable({
+  alerts,
+  canOperate,
+  onSilence,
+  testId,
+}: {
+  alerts: TAlert[];
+  canOperate: boolean;
+  onSilence: (target: { groupId: string | null; condition: TAlert['condition'] }) => void;
+  testId: string;
+}) {
+  return (
+    <div className="table-wrap">
+      <table className="grid">
+        <thead>
+          <tr>
+            <th scope="col">Since</th>
+            <th scope="col">Severity</th>
+            <th scope="col">Alert</th>
+            <th scope="col">Reasons</th>
+            <th scope="col">Notifications</th>
+            {canOperate ? <th scope="col">Actions</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {alerts.map((a) => (
+            <AlertRow key={a.id} alert={a} canOperate={canOperate} onSilence={onSilence} testId={testId} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function AlertRow({
+  alert: a,
+  canOperate,
+  onSilence,
+  testId,
+}: {
+  alert: TAlert;
+  canOperate: boolean;
+  onSilence: (target: { groupId: string | null; condition: TAlert['condition'] }) => void;
+  testId: string;
+}) {
+  const acknowledge = useAcknowledgeAlert();
+  return (
+    <tr data-testid={testId} data-condition={a.condition} data-group={a.groupId ?? ''} data-phase={a.phase}>
+      <td className="nowrap">
+        <time dateTime={a.firingSince ?? a.activeSince}>{formatDateTime(a.firingSince ?? a.activeSince)}</time>
+        {a.phase === 'pending' ? <span className="cell-note">pending: its for-duration has not passed yet</span> : null}
+        {a.resolvedAt ? <span className="cell-note">resolved {formatDateTime(a.resolvedAt)}</span> : null}
+      </td>
+      <td>
+        <SeverityBadge severity={a.severity} />
+      </td>
+      <td>
+        <Link href={a.link}>{a.summary}</Link>
+        <span className="cell-note mono">{a.condition}</span>
+        <AlertMarks alert={a} />
+      </td>
+      <td className="reason">
+        <ul className="plain-list">
+          {a.reasons.map((r) => (
+            <li key={r}>{r}</li>
+          ))}
+        </ul>
+      </td>
+      <td className="small">
+        {a.notifications.length === 0 ? (
+          <span className="muted">none yet</span>
+        ) : (
+          <details>
+            <summary>
+              {a.notifications.length} notification{a.notifications.length === 1 ? '' : 's'}; latest:{' '}
+              {a.notifications[0]!.kind} → {a.notifications[0]!.receiver}, {a.notifications[0]!.status}
+            </summary>
+            <ul className="plain-list">
+              {a.notifications.map((n) => (
+                <li key={n.id} data-testid="notification">
+                  <strong>
+                    {n.kind} → {n.receiver}: {n.status}
+                  </strong>{' '}
+                  <span className="muted">{formatDateTime(n.createdAt)}</span>
+                  {n.lastError ? <span className="cell-note">{n.lastError}</span> : null}
+                  <ul className="plain-list">
+                    {n.deliveries.map((d) => (
+                      <li key={d.attempt}>
+                        #{d.attempt} {formatDateTime(d.startedAt)} · {d.statusCode ?? 'no answer'} · {d.durationMs} ms ·{' '}
+                        {d.outcome}
+                        {d.error ? ` · ${d.error}` : ''}
+                      </li>
+                    ))}
+                  </ul>
+                </li>
+              ))}
+            </ul>
+          </details>
+        )}
+      </td>
+      {canOperate ? (
+        <td className="nowrap">
+          {a.phase === 'firing' && !a.acknowledgedBy ? (
+            <button type="button" disabled={acknowledge.isPending} onClick={() => acknowledge.mutate(a.id)}>
+              Acknowledge
+            </button>
+          ) : null}{' '}
+          <button type="button" onClick={() => onSilence({ groupId: a.groupId, condition: a.condition })}>
+            Silence…
+          </button>
+          {acknowledge.error ? (
+            <span className="cell-note" role="alert">
+              {acknowledge.error.message}
+            </span>
+          ) : null}
+        </td>
+      ) : null}
+    </tr>
+  );
+}
+
+function SilenceTable({ silences }: { silences: TSilence[] }) {
+  return (
+    <div className="table-wrap">
+      <table className="grid">
+        <thead>
+          <tr>
+            <th scope="col">Until</th>
+            <th scope="col">Group</th>
+            <th scope="col">Condition</th>
+            <th scope="col">Reason</th>
+            <th scope="col">By</th>
+          </tr>
+        </thead>
+        <tbody>
+          {silences.map((s) => (
+            <tr key={s.id} data-testid="silence">
+              <td className="nowrap">{formatDateTime(s.endsAt)}</td>
+              <td>{s.groupId ?? <span className="muted">every group</span>}</td>
+              <td>{s.condition ?? <span className="muted">every condition</span>}</td>
+              <td className="reason">{s.reason}</td>
+              <td>
+                {s.createdBy}
+                <span className="cell-note">{formatDateTime(s.createdAt)}</span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function SilenceForm({
+  initial,
+  onDone,
+}: {
+  initial: { groupId: string | null; condition: TAlert['condition'] | null };
+  onDone: () => void;
+}) {
+  const create = useCreateSilence();
+  const [groupId, setGroupId] = useState(initial.groupId ?? '');
+  const [condition, setCondition] = useState<string>(initial.condition ?? '');
+  const [minutes, setMinutes] = useState(60);
+  const [reason, setReason] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setProblem(null);
+    if (reason.trim() === '') return setProblem('reason: is required: say why, for the audit log');
+    create.mutate(
+      {
+        groupId: groupId.trim() === '' ? null : groupId.trim(),
+        condition: condition === '' ? null : ZAlertCondition.parse(condition),
+        durationMinutes: minutes,
+        reason: reason.trim(),
+      },
+      {
+        onSuccess: onDone,
+        onError: (error) => setProblem(error instanceof ApiRequestError ? error.message : String(error)),
+      },
+    );
+  };
+
+  return (
+    <form className="card" onSubmit={onSubmit} aria-label="Silence alerts" data-testid="silence-form">
+      <h2>Silence alerts</h2>
+      <label className="field">
+        <span>Group (empty: every group)</span>
+        <input value={groupId} onChange={(e) => setGroupId(e.target.value)} />
+      </label>
+      <label className="field">
+        <span>Condition</span>
+        <select value={condition} onChange={(e) => setCondition(e.target.value)}>
+          <option value="">every condition</option>
+          {ZAlertCondition.options.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>For</span>
+        <select value={minutes} onChange={(e) => setMinutes(Number(e.target.value))}>
+          {DURATIONS.map((d) => (
+            <option key={d.minutes} value={d.minutes}>
+              {d.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>Reason (for the audit)</span>
+        <textarea value={reason} maxLength={REASON_MAX_CHARS} onChange={(e) => setReason(e.target.value)} />
+      </label>
+      {problem ? (
+        <p className="banner banner-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      <button type="submit" disabled={create.isPending}>
+        Silence
+      </button>{' '}
+      <button type="button" onClick={onDone}>
+        Cancel
+      </button>
+    </form>
+  );
+}

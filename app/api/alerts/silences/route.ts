@@ -1,0 +1,19 @@
+// POST /api/alerts/silences - silence a group and/or condition for a duration, with a reason (operators).
+import { ZSilenceRequest } from '@/lib/schemas/alerts';
+import { createSilence } from '@/lib/server/alert-operations';
+import { readJsonBody, respond } from '@/lib/server/api-response';
+import { serverDatabase } from '@/lib/server/database';
+import { authorize } from '@/lib/server/auth/request-auth';
+
+export const dynamic = 'force-dynamic';
+
+export async function POST(request: Request) {
+  return respond(
+    async () => {
+      const operator = authorize(request, 'operator');
+      const body = ZSilenceRequest.parse(await readJsonBody(request));
+      return createSilence(serverDatabase(), body, operator.name);
+    },
+    { status: 201 },
+  );
+}

@@ -1,0 +1,61 @@
+'use client';
+
+import Link from 'next/link';
+import { formatDateTime } from './format';
+import { useAlerts } from './hooks/use-alerts';
+import type { TAlert } from '@/lib/schemas/alerts';
+
+/**
+ * The firing alerts of one group (or of all groups), as a banner: what, since when, whether someone has it,
+ * whether it is silenced. Shown on the overview and the group page; the Alerts page has the rest.
+ */
+export function FiringAlerts({ refreshMs, groupId }: { refreshMs: number; groupId?: string }) {
+  const { data } = useAlerts(Math.max(refreshMs, 5_000));
+  const firing = (data?.open ?? []).filter(
+    (a) => a.phase === 'firing' && (groupId === undefined || a.groupId === groupId),
+  );
+  if (firing.length === 0) return null;
+  return (
+    <div className="banner banner-error" role="status" data-testid="firing-alerts">
+      <strong>
+        {firing.length} alert{firing.length === 1 ? '' : 's'} firing
+      </strong>{' '}
+      (<Link href="/alerts">Alerts</Link>)
+      <ul className="plain-list">
+        {firing.map((a) => (
+          <li key={a.id} data-testid="firing-alert">
+            <SeverityBadge severity={a.severity} /> {a.summary}{' '}
+            <span className="muted">since {formatDateTime(a.firingSince ?? a.activeSince)}</span>
+            <AlertMarks alert={a} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export function SeverityBadge({ severity }: { severity: TAlert['severity'] }) {
+  return <span className={`badge badge-sev-${severity}`}>{severity}</span>;
+}
+
+/** Acknowledged and silenced marks, wherever an alert is shown. */
+export function AlertMarks({ alert }: { alert: TAlert }) {
+  return (
+    <>
+      {alert.acknowledgedBy ? (
+        <span className="badge badge-inline" data-testid="alert-acknowledged">
+          acknowledged by {alert.acknowledgedBy}
+        </span>
+      ) : null}
+      {alert.silence ? (
+        <span
+          className="badge badge-inline"
+          data-testid="alert-silenced"
+          title={`${alert.silence.reason} (by ${alert.silence.createdBy})`}
+        >
+          silenced until {formatDateTime(alert.silence.endsAt)}
+        </span>
+      ) : null}
+    </>
+  );
+}

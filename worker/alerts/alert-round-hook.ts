@@ -1,0 +1,76 @@
+import type { Database } from '../../lib/db';
+import type { RoundOutcome, SamplerStats } from '../sampler/lag-sampler';
+import type { ConsumerLogger } from '../shared/worker-types';
+import {
+  observeForAlerts,
+  recordAlertEvaluation,
+  type AlertEvaluationContext,
+  type SamplerHealth,
+} from './record-alert-evaluation';
+
+/**
+ * Evaluates alerts after every round of the leading sampler (the only instance whose sampler runs rounds),
+ * from what that round wrote. It never blocks the sampler: the round hands its outcome over and returns;
+ * evaluations never overlap, and a round that ends while one runs is evaluated right after it (only the
+ * newest waiting round: an older one has nothing the newer lacks). A failed evaluation (Postgres down) is
+ * logged once per outage and retried at the next round.
+ */
+export class AlertRoundHook {
+  private running: Promise<void> | null = null;
+  private waiting: SamplerHealth | null = null;
+  private failingSinceMs: number | null = null;
+  private failedBefore = false;
+
+  constructor(
+    private readonly options: {
+      db: Database;
+      context: AlertEvaluationContext;
+      logger?: ConsumerLogger;
+      /** Told after an evaluation committed notifications (wakes the sender). */
+      onNotifications?: (count: number) => void;
+      now?: () => number;
+    },
+  ) {}
+
+  /** The sampler's onRound: a failed round (cluster unreadable, rows not written) opens the sampler's gap. */
+  onSamplerRound(outcome: RoundOutcome, stats: Pick<SamplerStats, 'consecutiveFailures' | 'lastError'>): void {
+    const nowMs = this.now();
+    const failed = outcome.result === null || !outcome.result.written;
+    if (failed) this.failingSinceMs ??= nowMs - outcome.durationMs;
+    else this.failingSinceMs = null;
+    this.waiting = {
+      failingSinceMs: this.failingSinceMs,
+      failedRounds: failed ? Math.max(1, stats.consecutiveFailures) : 0,
+      lastError: failed ? (stats.lastError ?? 'lag samples not written') : null,
+    };
+    if (!this.running) this.running = this.drain();
+  }
+
+  /** Resolves when no evaluation runs or waits (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.waiting) {
+      const health = this.waiting;
+      this.waiting = null;
+      try {
+        const nowMs = this.now();
+        const observation = await observeForAlerts(this.options.db, this.options.context, health, nowMs);
+        const evaluation = await recordAlertEvaluation(this.options.db, this.options.context, observation);
+        this.failedBefore = false;
+        if (evaluation.notifications.length > 0) this.options.onNotifications?.(evaluation.notifications.length);
+      } catch (error) {
+        if (!this.failedBefore)
+          this.options.logger?.warn({ err: error }, 'alert evaluation failed; retried next round');
+        this.failedBefore = true;
+      }
+    }
+    this.running = null;
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+}

@@ -1,0 +1,220 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAlertSettings } from '../../lib/alerts/alert-settings';
+import type { AlertPayloadV1 } from '../../lib/alerts/alert-payload';
+import type { Database } from '../../lib/db';
+import { testDatabase } from '../../test-support/database';
+import { uniqueName } from '../../test-support/integration';
+import { observeForAlerts, recordAlertEvaluation, type AlertEvaluationContext } from './record-alert-evaluation';
+
+// Evaluation on the real Postgres: group statuses read through listGroups (what the overview shows), the
+// alert state and the outbox written in one transaction, repeated evaluations writing nothing twice.
+
+const healthy = { failingSinceMs: null, failedRounds: 0, lastError: null };
+
+describe('observeForAlerts and recordAlertEvaluation', () => {
+  let db: Database;
+  const context: AlertEvaluationContext = {
+    settings: parseAlertSettings(
+      JSON.stringify({
+        '*': {
+          'group-status': { forMs: 0, repeatMs: 60_000 },
+          'partition-quarantined': { forMs: 0, repeatMs: 60_000 },
+          'worker-not-ready': { forMs: 0 },
+        },
+      }),
+    ),
+    receivers: { webhook: true, slack: true },
+    cluster: 'test-cluster',
+    dashboardUrl: 'http://127.0.0.1:3000',
+    timeLagObjectiveMs: null,
+    rateWindowMs: 60_000,
+    workerStaleAfterMs: 15_000,
+  };
+
+  beforeAll(() => {
+    db = testDatabase();
+  });
+
+  afterAll(async () => {
+    await db?.$disconnect();
+  });
+
+  async function sampledGroup(groupId: string, atMs: number): Promise<void> {
+    await db.lagSample.createMany({
+      data: [0, 1, 2].map((i) => ({
+        sampledAt: new Date(atMs - (2 - i) * 5_000),
+        groupId,
+        topic: `${groupId}-t`,
+        partition: 0,
+        committedOffset: BigInt(10 + i),
+        logStartOffset: 0n,
+        logEndOffset: BigInt(12 + i),
+        lag: 2n,
+        groupState: 'Stable',
+      })),
+    });
+  }
+
+  const evaluate = async (nowMs: number) =>
+    recordAlertEvaluation(db, context, await observeForAlerts(db, context, healthy, nowMs));
+
+  const notificationsOf = (groupId: string) =>
+    db.alertNotification.findMany({
+      where: { alert: { groupId } },
+      orderBy: [{ id: 'asc' }],
+      include: { alert: { select: { condition: true } } },
+    });
+
+  it('fires one alert per group and condition, with one outbox row per receiver, written once', async () => {
+    const groupId = uniqueName('alerting');
+    const t0 = Date.now();
+    await sampledGroup(groupId, t0);
+    await db.partitionQuarantine.create({
+      data: {
+        groupId,
+        topic: `${groupId}-t`,
+        partition: 0,
+        offset: 11n,
+        reason: 'invalid JSON',
+        errorClass: 'permanent',
+        since: new Date(t0 - 20_000),
+        attempts: 1,
+        recordHeaders: {},
+      },
+    });
+
+    await evaluate(t0);
+    const alerts = await db.alert.findMany({ where: { groupId }, orderBy: { condition: 'asc' } });
+    expect(alerts.map((a) => [a.condition, a.phase])).toEqual([
+      ['group-status', 'firing'],
+      ['partition-quarantined', 'firing'],
+    ]);
+    const rows = await notificationsOf(groupId);
+    expect(rows.map((r) => `${r.alert.condition} ${r.receiver} ${r.kind} ${r.status}`).sort()).toEqual([
+      'group-status slack firing pending',
+      'group-status webhook firing pending',
+      'partition-quarantined slack firing pending',
+      'partition-quarantined webhook firing pending',
+    ]);
+    const payload = JSON.parse(
+      rows.find((r) => r.receiver === 'webhook' && r.alert.condition === 'group-status')!.body,
+    ) as AlertPayloadV1;
+    expect(payload).toMatchObject({
+      version: 1,
+      status: 'firing',
+      group: groupId,
+      cluster: 'test-cluster',
+      dashboardUrl: `http://127.0.0.1:3000/groups/${encodeURIComponent(groupId)}`,
+    });
+    expect(payload.summary).toBe(`${groupId} is QUARANTINED: ${groupId}-t-0 is quarantined`);
+    const slack = JSON.parse(rows.find((r) => r.receiver === 'slack')!.body) as { text: string };
+    expect(slack.text).toContain('[FIRING]');
+
+    // The same round evaluated again, and twice at once: nothing new.
+    await Promise.all([evaluate(t0), evaluate(t0)]);
+    expect(await notificationsOf(groupId)).toHaveLength(4);
+    expect(await db.alert.count({ where: { groupId } })).toBe(2);
+  });
+
+  it('sends reminders except for acknowledged alerts, holds silenced ones back, and resolves with who released', async () => {
+    const groupId = uniqueName('ack');
+    const t0 = Date.now();
+    await sampledGroup(groupId, t0);
+    const quarantine = {
+      groupId,
+      topic: `${groupId}-t`,
+      partition: 0,
+      offset: 11n,
+      reason: 'invalid JSON',
+      errorClass: 'permanent',
+      since: new Date(t0),
+      attempts: 1,
+      recordHeaders: {},
+    };
+    await db.partitionQuarantine.create({ data: quarantine });
+    await evaluate(t0);
+    const status = await db.alert.findFirstOrThrow({ where: { groupId, condition: 'group-status' } });
+    await db.alert.update({
+      where: { id: status.id },
+      data: { acknowledgedBy: 'alice', acknowledgedAt: new Date(t0 + 1) },
+    });
+    const silence = await db.alertSilence.create({
+      data: {
+        groupId,
+        condition: 'partition-quarantined',
+        reason: 'fixing the producer',
+        createdBy: 'alice',
+        createdAt: new Date(t0),
+        endsAt: new Date(t0 + 3_600_000),
+      },
+    });
+
+    await sampledGroup(groupId, t0 + 61_000);
+    await evaluate(t0 + 61_000);
+    const reminders = (await notificationsOf(groupId)).filter((r) => r.kind === 'reminder');
+    expect(reminders.map((r) => `${r.alert.condition} ${r.status} ${r.silenceId}`)).toEqual([
+      `partition-quarantined silenced ${silence.id}`,
+      `partition-quarantined silenced ${silence.id}`,
+    ]);
+    // The evaluation keeps the acknowledgement the dashboard wrote.
+    expect(await db.alert.findUniqueOrThrow({ where: { id: status.id } })).toMatchObject({ acknowledgedBy: 'alice' });
+
+    await db.partitionQuarantine.delete({
+      where: { groupId_topic_partition: { groupId, topic: quarantine.topic, partition: 0 } },
+    });
+    await db.operatorAction.create({
+      data: {
+        groupId,
+        topic: quarantine.topic,
+        partition: 0,
+        action: 'skip',
+        reason: 'poison record',
+        requestedBy: 'alice',
+        status: 'done',
+        completedAt: new Date(),
+      },
+    });
+    await db.alertSilence.update({ where: { id: silence.id }, data: { endsAt: new Date(t0 + 62_000) } });
+    await evaluate(t0 + 70_000);
+    const resolved = (await notificationsOf(groupId)).filter((r) => r.kind === 'resolved' && r.receiver === 'webhook');
+    expect(resolved.map((r) => r.alert.condition).sort()).toEqual(['group-status', 'partition-quarantined']);
+    const released = JSON.parse(
+      resolved.find((r) => r.alert.condition === 'partition-quarantined')!.body,
+    ) as AlertPayloadV1;
+    expect(released).toMatchObject({ status: 'resolved', reasons: [`${quarantine.topic}-0 released: skip by alice`] });
+    expect(resolved.every((r) => r.status === 'pending')).toBe(true);
+    expect((await db.alert.findMany({ where: { groupId } })).map((a) => a.phase)).toEqual(['resolved', 'resolved']);
+  });
+
+  it('alerts on a worker that stopped reporting, unless a newer instance of its group replaced it', async () => {
+    const groupId = uniqueName('workers');
+    const t0 = Date.now();
+    await db.workerHeartbeat.create({
+      data: {
+        instanceId: `${groupId}-w1`,
+        groupId,
+        ready: true,
+        detail: 'ok',
+        startedAt: new Date(t0 - 120_000),
+        reportedAt: new Date(t0 - 60_000),
+      },
+    });
+    await evaluate(t0);
+    const alert = await db.alert.findFirstOrThrow({ where: { groupId, condition: 'worker-not-ready' } });
+    expect(alert.phase).toBe('firing');
+    expect(alert.reasons).toEqual([`worker ${groupId}-w1 has not reported for 1 min (gone from its group)`]);
+
+    await db.workerHeartbeat.create({
+      data: {
+        instanceId: `${groupId}-w2`,
+        groupId,
+        ready: true,
+        detail: 'ok',
+        startedAt: new Date(t0 - 30_000),
+        reportedAt: new Date(t0 + 4_000),
+      },
+    });
+    await evaluate(t0 + 5_000);
+    expect((await db.alert.findUniqueOrThrow({ where: { id: alert.id } })).phase).toBe('resolved');
+  });
+});

@@ -1,0 +1,227 @@
+import type { Database } from '../../lib/db';
+import { Prisma } from '../../lib/generated/prisma/client';
+import type { AlertCondition, AlertSettingsTable, AlertSeverity } from '../../lib/alerts/alert-settings';
+import { alertPayload, slackMessage } from '../../lib/alerts/alert-payload';
+import {
+  alertKey,
+  evaluateAlerts,
+  type AlertEvaluation,
+  type AlertObservation,
+  type OpenAlert,
+  type WorstTimeLag,
+} from '../../lib/alerts/evaluate-alerts';
+import { listGroups } from '../../lib/server/list-groups';
+
+/** Where notifications go; each configured receiver gets its own outbox row (delivered and retried alone). */
+export interface AlertReceivers {
+  webhook: boolean;
+  slack: boolean;
+}
+
+export interface AlertEvaluationContext {
+  settings: AlertSettingsTable;
+  receivers: AlertReceivers;
+  cluster: string;
+  dashboardUrl: string;
+  timeLagObjectiveMs: number | null;
+  rateWindowMs: number;
+  workerStaleAfterMs: number;
+}
+
+export interface SamplerHealth {
+  failingSinceMs: number | null;
+  failedRounds: number;
+  lastError: string | null;
+}
+
+/**
+ * What the sampler just wrote, as the evaluator sees it. Group statuses come from listGroups, the function
+ * behind the overview, so an alert says exactly what the dashboard shows. `groups` is null while the sampler
+ * is failing (its newest rounds are stale).
+ */
+export async function observeForAlerts(
+  db: Database,
+  context: AlertEvaluationContext,
+  health: SamplerHealth,
+  nowMs: number,
+): Promise<AlertObservation> {
+  const failing = health.failingSinceMs !== null;
+  const [groups, quarantines, heartbeats, releases] = await Promise.all([
+    failing
+      ? null
+      : listGroups(db, {
+          timeLagObjectiveMs: context.timeLagObjectiveMs,
+          rateWindowMs: context.rateWindowMs,
+          now: new Date(nowMs),
+        }),
+    db.partitionQuarantine.findMany({
+      select: { groupId: true, topic: true, partition: true, offset: true, reason: true, since: true },
+    }),
+    db.workerHeartbeat.findMany(),
+    db.operatorAction.findMany({
+      where: { status: 'done', completedAt: { gte: new Date(nowMs - 15 * 60_000) } },
+      orderBy: { completedAt: 'desc' },
+      select: { groupId: true, topic: true, partition: true, action: true, requestedBy: true },
+    }),
+  ]);
+  // A stale heartbeat followed by a newer instance of the same group is a restart that replaced it.
+  const workers = heartbeats.filter(
+    (h) =>
+      nowMs - h.reportedAt.getTime() <= context.workerStaleAfterMs ||
+      !heartbeats.some((other) => other.groupId === h.groupId && other.startedAt > h.reportedAt),
+  );
+  return {
+    nowMs,
+    groups:
+      groups?.groups.map((g) => ({
+        groupId: g.groupId,
+        status: g.status,
+        reasons: g.statusReasons,
+        worstTimeLag: g.worstTimeLag,
+        timeLagObjectiveMs: context.timeLagObjectiveMs,
+        quarantined: quarantines
+          .filter((q) => q.groupId === g.groupId)
+          .map((q) => ({
+            topic: q.topic,
+            partition: q.partition,
+            offset: q.offset.toString(),
+            reason: q.reason,
+            sinceMs: q.since.getTime(),
+          })),
+      })) ?? null,
+    sampler: health,
+    workers: workers.map((w) => ({
+      groupId: w.groupId,
+      instanceId: w.instanceId,
+      ready: w.ready,
+      detail: w.detail,
+      reportedAtMs: w.reportedAt.getTime(),
+    })),
+    workerStaleAfterMs: context.workerStaleAfterMs,
+    releases,
+  };
+}
+
+const EVALUATION_LOCK = 'warden_alert_evaluation';
+
+/**
+ * Evaluates one round and records it: the alerts' new state and their notifications (one outbox row per
+ * receiver) in one transaction, under a transaction-scoped advisory lock so two instances that both believe
+ * they lead (a failover) evaluate one after the other, never interleaved. A crash before the commit writes
+ * nothing; the next round evaluates again. The dedupe keys make a repeated evaluation write no notification
+ * twice. Acknowledgements are written by the dashboard and never overwritten here.
+ */
+export async function recordAlertEvaluation(
+  db: Database,
+  context: AlertEvaluationContext,
+  observation: AlertObservation,
+): Promise<AlertEvaluation> {
+  const now = new Date(observation.nowMs);
+  return db.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${EVALUATION_LOCK}))`;
+      const [openRows, silences] = await Promise.all([
+        tx.alert.findMany({ where: { phase: { in: ['pending', 'firing'] } } }),
+        tx.alertSilence.findMany({ where: { endsAt: { gt: now } } }),
+      ]);
+      const evaluation = evaluateAlerts({
+        observation,
+        previous: openRows.map(openAlertFromRow),
+        silences: silences.map((s) => ({
+          id: s.id.toString(),
+          groupId: s.groupId,
+          condition: s.condition as AlertCondition | null,
+          endsAtMs: s.endsAt.getTime(),
+        })),
+        settings: context.settings,
+      });
+      const known = new Set(openRows.map((r) => r.id));
+      for (const alert of evaluation.open) {
+        const fields = alertFields(alert, now);
+        if (known.has(alert.id)) await tx.alert.update({ where: { id: alert.id }, data: fields });
+        else
+          await tx.alert.create({ data: { id: alert.id, key: alertKey(alert.condition, alert.groupId), ...fields } });
+      }
+      for (const alert of evaluation.resolved) {
+        await tx.alert.update({
+          where: { id: alert.id },
+          data: { ...alertFields(alert, now), phase: 'resolved', resolvedAt: now },
+        });
+      }
+      for (const alert of evaluation.dropped) {
+        await tx.alert.update({ where: { id: alert.id }, data: { phase: 'dropped', resolvedAt: now, updatedAt: now } });
+      }
+      const rows: Prisma.AlertNotificationCreateManyInput[] = [];
+      for (const notification of evaluation.notifications) {
+        const payload = alertPayload(notification, {
+          cluster: context.cluster,
+          dashboardUrl: context.dashboardUrl,
+          nowMs: observation.nowMs,
+        });
+        const base = {
+          alertId: notification.alert.id,
+          dedupeKey: notification.dedupeKey,
+          kind: notification.kind,
+          status: notification.silencedBy === null ? 'pending' : 'silenced',
+          silenceId: notification.silencedBy === null ? null : BigInt(notification.silencedBy),
+          nextAttemptAt: now,
+          createdAt: now,
+        };
+        if (context.receivers.webhook) rows.push({ ...base, receiver: 'webhook', body: JSON.stringify(payload) });
+        if (context.receivers.slack)
+          rows.push({ ...base, receiver: 'slack', body: JSON.stringify(slackMessage(payload)) });
+        if (!context.receivers.webhook && !context.receivers.slack) {
+          rows.push({
+            ...base,
+            receiver: 'none',
+            body: JSON.stringify(payload),
+            status: base.status === 'pending' ? 'skipped' : base.status,
+            lastError: 'no receiver configured (ALERT_WEBHOOK_URL, ALERT_SLACK_WEBHOOK_URL)',
+          });
+        }
+      }
+      if (rows.length > 0) await tx.alertNotification.createMany({ data: rows, skipDuplicates: true });
+      return evaluation;
+    },
+    { timeout: 30_000, maxWait: 10_000 },
+  );
+}
+
+function alertFields(alert: OpenAlert, now: Date) {
+  const date = (ms: number | null) => (ms === null ? null : new Date(ms));
+  return {
+    condition: alert.condition,
+    groupId: alert.groupId,
+    phase: alert.phase,
+    severity: alert.severity,
+    activeSince: new Date(alert.activeSinceMs),
+    firingSince: date(alert.firingSinceMs),
+    lastNotifiedAt: date(alert.lastNotifiedMs),
+    notificationCount: alert.notificationCount,
+    summary: alert.summary,
+    reasons: alert.reasons,
+    worstTimeLag:
+      alert.worstTimeLag === null ? Prisma.DbNull : (alert.worstTimeLag as unknown as Prisma.InputJsonValue),
+    updatedAt: now,
+  };
+}
+
+type AlertRow = Awaited<ReturnType<Database['alert']['findMany']>>[number];
+
+function openAlertFromRow(row: AlertRow): OpenAlert {
+  return {
+    id: row.id,
+    condition: row.condition as AlertCondition,
+    groupId: row.groupId,
+    phase: row.phase as OpenAlert['phase'],
+    severity: row.severity as AlertSeverity,
+    activeSinceMs: row.activeSince.getTime(),
+    firingSinceMs: row.firingSince?.getTime() ?? null,
+    lastNotifiedMs: row.lastNotifiedAt?.getTime() ?? null,
+    notificationCount: row.notificationCount,
+    acknowledgedAtMs: row.acknowledgedAt?.getTime() ?? null,
+    summary: row.summary,
+    reasons: row.reasons as string[],
+    worstTimeLag: (row.worstTimeLag as WorstTimeLag | null) ?? null,
+  };
+}
