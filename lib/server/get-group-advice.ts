@@ -73,6 +73,7 @@ export async function getGroupAdvice(
   );
   const analysis = analyzeGroup({
     rows: round.rows,
+    groupState: round.state,
     history: round.history,
     quarantined: quarantines,
     timeLagObjectiveMs: options.timeLagObjectiveMs,
