@@ -85,6 +85,7 @@ export async function getGroupAdvice(
       groupId,
       sampledAt: round.sampledAt,
       protocol: round.protocol,
+      groupState: round.state,
       analysis,
       windowMs: options.rateWindowMs,
       targetCatchUpSec: options.targetCatchUpSec,
