@@ -74,6 +74,7 @@ export async function getGroupAdvice(
   const analysis = analyzeGroup({
     rows: round.rows,
     groupState: round.state,
+    observedCommits: round.observedCommits,
     history: round.history,
     quarantined: quarantines,
     timeLagObjectiveMs: options.timeLagObjectiveMs,

@@ -42,6 +42,7 @@ export async function getGroupDetail(
   const analysis = analyzeGroup({
     rows: round.rows,
     groupState: round.state,
+    observedCommits: round.observedCommits,
     history: round.history,
     quarantined: quarantines,
     timeLagObjectiveMs: options.timeLagObjectiveMs,

@@ -42,6 +42,7 @@ export async function listGroups(db: Database, options: ListGroupsOptions): Prom
     const analysis = analyzeGroup({
       rows: round.rows,
       groupState: round.state,
+      observedCommits: round.observedCommits,
       history: round.history,
       quarantined,
       timeLagObjectiveMs: options.timeLagObjectiveMs,

@@ -19,6 +19,8 @@ import {
   ratesFromSamples,
   sampleIntervalOf,
   STOP_MIN_SILENCE_INTERVALS,
+  windowFromObservations,
+  type ObservedCommit,
   resolveTimeLag,
   type SamplePoint,
   type StoredLagColumns,
@@ -90,8 +92,8 @@ export function analyzeGroup(input: {
   nowMs: number;
   /** The group's state in the newest round (describeGroups); Empty or Dead means it has no members. */
   groupState?: string | null;
-  /** Per partition (partitionKey): every commit read from the offsets topic, oldest first. */
-  commits?: ReadonlyMap<string, readonly CommitSample[]>;
+  /** Per partition (partitionKey): the newest commits read from the offsets topic (windowFromObservations). */
+  observedCommits?: ReadonlyMap<string, readonly ObservedCommit[]>;
 }): GroupAnalysis {
   const { nowMs } = input;
   const rows = [...input.rows].sort((a, b) =>
@@ -102,9 +104,10 @@ export function analyzeGroup(input: {
   const ownerKeyOf = (row: LatestPartitionRow): string | null =>
     row.memberClientId === null ? null : (row.memberId ?? `${row.memberClientId}\u0000${row.memberHost ?? ''}`);
   const windowOf = (row: LatestPartitionRow): { commits: readonly CommitSample[]; source: CommitSource } => {
-    const observed = input.commits?.get(partitionKey(row));
-    if (observed && observed.length > 0) return { commits: observed, source: 'offsets-topic' };
-    return { commits: commitEntries(input.history.get(partitionKey(row)) ?? []), source: 'sampled' };
+    const history = input.history.get(partitionKey(row)) ?? [];
+    const observed = windowFromObservations(input.observedCommits?.get(partitionKey(row)) ?? [], history, nowMs);
+    if (observed) return { commits: observed, source: 'offsets-topic' };
+    return { commits: commitEntries(history), source: 'sampled' };
   };
   const windows = new Map(rows.map((row) => [partitionKey(row), windowOf(row)]));
   const ownerCommits = new Map<string, number[]>();

@@ -10,6 +10,7 @@ import {
   ratesFromSamples,
   resolveTimeLag,
   timeLagFromSamples,
+  windowFromObservations,
   type SamplePoint,
 } from './partition-analysis';
 
@@ -324,5 +325,43 @@ describe('compareTimeLagDesc', () => {
       { ms: 50, kind: 'exact' as const, basis: 'record-timestamp' as const },
     ];
     expect(lags.sort(compareTimeLagDesc).map((l) => l?.ms ?? null)).toEqual([50, 5, null]);
+  });
+});
+
+describe('windowFromObservations', () => {
+  const history: SamplePoint[] = [
+    { atMs: 0, committedOffset: 100, logEndOffset: 150 },
+    { atMs: 5_000, committedOffset: 100, logEndOffset: 170 },
+    { atMs: 10_000, committedOffset: 120, logEndOffset: 190 },
+  ];
+
+  it('gives each commit the log end of the newest sample at or before it, repeated commits kept', () => {
+    const observed = [
+      { atMs: 6_000, committedOffset: 100 },
+      { atMs: 1_000, committedOffset: 100 },
+      { atMs: 9_000, committedOffset: 120 },
+    ];
+    expect(windowFromObservations(observed, history, 10_000)).toEqual([
+      { atMs: 1_000, committedOffset: 100, logEndOffset: 150 },
+      { atMs: 6_000, committedOffset: 100, logEndOffset: 170 },
+      { atMs: 9_000, committedOffset: 120, logEndOffset: 170 },
+    ]);
+  });
+
+  it('is null when the observations do not explain the sampled committed offset, or there are none', () => {
+    expect(windowFromObservations([{ atMs: 1_000, committedOffset: 100 }], history, 10_000)).toBeNull();
+    expect(windowFromObservations([], history, 10_000)).toBeNull();
+    expect(windowFromObservations([{ atMs: 1_000, committedOffset: 120 }], [], 10_000)).toBeNull();
+    // A commit after the newest round is not part of it.
+    expect(
+      windowFromObservations(
+        [
+          { atMs: 9_000, committedOffset: 120 },
+          { atMs: 11_000, committedOffset: 130 },
+        ],
+        history,
+        10_000,
+      ),
+    ).toEqual([{ atMs: 9_000, committedOffset: 120, logEndOffset: 170 }]);
   });
 });

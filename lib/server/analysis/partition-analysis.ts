@@ -121,6 +121,37 @@ export interface PartitionContext {
   commits?: readonly CommitSample[];
 }
 
+/** One commit read from the offsets topic: when the coordinator recorded it, and the offset. */
+export interface ObservedCommit {
+  atMs: number;
+  committedOffset: number;
+}
+
+/**
+ * The window from commits read from the offsets topic, each given the log end of the newest sample at or
+ * before it (the oldest sample when it precedes them all). Returns null (the caller uses the samples) when
+ * the observations cannot be trusted to be complete: none at or before `nowMs`, no sample, or the newest
+ * observed offset is not the newest sampled committed offset (a reader that fell behind or stopped would
+ * otherwise hide commits the sampler saw).
+ */
+export function windowFromObservations(
+  observed: readonly ObservedCommit[],
+  history: readonly SamplePoint[],
+  nowMs: number,
+): CommitSample[] | null {
+  const commits = observed.filter((c) => c.atMs <= nowMs).sort((a, b) => a.atMs - b.atMs);
+  const newestSample = history[history.length - 1];
+  const newestCommit = commits[commits.length - 1];
+  if (!newestSample || !newestCommit || newestSample.committedOffset !== newestCommit.committedOffset) return null;
+  let sampleIndex = 0;
+  return commits.map((commit) => {
+    while (sampleIndex + 1 < history.length && (history[sampleIndex + 1] as SamplePoint).atMs <= commit.atMs) {
+      sampleIndex += 1;
+    }
+    return { ...commit, logEndOffset: (history[sampleIndex] as SamplePoint).logEndOffset };
+  });
+}
+
 /** The sampler's interval as the history shows it: the median gap between consecutive samples (0 with < 2). */
 export function sampleIntervalOf(history: readonly SamplePoint[]): number {
   const gaps = history
