@@ -18,7 +18,7 @@ import {
   ownerStillCommits,
   ratesFromSamples,
   sampleIntervalOf,
-  STOP_MIN_SILENCE_INTERVALS,
+  minStopSilenceMs,
   windowFromObservations,
   type ObservedCommit,
   resolveTimeLag,
@@ -128,10 +128,11 @@ export function analyzeGroup(input: {
     const consumptionRatePerSec = row.consumptionRatePerSec ?? rates.consumptionRatePerSec;
     const owner = ownerKeyOf(row);
     const window = windows.get(partitionKey(row)) ?? { commits: [], source: 'sampled' as const };
-    const minSilenceMs = STOP_MIN_SILENCE_INTERVALS * sampleIntervalOf(history);
+    const ownerTimes = owner === null ? [] : (ownerCommits.get(owner) ?? []);
+    const minSilenceMs = minStopSilenceMs(new Set(ownerTimes).size, sampleIntervalOf(history));
     const evaluation = evaluatePartitionHistory(history, nowMs, {
       groupHasMembers,
-      ownerAlive: owner === null ? null : ownerStillCommits(ownerCommits.get(owner) ?? [], nowMs, minSilenceMs),
+      ownerAlive: owner === null ? null : ownerStillCommits(ownerTimes, nowMs, minSilenceMs),
       commits: window.source === 'offsets-topic' ? window.commits : undefined,
     });
     return {

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   commitEntries,
   evaluatePartitionHistory,
+  minStopSilenceMs,
+  ownerStillCommits,
   ratesBetweenCommits,
   sumPartitionSamples,
   compareTimeLagDesc,
@@ -180,16 +182,28 @@ describe('partitionStatus', () => {
       startCommitted: 500,
       consumedPerSample: 0,
     });
-    // One window entry (the first sample): the minimum silence is two intervals, 10 s.
-    expect(partitionStatus(history.slice(0, 3), history[2]!.atMs)).toBe('OK');
-    expect(evaluatePartitionHistory(history.slice(0, 4), history[3]!.atMs)).toMatchObject({
+    // One window entry (the first sample) shows no cadence: the minimum silence is ten intervals, 50 s.
+    expect(partitionStatus(history.slice(0, 11), history[10]!.atMs)).toBe('OK');
+    expect(evaluatePartitionHistory(history.slice(0, 12), history[11]!.atMs)).toMatchObject({
       status: 'STOP',
-      reason: 'no commit for 15 s; lag 530 and growing 2/s',
+      reason: 'no commit for 55 s; lag 610 and growing 2/s',
       commits: 1,
       complete: 0.1,
     });
     const idle = samples(72, { startLogEnd: 700, arrivalPerSample: 0, startCommitted: 700, consumedPerSample: 0 });
     expect(partitionStatus(idle, idle.at(-1)!.atMs)).toBe('OK'); // idle and caught up: nothing to commit
+  });
+
+  it('needs two sampler intervals of silence once the window has two commits, ten with one', () => {
+    expect(minStopSilenceMs(2, 5_000)).toBe(10_000);
+    expect(minStopSilenceMs(1, 5_000)).toBe(50_000);
+    expect(minStopSilenceMs(0, 5_000)).toBe(50_000);
+  });
+
+  it('judges an owner by all its commits: one request for several partitions counts once', () => {
+    expect(ownerStillCommits([0, 0, 0, 5_000, 5_000], 9_000, 2_000)).toBe(true);
+    expect(ownerStillCommits([0, 0, 0, 5_000, 5_000], 10_001, 2_000)).toBe(false);
+    expect(ownerStillCommits([], 0, 2_000)).toBe(false);
   });
 
   it('uses every commit read from the offsets topic when given, the samples otherwise', () => {

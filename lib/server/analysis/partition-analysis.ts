@@ -184,10 +184,18 @@ export function evaluatePartitionHistory(
     current,
     recentLogEnds: history.slice(-RECENT_LOG_END_ROUNDS).map((s) => s.logEndOffset),
     nowMs,
-    minStopSilenceMs: STOP_MIN_SILENCE_INTERVALS * sampleIntervalOf(history),
+    minStopSilenceMs: minStopSilenceMs(window.length, sampleIntervalOf(history)),
     groupHasMembers: context.groupHasMembers,
     ownerAlive: context.ownerAlive,
   });
+}
+
+/**
+ * STOP's minimum silence: STOP_MIN_SILENCE_INTERVALS sampler intervals; with a single commit, whose window
+ * shows no cadence at all (a slow consumer's first commit looks like a dead one's), RECENT_LOG_END_ROUNDS.
+ */
+export function minStopSilenceMs(commits: number, sampleIntervalMs: number): number {
+  return (commits < 2 ? RECENT_LOG_END_ROUNDS : STOP_MIN_SILENCE_INTERVALS) * sampleIntervalMs;
 }
 
 /** The status alone; see evaluatePartitionHistory. */
@@ -202,10 +210,11 @@ export function partitionStatus(
 /**
  * Whether a member still commits: Burrow's STOP rule applied to the commits of all the partitions it owns
  * together (newest WINDOW_CAPACITY of them): alive unless the time since its newest commit exceeds both the
- * span of those commits and `minSilenceMs`. No commit at all: not alive (nothing shows it works).
+ * span of those commits and `minSilenceMs` (commits at the same instant, one request for several partitions,
+ * count once). No commit at all: not alive (nothing shows it works).
  */
 export function ownerStillCommits(commitTimesMs: readonly number[], nowMs: number, minSilenceMs: number): boolean {
-  const newest = [...commitTimesMs].sort((a, b) => a - b).slice(-WINDOW_CAPACITY);
+  const newest = [...new Set(commitTimesMs)].sort((a, b) => a - b).slice(-WINDOW_CAPACITY);
   const first = newest[0];
   const last = newest[newest.length - 1];
   if (first === undefined || last === undefined) return false;
