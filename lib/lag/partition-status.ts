@@ -24,7 +24,7 @@ export interface PartitionEvaluationInput {
   nowMs: number;
   allowedLag?: number;
   windowCapacity?: number;
-  /** STOP needs at least this much silence even when the window spans less (2 sampler intervals). */
+  /** STOP needs at least this much silence even when the window spans less (2 sampler intervals); Infinity: never. */
   minStopSilenceMs?: number;
   /** false: the group has no members (Empty or Dead). undefined/null: not known. */
   groupHasMembers?: boolean | null;
@@ -79,7 +79,7 @@ export function evaluatePartition(input: PartitionEvaluationInput): PartitionEva
     throw new RangeError(`allowedLag must be >= 0, got ${allowedLag}`);
   if (!Number.isInteger(capacity) || capacity < 1)
     throw new RangeError(`windowCapacity must be an integer >= 1, got ${capacity}`);
-  if (!Number.isFinite(minSilence) || minSilence < 0)
+  if (Number.isNaN(minSilence) || minSilence < 0)
     throw new RangeError(`minStopSilenceMs must be >= 0, got ${minSilence}`);
   if (![current.committedOffset, current.logEndOffset, ...recentLogEnds].every(Number.isFinite)) {
     throw new RangeError('current offsets and recent log ends must be finite');

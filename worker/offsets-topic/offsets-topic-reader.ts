@@ -66,6 +66,14 @@ export class OffsetsTopicReader {
     const consumer = kafka.consumer({ groupId: readerGroupId, allowAutoTopicCreation: false });
     this.consumer = consumer;
     try {
+      // A fresh cluster creates __consumer_offsets at the first group-coordinator lookup: make it happen first.
+      const admin = kafka.admin();
+      await admin.connect();
+      try {
+        await admin.describeGroups([readerGroupId]);
+      } finally {
+        await admin.disconnect();
+      }
       await consumer.connect();
       await consumer.subscribe({ topics: [OFFSETS_TOPIC], fromBeginning: true });
       await consumer.run({ autoCommit: false, eachBatch: (payload) => this.onBatch(payload) });

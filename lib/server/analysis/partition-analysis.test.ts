@@ -198,6 +198,7 @@ describe('partitionStatus', () => {
     expect(minStopSilenceMs(2, 5_000)).toBe(10_000);
     expect(minStopSilenceMs(1, 5_000)).toBe(50_000);
     expect(minStopSilenceMs(0, 5_000)).toBe(50_000);
+    expect(minStopSilenceMs(1, 0)).toBe(Number.POSITIVE_INFINITY);
   });
 
   it('judges an owner by all its commits: one request for several partitions counts once', () => {

@@ -192,9 +192,11 @@ export function evaluatePartitionHistory(
 
 /**
  * STOP's minimum silence: STOP_MIN_SILENCE_INTERVALS sampler intervals; with a single commit, whose window
- * shows no cadence at all (a slow consumer's first commit looks like a dead one's), RECENT_LOG_END_ROUNDS.
+ * shows no cadence at all (a slow consumer's first commit looks like a dead one's), RECENT_LOG_END_ROUNDS; with
+ * a single sample (no interval known yet) silence alone is never a STOP.
  */
 export function minStopSilenceMs(commits: number, sampleIntervalMs: number): number {
+  if (sampleIntervalMs <= 0) return Number.POSITIVE_INFINITY; // one sample: no cadence known, nothing to judge
   return (commits < 2 ? RECENT_LOG_END_ROUNDS : STOP_MIN_SILENCE_INTERVALS) * sampleIntervalMs;
 }
 
