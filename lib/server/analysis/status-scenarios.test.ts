@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { combineGroupStatus } from '../../lag/partition-status';
+import { analyzeGroup, partitionKey, type LatestPartitionRow } from './group-analysis';
 import { partitionStatus, timeLagFromSamples, type SamplePoint } from './partition-analysis';
 
 const ROUND_MS = 5_000;
@@ -113,5 +114,62 @@ describe('time lag on the first sampler round', () => {
     });
     expect(status.reasons.join('\n')).not.toMatch(/within/);
     expect(status.reasons.join('\n')).toMatch(/unknown/);
+  });
+});
+
+describe('a group: the owner is judged by all the partitions it owns', () => {
+  function partitionRow(partition: number, committed: number, logEnd: number): LatestPartitionRow {
+    return {
+      topic: 't',
+      partition,
+      committedOffset: BigInt(committed),
+      logStartOffset: 0n,
+      logEndOffset: BigInt(logEnd),
+      lag: BigInt(logEnd - committed),
+      memberId: 'm-1',
+      memberClientId: 'slow',
+      memberHost: '/10.0.0.1',
+      timeLagMs: null,
+      timeLagKind: null,
+      exactTimeLagMs: null,
+      arrivalRatePerSec: null,
+      consumptionRatePerSec: null,
+    };
+  }
+
+  /** Partition 0 commits for 10 rounds then waits; partition 1 keeps committing unless `ownerDied`. */
+  function group(ownerDied: boolean) {
+    const waiting = rounds(40, { logEnd: 5_000, arrival: 30, committed: 0, consumed: 0 }).map((s, i) => ({
+      ...s,
+      committedOffset: Math.min(i, 9) * 40,
+    }));
+    const busy = rounds(40, { logEnd: 9_000, arrival: 30, committed: 0, consumed: 40 }).map((s, i) => ({
+      ...s,
+      committedOffset: ownerDied ? Math.min(i, 9) * 40 : i * 40,
+    }));
+    const last = (h: SamplePoint[]) => h.at(-1)!;
+    return analyzeGroup({
+      rows: [
+        partitionRow(0, last(waiting).committedOffset!, last(waiting).logEndOffset),
+        partitionRow(1, last(busy).committedOffset!, last(busy).logEndOffset),
+      ],
+      history: new Map([
+        [partitionKey({ topic: 't', partition: 0 }), waiting],
+        [partitionKey({ topic: 't', partition: 1 }), busy],
+      ]),
+      quarantined: [],
+      timeLagObjectiveMs: null,
+      rateWindowMs: 60_000,
+      nowMs: last(waiting).atMs,
+      groupState: 'Stable',
+    });
+  }
+
+  it('keeps a partition waiting for its busy owner out of STOP, and calls both STOP once the owner stops', () => {
+    expect(group(false).partitions.map((p) => p.status)).toEqual(['OK', 'OK']);
+    const dead = group(true);
+    expect(dead.partitions.map((p) => p.status)).toEqual(['STOP', 'STOP']);
+    expect(dead.status.status).toBe('ERR');
+    expect(dead.commitSource).toBe('sampled');
   });
 });
