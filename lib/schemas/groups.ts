@@ -46,7 +46,7 @@ export const ZGroupSummary = z.object({
   /**
    * Which commits the statuses rest on: 'offsets-topic' (every commit, read from __consumer_offsets),
    * 'sampled' (the committed offset at each sampler round: repeated commits are invisible, so no STALL),
-   * 'mixed' (some partitions each way); null without partitions.
+   * 'mixed' (some partitions each way); null when no partition was ever committed.
    */
   commitSource: ZGroupCommitSource.nullable(),
   /** Sum of the known partition lags. */

@@ -61,7 +61,7 @@ export type CommitSource = 'offsets-topic' | 'sampled';
 export interface GroupAnalysis {
   partitions: PartitionAnalysis[];
   status: GroupStatusResult;
-  /** Which commits the statuses rest on: one source for every partition, or 'mixed'. */
+  /** Which commits the statuses rest on: one source for every committed partition, or 'mixed'; null: none committed. */
   commitSource: CommitSource | 'mixed' | null;
   totalLag: number;
   partitionsWithoutCommit: number;
@@ -173,7 +173,8 @@ export function analyzeGroup(input: {
     timeLagObjectiveMs: input.timeLagObjectiveMs,
     unknownTimeLagPartitions: partitions.filter((p) => (p.lag ?? 0) > 0 && p.timeLag.ms === null).length,
   });
-  const sources = new Set(partitions.map((p) => p.commitSource));
+  // A partition never committed has no window at all, so it says nothing about the source.
+  const sources = new Set(partitions.filter((p) => p.row.committedOffset !== null).map((p) => p.commitSource));
   const commitSource = sources.size === 0 ? null : sources.size > 1 ? 'mixed' : [...sources][0]!;
 
   const members = new Map<string, GroupAnalysis['members'][number]>();
