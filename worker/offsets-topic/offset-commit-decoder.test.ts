@@ -4,7 +4,7 @@ import { decodeOffsetRecord } from './offset-commit-decoder';
 const hex = (text: string) => Buffer.from(text.replace(/\s+/g, ''), 'hex');
 
 // Written by the bundled Kafka 4.1.2 broker for kafkajs commits of group "cap.g", topic "cap.t", partition 0
-// (captured from __consumer_offsets; see offsets-topic-reader.it.ts, which checks the live bytes too).
+// (captured from __consumer_offsets; status-on-broker.it.ts checks the live broker still writes version 4).
 const KEY_V1 = hex('0001 0005 6361702e67 0005 6361702e74 00000000');
 const VALUE_V4_WITH_METADATA = hex('0004 000000000000002a ffffffff 05 6d657461 000001a2315d32f6 00');
 const VALUE_V4_NO_METADATA = hex('0004 000000000000002a ffffffff 01 000001a2315d3330 00');
