@@ -20,7 +20,9 @@ export function AdviceList({
       {isPending ? (
         <LoadingState label="Loading advice…" />
       ) : !advice || advice.length === 0 ? (
-        <p className="muted">Nothing in the recent samples calls for action.</p>
+        <p className="muted">
+          No advice: the recent samples show no stopped consumer, capacity, rebalance or quarantine problem.
+        </p>
       ) : (
         <ul className="advice">
           {advice.map((a) => (

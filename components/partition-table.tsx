@@ -81,6 +81,19 @@ export function PartitionTable({
               </th>
               <td>
                 <PartitionStatusBadge status={p.status} quarantined={p.quarantine !== null} />
+                {p.statusReason ? (
+                  <span className="small status-reason" data-testid="status-reason">
+                    {p.statusReason}
+                  </span>
+                ) : null}
+                <span
+                  className="muted small status-window"
+                  data-testid="status-window"
+                  title={`Burrow's window: ${p.statusWindow.commits} of the last ${p.statusWindow.capacity} commits (${p.statusWindow.source === 'offsets-topic' ? 'every commit, from __consumer_offsets' : 'committed offsets seen by the sampler'})${p.statusWindow.lastCommitAt ? `; last commit ${p.statusWindow.lastCommitAt}` : ''}`}
+                >
+                  window {p.statusWindow.commits}/{p.statusWindow.capacity}
+                  {p.statusWindow.source === 'sampled' ? ' · sampled' : ''}
+                </span>
               </td>
               <td className="num mono" data-testid="committed-offset">
                 {p.committedOffset ?? <span className="muted">none</span>}

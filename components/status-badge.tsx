@@ -17,11 +17,11 @@ export function GroupStatusBadge({ status, reasons }: { status: TGroupStatus; re
 }
 
 const PARTITION_HELP: Record<TPartitionStatus, string> = {
-  OK: 'Committing and not falling further behind',
+  OK: 'Caught up, or committing and not falling behind at every commit',
   WARN: 'Lag grew at every commit in the window',
   STOP: 'Stopped committing while lagging',
   STALL: 'Committing the same offset while lagging',
-  REWIND: 'Committed offset moved backwards',
+  REWIND: 'Committed offset moved backwards and no later commit made it up',
 };
 
 /**

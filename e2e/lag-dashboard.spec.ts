@@ -92,6 +92,12 @@ test('the overview lists live groups and the group page shows per-partition lag,
   // Its waiting record's age in human units, with how it was obtained (exact, interpolated or a lower bound).
   await expect(partitionZero.getByTestId('time-lag')).toHaveText(/^(≥ )?\d+ (s|min)/);
   await expect(partitionZero.locator('.timelag-kind')).toHaveText(/^(exact|interpolated|at least)$/);
+  // Nobody is left to consume its records: STOP with the reason, and the page says the status rests on every
+  // commit read from __consumer_offsets (the worker's offsets-topic reader).
+  await expect(partitionZero.getByTestId('partition-status')).toHaveText('STOP');
+  await expect(partitionZero.getByTestId('status-reason')).toHaveText(/^the group has no members; no commit for /);
+  await expect(partitionZero.getByTestId('status-window')).toHaveText(/^window 1\/10$/);
+  await expect(page.getByTestId('status-source')).toHaveText(/every commit, read from __consumer_offsets/);
 
   // New records on partition 0 raise the lag on screen through polling, with no reload.
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });

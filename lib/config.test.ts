@@ -59,6 +59,14 @@ describe('parseConfig', () => {
     );
   });
 
+  it('reads the commit source: auto by default, one of three, anything else names the variable', () => {
+    expect(parseConfig({}).SAMPLER_COMMIT_SOURCE).toBe('auto');
+    expect(parseConfig({ SAMPLER_COMMIT_SOURCE: 'sampled' }).SAMPLER_COMMIT_SOURCE).toBe('sampled');
+    expect(() => parseConfig({ SAMPLER_COMMIT_SOURCE: 'topic' })).toThrow(
+      /SAMPLER_COMMIT_SOURCE="topic".*auto, offsets-topic or sampled/,
+    );
+  });
+
   it('reads the sampler settings: defaults, 0 turns exact time lag off, a one-point window is refused', () => {
     expect(parseConfig({})).toMatchObject({
       SAMPLER_RETENTION_DAYS: 7,

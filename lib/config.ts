@@ -194,6 +194,14 @@ export const envSchema = z.object({
   SAMPLER_TIME_LAG_SPACING_MS: positiveMs(30_000),
   /** Longest wait between sampler rounds while the cluster cannot be read (backoff cap). */
   SAMPLER_MAX_BACKOFF_MS: positiveMs(60_000),
+  /**
+   * Where the statuses' commit windows come from: 'offsets-topic' reads every commit from __consumer_offsets,
+   * 'sampled' uses the committed offset of each sampler round, 'auto' reads the topic and falls back per
+   * partition where it cannot (no ACL, a managed service that hides it).
+   */
+  SAMPLER_COMMIT_SOURCE: z
+    .enum(['auto', 'offsets-topic', 'sampled'], { message: 'must be auto, offsets-topic or sampled' })
+    .default('auto'),
   UI_PORT: port(3000),
   UI_REFRESH_MS: positiveMs(3_000),
   /** Group status turns WARN when the worst time lag is above this; 0: no objective. */
@@ -320,6 +328,7 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   SAMPLER_TIME_LAG_POINTS: '60',
   SAMPLER_TIME_LAG_SPACING_MS: '30000',
   SAMPLER_MAX_BACKOFF_MS: '60000',
+  SAMPLER_COMMIT_SOURCE: 'auto',
   UI_PORT: '3000',
   UI_REFRESH_MS: '3000',
   TIME_LAG_OBJECTIVE_MS: '60000',

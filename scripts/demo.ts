@@ -17,7 +17,8 @@ import { ensureTopics } from '../worker/kafka/topics';
 import { EMPTY_ALERT_SETTINGS } from '../lib/alerts/alert-settings';
 import { DemoAlertReceiver } from './demo/demo-alert-receiver';
 import { resetDemoState } from './demo/demo-reset';
-import { actsStartingBetween, planAt, type DemoStorySettings } from './demo/demo-story';
+import { DemoPlainConsumer } from './demo/demo-plain-consumer';
+import { actsStartingBetween, planAt, plainConsumerGroupId, type DemoStorySettings } from './demo/demo-story';
 import { DemoTraffic, HOT_KEY, HOT_PARTITION, POISON_PARTITION } from './demo/demo-traffic';
 import { startLocalBroker, stopLocalBroker, localBrokerRunning } from './lib/broker';
 import { demoAccess } from './lib/demo-access';
@@ -46,6 +47,12 @@ async function main(): Promise<void> {
   const brokerStartedHere = config.usesLocalBroker && !(await localBrokerRunning(broker));
   const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'warden-demo', ...kafkaSecurityFrom(config) });
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const plainConsumer = new DemoPlainConsumer(
+    kafka,
+    plainConsumerGroupId(config.WARDEN_GROUP_ID),
+    config.WARDEN_INPUT_TOPIC,
+  );
+  let plainConsumerDone = false;
   let story: NodeJS.Timeout | null = null;
   let shuttingDown = false;
   // Alerts go to the user's receivers when ALERT_WEBHOOK_URL is set, else to one the demo runs and prints.
@@ -58,6 +65,7 @@ async function main(): Promise<void> {
     console.log('\ndemo: stopping everything it started…');
     if (story) clearInterval(story);
     await producer.disconnect().catch(() => undefined);
+    await plainConsumer.stop().catch(() => undefined);
     await children.stopAll();
     if (alertReceiver) {
       console.log(`demo: ${alertReceiver.summary()}`);
@@ -81,7 +89,11 @@ async function main(): Promise<void> {
       const db = createDatabase(config.DATABASE_URL);
       try {
         const topics = [config.WARDEN_INPUT_TOPIC, config.WARDEN_RESULTS_TOPIC, config.WARDEN_DLQ_TOPIC];
-        const reset = await resetDemoState(admin, db, { groupId: config.WARDEN_GROUP_ID, topics });
+        const reset = await resetDemoState(admin, db, {
+          groupId: config.WARDEN_GROUP_ID,
+          otherGroupIds: [plainConsumerGroupId(config.WARDEN_GROUP_ID)],
+          topics,
+        });
         if (reset.topicsDeleted.length > 0 || reset.samplesDeleted > 0) {
           console.log(
             `demo: starting over: the previous run's topics (${reset.topicsDeleted.join(', ') || 'none'}), ${reset.samplesDeleted} lag samples ` +
@@ -207,6 +219,15 @@ async function main(): Promise<void> {
             await traffic.sendPoison();
             console.log(`  (partition ${POISON_PARTITION})`);
           }
+        }
+        if (plan.plainConsumer && !plainConsumer.running && !plainConsumerDone) {
+          await plainConsumer.start();
+        } else if (!plan.plainConsumer && plainConsumer.running) {
+          plainConsumerDone = true;
+          console.log(
+            `demo story @${Math.round(elapsedSec)} s: the plain kafkajs consumer (group ${plainConsumerGroupId(config.WARDEN_GROUP_ID)}) stops: its group turns ERR, STOP "the group has no members; no commit for …" (Overview)`,
+          );
+          await plainConsumer.stop();
         }
         if (plan.secondWorker && secondWorker === null) {
           secondWorker = children.start('worker-2', process.execPath, WORKER, {

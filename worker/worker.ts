@@ -15,6 +15,8 @@ import { createDocumentPipeline } from './pipeline/document-pipeline';
 import { createFaultInjector } from './pipeline/fault-injection';
 import { logCoreEvent } from './log-core-event';
 import { QuarantineStore } from './pipeline/quarantine-store';
+import { createOffsetsTopicReader } from './offsets-topic/create-offsets-topic-reader';
+import type { OffsetsTopicReader } from './offsets-topic/offsets-topic-reader';
 import { createLagSampler, type LagSamplerHandle } from './sampler/create-lag-sampler';
 import { OwnConsumerStateWriter } from './sampler/own-consumer-state-writer';
 import { OwnRebalanceRecorder } from './sampler/own-rebalance-recorder';
@@ -36,6 +38,8 @@ export class WardenWorker {
   private producer: Producer | null = null;
   private consumer: WardenConsumer<AdmittedEvent> | null = null;
   private sampler: LagSamplerHandle | null = null;
+  /** Every commit from __consumer_offsets for the statuses; null with SAMPLER_COMMIT_SOURCE=sampled. */
+  private offsetsReader: OffsetsTopicReader | null = null;
   private consumerState: OwnConsumerStateWriter | null = null;
   private ownRebalances: OwnRebalanceRecorder | null = null;
   /** Applies operator actions (resume/skip/seek) on partitions this worker owns; stopped before the consumer. */
@@ -177,6 +181,9 @@ export class WardenWorker {
       },
     });
     this.sampler.start();
+    // Reads every commit for the statuses; a topic it cannot read only makes them rest on the samples.
+    this.offsetsReader = createOffsetsTopicReader({ config, kafka, db: this.db, logger });
+    await this.offsetsReader?.start();
     const consumer = this.consumer;
     this.consumerState = new OwnConsumerStateWriter({
       db: this.db,
@@ -223,6 +230,7 @@ export class WardenWorker {
     this.stopping = true;
     await this.sampler?.stop();
     await this.alerts?.stop();
+    await this.offsetsReader?.stop();
     await this.consumerState?.stop();
     await this.commands?.stop();
     await this.consumer?.stop(deadlineMs);

@@ -36,6 +36,47 @@ const only = (advice: Advice[], id: string): Advice => {
   return found[0] as Advice;
 };
 
+describe('adviseGroup: statuses', () => {
+  const stop = (partition: number) =>
+    part(partition, { status: 'STOP', statusReason: 'no commit for 4 min 10 s; lag 3,012 and growing 8/s' });
+
+  it('says a STOP group has no consumer running, what it saw and what to check, first and critical', () => {
+    const advice = adviseGroup({
+      ...healthy,
+      groupId: 'etl',
+      members: 0,
+      groupState: 'Empty',
+      partitions: [stop(0), stop(1), part(2)],
+    });
+    const item = only(advice, 'status:STOP');
+    expect(advice[0]).toBe(item);
+    expect(item.severity).toBe('critical');
+    expect(item.title).toBe('Consumer stopped: no commits on 2 partitions while records wait');
+    expect(item.detail).toMatch(/^orders-0 \(no commit for 4 min 10 s; lag 3,012 and growing 8\/s\); orders-1 /);
+    expect(item.detail).toMatch(/no members \(state Empty\): no consumer of group etl is running/);
+    expect(item.evidence).toMatchObject({ partitions: 'orders-0, orders-1', members: 0, groupState: 'Empty' });
+  });
+
+  it('names the owners of a STOP partition that still hold it', () => {
+    const advice = adviseGroup({ ...healthy, partitions: [{ ...stop(0), ownerName: 'etl 10.0.0.1 #a1b2c3' }] });
+    expect(only(advice, 'status:STOP').detail).toMatch(/Its owner \(etl 10\.0\.0\.1 #a1b2c3\) still hold/);
+  });
+
+  it('explains STALL and REWIND; a quarantine explains STOP and STALL but not REWIND', () => {
+    const advice = adviseGroup({
+      ...healthy,
+      partitions: [
+        part(0, { status: 'STALL' }),
+        part(1, { status: 'REWIND' }),
+        part(2, { status: 'STOP', quarantinedForMs: 1 }),
+      ],
+    });
+    expect(ids(advice).filter((id) => id.startsWith('status:'))).toEqual(['status:STALL', 'status:REWIND']);
+    expect(only(advice, 'status:STALL').detail).toMatch(/poison record/);
+    expect(only(advice, 'status:REWIND').detail).toMatch(/offset reset/);
+  });
+});
+
 describe('adviseGroup', () => {
   it('gives no advice for a healthy group', () => {
     expect(adviseGroup(healthy)).toEqual([]);

@@ -2,6 +2,7 @@
 // Pure: the caller measures everything (rates, rebalance counts, restarts, quarantine ages) and passes it in.
 
 import { formatDuration } from '../lag/format-duration';
+import type { PartitionStatus } from '../lag/partition-status';
 import { isHotPartition } from './capacity';
 import { formatMillis, formatNumber, formatPercent, formatRate, plural } from './format';
 
@@ -49,6 +50,11 @@ export interface AdvicePartition {
    * partitions; lib/server/analysis/group-advice.ts).
    */
   ownProcessingBound?: OwnProcessingBound | null;
+  /** Burrow's status of the partition and its reason (lib/lag/partition-status.ts evaluatePartition). */
+  status?: PartitionStatus | null;
+  statusReason?: string | null;
+  /** Names of the partition's owner as every page names it; null: unassigned. */
+  ownerName?: string | null;
 }
 
 /** A partition held back by its own processing: its rates since records started waiting on it. */
@@ -64,6 +70,9 @@ export interface AdviceInput {
   partitions: readonly AdvicePartition[];
   /** Members in the group now. */
   members: number;
+  /** The group's state (describeGroups: Stable, Empty, Dead, PreparingRebalance, ...); null: unknown. */
+  groupState?: string | null;
+  groupId?: string;
   /** Measured rate of one consumer with work; null when unknown (the hot-partition rule is then skipped). */
   perConsumerRatePerSec: number | null;
   /** Worst-case time to process one fetched batch against the limit that expels a member; null: unknown. */
@@ -146,6 +155,7 @@ export function adviseGroup(input: AdviceInput): Advice[] {
   const t: AdviceThresholds = { ...DEFAULT_ADVICE_THRESHOLDS, ...Object.fromEntries(overrides) };
   const rebalancesTooOften = input.rebalancesPerHour !== null && input.rebalancesPerHour > t.rebalancesPerHourWarn;
   const advice = [
+    ...statusProblems(input),
     ...hotPartitions(input),
     ...ownProcessingBound(input),
     ...pollBudget(input, t),
@@ -160,6 +170,73 @@ export function adviseGroup(input: AdviceInput): Advice[] {
     .map((a, i) => ({ a, i }))
     .sort((x, y) => SEVERITY_ORDER[x.a.severity] - SEVERITY_ORDER[y.a.severity] || x.i - y.i)
     .map(({ a }) => a);
+}
+
+/**
+ * A STOP, STALL or REWIND partition (not explained by a quarantine) is the worst news a group can have, so its
+ * advice comes first and is critical: what is wrong, the numbers, and what to check. One item per status.
+ */
+function statusProblems(input: AdviceInput): Advice[] {
+  const problem = (status: PartitionStatus) =>
+    input.partitions.filter((p) => p.status === status && (status === 'REWIND' || p.quarantinedForMs == null));
+  const lines = (partitions: readonly AdvicePartition[]) =>
+    partitions.map((p) => `${p.topic}-${p.partition}${p.statusReason ? ` (${p.statusReason})` : ''}`).join('; ');
+  const evidence = (partitions: readonly AdvicePartition[]) => ({
+    partitions: partitions.map((p) => `${p.topic}-${p.partition}`).join(', '),
+    totalLag: partitions.reduce((sum, p) => sum + (p.lag ?? 0), 0),
+    members: input.members,
+    ...(input.groupState ? { groupState: input.groupState } : {}),
+  });
+  const group = input.groupId ? `group ${input.groupId}` : 'the group';
+  const advice: Advice[] = [];
+
+  const stopped = problem('STOP');
+  if (stopped.length > 0) {
+    const gone = input.members === 0 || input.groupState === 'Empty' || input.groupState === 'Dead';
+    const owners = [...new Set(stopped.map((p) => p.ownerName).filter((n): n is string => !!n))];
+    advice.push({
+      id: 'status:STOP',
+      severity: 'critical',
+      title: `Consumer stopped: no commits on ${plural(stopped.length, 'partition')} while records wait`,
+      detail:
+        `${lines(stopped)}. ` +
+        (gone
+          ? `The group has no members${input.groupState ? ` (state ${input.groupState})` : ''}: no consumer of ${group} is running. ` +
+            'Check that the consumer process is up (crashed, scaled to zero, a failed deploy), its logs for the error it ' +
+            'exited with, and that it still uses this group id. Lag grows until a member joins.'
+          : `Its owner${owners.length === 1 ? '' : 's'} (${owners.length > 0 ? owners.join(', ') : 'none assigned'}) still ` +
+            'hold the partitions but commit nothing there. Check whether the consumer is hung (a record that never ' +
+            'finishes, a deadlock, a full thread pool), whether it commits at all (auto-commit off, commits failing), ' +
+            'and its logs; restart it if it is wedged.'),
+      evidence: evidence(stopped),
+    });
+  }
+  const stalled = problem('STALL');
+  if (stalled.length > 0) {
+    advice.push({
+      id: 'status:STALL',
+      severity: 'critical',
+      title: `Consumer stalled: it commits the same offset on ${plural(stalled.length, 'partition')} while lag grows`,
+      detail:
+        `${lines(stalled)}. The consumer is alive (it keeps committing) but does not move past one record: usually a ` +
+        'record it retries forever (a poison record) or commits that do not follow processing. Check its error logs for ' +
+        'the record at the committed offset, then fix it, or skip or dead-letter that record.',
+      evidence: evidence(stalled),
+    });
+  }
+  const rewound = problem('REWIND');
+  if (rewound.length > 0) {
+    advice.push({
+      id: 'status:REWIND',
+      severity: 'critical',
+      title: `Committed offset moved backwards on ${plural(rewound.length, 'partition')}`,
+      detail:
+        `${lines(rewound)}. Records after the older offset are processed again. Check the Audit page for an offset ` +
+        'reset, and whether two consumers share this group id or a consumer re-committed old work after a rebalance.',
+      evidence: evidence(rewound),
+    });
+  }
+  return advice;
 }
 
 function hotPartitions({ partitions, perConsumerRatePerSec: rate }: AdviceInput): Advice[] {

@@ -57,9 +57,10 @@ export function topicsOf(group: GroupSnapshot): Set<string> {
 /** Whether the sampler watches a group: include/exclude patterns, and always Warden's own group. */
 export function isGroupSampled(
   groupId: string,
-  filter: { include: RegExp | null; exclude: RegExp | null; ownGroupId: string },
+  filter: { include: RegExp | null; exclude: RegExp | null; ownGroupId: string; hiddenGroupIds?: readonly string[] },
 ): boolean {
   if (groupId === filter.ownGroupId) return true;
+  if (filter.hiddenGroupIds?.includes(groupId)) return false;
   if (filter.include && !filter.include.test(groupId)) return false;
   if (filter.exclude?.test(groupId)) return false;
   return true;

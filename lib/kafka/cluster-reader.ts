@@ -16,6 +16,8 @@ export interface ClusterReaderOptions {
   ownGroupId: string;
   include: RegExp | null;
   exclude: RegExp | null;
+  /** Warden's own helper groups that consume but never commit (the offsets-topic reader): never sampled. */
+  hiddenGroupIds?: readonly string[];
   /** Bytes fetched per partition when reading the record at a committed offset. Default 32 KiB. */
   recordMaxBytes?: number;
 }

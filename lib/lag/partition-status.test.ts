@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   type CommitSample,
   combineGroupStatus,
-  evaluatePartitionStatus,
+  evaluatePartition,
   lagOf,
+  OWNER_TURN_MAX_MS,
+  type PartitionEvaluation,
+  type PartitionEvaluationInput,
   type PartitionStatus,
 } from './partition-status';
 
@@ -18,107 +21,193 @@ function steady({ step, lag, growth = 0 }: { step: number; lag: number; growth?:
 // The window spans 0..9 s; STOP needs now - 9 s > 9 s, i.e. now > 18 s.
 const FRESH = 10_000;
 
-describe('evaluatePartitionStatus', () => {
-  it('is OK with fewer entries than required, whatever they show', () => {
-    const stalled = windowOf(Array.from({ length: 9 }, () => [5, 100] as [number, number]));
-    expect(evaluatePartitionStatus({ samples: stalled, nowMs: 1_000_000 })).toBe('OK');
-    expect(evaluatePartitionStatus({ samples: [], nowMs: 0 })).toBe('OK');
-    expect(evaluatePartitionStatus({ samples: stalled, nowMs: 1_000_000, minSamples: 9 })).toBe('STOP');
+/** Evaluates a window whose newest commit is the current state, unless `logEnd` moves the log end on. */
+function evaluate(
+  window: CommitSample[],
+  nowMs: number,
+  extra: Partial<PartitionEvaluationInput> & { logEnd?: number } = {},
+): PartitionEvaluation {
+  const last = window.at(-1);
+  const current = extra.current ?? {
+    committedOffset: last?.committedOffset ?? 0,
+    logEndOffset: extra.logEnd ?? last?.logEndOffset ?? 0,
+  };
+  return evaluatePartition({ window, current, recentLogEnds: [current.logEndOffset], nowMs, ...extra });
+}
+const statusOf = (...args: Parameters<typeof evaluate>): PartitionStatus => evaluate(...args).status;
+
+describe('evaluatePartition', () => {
+  it('is OK whatever the window says when the current lag is at or below the allowed lag', () => {
+    const stalled = steady({ step: 0, lag: 50 });
+    expect(statusOf(stalled, 1_000_000, { logEnd: 0 })).toBe('OK');
+    expect(statusOf(stalled, 1_000_000, { allowedLag: 50 })).toBe('OK');
+    expect(statusOf(stalled, 1_000_000, { allowedLag: 49 })).toBe('STOP');
   });
 
-  it('is OK when the current lag is at or below the allowed lag', () => {
-    const drained = steady({ step: 10, lag: 50 }).map((s, i) =>
-      i === 9 ? { ...s, logEndOffset: s.committedOffset } : s,
-    );
-    expect(evaluatePartitionStatus({ samples: drained, nowMs: 1_000_000 })).toBe('OK');
-    expect(evaluatePartitionStatus({ samples: steady({ step: 0, lag: 50 }), nowMs: FRESH, allowedLag: 50 })).toBe('OK');
+  it('is OK with an empty window: nothing committed that could be judged', () => {
+    expect(evaluate([], 1_000_000, { current: { committedOffset: 0, logEndOffset: 500 } })).toMatchObject({
+      status: 'OK',
+      commits: 0,
+      complete: 0,
+    });
   });
 
-  it('is OK when some earlier entry had lag at or below the allowed lag, even if stalled or stopped now', () => {
-    const samples = windowOf([[0, 0], ...Array.from({ length: 9 }, () => [0, 100] as [number, number])]);
-    expect(evaluatePartitionStatus({ samples, nowMs: FRESH })).toBe('OK');
-    expect(evaluatePartitionStatus({ samples, nowMs: 1_000_000 })).toBe('OK');
-    const above = windowOf([[0, 60], ...Array.from({ length: 9 }, () => [0, 100] as [number, number])]);
-    expect(evaluatePartitionStatus({ samples: above, nowMs: FRESH, allowedLag: 50 })).toBe('STALL');
-    expect(evaluatePartitionStatus({ samples: above, nowMs: FRESH, allowedLag: 60 })).toBe('OK');
+  it('checks STOP first: a consumer caught up at earlier commits that stopped is STOP, not OK', () => {
+    const window = windowOf([[0, 0], ...Array.from({ length: 9 }, (_, i) => [i + 1, 100] as [number, number])]);
+    expect(statusOf(window, FRESH)).toBe('OK');
+    expect(statusOf(window, 18_001)).toBe('STOP');
   });
 
-  it('treats a committed offset past the log end as zero lag', () => {
-    expect(lagOf({ atMs: 0, committedOffset: 12, logEndOffset: 10 })).toBe(0);
-    const samples = steady({ step: 10, lag: 50 }).map((s, i) =>
-      i === 4 ? { ...s, logEndOffset: s.committedOffset - 3 } : s,
-    );
-    expect(evaluatePartitionStatus({ samples, nowMs: FRESH })).toBe('OK');
+  it('is STOP when the time since the last commit exceeds the window span, strictly', () => {
+    const samples = steady({ step: 10, lag: 50 });
+    expect(statusOf(samples, 18_000)).toBe('WARN');
+    expect(statusOf(samples, 18_001)).toBe('STOP');
   });
 
-  it('is REWIND when a committed offset goes backwards, checked before STOP', () => {
-    const samples = windowOf([
+  it('is not STOP while a recent log end is at or below the last committed offset (caught up moments ago)', () => {
+    const samples = steady({ step: 10, lag: 0 });
+    const last = samples.at(-1)!;
+    const current = { committedOffset: last.committedOffset, logEndOffset: last.committedOffset + 30 };
+    const ring = [last.committedOffset, last.committedOffset + 10, last.committedOffset + 30];
+    expect(statusOf(samples, 60_000, { current, recentLogEnds: ring })).toBe('OK');
+    expect(statusOf(samples, 60_000, { current, recentLogEnds: ring.slice(1) })).toBe('STOP');
+  });
+
+  it('needs at least minStopSilenceMs of silence, however little the window spans', () => {
+    const single = windowOf([[10, 40]]);
+    expect(statusOf(single, 5_000, { minStopSilenceMs: 10_000 })).toBe('OK');
+    expect(statusOf(single, 10_001, { minStopSilenceMs: 10_000 })).toBe('STOP');
+  });
+
+  it('is STOP at once when the group has no members and records arrived after the last commit', () => {
+    const samples = steady({ step: 10, lag: 0 });
+    const last = samples.at(-1)!;
+    const current = { committedOffset: last.committedOffset, logEndOffset: last.committedOffset + 30 };
+    const gone = { current, recentLogEnds: [last.committedOffset, current.logEndOffset], groupHasMembers: false };
+    expect(evaluate(samples, last.atMs + 5_000, gone)).toMatchObject({
+      status: 'STOP',
+      reason: 'the group has no members; no commit for 5 s; lag 30 and growing 6/s',
+    });
+    expect(statusOf(samples, last.atMs + 5_000, { ...gone, groupHasMembers: true })).toBe('OK');
+  });
+
+  it('is not STOP while the owner keeps committing its other partitions, until OWNER_TURN_MAX_MS', () => {
+    const samples = steady({ step: 10, lag: 50 });
+    expect(statusOf(samples, 60_000, { ownerAlive: true })).toBe('WARN');
+    expect(statusOf(samples, 9_000 + OWNER_TURN_MAX_MS, { ownerAlive: true })).toBe('STOP');
+    expect(statusOf(samples, 60_000, { ownerAlive: false })).toBe('STOP');
+  });
+
+  it('gives the STOP reason with the silence, the lag and its rate', () => {
+    const samples = steady({ step: 10, lag: 12 });
+    const result = evaluate(samples, 9_000 + 250_000, { current: { committedOffset: 90, logEndOffset: 3_102 } });
+    expect(result).toMatchObject({
+      status: 'STOP',
+      reason: 'no commit for 4 min 10 s; lag 3,012 and growing 12/s',
+      currentLag: 3_012,
+      lastCommitAtMs: 9_000,
+    });
+    const flat = evaluate(samples, 60_000);
+    expect(flat.reason).toBe('no commit for 51 s; lag 12, not shrinking');
+  });
+
+  it('is REWIND when a committed offset goes backwards and no later commit made it up', () => {
+    const rewound = windowOf([
       [100, 500],
       [110, 500],
       [120, 500],
       [5, 500],
       [15, 500],
       [25, 500],
-      [35, 500],
-      [45, 500],
-      [55, 500],
-      [65, 500],
     ]);
-    expect(evaluatePartitionStatus({ samples, nowMs: FRESH })).toBe('REWIND');
-    expect(evaluatePartitionStatus({ samples, nowMs: 1_000_000 })).toBe('REWIND');
+    expect(evaluate(rewound, 6_000)).toMatchObject({
+      status: 'REWIND',
+      reason: 'committed offset moved back from 120 to 5 and no later commit made it up',
+    });
+    const madeUp = windowOf([
+      [100, 500],
+      [110, 500],
+      [90, 500],
+      [120, 500],
+      [130, 500],
+    ]);
+    expect(statusOf(madeUp, 5_000)).toBe('OK');
+    const atEqual = windowOf([
+      [100, 500],
+      [110, 500],
+      [90, 500],
+      [110, 500],
+    ]);
+    expect(statusOf(atEqual, 4_000)).not.toBe('REWIND');
   });
 
-  it('is STOP when the time since the last commit exceeds the window span', () => {
-    const samples = steady({ step: 10, lag: 50 });
-    expect(evaluatePartitionStatus({ samples, nowMs: 18_000 })).toBe('WARN'); // equal is not "greater"
-    expect(evaluatePartitionStatus({ samples, nowMs: 18_001 })).toBe('STOP');
-    // A consumer that was draining (lag decreasing, OK while fresh) but then stopped committing.
-    const draining = windowOf(Array.from({ length: 10 }, (_, i) => [i * 20, 1_000 + i * 10] as [number, number]));
-    expect(evaluatePartitionStatus({ samples: draining, nowMs: FRESH })).toBe('OK');
-    expect(evaluatePartitionStatus({ samples: draining, nowMs: 60_000 })).toBe('STOP');
+  it('is STALL when every commit in the window committed the same offset while lagging', () => {
+    expect(evaluate(steady({ step: 0, lag: 50, growth: 7 }), FRESH)).toMatchObject({
+      status: 'STALL',
+      reason: 'committed offset 0 at each of 10 commits; lag 113',
+    });
   });
 
   it('is STOP before STALL when a stalled consumer also stopped committing', () => {
-    const samples = steady({ step: 0, lag: 50 });
-    expect(evaluatePartitionStatus({ samples, nowMs: FRESH })).toBe('STALL');
-    expect(evaluatePartitionStatus({ samples, nowMs: 100_000 })).toBe('STOP');
-  });
-
-  it('is STALL when every committed offset in the window is equal', () => {
-    expect(evaluatePartitionStatus({ samples: steady({ step: 0, lag: 50 }), nowMs: FRESH })).toBe('STALL');
-    // even if the log end does not move (lag constant) and even with growing lag
-    expect(evaluatePartitionStatus({ samples: steady({ step: 0, lag: 50, growth: 7 }), nowMs: FRESH })).toBe('STALL');
+    expect(statusOf(steady({ step: 0, lag: 50 }), 100_000)).toBe('STOP');
   });
 
   it('is WARN when the lag never decreased, constant steps included', () => {
-    expect(evaluatePartitionStatus({ samples: steady({ step: 10, lag: 50, growth: 5 }), nowMs: FRESH })).toBe('WARN');
-    expect(evaluatePartitionStatus({ samples: steady({ step: 10, lag: 50 }), nowMs: FRESH })).toBe('WARN');
+    expect(statusOf(steady({ step: 10, lag: 50, growth: 5 }), FRESH)).toBe('WARN');
+    expect(statusOf(steady({ step: 10, lag: 50 }), FRESH)).toBe('WARN');
+  });
+
+  it('is neither STALL nor WARN when some commit had lag at or below the allowed lag', () => {
+    const once = windowOf([[0, 0], ...Array.from({ length: 9 }, () => [0, 100] as [number, number])]);
+    expect(statusOf(once, FRESH)).toBe('OK');
+    const growing = windowOf([[0, 60], ...Array.from({ length: 9 }, (_, i) => [i, 100 + 2 * i] as [number, number])]);
+    expect(statusOf(growing, FRESH, { allowedLag: 60 })).toBe('OK');
+    expect(statusOf(growing, FRESH, { allowedLag: 59 })).toBe('WARN');
   });
 
   it('is OK when the lag decreased at least once', () => {
     const samples = steady({ step: 10, lag: 50, growth: 5 }).map((s, i) =>
       i === 6 ? { ...s, logEndOffset: s.logEndOffset - 20 } : s,
     );
-    expect(evaluatePartitionStatus({ samples, nowMs: FRESH })).toBe('OK');
+    expect(statusOf(samples, FRESH)).toBe('OK');
   });
 
-  it('evaluates the whole window given, not only the last minSamples entries', () => {
-    // Eleven entries; only the first has lag 0: with minSamples 10 the window is still all eleven.
-    const samples = windowOf([[0, 0], ...Array.from({ length: 10 }, (_, i) => [i, 100 + 2 * i] as [number, number])]);
-    expect(evaluatePartitionStatus({ samples, nowMs: 11_000 })).toBe('OK');
-    expect(evaluatePartitionStatus({ samples: samples.slice(1), nowMs: 11_000 })).toBe('WARN');
+  it('needs two commits for STALL or WARN: one commit shows no trend', () => {
+    expect(statusOf(windowOf([[10, 500]]), 0)).toBe('OK');
+  });
+
+  it('evaluates partial windows and reports how complete the window is; only the newest capacity count', () => {
+    expect(evaluate(steady({ step: 10, lag: 50 }).slice(0, 4), 3_000)).toMatchObject({
+      status: 'WARN',
+      commits: 4,
+      capacity: 10,
+      complete: 0.4,
+    });
+    // Twelve commits; the first two (caught up) fall out of a window of ten, so the lag was above at all ten.
+    const twelve = windowOf([
+      [0, 0],
+      [1, 1],
+      ...Array.from({ length: 10 }, (_, i) => [i + 2, 100 + i] as [number, number]),
+    ]);
+    expect(evaluate(twelve, 12_000)).toMatchObject({ status: 'WARN', commits: 10, complete: 1 });
+    expect(evaluate(twelve, 12_000, { windowCapacity: 12 })).toMatchObject({ status: 'OK', commits: 12 });
+  });
+
+  it('treats a committed offset past the sampled log end as zero lag', () => {
+    expect(lagOf({ atMs: 0, committedOffset: 12, logEndOffset: 10 })).toBe(0);
   });
 
   it('rejects unordered or invalid input', () => {
     const swapped = steady({ step: 1, lag: 5 });
     [swapped[3], swapped[4]] = [swapped[4] as CommitSample, swapped[3] as CommitSample];
-    expect(() => evaluatePartitionStatus({ samples: swapped, nowMs: FRESH })).toThrow(RangeError);
+    expect(() => evaluate(swapped, FRESH)).toThrow(RangeError);
     const nan = steady({ step: 1, lag: 5 }).map((s, i) => (i === 2 ? { ...s, logEndOffset: Number.NaN } : s));
-    expect(() => evaluatePartitionStatus({ samples: nan, nowMs: FRESH })).toThrow(RangeError);
-    expect(() => evaluatePartitionStatus({ samples: [], nowMs: Number.NaN })).toThrow(RangeError);
-    expect(() => evaluatePartitionStatus({ samples: [], nowMs: 0, allowedLag: -1 })).toThrow(RangeError);
-    expect(() => evaluatePartitionStatus({ samples: [], nowMs: 0, minSamples: 0 })).toThrow(RangeError);
-    expect(() => evaluatePartitionStatus({ samples: [], nowMs: 0, minSamples: 1.5 })).toThrow(RangeError);
+    expect(() => evaluate(nan, FRESH)).toThrow(RangeError);
+    expect(() => evaluate([], Number.NaN)).toThrow(RangeError);
+    expect(() => evaluate([], 0, { allowedLag: -1 })).toThrow(RangeError);
+    expect(() => evaluate([], 0, { windowCapacity: 0 })).toThrow(RangeError);
+    expect(() => evaluate([], 0, { minStopSilenceMs: Number.NaN })).toThrow(RangeError);
+    expect(() => evaluate([], 0, { recentLogEnds: [Number.NaN] })).toThrow(RangeError);
   });
 });
 
@@ -165,6 +254,29 @@ describe('combineGroupStatus', () => {
       status: 'OK',
       reasons: ['all 1 partitions OK', 'worst time lag 5 min is within the 5 min objective'],
     });
+  });
+
+  it('never says "within the objective" while a lagging partition has an unknown time lag', () => {
+    const known = { ...base, partitionStatuses: [ps(0, 'OK'), ps(1, 'OK')], timeLagObjectiveMs: 300_000 };
+    const oneUnknown = combineGroupStatus({ ...known, worstTimeLagMs: 1_000, unknownTimeLagPartitions: 1 });
+    expect(oneUnknown).toEqual({
+      status: 'OK',
+      reasons: ['all 2 partitions OK', 'time lag unknown for 1 lagging partition; objective 5 min not checked for it'],
+    });
+    const above = combineGroupStatus({ ...known, worstTimeLagMs: 400_000, unknownTimeLagPartitions: 2 });
+    expect(above.status).toBe('WARN');
+    expect(above.reasons).toEqual([
+      'worst time lag 6 min 40 s is above the 5 min objective',
+      'time lag unknown for 2 lagging partitions; objective 5 min not checked for them',
+    ]);
+  });
+
+  it("quotes a partition's own reason in its line", () => {
+    const result = combineGroupStatus({
+      ...base,
+      partitionStatuses: [{ ...ps(2, 'STOP'), reason: 'no commit for 4 min 10 s; lag 3,012 and growing 8/s' }],
+    });
+    expect(result.reasons).toEqual(['orders-2 STOP: no commit for 4 min 10 s; lag 3,012 and growing 8/s']);
   });
 
   it('ignores the time lag without an objective, and never escalates an unknown time lag', () => {

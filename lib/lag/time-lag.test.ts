@@ -110,7 +110,19 @@ describe('estimateTimeLag', () => {
       ms: 0,
       kind: 'interpolated',
     });
-    expect(estimateTimeLag({ points: table, committedOffset: 0, nowMs: -5 })).toEqual({ ms: 0, kind: 'lower-bound' });
+    // A lower bound that would be 0 (or less) is no evidence: unknown, never "at least 0 s".
+    expect(estimateTimeLag({ points: table, committedOffset: 0, nowMs: -5 })).toEqual({ ms: null, kind: 'unknown' });
+  });
+
+  it('is unknown, not a lower bound of 0, on the first observation of a lagging partition', () => {
+    expect(estimateTimeLag({ points: [p(900, 10_000)], committedOffset: 100, nowMs: 10_000 })).toEqual({
+      ms: null,
+      kind: 'unknown',
+    });
+    expect(estimateTimeLag({ points: [p(900, 10_000)], committedOffset: 100, nowMs: 15_000 })).toEqual({
+      ms: 5_000,
+      kind: 'lower-bound',
+    });
   });
 
   it('accepts two points at the same time (no division by zero)', () => {

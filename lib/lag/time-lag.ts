@@ -4,7 +4,8 @@
 // waits for is the one at its committed offset C (the committed offset is "next to read"), so:
 // - C >= newest O: nothing is waiting: caught up, 0 ms (never NaN, also for idle partitions).
 // - C < oldest O: the waiting record existed before the oldest point; we only know the lag is at least
-//   now - oldest t. We never extrapolate beyond the window (kafka-lag-exporter's absurd values on replays).
+//   now - oldest t (unknown when that is 0: a bound of 0 is no evidence). We never extrapolate beyond the
+//   window (kafka-lag-exporter's absurd values on replays).
 // - otherwise: C lies between two consecutive points; we take the newest such pair and interpolate the
 //   time at which the log end was at C. Taking the newest pair makes flat runs (idle producer) harmless:
 //   the pair that leaves the run is the one used.
@@ -50,7 +51,11 @@ export function estimateTimeLag({
   const newest = points[points.length - 1];
   if (oldest === undefined || newest === undefined) return { ms: null, kind: 'unknown' };
   if (committedOffset >= newest.offset) return { ms: 0, kind: 'caught-up' };
-  if (committedOffset < oldest.offset) return { ms: Math.max(0, nowMs - oldest.atMs), kind: 'lower-bound' };
+  if (committedOffset < oldest.offset) {
+    // "At least 0 s" says nothing (the first observation is now): that is unknown, never a claim of 0.
+    const atLeastMs = nowMs - oldest.atMs;
+    return atLeastMs > 0 ? { ms: atLeastMs, kind: 'lower-bound' } : { ms: null, kind: 'unknown' };
+  }
 
   // Here oldest.offset <= C < newest.offset, so some consecutive pair has lo.offset <= C < hi.offset (hence
   // lo.offset < hi.offset); with non-decreasing offsets it is unique, and it is the newest pair bracketing C.

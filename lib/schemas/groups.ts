@@ -19,6 +19,19 @@ export const ZTimeLagKind = z.enum(['exact', 'caught-up', 'interpolated', 'lower
 export const ZTimeLagBasis = z.enum(['record-timestamp', 'sampler', 'lag-samples', 'none']);
 export const ZTimeLag = z.object({ ms: z.number().min(0).nullable(), kind: ZTimeLagKind, basis: ZTimeLagBasis });
 
+export const ZCommitSource = z.enum(['offsets-topic', 'sampled']);
+export const ZGroupCommitSource = z.enum(['offsets-topic', 'sampled', 'mixed']);
+
+/** Burrow's window of one partition: how many commits it holds of its capacity, and where they came from. */
+export const ZStatusWindow = z.object({
+  commits: z.number().int().min(0),
+  capacity: z.number().int().min(1),
+  /** commits / capacity, at most 1: a partial window is evaluated all the same. */
+  complete: z.number().min(0).max(1),
+  source: ZCommitSource,
+  lastCommitAt: ZIsoTime.nullable(),
+});
+
 // --- GET /api/groups -------------------------------------------------------------------------------------
 
 export const ZGroupSummary = z.object({
@@ -30,6 +43,12 @@ export const ZGroupSummary = z.object({
   status: ZGroupStatus,
   /** Most severe first: why the status is what it is. */
   statusReasons: z.array(z.string()),
+  /**
+   * Which commits the statuses rest on: 'offsets-topic' (every commit, read from __consumer_offsets),
+   * 'sampled' (the committed offset at each sampler round: repeated commits are invisible, so no STALL),
+   * 'mixed' (some partitions each way); null when no partition was ever committed.
+   */
+  commitSource: ZGroupCommitSource.nullable(),
   /** Sum of the known partition lags. */
   totalLag: z.number(),
   /** Partitions the group never committed: their lag is unknown and not in totalLag. */
@@ -118,6 +137,9 @@ export const ZPartitionDetail = z.object({
     .nullable(),
   /** Burrow's evaluation of the recent commits. */
   status: ZPartitionStatus,
+  /** Why the status is not OK ("no commit for 4 min 10 s; lag 3,012 and growing 8/s"); null when OK. */
+  statusReason: z.string().nullable(),
+  statusWindow: ZStatusWindow,
   quarantine: ZPartitionQuarantine.nullable(),
   /** Warden's own consumer only: why the lag exists. */
   commitPrefix: ZCommitPrefix.nullable(),

@@ -73,6 +73,8 @@ export async function getGroupAdvice(
   );
   const analysis = analyzeGroup({
     rows: round.rows,
+    groupState: round.state,
+    observedCommits: round.observedCommits,
     history: round.history,
     quarantined: quarantines,
     timeLagObjectiveMs: options.timeLagObjectiveMs,
@@ -84,6 +86,7 @@ export async function getGroupAdvice(
       groupId,
       sampledAt: round.sampledAt,
       protocol: round.protocol,
+      groupState: round.state,
       analysis,
       windowMs: options.rateWindowMs,
       targetCatchUpSec: options.targetCatchUpSec,

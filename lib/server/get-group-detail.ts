@@ -41,6 +41,8 @@ export async function getGroupDetail(
 
   const analysis = analyzeGroup({
     rows: round.rows,
+    groupState: round.state,
+    observedCommits: round.observedCommits,
     history: round.history,
     quarantined: quarantines,
     timeLagObjectiveMs: options.timeLagObjectiveMs,
@@ -68,6 +70,15 @@ export async function getGroupDetail(
         ratesBasis: p.ratesBasis,
         owner: ownerOf(p.row),
         status: p.status,
+        statusReason: p.evaluation.reason,
+        statusWindow: {
+          commits: p.evaluation.commits,
+          capacity: p.evaluation.capacity,
+          complete: p.evaluation.complete,
+          source: p.commitSource,
+          lastCommitAt:
+            p.evaluation.lastCommitAtMs === null ? null : new Date(p.evaluation.lastCommitAtMs).toISOString(),
+        },
         quarantine: quarantine
           ? {
               offset: quarantine.offset.toString(),

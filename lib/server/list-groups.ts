@@ -41,6 +41,8 @@ export async function listGroups(db: Database, options: ListGroupsOptions): Prom
     const quarantined = quarantines.filter((q) => q.groupId === round.groupId);
     const analysis = analyzeGroup({
       rows: round.rows,
+      groupState: round.state,
+      observedCommits: round.observedCommits,
       history: round.history,
       quarantined,
       timeLagObjectiveMs: options.timeLagObjectiveMs,

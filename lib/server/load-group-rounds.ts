@@ -1,6 +1,6 @@
 import type { Database } from '../db';
 import { partitionKey, type LatestPartitionRow } from './analysis/group-analysis';
-import type { SamplePoint } from './analysis/partition-analysis';
+import type { ObservedCommit, SamplePoint } from './analysis/partition-analysis';
 
 /** A group's newest sampler round, and the history the analysis needs. */
 export interface GroupRound {
@@ -13,6 +13,8 @@ export interface GroupRound {
   history: Map<string, SamplePoint[]>;
   /** Total known lag per round over the history window, oldest first. */
   rounds: Array<{ atMs: number; totalLag: number | null }>;
+  /** Per partition (partitionKey): the commits read from the offsets topic (the newest few; may be none). */
+  observedCommits: Map<string, ObservedCommit[]>;
 }
 
 const toNumber = (value: bigint | null): number | null => (value === null ? null : Number(value));
@@ -36,7 +38,7 @@ export async function loadGroupRounds(
   // thousands of rows (a Date and three bigints each) cost the client several times what the query costs
   // Postgres; JSON.parse is the cheapest decoder at hand. Offsets are exact as JSON numbers (below 2^53).
   // The tuples come in no particular order and are put in time order here.
-  const [histories, latestRows] = await Promise.all([
+  const [histories, latestRows, observations] = await Promise.all([
     db.$queryRaw<Array<{ group_id: string; topic: string; partition: number; samples: string }>>`
       SELECT group_id, topic, partition,
         json_agg(json_build_array((extract(epoch FROM sampled_at) * 1000)::bigint, committed_offset, log_end_offset, lag))::text AS samples
@@ -44,6 +46,10 @@ export async function loadGroupRounds(
       WHERE group_id = ANY(${groupIds}::text[]) AND sampled_at >= ${oldestNeeded}
       GROUP BY group_id, topic, partition`,
     db.lagSample.findMany({ where: { OR: newest }, orderBy: [{ topic: 'asc' }, { partition: 'asc' }] }),
+    db.commitObservation.findMany({
+      where: { groupId: { in: groupIds } },
+      select: { groupId: true, topic: true, partition: true, committedOffset: true, committedAt: true },
+    }),
   ]);
 
   const byGroup = new Map<string, GroupRound>();
@@ -56,6 +62,7 @@ export async function loadGroupRounds(
       rows: [],
       history: new Map(),
       rounds: [],
+      observedCommits: new Map(),
     });
   }
   const totals = new Map<string, Map<number, number | null>>();
@@ -83,6 +90,14 @@ export async function loadGroupRounds(
     byGroup.get(groupId)!.rounds = [...total.entries()]
       .sort(([a], [b]) => a - b)
       .map(([atMs, totalLag]) => ({ atMs, totalLag }));
+  }
+  for (const o of observations) {
+    const round = byGroup.get(o.groupId);
+    if (!round) continue;
+    const key = partitionKey(o);
+    const list = round.observedCommits.get(key) ?? [];
+    list.push({ atMs: o.committedAt.getTime(), committedOffset: Number(o.committedOffset) });
+    round.observedCommits.set(key, list);
   }
   for (const sample of latestRows) {
     const round = byGroup.get(sample.groupId);

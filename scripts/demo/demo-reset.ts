@@ -10,6 +10,8 @@ import { eventually } from '../lib/eventually';
 
 export interface DemoNames {
   groupId: string;
+  /** The demo's other groups (its plain kafkajs consumer): their commits and samples go too. */
+  otherGroupIds?: string[];
   /** Input, results and dead-letter topics. */
   topics: string[];
 }
@@ -39,9 +41,10 @@ export async function resetDemoState(admin: Admin, db: Database, names: DemoName
     });
   }
   // The group's commits went with its topics; the empty group itself may remain (GROUP_ID_NOT_FOUND is fine).
-  await admin.deleteGroups([names.groupId]).catch(() => undefined);
+  const groupIds = [names.groupId, ...(names.otherGroupIds ?? [])];
+  await admin.deleteGroups(groupIds).catch(() => undefined);
 
-  const group = { groupId: names.groupId };
+  const group = { groupId: { in: groupIds } };
   const [samples, , , , , quarantines, , actions] = await db.$transaction([
     db.lagSample.deleteMany({ where: group }),
     db.lagRollup.deleteMany({ where: group }),
@@ -51,9 +54,10 @@ export async function resetDemoState(admin: Admin, db: Database, names: DemoName
     db.partitionQuarantine.deleteMany({ where: group }),
     db.logEndPoint.deleteMany({ where: { topic: { in: names.topics } } }),
     db.operatorAction.updateMany({
-      where: { ...group, status: 'pending' },
+      where: { groupId: names.groupId, status: 'pending' },
       data: { status: 'expired', outcome: 'the demo started over: its records are gone', completedAt: new Date() },
     }),
+    db.commitObservation.deleteMany({ where: group }),
   ]);
   return {
     topicsDeleted,

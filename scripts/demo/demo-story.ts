@@ -26,6 +26,12 @@ export interface DemoAct {
 export const STORY_ACTS: readonly DemoAct[] = [
   { name: 'steady', fromSec: 0, toSec: Infinity, cue: 'steady traffic on every partition: lag near zero (Overview)' },
   {
+    name: 'plain-consumer',
+    fromSec: 10,
+    toSec: 60,
+    cue: 'a consumer Warden did not write (plain kafkajs, its own group) reads the input topic; at 60 s it stops, and its group turns ERR: STOP with its reason within one sampler round (Overview)',
+  },
+  {
     name: 'hot-key',
     fromSec: 20,
     toSec: 140,
@@ -58,6 +64,8 @@ export interface DemoPlan {
   hotKeyRatePerSec: number;
   /** Whether the second worker instance should be running. */
   secondWorker: boolean;
+  /** Whether the plain kafkajs consumer (not Warden's core) should be running; once stopped it stays stopped. */
+  plainConsumer: boolean;
 }
 
 const active = (name: string, elapsedSec: number) => {
@@ -67,14 +75,20 @@ const active = (name: string, elapsedSec: number) => {
 
 export function planAt(elapsedSec: number, settings: DemoStorySettings): DemoPlan {
   if (settings.scenario === 'steady')
-    return { ratePerSec: settings.steadyRatePerSec, hotKeyRatePerSec: 0, secondWorker: false };
+    return { ratePerSec: settings.steadyRatePerSec, hotKeyRatePerSec: 0, secondWorker: false, plainConsumer: false };
   return {
     ratePerSec: active('surge', elapsedSec)
       ? Math.max(settings.surgeRatePerSec, settings.steadyRatePerSec)
       : settings.steadyRatePerSec,
     hotKeyRatePerSec: active('hot-key', elapsedSec) ? settings.hotKeyRatePerSec : 0,
     secondWorker: active('second-worker', elapsedSec),
+    plainConsumer: active('plain-consumer', elapsedSec),
   };
+}
+
+/** The plain consumer's group: the demo's group id with a suffix, so a filter on the demo's group finds both. */
+export function plainConsumerGroupId(demoGroupId: string): string {
+  return `${demoGroupId}-plain-kafkajs`;
 }
 
 /** Acts that begin in (previousSec, elapsedSec]; the first call (previousSec -1) includes those at 0. */

@@ -4,9 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childProcessEnv, loadConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
 import { getGroupAdvice } from '../../lib/server/get-group-advice';
+import { getGroupDetail } from '../../lib/server/get-group-detail';
 import { listRebalances } from '../../lib/server/list-rebalances';
 import { testDatabase } from '../../test-support/database';
 import { eventually, uniqueName } from '../../test-support/integration';
+import { plainConsumerGroupId } from './demo-story';
 import { HOT_PARTITION, POISON_PARTITION } from './demo-traffic';
 
 // `npm run demo` end to end (headless, the story played twice as fast) on the test broker and database:
@@ -38,6 +40,7 @@ describe('npm run demo', () => {
       const prefix = uniqueName('demo');
       const groupId = `${prefix}-group`;
       const topic = `${prefix}-events`;
+      const plainGroupId = plainConsumerGroupId(groupId);
       const config = loadConfig();
       demo = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts', '--no-ui'], {
         cwd: ROOT,
@@ -51,7 +54,7 @@ describe('npm run demo', () => {
           WARDEN_DLQ_TOPIC: `${prefix}-dlq`,
           WORKER_PORT: String(config.WORKER_PORT + 30),
           SAMPLE_INTERVAL_MS: '1000',
-          SAMPLER_GROUP_INCLUDE: `^${groupId}$`,
+          SAMPLER_GROUP_INCLUDE: `^${plainGroupId}$|^${groupId}$`,
           // Twice as fast, on workers that take at most 8 records at once, ~50 ms each: about 160 records/s, so the
           // surge (400 records/s) builds a backlog of thousands whatever the machine's speed.
           DEMO_STORY_SPEED: '2',
@@ -90,6 +93,26 @@ describe('npm run demo', () => {
         90_000,
       );
       expect(quarantine.recordPreview).toContain('truncated-by-a-buggy-producer');
+
+      // The plain kafkajs consumer (story 10-60 s) stops: its group turns ERR at once, STOP with its reason.
+      await waitFor(
+        'the plain consumer to stop',
+        async () => (output.includes('plain kafkajs consumer') ? true : undefined),
+        60_000,
+      );
+      const stopped = await waitFor(
+        'the plain consumer group to be ERR with STOP partitions',
+        async () => {
+          const detail = await getGroupDetail(db, plainGroupId, {
+            timeLagObjectiveMs: null,
+            rateWindowMs: 30_000,
+          }).catch(() => undefined);
+          return detail?.status === 'ERR' && detail.partitions.some((p) => p.status === 'STOP') ? detail : undefined;
+        },
+        30_000,
+      );
+      expect(stopped.state).toBe('Empty');
+      expect(stopped.statusReasons[0]).toMatch(/STOP: the group has no members; no commit for /);
 
       // The surge (75-120) builds a backlog on the partitions that flow; after it, the backlog drains.
       const flowing = (p: number) => p !== POISON_PARTITION && p !== HOT_PARTITION;

@@ -2,6 +2,7 @@ import type { Kafka } from 'kafkajs';
 import type { WardenConfig } from '../../lib/config';
 import { createDatabase } from '../../lib/db';
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
+import { offsetsReaderGroupId } from '../offsets-topic/create-offsets-topic-reader';
 import { LeaderLock } from './leader-lock';
 import { LagSampler, type RoundOutcome } from './lag-sampler';
 import type { ConsumerLogger } from '../shared/worker-types';
@@ -38,6 +39,7 @@ export function createLagSampler(options: {
       ownGroupId: config.WARDEN_GROUP_ID,
       include: config.SAMPLER_GROUP_INCLUDE,
       exclude: config.SAMPLER_GROUP_EXCLUDE,
+      hiddenGroupIds: [offsetsReaderGroupId(config)],
     }),
     db,
     lock,

@@ -106,4 +106,10 @@ describe('isGroupSampled', () => {
     expect(isGroupSampled('billing', filter)).toBe(false);
     expect(isGroupSampled('warden', filter)).toBe(true);
   });
+
+  it("never samples Warden's hidden helper groups", () => {
+    const filter = { include: null, exclude: null, ownGroupId: 'warden', hiddenGroupIds: ['warden.offsets-reader'] };
+    expect(isGroupSampled('warden.offsets-reader', filter)).toBe(false);
+    expect(isGroupSampled('billing', filter)).toBe(true);
+  });
 });

@@ -101,6 +101,11 @@ export function GroupPageClient({
               {detail.protocol ? ` · ${detail.protocol}` : ''} · sampled {formatAge(detail.sampledAt, now)}
             </span>
           </div>
+          {detail.commitSource ? (
+            <p className="muted small" data-testid="status-source">
+              {COMMIT_SOURCE_TEXT[detail.commitSource]}
+            </p>
+          ) : null}
           {detail.partitions.length === 0 ? (
             <EmptyState title="The latest sample has no partitions for this group." />
           ) : (
@@ -145,6 +150,15 @@ export function GroupPageClient({
     </section>
   );
 }
+
+/** Which commits the statuses rest on, said where the statuses are shown. */
+const COMMIT_SOURCE_TEXT: Record<NonNullable<TGroupDetail['commitSource']>, string> = {
+  'offsets-topic': 'Statuses rest on every commit, read from __consumer_offsets.',
+  sampled:
+    'Statuses rest on the committed offsets the sampler reads each round: a commit that repeats the same offset is not seen (no STALL), and commit times are those of the rounds.',
+  mixed:
+    'Statuses rest on every commit read from __consumer_offsets for some partitions, on sampled committed offsets for the others.',
+};
 
 function Overview({ detail, now }: { detail: TGroupDetail; now: number }) {
   const arrival = sum(detail.partitions.map((p) => p.arrivalRatePerSec));

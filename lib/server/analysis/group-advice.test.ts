@@ -211,6 +211,32 @@ describe('buildGroupAdvice', () => {
     quarantines: [],
   };
 
+  it('gives a STOP group advice that says what is wrong, never no advice', () => {
+    // Every member left (state Empty) and the log end kept growing after the last commit.
+    const { rows, history, nowMs } = fakeGroup(
+      Array.from({ length: 3 }, (_, partition) => ({
+        partition,
+        arrival: 10,
+        consumption: 0,
+        backlog: 2_000,
+        owner: null,
+      })),
+    );
+    const analysis = analyzeGroup({
+      rows,
+      history,
+      quarantined: [],
+      timeLagObjectiveMs: null,
+      rateWindowMs: WINDOW_MS,
+      nowMs,
+      groupState: 'Empty',
+    });
+    expect(analysis.status.status).toBe('ERR');
+    const advice = buildGroupAdvice({ ...base, groupState: 'Empty', analysis });
+    expect(advice.advice[0]).toMatchObject({ id: 'status:STOP', severity: 'critical' });
+    expect(advice.advice[0]?.detail).toMatch(/no consumer of group g is running/);
+  });
+
   it('plans seed 003 from measured samples: 6 consumers catch up in 5 min, 3 never do', () => {
     const advice = buildGroupAdvice({ ...base, analysis: analyze(seedPartitions) });
     expect(advice.consumers).toBe(3);

@@ -24,6 +24,8 @@ export interface GroupAdviceInput {
   groupId: string;
   sampledAt: Date;
   protocol: string | null;
+  /** The group's state in the newest round (describeGroups). */
+  groupState?: string | null;
   analysis: GroupAnalysis;
   windowMs: number;
   targetCatchUpSec: number;
@@ -373,9 +375,17 @@ export function buildGroupAdvice(input: GroupAdviceInput): TGroupAdvice {
         quarantinedOffset: q ? q.offset.toString() : null,
         quarantineReason: q ? q.reason : null,
         ownProcessingBound: ownBound.get(keyOf(p.row)) ?? null,
+        status: p.status,
+        statusReason: p.evaluation.reason,
+        ownerName:
+          analysis.members.find((m) =>
+            m.partitions.some((tp) => tp.topic === p.row.topic && tp.partition === p.row.partition),
+          )?.name ?? null,
       };
     }),
     members: consumers,
+    groupState: input.groupState ?? null,
+    groupId: input.groupId,
     // A lower-bound rate would flag partitions that merely match what the consumer happened to do as hot.
     perConsumerRatePerSec: perConsumerRate.isLowerBound ? null : perConsumerRate.ratePerSec,
     pollBudget: pollBudget.budget,

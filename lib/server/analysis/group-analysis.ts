@@ -3,12 +3,24 @@
 
 import type { RateEstimate } from '../../advisor/rates';
 import { memberName } from '../../members/member-name';
-import { combineGroupStatus, type GroupStatusResult, type PartitionStatus } from '../../lag/partition-status';
+import {
+  combineGroupStatus,
+  type CommitSample,
+  type GroupStatusResult,
+  type PartitionEvaluation,
+  type PartitionStatus,
+} from '../../lag/partition-status';
 import type { TTimeLag } from '../../schemas/groups';
 import {
+  commitEntries,
   compareTimeLagDesc,
-  partitionStatus,
+  evaluatePartitionHistory,
+  ownerStillCommits,
   ratesFromSamples,
+  sampleIntervalOf,
+  minStopSilenceMs,
+  windowFromObservations,
+  type ObservedCommit,
   resolveTimeLag,
   type SamplePoint,
   type StoredLagColumns,
@@ -38,11 +50,19 @@ export interface PartitionAnalysis {
   consumptionRatePerSec: number | null;
   ratesBasis: 'sampler' | 'lag-samples' | 'none';
   status: PartitionStatus;
+  /** The status with its reason and how full its window is. */
+  evaluation: PartitionEvaluation;
+  /** Where the window's commits came from: every commit read from the offsets topic, or the samples. */
+  commitSource: CommitSource;
 }
+
+export type CommitSource = 'offsets-topic' | 'sampled';
 
 export interface GroupAnalysis {
   partitions: PartitionAnalysis[];
   status: GroupStatusResult;
+  /** Which commits the statuses rest on: one source for every committed partition, or 'mixed'; null: none committed. */
+  commitSource: CommitSource | 'mixed' | null;
   totalLag: number;
   partitionsWithoutCommit: number;
   worstTimeLag: (TTimeLag & { topic: string; partition: number }) | null;
@@ -70,11 +90,35 @@ export function analyzeGroup(input: {
   timeLagObjectiveMs: number | null;
   rateWindowMs: number;
   nowMs: number;
+  /** The group's state in the newest round (describeGroups); Empty or Dead means it has no members. */
+  groupState?: string | null;
+  /** Per partition (partitionKey): the newest commits read from the offsets topic (windowFromObservations). */
+  observedCommits?: ReadonlyMap<string, readonly ObservedCommit[]>;
 }): GroupAnalysis {
   const { nowMs } = input;
   const rows = [...input.rows].sort((a, b) =>
     a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1,
   );
+  const groupHasMembers =
+    input.groupState === 'Empty' || input.groupState === 'Dead' ? false : input.groupState ? true : null;
+  const ownerKeyOf = (row: LatestPartitionRow): string | null =>
+    row.memberClientId === null ? null : (row.memberId ?? `${row.memberClientId}\u0000${row.memberHost ?? ''}`);
+  const windowOf = (row: LatestPartitionRow): { commits: readonly CommitSample[]; source: CommitSource } => {
+    const history = input.history.get(partitionKey(row)) ?? [];
+    const observed = windowFromObservations(input.observedCommits?.get(partitionKey(row)) ?? [], history, nowMs);
+    if (observed) return { commits: observed, source: 'offsets-topic' };
+    return { commits: commitEntries(history), source: 'sampled' };
+  };
+  const windows = new Map(rows.map((row) => [partitionKey(row), windowOf(row)]));
+  const ownerCommits = new Map<string, number[]>();
+  for (const row of rows) {
+    const owner = ownerKeyOf(row);
+    if (owner === null) continue;
+    const times = ownerCommits.get(owner) ?? [];
+    times.push(...(windows.get(partitionKey(row))?.commits ?? []).map((c) => c.atMs));
+    ownerCommits.set(owner, times);
+  }
+
   const partitions = rows.map((row): PartitionAnalysis => {
     const history = input.history.get(partitionKey(row)) ?? [];
     const committed = row.committedOffset === null ? null : Number(row.committedOffset);
@@ -82,6 +126,15 @@ export function analyzeGroup(input: {
     const fromSampler = row.arrivalRatePerSec !== null || row.consumptionRatePerSec !== null;
     const arrivalRatePerSec = row.arrivalRatePerSec ?? rates.arrivalRatePerSec;
     const consumptionRatePerSec = row.consumptionRatePerSec ?? rates.consumptionRatePerSec;
+    const owner = ownerKeyOf(row);
+    const window = windows.get(partitionKey(row)) ?? { commits: [], source: 'sampled' as const };
+    const ownerTimes = owner === null ? [] : (ownerCommits.get(owner) ?? []);
+    const minSilenceMs = minStopSilenceMs(new Set(ownerTimes).size, sampleIntervalOf(history));
+    const evaluation = evaluatePartitionHistory(history, nowMs, {
+      groupHasMembers,
+      ownerAlive: owner === null ? null : ownerStillCommits(ownerTimes, nowMs, minSilenceMs),
+      commits: window.source === 'offsets-topic' ? window.commits : undefined,
+    });
     return {
       row,
       history,
@@ -91,7 +144,9 @@ export function analyzeGroup(input: {
       arrivalRatePerSec,
       consumptionRatePerSec,
       ratesBasis: fromSampler ? 'sampler' : arrivalRatePerSec !== null ? 'lag-samples' : 'none',
-      status: partitionStatus(history, nowMs),
+      status: evaluation.status,
+      evaluation,
+      commitSource: window.source,
     };
   });
 
@@ -107,11 +162,20 @@ export function analyzeGroup(input: {
   const worstTimeLag = worst ? { ...worst.timeLag, topic: worst.row.topic, partition: worst.row.partition } : null;
 
   const status = combineGroupStatus({
-    partitionStatuses: partitions.map((p) => ({ topic: p.row.topic, partition: p.row.partition, status: p.status })),
+    partitionStatuses: partitions.map((p) => ({
+      topic: p.row.topic,
+      partition: p.row.partition,
+      status: p.status,
+      reason: p.evaluation.reason,
+    })),
     quarantinedPartitions: input.quarantined,
     worstTimeLagMs: worstTimeLag?.ms ?? null,
     timeLagObjectiveMs: input.timeLagObjectiveMs,
+    unknownTimeLagPartitions: partitions.filter((p) => (p.lag ?? 0) > 0 && p.timeLag.ms === null).length,
   });
+  // A partition never committed has no window at all, so it says nothing about the source.
+  const sources = new Set(partitions.filter((p) => p.row.committedOffset !== null).map((p) => p.commitSource));
+  const commitSource = sources.size === 0 ? null : sources.size > 1 ? 'mixed' : [...sources][0]!;
 
   const members = new Map<string, GroupAnalysis['members'][number]>();
   for (const p of partitions) {
@@ -127,7 +191,15 @@ export function analyzeGroup(input: {
     member.partitions.push({ topic: p.row.topic, partition: p.row.partition });
   }
 
-  return { partitions, status, totalLag, partitionsWithoutCommit, worstTimeLag, members: [...members.values()] };
+  return {
+    partitions,
+    status,
+    commitSource,
+    totalLag,
+    partitionsWithoutCommit,
+    worstTimeLag,
+    members: [...members.values()],
+  };
 }
 
 const STATUS_RANK: Record<GroupStatusResult['status'], number> = { ERR: 0, QUARANTINED: 1, WARN: 2, OK: 3 };
@@ -159,6 +231,7 @@ export function groupSummaryFields(
     sampledAt: round.sampledAt.toISOString(),
     status: analysis.status.status,
     statusReasons: analysis.status.reasons,
+    commitSource: analysis.commitSource,
     totalLag: analysis.totalLag,
     partitionsWithoutCommit: analysis.partitionsWithoutCommit,
     partitionCount: analysis.partitions.length,

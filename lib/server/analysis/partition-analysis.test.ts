@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { evaluatePartitionStatus } from '../../lag/partition-status';
 import {
   commitEntries,
+  evaluatePartitionHistory,
+  minStopSilenceMs,
+  ownerStillCommits,
   ratesBetweenCommits,
   sumPartitionSamples,
   compareTimeLagDesc,
@@ -10,6 +12,7 @@ import {
   ratesFromSamples,
   resolveTimeLag,
   timeLagFromSamples,
+  windowFromObservations,
   type SamplePoint,
 } from './partition-analysis';
 
@@ -100,6 +103,12 @@ describe('resolveTimeLag', () => {
     });
   });
 
+  it('reads a stored lower bound of 0 as unknown', () => {
+    expect(
+      resolveTimeLag({ timeLagMs: 0, timeLagKind: 'lower-bound', exactTimeLagMs: null }, history, 125, 20_000),
+    ).toEqual({ ms: null, kind: 'unknown', basis: 'sampler' });
+  });
+
   it('falls back to the samples when the sampler stored nothing (or a kind it does not know)', () => {
     expect(resolveTimeLag(noStored, history, 125, 20_000)).toMatchObject({ ms: 7_500, basis: 'lag-samples' });
     expect(
@@ -151,7 +160,7 @@ describe('partitionStatus', () => {
     expect(partitionStatus(history, history.at(-1)!.atMs)).toBe('STOP');
   });
 
-  it('is not STOP for a consumer that commits in bursts, partition after partition', () => {
+  it('is not STOP for a consumer that commits in bursts, partition after partition, while its owner commits', () => {
     // 12 commits in a minute, then a two-minute pause while the consumer works on its other partitions, then more.
     const history: SamplePoint[] = [];
     let committed = 0;
@@ -161,22 +170,53 @@ describe('partitionStatus', () => {
       if (working) committed += 10;
       history.push({ atMs, committedOffset: committed, logEndOffset: 1_000 + i * 20 });
     }
-    // The last ten commits alone span 45 s and the pause after them is 60 s: Burrow would say STOP.
-    expect(evaluatePartitionStatus({ samples: commitEntries(history, 10), nowMs: history.at(-1)!.atMs })).toBe('STOP');
-    expect(partitionStatus(history, history.at(-1)!.atMs)).not.toBe('STOP');
+    // The last ten commits span 45 s and the pause after them is 60 s: Burrow alone says STOP.
+    expect(partitionStatus(history, history.at(-1)!.atMs, { ownerAlive: false })).toBe('STOP');
+    expect(partitionStatus(history, history.at(-1)!.atMs, { ownerAlive: true })).not.toBe('STOP');
   });
 
-  it('is STOP when a lagging partition saw no commit for five minutes, even with too few commits for Burrow', () => {
-    const history = samples(72, {
+  it('is STOP when a lagging partition saw no commit in its whole history, once the ring has moved past it', () => {
+    const history = samples(14, {
       startLogEnd: 1_000,
       arrivalPerSample: 10,
       startCommitted: 500,
       consumedPerSample: 0,
-    }); // 6 min, one commit value
-    expect(partitionStatus(history, history.at(-1)!.atMs)).toBe('STOP');
-    expect(partitionStatus(history.slice(0, 48), history[47]!.atMs)).toBe('OK'); // 4 min: not yet
+    });
+    // One window entry (the first sample) shows no cadence: the minimum silence is ten intervals, 50 s.
+    expect(partitionStatus(history.slice(0, 11), history[10]!.atMs)).toBe('OK');
+    expect(evaluatePartitionHistory(history.slice(0, 12), history[11]!.atMs)).toMatchObject({
+      status: 'STOP',
+      reason: 'no commit for 55 s; lag 610 and growing 2/s',
+      commits: 1,
+      complete: 0.1,
+    });
     const idle = samples(72, { startLogEnd: 700, arrivalPerSample: 0, startCommitted: 700, consumedPerSample: 0 });
     expect(partitionStatus(idle, idle.at(-1)!.atMs)).toBe('OK'); // idle and caught up: nothing to commit
+  });
+
+  it('needs two sampler intervals of silence once the window has two commits, ten with one', () => {
+    expect(minStopSilenceMs(2, 5_000)).toBe(10_000);
+    expect(minStopSilenceMs(1, 5_000)).toBe(50_000);
+    expect(minStopSilenceMs(0, 5_000)).toBe(50_000);
+    expect(minStopSilenceMs(1, 0)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('judges an owner by all its commits: one request for several partitions counts once', () => {
+    expect(ownerStillCommits([0, 0, 0, 5_000, 5_000], 9_000, 2_000)).toBe(true);
+    expect(ownerStillCommits([0, 0, 0, 5_000, 5_000], 10_001, 2_000)).toBe(false);
+    expect(ownerStillCommits([], 0, 2_000)).toBe(false);
+  });
+
+  it('uses every commit read from the offsets topic when given, the samples otherwise', () => {
+    const history = samples(12, {
+      startLogEnd: 2_000,
+      arrivalPerSample: 20,
+      startCommitted: 1_000,
+      consumedPerSample: 0,
+    });
+    const commits = history.map((s) => ({ atMs: s.atMs, committedOffset: 1_000, logEndOffset: s.logEndOffset }));
+    expect(partitionStatus(history, history.at(-1)!.atMs, { commits })).toBe('STALL');
+    expect(partitionStatus(history, history.at(-1)!.atMs)).toBe('STOP');
   });
 
   it('is REWIND when the committed offset moved backwards while lagging', () => {
@@ -300,5 +340,43 @@ describe('compareTimeLagDesc', () => {
       { ms: 50, kind: 'exact' as const, basis: 'record-timestamp' as const },
     ];
     expect(lags.sort(compareTimeLagDesc).map((l) => l?.ms ?? null)).toEqual([50, 5, null]);
+  });
+});
+
+describe('windowFromObservations', () => {
+  const history: SamplePoint[] = [
+    { atMs: 0, committedOffset: 100, logEndOffset: 150 },
+    { atMs: 5_000, committedOffset: 100, logEndOffset: 170 },
+    { atMs: 10_000, committedOffset: 120, logEndOffset: 190 },
+  ];
+
+  it('gives each commit the log end of the newest sample at or before it, repeated commits kept', () => {
+    const observed = [
+      { atMs: 6_000, committedOffset: 100 },
+      { atMs: 1_000, committedOffset: 100 },
+      { atMs: 9_000, committedOffset: 120 },
+    ];
+    expect(windowFromObservations(observed, history, 10_000)).toEqual([
+      { atMs: 1_000, committedOffset: 100, logEndOffset: 150 },
+      { atMs: 6_000, committedOffset: 100, logEndOffset: 170 },
+      { atMs: 9_000, committedOffset: 120, logEndOffset: 170 },
+    ]);
+  });
+
+  it('is null when the observations do not explain the sampled committed offset, or there are none', () => {
+    expect(windowFromObservations([{ atMs: 1_000, committedOffset: 100 }], history, 10_000)).toBeNull();
+    expect(windowFromObservations([], history, 10_000)).toBeNull();
+    expect(windowFromObservations([{ atMs: 1_000, committedOffset: 120 }], [], 10_000)).toBeNull();
+    // A commit after the newest round is not part of it.
+    expect(
+      windowFromObservations(
+        [
+          { atMs: 9_000, committedOffset: 120 },
+          { atMs: 11_000, committedOffset: 130 },
+        ],
+        history,
+        10_000,
+      ),
+    ).toEqual([{ atMs: 9_000, committedOffset: 120, logEndOffset: 170 }]);
   });
 });

@@ -3,7 +3,13 @@
 // stored a value (time lag, rates) that value wins, and what is computed here says so in its `basis`.
 
 import { estimateRates, type RateEstimate } from '../../advisor/rates';
-import { evaluatePartitionStatus, type CommitSample, type PartitionStatus } from '../../lag/partition-status';
+import {
+  evaluatePartition,
+  WINDOW_CAPACITY,
+  type CommitSample,
+  type PartitionEvaluation,
+  type PartitionStatus,
+} from '../../lag/partition-status';
 import { appendLogEndPoint, estimateTimeLag, type LogEndPoint } from '../../lag/time-lag';
 import type { TTimeLag, TTimeLagKind } from '../../schemas/groups';
 
@@ -25,10 +31,10 @@ export interface StoredLagColumns {
 
 /** Log-end points kept for the fallback estimate; flat runs cost two points, so this spans long idle times. */
 export const FALLBACK_MAX_POINTS = 240;
-/** Burrow's minimum window: with fewer observed commits than this, a partition is OK (not enough history). */
-export const STATUS_MIN_COMMITS = 10;
-/** With too few commits for Burrow, lagging this long without a single commit is still a STOP. */
-export const STOP_SILENCE_MS = 5 * 60_000;
+/** Recent sampler rounds whose log ends form the STOP guard's ring (as many as the window holds commits). */
+export const RECENT_LOG_END_ROUNDS = WINDOW_CAPACITY;
+/** STOP needs at least this many sampler intervals of silence, however little the window spans. */
+export const STOP_MIN_SILENCE_INTERVALS = 2;
 
 const STORED_KINDS: ReadonlySet<string> = new Set<TTimeLagKind>([
   'caught-up',
@@ -72,7 +78,10 @@ export function resolveTimeLag(
     return { ms: Math.max(0, stored.exactTimeLagMs), kind: 'exact', basis: 'record-timestamp' };
   if (stored.timeLagKind !== null && STORED_KINDS.has(stored.timeLagKind)) {
     const kind = stored.timeLagKind as TTimeLagKind;
-    if (kind === 'unknown' || stored.timeLagMs === null) return { ms: null, kind: 'unknown', basis: 'sampler' };
+    // A lower bound of 0 is no evidence of anything: unknown, never "0 s".
+    if (kind === 'unknown' || stored.timeLagMs === null || (kind === 'lower-bound' && stored.timeLagMs <= 0)) {
+      return { ms: null, kind: 'unknown', basis: 'sampler' };
+    }
     return { ms: Math.max(0, stored.timeLagMs), kind, basis: 'sampler' };
   }
   return timeLagFromSamples(history, committedOffset, nowMs);
@@ -99,22 +108,119 @@ export function commitEntries(history: readonly SamplePoint[], maxEntries = Numb
   return entries.slice(-maxEntries);
 }
 
+/** What the history alone cannot tell the partition evaluator (analyzeGroup fills it in). */
+export interface PartitionContext {
+  /** false: the group has no members now (Empty or Dead). */
+  groupHasMembers?: boolean | null;
+  /** Whether the partition's owner still commits on any of its partitions (ownerStillCommits). */
+  ownerAlive?: boolean | null;
+  /**
+   * Every commit read from the offsets topic, oldest first, with the log end at that moment; absent or empty:
+   * the window is built from the samples (commitEntries), which see only commits that moved the offset.
+   */
+  commits?: readonly CommitSample[];
+}
+
+/** One commit read from the offsets topic: when the coordinator recorded it, and the offset. */
+export interface ObservedCommit {
+  atMs: number;
+  committedOffset: number;
+}
+
 /**
- * Burrow's evaluation over every commit observed in the history (not only the last ten: a consumer that
- * commits in bursts, partition after partition as kafkajs does, would otherwise look STOPped between its
- * bursts), plus one rule for what that window cannot see: with fewer than STATUS_MIN_COMMITS commits, a
- * partition that lagged at every sample and saw no commit for STOP_SILENCE_MS is STOP (a consumer stopped
- * long ago leaves no commits in the history at all, which Burrow's rules alone would call OK).
+ * The window from commits read from the offsets topic, each given the log end of the newest sample at or
+ * before it (the oldest sample when it precedes them all). Returns null (the caller uses the samples) when
+ * the observations cannot be trusted to be complete: none at or before `nowMs`, no sample, or the newest
+ * observed offset is not the newest sampled committed offset (a reader that fell behind or stopped would
+ * otherwise hide commits the sampler saw).
  */
-export function partitionStatus(history: readonly SamplePoint[], nowMs: number): PartitionStatus {
-  const entries = commitEntries(history);
-  const status = evaluatePartitionStatus({ samples: entries, nowMs, minSamples: STATUS_MIN_COMMITS });
-  if (status !== 'OK' || entries.length >= STATUS_MIN_COMMITS) return status;
-  const last = entries[entries.length - 1];
-  if (!last || nowMs - last.atMs < STOP_SILENCE_MS) return 'OK';
-  const since = history.filter((s) => s.atMs >= last.atMs);
-  const laggingThroughout = since.every((s) => s.committedOffset !== null && s.logEndOffset > s.committedOffset);
-  return laggingThroughout ? 'STOP' : 'OK';
+export function windowFromObservations(
+  observed: readonly ObservedCommit[],
+  history: readonly SamplePoint[],
+  nowMs: number,
+): CommitSample[] | null {
+  const commits = observed.filter((c) => c.atMs <= nowMs).sort((a, b) => a.atMs - b.atMs);
+  const newestSample = history[history.length - 1];
+  const newestCommit = commits[commits.length - 1];
+  if (!newestSample || !newestCommit || newestSample.committedOffset !== newestCommit.committedOffset) return null;
+  let sampleIndex = 0;
+  return commits.map((commit) => {
+    while (sampleIndex + 1 < history.length && (history[sampleIndex + 1] as SamplePoint).atMs <= commit.atMs) {
+      sampleIndex += 1;
+    }
+    return { ...commit, logEndOffset: (history[sampleIndex] as SamplePoint).logEndOffset };
+  });
+}
+
+/** The sampler's interval as the history shows it: the median gap between consecutive samples (0 with < 2). */
+export function sampleIntervalOf(history: readonly SamplePoint[]): number {
+  const gaps = history
+    .slice(1)
+    .map((s, i) => s.atMs - (history[i] as SamplePoint).atMs)
+    .filter((gap) => gap > 0)
+    .sort((a, b) => a - b);
+  return gaps.length === 0 ? 0 : (gaps[Math.floor(gaps.length / 2)] as number);
+}
+
+/**
+ * Burrow's evaluation (lib/lag/partition-status.ts evaluatePartition) of one partition: the window is the
+ * newest WINDOW_CAPACITY commits (from the offsets topic when given, else from the samples), the current lag
+ * the newest sample's, the ring the newest RECENT_LOG_END_ROUNDS samples' log ends, and STOP's minimum
+ * silence STOP_MIN_SILENCE_INTERVALS sampler intervals. A partition never committed is OK with an empty window.
+ */
+export function evaluatePartitionHistory(
+  history: readonly SamplePoint[],
+  nowMs: number,
+  context: PartitionContext = {},
+): PartitionEvaluation {
+  const newest = history[history.length - 1];
+  const window = context.commits && context.commits.length > 0 ? context.commits : commitEntries(history);
+  const current =
+    newest && newest.committedOffset !== null
+      ? { committedOffset: newest.committedOffset, logEndOffset: newest.logEndOffset }
+      : { committedOffset: 0, logEndOffset: 0 };
+  return evaluatePartition({
+    window: newest?.committedOffset === null ? [] : window.slice(-WINDOW_CAPACITY),
+    current,
+    recentLogEnds: history.slice(-RECENT_LOG_END_ROUNDS).map((s) => s.logEndOffset),
+    nowMs,
+    minStopSilenceMs: minStopSilenceMs(window.length, sampleIntervalOf(history)),
+    groupHasMembers: context.groupHasMembers,
+    ownerAlive: context.ownerAlive,
+  });
+}
+
+/**
+ * STOP's minimum silence: STOP_MIN_SILENCE_INTERVALS sampler intervals; with a single commit, whose window
+ * shows no cadence at all (a slow consumer's first commit looks like a dead one's), RECENT_LOG_END_ROUNDS; with
+ * a single sample (no interval known yet) silence alone is never a STOP.
+ */
+export function minStopSilenceMs(commits: number, sampleIntervalMs: number): number {
+  if (sampleIntervalMs <= 0) return Number.POSITIVE_INFINITY; // one sample: no cadence known, nothing to judge
+  return (commits < 2 ? RECENT_LOG_END_ROUNDS : STOP_MIN_SILENCE_INTERVALS) * sampleIntervalMs;
+}
+
+/** The status alone; see evaluatePartitionHistory. */
+export function partitionStatus(
+  history: readonly SamplePoint[],
+  nowMs: number,
+  context?: PartitionContext,
+): PartitionStatus {
+  return evaluatePartitionHistory(history, nowMs, context).status;
+}
+
+/**
+ * Whether a member still commits: Burrow's STOP rule applied to the commits of all the partitions it owns
+ * together (newest WINDOW_CAPACITY of them): alive unless the time since its newest commit exceeds both the
+ * span of those commits and `minSilenceMs` (commits at the same instant, one request for several partitions,
+ * count once). No commit at all: not alive (nothing shows it works).
+ */
+export function ownerStillCommits(commitTimesMs: readonly number[], nowMs: number, minSilenceMs: number): boolean {
+  const newest = [...new Set(commitTimesMs)].sort((a, b) => a - b).slice(-WINDOW_CAPACITY);
+  const first = newest[0];
+  const last = newest[newest.length - 1];
+  if (first === undefined || last === undefined) return false;
+  return nowMs - last <= Math.max(last - first, minSilenceMs);
 }
 
 /**

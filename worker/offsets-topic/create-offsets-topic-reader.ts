@@ -1,0 +1,33 @@
+import type { Kafka } from 'kafkajs';
+import type { WardenConfig } from '../../lib/config';
+import type { Database } from '../../lib/db';
+import type { ConsumerLogger } from '../shared/worker-types';
+import { OffsetsTopicReader } from './offsets-topic-reader';
+
+/** The reader's consumer group: shared by every worker instance of a deployment, never sampled. */
+export function offsetsReaderGroupId(config: Pick<WardenConfig, 'WARDEN_GROUP_ID'>): string {
+  return `${config.WARDEN_GROUP_ID}.offsets-reader`;
+}
+
+/** The offsets-topic reader as the worker runs it; null when SAMPLER_COMMIT_SOURCE is 'sampled'. */
+export function createOffsetsTopicReader(options: {
+  config: WardenConfig;
+  kafka: Kafka;
+  db: Database;
+  logger?: ConsumerLogger;
+}): OffsetsTopicReader | null {
+  const { config } = options;
+  if (config.SAMPLER_COMMIT_SOURCE === 'sampled') return null;
+  return new OffsetsTopicReader({
+    kafka: options.kafka,
+    db: options.db,
+    readerGroupId: offsetsReaderGroupId(config),
+    filter: {
+      include: config.SAMPLER_GROUP_INCLUDE,
+      exclude: config.SAMPLER_GROUP_EXCLUDE,
+      ownGroupId: config.WARDEN_GROUP_ID,
+    },
+    mode: config.SAMPLER_COMMIT_SOURCE,
+    logger: options.logger,
+  });
+}
