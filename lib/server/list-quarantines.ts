@@ -1,20 +1,22 @@
 import type { Database } from '../db';
 import { PREVIEW_MAX_CHARS, ZQuarantinesResponse, type TQuarantinesResponse } from '../schemas/quarantines';
 import { partitionKey } from './analysis/group-analysis';
+import { resolveTimeLag } from './analysis/partition-analysis';
 import { operatorActionJson } from './operator-action-json';
 
 /**
  * GET /api/quarantine: every held partition, oldest quarantine first, with its record (preview capped again
  * here, whatever the store kept), the partition's log range from the group's newest sample (for seeking) and
- * the action waiting for the owning worker, if any.
+ * the action waiting for the owning worker, if any, and every action taken on the held record (same offset).
+ * The blocking cost reads the newest sample: records behind the commit and the time lag the group pages show.
  */
-export async function listQuarantines(db: Database): Promise<TQuarantinesResponse> {
+export async function listQuarantines(db: Database, now = new Date()): Promise<TQuarantinesResponse> {
   const quarantines = await db.partitionQuarantine.findMany({
     orderBy: [{ since: 'asc' }, { groupId: 'asc' }, { topic: 'asc' }, { partition: 'asc' }],
   });
   if (quarantines.length === 0) return { quarantines: [] };
   const groupIds = [...new Set(quarantines.map((q) => q.groupId))];
-  const [samples, pending] = await Promise.all([
+  const [samples, actions] = await Promise.all([
     db.$queryRaw<
       Array<{
         group_id: string;
@@ -26,10 +28,13 @@ export async function listQuarantines(db: Database): Promise<TQuarantinesRespons
         lag: bigint | null;
         member_client_id: string | null;
         member_host: string | null;
+        time_lag_ms: bigint | null;
+        time_lag_kind: string | null;
+        exact_time_lag_ms: bigint | null;
       }>
     >`
       SELECT q.group_id, q.topic, q.partition, s.log_start_offset, s.log_end_offset, s.committed_offset, s.lag,
-        s.member_client_id, s.member_host
+        s.member_client_id, s.member_host, s.time_lag_ms, s.time_lag_kind, s.exact_time_lag_ms
       FROM unnest(${quarantines.map((q) => q.groupId)}::text[], ${quarantines.map((q) => q.topic)}::text[],
                   ${quarantines.map((q) => q.partition)}::int[]) AS q(group_id, topic, partition)
       CROSS JOIN LATERAL (
@@ -37,10 +42,26 @@ export async function listQuarantines(db: Database): Promise<TQuarantinesRespons
         WHERE l.group_id = q.group_id AND l.topic = q.topic AND l.partition = q.partition
         ORDER BY l.sampled_at DESC LIMIT 1
       ) s`,
-    db.operatorAction.findMany({ where: { status: 'pending', groupId: { in: groupIds } }, orderBy: { id: 'asc' } }),
+    db.operatorAction.findMany({
+      where: {
+        groupId: { in: groupIds },
+        OR: [
+          { status: 'pending' },
+          ...quarantines.map((q) => ({
+            groupId: q.groupId,
+            topic: q.topic,
+            partition: q.partition,
+            quarantineOffset: q.offset,
+          })),
+        ],
+      },
+      orderBy: { id: 'asc' },
+    }),
   ]);
   const sampleOf = new Map(samples.map((s) => [`${s.group_id}\u0000${partitionKey(s)}`, s]));
-  const pendingOf = new Map(pending.map((a) => [`${a.groupId}\u0000${partitionKey(a)}`, a]));
+  const pendingOf = new Map(
+    actions.filter((a) => a.status === 'pending').map((a) => [`${a.groupId}\u0000${partitionKey(a)}`, a]),
+  );
 
   return ZQuarantinesResponse.parse({
     quarantines: quarantines.map((q) => {
@@ -56,7 +77,37 @@ export async function listQuarantines(db: Database): Promise<TQuarantinesRespons
         reason: q.reason,
         errorClass: q.errorClass,
         since: q.since.toISOString(),
+        heldSince: q.heldSince.toISOString(),
+        failures: q.failures,
         attempts: q.attempts,
+        retrying:
+          q.resumedAt !== null && q.resumeActionId !== null
+            ? { since: q.resumedAt.toISOString(), actionId: q.resumeActionId.toString() }
+            : null,
+        blocking: {
+          records: sample?.lag === null || sample?.lag === undefined ? null : Number(sample.lag),
+          timeLag: sample
+            ? resolveTimeLag(
+                {
+                  timeLagMs: numberOrNull(sample.time_lag_ms),
+                  timeLagKind: sample.time_lag_kind,
+                  exactTimeLagMs: numberOrNull(sample.exact_time_lag_ms),
+                },
+                [],
+                numberOrNull(sample.committed_offset),
+                now.getTime(),
+              )
+            : { ms: null, kind: 'unknown', basis: 'none' },
+        },
+        history: actions
+          .filter(
+            (a) =>
+              a.groupId === q.groupId &&
+              a.topic === q.topic &&
+              a.partition === q.partition &&
+              a.quarantineOffset === q.offset,
+          )
+          .map(operatorActionJson),
         record: {
           key: q.recordKey,
           preview: preview === null ? null : preview.slice(0, PREVIEW_MAX_CHARS),
@@ -88,4 +139,8 @@ function headersOf(json: unknown): Record<string, string | null> {
           : JSON.stringify(value).slice(0, PREVIEW_MAX_CHARS),
     ]),
   );
+}
+
+function numberOrNull(value: bigint | null): number | null {
+  return value === null ? null : Number(value);
 }
