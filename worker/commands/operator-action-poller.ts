@@ -1,7 +1,7 @@
 import type { Database } from '../../lib/db';
 import type { TopicPartition } from '../core/types';
 import { PeriodicTask } from '../periodic-task';
-import { quarantineLockKey } from '../pipeline/quarantine-store';
+import { quarantineLockKey } from '../shared/quarantine-lock';
 import { executeOperatorAction, type ActionPorts, type PendingAction } from './execute-operator-action';
 
 export interface OperatorActionPollerOptions {

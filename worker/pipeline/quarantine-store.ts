@@ -1,5 +1,6 @@
 import type { Database } from '../../lib/db';
 import type { QuarantineInfo } from '../core/types';
+import { quarantineLockKey } from '../shared/quarantine-lock';
 
 /** Longest payload preview kept; the record itself stays in Kafka at its offset. */
 export const PREVIEW_MAX_CHARS = 2_048;
@@ -76,11 +77,6 @@ export function decideHold(
     keepResume: false,
     failedResumeId: stored.resumeActionId,
   };
-}
-
-/** The per-partition lock that orders hold saves against an operator action's lift (same key both sides). */
-export function quarantineLockKey(groupId: string, topic: string, partition: number): string {
-  return `quarantine/${groupId}/${topic}-${partition}`;
 }
 
 /**
