@@ -31,7 +31,8 @@ import type { TQuarantine } from '@/lib/schemas/quarantines';
  */
 export function QuarantinePageClient({ refreshMs }: { refreshMs: number }) {
   const [followMs, setFollowMs] = useState(refreshMs);
-  const { data, error, isPending, isFetching } = useQuarantines(followMs);
+  const query = useQuarantines(followMs);
+  const { data, error, isPending } = query;
   const recent = useRecentActions(followMs);
   const now = useNow();
   const busy = awaitsWorker(data, recent.data?.actions);
@@ -48,7 +49,7 @@ export function QuarantinePageClient({ refreshMs }: { refreshMs: number }) {
             that record is committed until someone decides; every other partition keeps flowing.
           </p>
         </div>
-        <RefreshIndicator isFetching={isFetching} refreshMs={refreshMs} />
+        <RefreshIndicator query={query} refreshMs={refreshMs} />
       </div>
 
       {recent.data && recent.data.actions.length > 0 ? (
