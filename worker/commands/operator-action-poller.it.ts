@@ -3,7 +3,8 @@ import type { Admin } from 'kafkajs';
 import { loadConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
 import { listQuarantines } from '../../lib/server/list-quarantines';
-import { requestOperatorAction } from '../../lib/server/request-operator-action';
+import { ApiError } from '../../lib/server/api-error';
+import { recordRefusedAttempt, requestOperatorAction } from '../../lib/server/request-operator-action';
 import {
   committedOffsets,
   createTopic,
@@ -430,7 +431,7 @@ describe('OperatorActionPoller on the real broker and database', () => {
     }
   });
 
-  it('the API function refuses what it cannot do, and writes nothing', async () => {
+  it('the API function refuses what it cannot do; a refused attempt (409) is an audit row, nothing else is written', async () => {
     const setup = await quarantinedPipeline({
       records: [{ value: event(`api-0-${Math.random()}`) }, { value: poison(`api-${Math.random()}`) }],
       heldAt: 1n,
@@ -450,6 +451,10 @@ describe('OperatorActionPoller on the real broker and database', () => {
         status: 409,
         message: expect.stringMatching(/is not quarantined/),
       });
+      const notHeld = await db.operatorAction.findFirstOrThrow({ where: { groupId: setup.groupId, partition: 1 } });
+      expect(notHeld).toMatchObject({ status: 'rejected', action: 'resume', requestedBy: 't', quarantineOffset: null });
+      expect(notHeld.outcome).toMatch(/^refused by the API \(409\): partition .+-1 of group ".+" is not quarantined/);
+      expect(notHeld.completedAt).toBeInstanceOf(Date);
       await expect(
         requestOperatorAction(db, target, { action: 'seek', offset: '3', reason: 'x' }, 't'),
       ).rejects.toMatchObject({
@@ -459,7 +464,7 @@ describe('OperatorActionPoller on the real broker and database', () => {
           /^offset: 3 is outside the log of .+-0: it must be between the log start 0 and the log end 2 \(sampled /,
         ),
       });
-      expect(await db.operatorAction.count({ where: { groupId: setup.groupId } })).toBe(before);
+      expect(await db.operatorAction.count({ where: { groupId: setup.groupId } })).toBe(before + 1);
 
       // A recorded action wakes the group's workers through NOTIFY (the poll is only the fallback).
       let notified!: () => void;
@@ -480,7 +485,39 @@ describe('OperatorActionPoller on the real broker and database', () => {
         status: 409,
         message: expect.stringMatching(/is still pending/),
       });
-      expect(await db.operatorAction.count({ where: { groupId: setup.groupId } })).toBe(before + 1);
+      const refused = await db.operatorAction.findFirstOrThrow({
+        where: { groupId: setup.groupId, partition: 0, status: 'rejected' },
+      });
+      expect(refused).toMatchObject({ action: 'skip', reason: 'again', quarantineOffset: 1n });
+      expect(refused.outcome).toMatch(/^refused by the API \(409\): action #\d+ \(seek\) on .+-0 is still pending/);
+
+      // A 403 (a viewer, or another origin) of a known caller with a well-formed request is audited too.
+      await recordRefusedAttempt(db, {
+        who: 'vic',
+        refusal: new ApiError(403, 'vic is a viewer: this needs the operator role'),
+        target: { groupId: setup.groupId, topic: setup.topic, partition: '0' },
+        body: { action: 'resume', reason: 'let me' },
+      });
+      // Garbage gets the 403 and no row: there is no action to name.
+      await recordRefusedAttempt(db, {
+        who: 'vic',
+        refusal: new ApiError(403, 'vic is a viewer: this needs the operator role'),
+        target: { groupId: setup.groupId, topic: setup.topic, partition: '0' },
+        body: { action: 'drop-table' },
+      });
+      const viewer = await db.operatorAction.findFirstOrThrow({
+        where: { groupId: setup.groupId, requestedBy: 'vic' },
+      });
+      expect(viewer).toMatchObject({
+        status: 'rejected',
+        action: 'resume',
+        quarantineOffset: 1n,
+        outcome: 'refused by the API (403): vic is a viewer: this needs the operator role',
+      });
+      expect(await db.operatorAction.count({ where: { groupId: setup.groupId } })).toBe(before + 4);
+      // The card's history lists the refused attempts on its record too.
+      const [card] = (await listQuarantines(db)).quarantines.filter((q) => q.groupId === setup.groupId);
+      expect(card?.history.map((h) => h.status)).toEqual(['pending', 'rejected', 'rejected']);
     } finally {
       await setup.pipeline.stop();
     }
