@@ -352,7 +352,13 @@ describe('group reads from stored samples', () => {
         previewTruncated: false,
       },
       pendingAction: null,
+      failures: 1,
+      retrying: null,
+      history: [],
     });
+    // What the hold costs comes from the partition's newest sample: the records behind the commit.
+    expect(q?.blocking.records).toBe(30_000);
+    expect(q?.blocking.timeLag.kind).not.toBe('caught-up');
   });
 
   it('GET /api/rebalances: newest first, members as display names whatever their stored shape', async () => {
