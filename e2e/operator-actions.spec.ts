@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
+import pg from 'pg';
 import { loadConfig } from '../lib/config';
-import { createDatabase } from '../lib/db';
 import { ZAuditResponse, ZOperatorAction } from '../lib/schemas/operator-actions';
 import { ZQuarantinesResponse } from '../lib/schemas/quarantines';
 import { committedOffsets, eventually, readTopic, testKafka, uniqueName } from '../test-support/integration';
@@ -387,36 +387,23 @@ test('while an action is pending its buttons are disabled, and the pending actio
 }) => {
   // A held partition nobody applies actions for (its group has no worker): the action stays pending.
   const group = uniqueName('e2e-unowned');
-  const db = createDatabase(loadConfig().DATABASE_URL);
+  // Plain SQL: the Prisma client does not load inside Playwright's test runner.
+  const db = new pg.Client({ connectionString: loadConfig().DATABASE_URL });
+  await db.connect();
   try {
-    await db.lagSample.create({
-      data: {
-        sampledAt: new Date(),
-        groupId: group,
-        topic: inputTopic,
-        partition: 0,
-        committedOffset: 3n,
-        logStartOffset: 0n,
-        logEndOffset: 10n,
-        lag: 7n,
-        groupState: 'Stable',
-      },
-    });
-    await db.partitionQuarantine.create({
-      data: {
-        groupId: group,
-        topic: inputTopic,
-        partition: 0,
-        offset: 3n,
-        reason: 'e2e: held with no worker',
-        errorClass: 'schema',
-        since: new Date(Date.now() - 250_000),
-        heldSince: new Date(Date.now() - 250_000),
-        failures: 4,
-        attempts: 0,
-        recordHeaders: {},
-      },
-    });
+    await db.query(
+      `INSERT INTO lag_sample (sampled_at, group_id, topic, partition, committed_offset, log_start_offset,
+         log_end_offset, lag, group_state)
+       VALUES (now(), $1, $2, 0, 3, 0, 10, 7, 'Stable')`,
+      [group, inputTopic],
+    );
+    await db.query(
+      `INSERT INTO partition_quarantine (group_id, topic, partition, "offset", reason, error_class, since,
+         held_since, failures, attempts, record_headers)
+       VALUES ($1, $2, 0, 3, 'e2e: held with no worker', 'schema', now() - interval '250 seconds',
+         now() - interval '250 seconds', 4, 0, '{}')`,
+      [group, inputTopic],
+    );
     await signIn(page, OPERATOR, '/quarantine');
     const card = page.locator(`[data-testid="quarantine-card"][data-group-id="${group}"]`);
     await expect(card.getByTestId('quarantine-since')).toContainText(
@@ -443,10 +430,9 @@ test('while an action is pending its buttons are disabled, and the pending actio
     await expect(card.getByRole('button', { name: 'Skip…' })).toBeDisabled();
     await expect(card.getByRole('status').filter({ hasText: 'waiting for the owning worker' })).toBeVisible();
   } finally {
-    await db.operatorAction.deleteMany({ where: { groupId: group } });
-    await db.partitionQuarantine.deleteMany({ where: { groupId: group } });
-    await db.lagSample.deleteMany({ where: { groupId: group } });
-    await db.$disconnect();
+    for (const table of ['operator_action', 'partition_quarantine', 'lag_sample'])
+      await db.query(`DELETE FROM ${table} WHERE group_id = $1`, [group]);
+    await db.end();
   }
 });
 
