@@ -153,13 +153,12 @@ export async function authorizeOperatorAttempt(
  */
 export async function recordRefusedAttempt(
   db: Database,
-  attempt: { who: string; refusal: ApiError; target: unknown; body: unknown },
+  attempt: { who: string; refusal: ApiError; target: ActionTarget | null; body: unknown },
   now = new Date(),
 ): Promise<void> {
-  const target = ZPartitionRouteParams.safeParse(attempt.target);
   const body = ZActionRequest.safeParse(attempt.body);
-  if (!target.success || !body.success) return;
-  const { groupId, topic, partition } = target.data;
+  if (attempt.target === null || !body.success) return;
+  const { groupId, topic, partition } = attempt.target;
   try {
     const held = await db.partitionQuarantine.findUnique({
       where: { groupId_topic_partition: { groupId, topic, partition } },

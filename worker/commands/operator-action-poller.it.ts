@@ -495,14 +495,14 @@ describe('OperatorActionPoller on the real broker and database', () => {
       await recordRefusedAttempt(db, {
         who: 'vic',
         refusal: new ApiError(403, 'vic is a viewer: this needs the operator role'),
-        target: { groupId: setup.groupId, topic: setup.topic, partition: '0' },
+        target: { groupId: setup.groupId, topic: setup.topic, partition: 0 },
         body: { action: 'resume', reason: 'let me' },
       });
       // Garbage gets the 403 and no row: there is no action to name.
       await recordRefusedAttempt(db, {
         who: 'vic',
         refusal: new ApiError(403, 'vic is a viewer: this needs the operator role'),
-        target: { groupId: setup.groupId, topic: setup.topic, partition: '0' },
+        target: { groupId: setup.groupId, topic: setup.topic, partition: 0 },
         body: { action: 'drop-table' },
       });
       const viewer = await db.operatorAction.findFirstOrThrow({
