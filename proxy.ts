@@ -1,6 +1,7 @@
 // Next.js 16 Proxy (formerly middleware; Node.js runtime): the first access gate for pages and the API.
 // The decision is lib/server/auth/proxy-decision.ts; API route handlers check access again themselves.
 import { NextResponse, type NextRequest } from 'next/server';
+import { errorBody } from '@/lib/server/api-error';
 import { loadAuthSettings } from '@/lib/server/auth/auth-settings';
 import { proxyDecision } from '@/lib/server/auth/proxy-decision';
 import { SESSION_COOKIE } from '@/lib/server/auth/session-token';
@@ -21,10 +22,10 @@ export function proxy(request: NextRequest) {
   );
   if (decision.kind === 'pass') return NextResponse.next();
   if (decision.kind === 'refuse')
-    return Response.json(
-      { error: decision.message },
-      { status: decision.status, headers: { 'cache-control': 'no-store' } },
-    );
+    return Response.json(errorBody(decision.message), {
+      status: decision.status,
+      headers: { 'cache-control': 'no-store' },
+    });
   return NextResponse.redirect(new URL(decision.location, request.url));
 }
 

@@ -45,7 +45,8 @@ function compare(key: SortKey, a: TGroupSummary, b: TGroupSummary, serverRank: M
 
 /** Overview: every sampled group, worst first; sortable by any column, filterable by name and status. */
 export function OverviewPageClient({ refreshMs, sampleIntervalMs }: { refreshMs: number; sampleIntervalMs: number }) {
-  const { data, error, isPending, isFetching } = useGroups(refreshMs);
+  const query = useGroups(refreshMs);
+  const { data, error, isPending } = query;
   const now = useNow();
   const [filter, setFilter] = useState('');
   const [status, setStatus] = useState<'all' | TGroupStatus>('all');
@@ -84,7 +85,7 @@ export function OverviewPageClient({ refreshMs, sampleIntervalMs }: { refreshMs:
             Worst first: errors, quarantines and warnings before healthy groups, then the oldest waiting record.
           </p>
         </div>
-        <RefreshIndicator isFetching={isFetching} refreshMs={refreshMs} />
+        <RefreshIndicator query={query} refreshMs={refreshMs} />
       </div>
       <FiringAlerts refreshMs={refreshMs} />
 

@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { REASON_MAX_CHARS } from '@/lib/schemas/common';
-import type { TActionRequest, TOperatorAction } from '@/lib/schemas/operator-actions';
+import type { TActionRequest } from '@/lib/schemas/operator-actions';
 import type { TQuarantine } from '@/lib/schemas/quarantines';
 import { ApiRequestError } from './api-client';
 import { useOperatorAction } from './hooks/use-operator-action';
@@ -20,12 +20,10 @@ export function ActionDialog({
   quarantine,
   action,
   onClose,
-  onSubmitted,
 }: {
   quarantine: TQuarantine;
   action: ActionKind;
   onClose: () => void;
-  onSubmitted: (command: TOperatorAction) => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const reasonRef = useRef<HTMLTextAreaElement>(null);
@@ -74,10 +72,7 @@ export function ActionDialog({
     mutation.mutate(
       { target: { groupId: quarantine.groupId, topic: quarantine.topic, partition: quarantine.partition }, request },
       {
-        onSuccess: (command) => {
-          onSubmitted(command);
-          dialog.current?.close();
-        },
+        onSuccess: () => dialog.current?.close(),
         onError: (error) => fail(error.message, error instanceof ApiRequestError ? error.field : undefined),
       },
     );

@@ -45,7 +45,7 @@ export async function fetchJson<T extends z.ZodType>(
     throw new ApiRequestError(
       response.status,
       parsed.success ? parsed.data.error : `${init.method ?? 'GET'} ${url} answered ${response.status}`,
-      parsed.success ? parsed.data.field : undefined,
+      parsed.success ? (parsed.data.field ?? undefined) : undefined,
     );
   }
   const parsed = schema.safeParse(body);

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  describeHistoryEntry,
   describeTimeLag,
+  formatBlocking,
+  formatClock,
+  formatFailures,
+  formatHeldSince,
   formatAge,
   formatCount,
   formatDurationCompact,
@@ -74,5 +79,51 @@ describe('formatDurationCompact', () => {
     expect(formatDurationCompact(1_380_000)).toBe('23m');
     expect(formatDurationCompact(7_500_000)).toBe('2h5m');
     expect(formatDurationCompact(3 * 86_400_000 + 4 * 3_600_000)).toBe('3d4h');
+  });
+});
+
+describe('quarantine card texts', () => {
+  // Local times, so the expectations hold in any time zone.
+  const since = new Date(2026, 11, 1, 6, 21, 1).toISOString();
+  const now = new Date(2026, 11, 1, 6, 25, 11).getTime();
+
+  it('says since when a record is held and for how long', () => {
+    expect(formatClock(since)).toBe('06:21:01');
+    expect(formatHeldSince(since, now)).toBe('held since 06:21:01 (4 min 10 s)');
+  });
+
+  it('counts failures', () => {
+    expect(formatFailures(1)).toBe('failed once');
+    expect(formatFailures(4)).toBe('failed 4 times');
+  });
+
+  it('says what a hold costs, and which figure is a minimum or unknown', () => {
+    expect(formatBlocking({ records: 5022, timeLag: { ms: 250_000, kind: 'exact' } })).toBe(
+      'blocking 5,022 records, 4 min 10 s of time lag',
+    );
+    expect(formatBlocking({ records: 1, timeLag: { ms: 600_000, kind: 'lower-bound' } })).toBe(
+      'blocking 1 record, at least 10 min of time lag',
+    );
+    expect(formatBlocking({ records: null, timeLag: { ms: null, kind: 'unknown' } })).toBe(
+      'blocking an unknown number of records; time lag unknown',
+    );
+  });
+
+  it('describes an action on the record with its outcome', () => {
+    const requestedAt = new Date(2026, 11, 1, 6, 24, 3).toISOString();
+    expect(
+      describeHistoryEntry({
+        action: 'resume',
+        requestedBy: 'operator',
+        requestedAt,
+        status: 'failed_again',
+        outcome: 'resumed, but offset 7 failed again with the same error: bad json',
+      }),
+    ).toBe(
+      'resumed by operator at 06:24:03 — failed again: resumed, but offset 7 failed again with the same error: bad json',
+    );
+    expect(
+      describeHistoryEntry({ action: 'skip', requestedBy: 'alice', requestedAt, status: 'pending', outcome: null }),
+    ).toBe('skipped by alice at 06:24:03 — waiting for the owning worker');
   });
 });

@@ -89,3 +89,55 @@ export function formatDurationCompact(ms: number): string {
   const hours = Math.round(min / 60);
   return hours % 24 === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${hours % 24}h`;
 }
+
+/** "06:21:01": a time of day in the viewer's time zone (24 h). */
+export function formatClock(iso: string): string {
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** "held since 06:21:01 (4 min 10 s)": when a record was first held and for how long, from the viewer's clock. */
+export function formatHeldSince(sinceIso: string, nowMs: number): string {
+  return `held since ${formatClock(sinceIso)} (${formatDuration(Math.max(0, nowMs - Date.parse(sinceIso)) / 1000)})`;
+}
+
+/** "failed 3 times" / "failed once": how often a consumer stopped at the record. */
+export function formatFailures(failures: number): string {
+  return failures === 1 ? 'failed once' : `failed ${failures.toLocaleString('en-US')} times`;
+}
+
+/** "blocking 5,022 records, 4 min 10 s of time lag": what a hold costs, saying so when a figure is not known. */
+export function formatBlocking(blocking: { records: number | null; timeLag: Pick<TTimeLag, 'ms' | 'kind'> }): string {
+  const records =
+    blocking.records === null
+      ? 'blocking an unknown number of records'
+      : `blocking ${formatCount(blocking.records)} record${blocking.records === 1 ? '' : 's'}`;
+  const { ms, kind } = blocking.timeLag;
+  if (ms === null || kind === 'unknown') return `${records}; time lag unknown`;
+  const lag = formatDuration(ms / 1000);
+  return `${records}, ${kind === 'lower-bound' ? `at least ${lag}` : lag} of time lag`;
+}
+
+const ACTION_PAST: Record<string, string> = { resume: 'resumed', skip: 'skipped', seek: 'sought', reset: 'reset' };
+const STATUS_TEXT: Record<string, string> = {
+  pending: 'waiting for the owning worker',
+  done: 'applied',
+  failed: 'failed',
+  failed_again: 'failed again',
+  rejected: 'refused',
+  expired: 'expired: no worker applied it',
+};
+
+/** "resumed by alice at 06:24:03 — failed again: <outcome>": one line of a record's action history. */
+export function describeHistoryEntry(action: {
+  action: string;
+  requestedBy: string;
+  requestedAt: string;
+  status: string;
+  outcome: string | null;
+}): string {
+  const what = `${ACTION_PAST[action.action] ?? action.action} by ${action.requestedBy} at ${formatClock(action.requestedAt)}`;
+  const status = STATUS_TEXT[action.status] ?? action.status;
+  return action.outcome ? `${what} — ${status}: ${action.outcome}` : `${what} — ${status}`;
+}

@@ -11,6 +11,7 @@ export const queryKeys = {
     groupId === undefined ? (['rebalances'] as const) : (['rebalances', groupId] as const),
   quarantines: () => ['quarantines'] as const,
   audit: () => ['audit'] as const,
+  recentActions: () => ['audit', 'recent'] as const,
   command: (id: string) => ['commands', id] as const,
   alerts: () => ['alerts'] as const,
 };

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { refreshState, type PollingQuery } from './refresh-state';
 
 // Loading, error and empty states, the same everywhere so an on-call engineer learns them once.
 
@@ -38,12 +39,18 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
   );
 }
 
-/** "Refreshes every 3 s" / "Refreshing…", announced politely. */
-export function RefreshIndicator({ isFetching, refreshMs }: { isFetching: boolean; refreshMs: number }) {
+/** The page header's liveness (components/refresh-state.ts): live, refreshing, or stale since a time, in warning colour. */
+export function RefreshIndicator({ query, refreshMs }: { query: PollingQuery; refreshMs: number }) {
+  const { tone, text } = refreshState(query, refreshMs);
   return (
-    <span className="refresh muted" aria-live="polite">
-      <span className={`dot ${isFetching ? 'dot-live' : ''}`} aria-hidden="true" />
-      {isFetching ? 'Refreshing…' : `Live · every ${Math.max(1, Math.round(refreshMs / 1000))} s`}
+    <span
+      className={`refresh refresh-${tone} ${tone === 'stale' ? '' : 'muted'}`}
+      aria-live="polite"
+      data-testid="refresh-state"
+      data-tone={tone}
+    >
+      <span className={`dot dot-${tone}`} aria-hidden="true" />
+      {text}
     </span>
   );
 }

@@ -56,7 +56,7 @@ test('the API: 401 without credentials, bearer tokens for clients, sign-in refus
   for (const url of ['/api/groups', '/api/quarantine', '/api/audit', '/api/rebalances', '/api/auth/session']) {
     const response = await request.get(url);
     expect(response.status(), url).toBe(401);
-    expect(await response.json()).toEqual({ error: 'sign in first (or send a bearer token)' });
+    expect(await response.json()).toEqual({ error: 'sign in first (or send a bearer token)', field: null });
   }
   expect(
     ZSessionInfo.parse(await (await request.get('/api/auth/session', { headers: bearer(VIEWER_TOKEN) })).json()),

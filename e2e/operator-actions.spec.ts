@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
+import pg from 'pg';
 import { loadConfig } from '../lib/config';
 import { ZAuditResponse, ZOperatorAction } from '../lib/schemas/operator-actions';
 import { ZQuarantinesResponse } from '../lib/schemas/quarantines';
@@ -127,7 +128,18 @@ test('a viewer sees the quarantined record but no action buttons, and the API re
   });
   expect(crossSite.status()).toBe(403);
   expect((await crossSite.json()).error).toMatch(/^cross-origin POST refused/);
-  expect(await auditOf(request)).toEqual([]);
+  // Every error body names its field, null where none applies.
+  expect(await crossSite.json()).toMatchObject({ field: null });
+  // The refused attempts of known callers (403) are audit rows; the strangers' (401) are not, nor is the
+  // cross-site request, which the access proxy refuses before any handler sees it.
+  const refused = await auditOf(request);
+  expect(refused.map((a) => [a.status, a.requestedBy, a.action]).sort()).toEqual(
+    [
+      ['rejected', VIEWER.name, 'skip'],
+      ['rejected', 'token:e2e-ci', 'skip'],
+    ].sort(),
+  );
+  expect(refused.every((a) => a.outcome?.startsWith('refused by the API (403): '))).toBe(true);
 });
 
 test('a poison record quarantines its partition; an operator skips it with a reason in the UI; the partition drains and the audit lists it', async ({
@@ -144,6 +156,13 @@ test('a poison record quarantines its partition; an operator skips it with a rea
   await expect(card.getByTestId('record-preview')).toContainText(`${workerGroup}-poison`);
   await expect(card.getByTestId('record-preview')).toContainText('<b>not bold</b>');
   await expect(card.locator('pre b')).toHaveCount(0);
+  // Since when the record is held, how often it failed, what it costs, and the refused attempts on it.
+  await expect(card.getByTestId('quarantine-since')).toContainText(/^held since \d\d:\d\d:\d\d \(.+\) · failed once/);
+  await expect(card.getByTestId('quarantine-blocking')).toHaveText(
+    /^blocking (\d+ records?|an unknown number of records)/,
+  );
+  await expect(card.getByTestId('quarantine-history')).toContainText(`skipped by ${VIEWER.name} at`);
+  await expect(card.getByTestId('quarantine-history')).toContainText('refused');
 
   // Meanwhile the healthy partitions drained, and partition 1 is held right before the poison record.
   await eventually('healthy partitions committed to their ends', async () => {
@@ -200,7 +219,7 @@ test('a poison record quarantines its partition; an operator skips it with a rea
   await expect(row.getByRole('cell', { name: OPERATOR.name, exact: true })).toBeVisible();
   await page.screenshot({ path: path.join(ARTIFACTS, 'audit.png'), fullPage: true });
 
-  const skips = (await auditOf(request)).filter((a) => a.action === 'skip');
+  const skips = (await auditOf(request)).filter((a) => a.action === 'skip' && a.status !== 'rejected');
   expect(skips).toHaveLength(1);
   expect(skips[0]).toMatchObject({ requestedBy: OPERATOR.name, reason, status: 'done' });
 });
@@ -306,9 +325,16 @@ test('the action API refuses bad input, unknown targets and partitions that are 
   for (const c of cases) {
     const response = await request.post(c.path, { data: c.body, headers: bearer(OPERATOR_TOKEN) });
     expect(response.status(), JSON.stringify(c.body)).toBe(c.status);
-    expect((await response.json()).error).toMatch(c.error);
+    const body = await response.json();
+    expect(body.error).toMatch(c.error);
+    // Every error body carries field: the offending input for a 400, null for a 404 or 409.
+    expect(Object.keys(body).sort(), JSON.stringify(c.body)).toEqual(['error', 'field']);
+    if (c.status !== 400) expect(body.field).toBeNull();
   }
-  expect(await auditCount()).toBe(before);
+  // Only the 409 (an operator's attempt that does not apply) is kept, as a rejected row.
+  expect(await auditCount()).toBe(before + 1);
+  const [refusal] = await auditOf(request);
+  expect(refusal).toMatchObject({ status: 'rejected', partition: 0, action: 'skip' });
 
   const quarantines = ZQuarantinesResponse.parse(
     await (await request.get('/api/quarantine', { headers: bearer(VIEWER_TOKEN) })).json(),
@@ -316,11 +342,98 @@ test('the action API refuses bad input, unknown targets and partitions that are 
   expect(quarantines.quarantines.filter((q) => q.groupId === workerGroup)).toEqual([]);
   expect((await request.get('/api/commands/123456789', { headers: bearer(VIEWER_TOKEN) })).status()).toBe(404);
   // A command the UI created is readable as pending/applied/failed.
-  const first = (await auditOf(request)).at(-1)!;
+  const first = (await auditOf(request)).filter((a) => a.status === 'done').at(-1)!;
   const command = await (
     await request.get(`/api/commands/${ZOperatorAction.parse(first).id}`, { headers: bearer(VIEWER_TOKEN) })
   ).json();
   expect(command).toMatchObject({ state: 'applied', status: 'done' });
+});
+
+test('a resume that fails again is shown and audited as failed again; the card keeps since and counts the failure', async ({
+  page,
+}) => {
+  const start = Number(await logEnd(inputTopic, 0));
+  await send([{ partition: 0, value: poison(`${workerGroup}-poison-again`) }]);
+  await signIn(page, OPERATOR, '/quarantine');
+  const card = quarantineCard(page, 0);
+  await expect(card).toBeVisible({ timeout: 60_000 });
+  await expect(card.getByTestId('quarantine-since')).toContainText('failed once');
+  const since = await card.getByTestId('quarantine-since').locator('time').getAttribute('datetime');
+
+  await card.getByRole('button', { name: 'Resume…' }).click();
+  const dialog = page.getByRole('dialog', { name: `Resume ${inputTopic}-0?` });
+  await dialog.getByRole('textbox', { name: /Reason/ }).fill('e2e: maybe it was transient');
+  await dialog.getByRole('button', { name: `Resume offset ${start}` }).click();
+  await expect(dialog).toBeHidden();
+
+  // The record fails admission again: the resume ends failed_again, shown as such, and the card stays the same
+  // hold with its first time and a second failure.
+  const progress = page.getByTestId('command-progress').first();
+  await expect(progress).toHaveAttribute('data-state', 'failed_again', { timeout: 30_000 });
+  await expect(progress).toContainText(`resumed, but offset ${start} failed again with the same error`);
+  await expect(card.getByTestId('quarantine-since')).toContainText('failed 2 times');
+  await expect(card.getByTestId('quarantine-since').locator('time')).toHaveAttribute('datetime', since!);
+  await expect(card.getByTestId('quarantine-history')).toContainText(`resumed by ${OPERATOR.name} at`);
+  await expect(card.getByTestId('quarantine-history')).toContainText('failed again');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'quarantine-failed-again.png'), fullPage: true });
+
+  await page.getByRole('link', { name: 'Audit' }).click();
+  const row = page.getByTestId('audit-row').filter({ hasText: 'e2e: maybe it was transient' });
+  await expect(row).toHaveAttribute('data-status', 'failed_again');
+});
+
+test('while an action is pending its buttons are disabled, and the pending action survives navigation', async ({
+  page,
+}) => {
+  // A held partition nobody applies actions for (its group has no worker): the action stays pending.
+  const group = uniqueName('e2e-unowned');
+  // Plain SQL: the Prisma client does not load inside Playwright's test runner.
+  const db = new pg.Client({ connectionString: loadConfig().DATABASE_URL });
+  await db.connect();
+  try {
+    await db.query(
+      `INSERT INTO lag_sample (sampled_at, group_id, topic, partition, committed_offset, log_start_offset,
+         log_end_offset, lag, group_state)
+       VALUES (now(), $1, $2, 0, 3, 0, 10, 7, 'Stable')`,
+      [group, inputTopic],
+    );
+    await db.query(
+      `INSERT INTO partition_quarantine (group_id, topic, partition, "offset", reason, error_class, since,
+         held_since, failures, attempts, record_headers)
+       VALUES ($1, $2, 0, 3, 'e2e: held with no worker', 'schema', now() - interval '250 seconds',
+         now() - interval '250 seconds', 4, 0, '{}')`,
+      [group, inputTopic],
+    );
+    await signIn(page, OPERATOR, '/quarantine');
+    const card = page.locator(`[data-testid="quarantine-card"][data-group-id="${group}"]`);
+    await expect(card.getByTestId('quarantine-since')).toContainText(
+      /held since \d\d:\d\d:\d\d \(4 min \d+ s\) · failed 4 times/,
+    );
+    await expect(card.getByTestId('quarantine-blocking')).toHaveText(/^blocking 7 records/);
+    await card.getByRole('button', { name: 'Skip…' }).click();
+    const dialog = page.getByRole('dialog', { name: `Skip ${inputTopic}-0?` });
+    await dialog.getByRole('textbox', { name: /Reason/ }).fill('e2e: nobody will apply this');
+    await dialog.getByRole('button', { name: 'Skip offset 3' }).click();
+    await expect(dialog).toBeHidden();
+    for (const name of ['Resume…', 'Skip…', 'Seek…']) await expect(card.getByRole('button', { name })).toBeDisabled();
+    const pending = page
+      .getByTestId('command-progress')
+      .filter({ hasText: `skip ${inputTopic}-0` })
+      .first();
+    await expect(pending).toHaveAttribute('data-state', 'pending');
+
+    // Away and back: the list and the disabled buttons come from the API, not from the page's memory.
+    await page.getByRole('link', { name: 'Audit' }).click();
+    await page.getByRole('link', { name: 'Quarantine' }).click();
+    await expect(page.getByTestId('command-progress').first()).toHaveAttribute('data-state', 'pending');
+    await expect(page.getByTestId('command-progress').first()).toContainText(`skip ${inputTopic}-0`);
+    await expect(card.getByRole('button', { name: 'Skip…' })).toBeDisabled();
+    await expect(card.getByRole('status').filter({ hasText: 'waiting for the owning worker' })).toBeVisible();
+  } finally {
+    for (const table of ['operator_action', 'partition_quarantine', 'lag_sample'])
+      await db.query(`DELETE FROM ${table} WHERE group_id = $1`, [group]);
+    await db.end();
+  }
 });
 
 test('the group page of a falling-behind group shows its time lag and "Scale consumers to N to catch up in T"', async ({

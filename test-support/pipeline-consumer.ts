@@ -35,7 +35,6 @@ export async function startPipelineConsumer(options: {
     onPermanentFailure: (value, record, error) => pipeline.onPermanentFailure(value, record, error),
     classifyError: pipeline.classifyError,
     onQuarantine: (q) => quarantines.save(q),
-    onQuarantineCleared: (tp, reason) => quarantines.clear(tp, reason),
     ...(options.dlqTopic ? { deadLetter: createDeadLetterWriter(producer, options.dlqTopic) } : {}),
     commitIntervalMs: 200,
     retry: { baseMs: 20, maxMs: 200 },

@@ -123,7 +123,6 @@ export class WardenWorker {
       classifyError: pipeline.classifyError,
       deadLetter: createDeadLetterWriter(this.producer, config.WARDEN_DLQ_TOPIC),
       onQuarantine: (q) => quarantines.save(q),
-      onQuarantineCleared: (tp, reason) => quarantines.clear(tp, reason),
       onEvent: (event) => {
         logCoreEvent(logger, event);
         this.metrics.onCoreEvent(event);

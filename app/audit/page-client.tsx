@@ -10,7 +10,8 @@ import type { TOperatorAction } from '@/lib/schemas/operator-actions';
 
 /** Audit: every operator action, newest first: who, what, on which partition, why, when, and the outcome. */
 export function AuditPageClient({ refreshMs }: { refreshMs: number }) {
-  const { data, error, isPending, isFetching } = useAudit(refreshMs);
+  const query = useAudit(refreshMs);
+  const { data, error, isPending } = query;
   const [filter, setFilter] = useState('');
   const shown = useMemo(() => {
     const needle = filter.trim().toLowerCase();
@@ -32,7 +33,7 @@ export function AuditPageClient({ refreshMs }: { refreshMs: number }) {
             Every resume, skip and seek asked for and what the owning worker did with it, and every offset reset.
           </p>
         </div>
-        <RefreshIndicator isFetching={isFetching} refreshMs={refreshMs} />
+        <RefreshIndicator query={query} refreshMs={refreshMs} />
       </div>
       {error ? <ErrorState error={error} what="the audit log" hasStaleData={data !== undefined} /> : null}
       {isPending ? (

@@ -4,21 +4,40 @@ import Link from 'next/link';
 import { useRef, useState } from 'react';
 import { ActionDialog, type ActionKind } from '@/components/action-dialog';
 import { groupPath } from '@/components/api-client';
-import { formatAge, formatCount, formatDateTime } from '@/components/format';
-import { useCommand } from '@/components/hooks/use-operator-action';
+import {
+  describeHistoryEntry,
+  formatAge,
+  formatBlocking,
+  formatClock,
+  formatCount,
+  formatDateTime,
+  formatFailures,
+  formatHeldSince,
+} from '@/components/format';
+import { useRecentActions } from '@/components/hooks/use-audit';
+import { ACTION_FOLLOW_MS, awaitsWorker } from '@/components/hooks/use-operator-action';
 import { useQuarantines } from '@/components/hooks/use-quarantines';
 import { quarantineAnchor } from '@/components/partition-table';
 import { useCanOperate } from '@/components/session-context';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
 import { useNow } from '@/components/use-now';
-import type { TOperatorAction } from '@/lib/schemas/operator-actions';
+import { commandStateOf, type TOperatorAction } from '@/lib/schemas/operator-actions';
 import type { TQuarantine } from '@/lib/schemas/quarantines';
 
-/** Quarantine: every held partition with its record, and Resume / Skip / Seek behind a confirmation. */
+/**
+ * Quarantine: every held partition with its record, and Resume / Skip / Seek behind a confirmation. The recent
+ * actions come from the API (they survive navigation); while one is pending, or a resumed record is being
+ * retried, both lists poll every ACTION_FOLLOW_MS so the worker's outcome shows within a second.
+ */
 export function QuarantinePageClient({ refreshMs }: { refreshMs: number }) {
-  const { data, error, isPending, isFetching } = useQuarantines(refreshMs);
-  const [submitted, setSubmitted] = useState<TOperatorAction[]>([]);
+  const [followMs, setFollowMs] = useState(refreshMs);
+  const query = useQuarantines(followMs);
+  const { data, error, isPending } = query;
+  const recent = useRecentActions(followMs);
   const now = useNow();
+  const busy = awaitsWorker(data, recent.data?.actions);
+  const wantedMs = busy ? Math.min(ACTION_FOLLOW_MS, refreshMs) : refreshMs;
+  if (wantedMs !== followMs) setFollowMs(wantedMs);
 
   return (
     <section aria-labelledby="quarantine-heading">
@@ -30,15 +49,15 @@ export function QuarantinePageClient({ refreshMs }: { refreshMs: number }) {
             that record is committed until someone decides; every other partition keeps flowing.
           </p>
         </div>
-        <RefreshIndicator isFetching={isFetching} refreshMs={refreshMs} />
+        <RefreshIndicator query={query} refreshMs={refreshMs} />
       </div>
 
-      {submitted.length > 0 ? (
+      {recent.data && recent.data.actions.length > 0 ? (
         <section className="card recent" aria-labelledby="recent-heading">
-          <h2 id="recent-heading">Your actions</h2>
+          <h2 id="recent-heading">Recent actions</h2>
           <ul aria-live="polite">
-            {submitted.map((c) => (
-              <CommandProgress key={c.id} command={c} />
+            {recent.data.actions.map((a) => (
+              <ActionProgress key={a.id} action={a} />
             ))}
           </ul>
         </section>
@@ -53,32 +72,21 @@ export function QuarantinePageClient({ refreshMs }: { refreshMs: number }) {
         </EmptyState>
       ) : (
         data.quarantines.map((q) => (
-          <QuarantineCard
-            key={`${q.groupId}/${q.topic}/${q.partition}`}
-            quarantine={q}
-            now={now}
-            onSubmitted={(c) => setSubmitted((list) => [c, ...list])}
-          />
+          <QuarantineCard key={`${q.groupId}/${q.topic}/${q.partition}`} quarantine={q} now={now} />
         ))
       )}
     </section>
   );
 }
 
-function QuarantineCard({
-  quarantine: q,
-  now,
-  onSubmitted,
-}: {
-  quarantine: TQuarantine;
-  now: number;
-  onSubmitted: (c: TOperatorAction) => void;
-}) {
+function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: number }) {
   const [open, setOpen] = useState<ActionKind | null>(null);
   const opener = useRef<HTMLButtonElement | null>(null);
   const name = `${q.topic}-${q.partition}`;
   const headingId = `${quarantineAnchor(q.groupId, q.topic, q.partition)}-title`;
   const pending = q.pendingAction;
+  // No second action while one is pending or the resumed record is being retried: the worker would refuse it.
+  const locked = pending !== null || q.retrying !== null;
   const headers = Object.entries(q.record.headers);
   const canOperate = useCanOperate();
 
@@ -104,14 +112,25 @@ function QuarantineCard({
           {q.groupId}
         </Link>
         <span className="badge badge-quarantined">{q.errorClass}</span>
-        <span className="muted">
-          held{' '}
+        <span className="muted" data-testid="quarantine-since">
           <time dateTime={q.since} title={formatDateTime(q.since)}>
-            {formatAge(q.since, now).replace(' ago', '')}
+            {formatHeldSince(q.since, now)}
           </time>
-          {q.attempts > 0 ? ` · ${q.attempts} attempt${q.attempts === 1 ? '' : 's'}` : ' · failed admission'}
+          {' · '}
+          <span data-testid="quarantine-failures">{formatFailures(q.failures)}</span>
+          {q.attempts > 0 ? ` · ${q.attempts} handler attempt${q.attempts === 1 ? '' : 's'}` : ' · failed admission'}
         </span>
       </header>
+
+      <p className="blocking" data-testid="quarantine-blocking">
+        {formatBlocking({ records: q.blocking.records, timeLag: q.blocking.timeLag })}
+      </p>
+      {q.retrying ? (
+        <p className="banner banner-info" role="status" data-testid="quarantine-retrying">
+          Resume #{q.retrying.actionId} applied at {formatClock(q.retrying.since)}: retrying offset {q.offset}. The card
+          goes once the commit passes it, or shows the record held again.
+        </p>
+      ) : null}
 
       <p className="error-line" data-testid="quarantine-reason">
         <span className="visually-hidden">Error: </span>
@@ -203,7 +222,7 @@ function QuarantineCard({
                 <button
                   type="button"
                   className="button button-primary"
-                  disabled={pending !== null}
+                  disabled={locked}
                   onClick={(e) => openDialog('resume', e.currentTarget)}
                 >
                   Resume…
@@ -211,7 +230,7 @@ function QuarantineCard({
                 <button
                   type="button"
                   className="button button-danger"
-                  disabled={pending !== null}
+                  disabled={locked}
                   onClick={(e) => openDialog('skip', e.currentTarget)}
                 >
                   Skip…
@@ -219,7 +238,7 @@ function QuarantineCard({
                 <button
                   type="button"
                   className="button"
-                  disabled={pending !== null}
+                  disabled={locked}
                   onClick={(e) => openDialog('seek', e.currentTarget)}
                 >
                   Seek…
@@ -239,11 +258,26 @@ function QuarantineCard({
         </section>
       </div>
 
+      {q.history.length > 0 ? (
+        <section aria-labelledby={`${headingId}-history`}>
+          <h3 className="subhead" id={`${headingId}-history`}>
+            Actions on this record
+          </h3>
+          <ul className="history" data-testid="quarantine-history">
+            {q.history.map((a) => (
+              <li key={a.id} data-status={a.status}>
+                <span className={`badge badge-status-${a.status}`}>{a.status.replace('_', ' ')}</span>{' '}
+                {describeHistoryEntry(a)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
       {open ? (
         <ActionDialog
           quarantine={q}
           action={open}
-          onSubmitted={onSubmitted}
           onClose={() => {
             setOpen(null);
             opener.current?.focus();
@@ -254,17 +288,18 @@ function QuarantineCard({
   );
 }
 
-function CommandProgress({ command }: { command: TOperatorAction }) {
-  const { data, error } = useCommand(command.id);
-  const state = data?.state ?? 'pending';
+function ActionProgress({ action: a }: { action: TOperatorAction }) {
+  const state = commandStateOf(a.status);
   return (
-    <li className={`command command-${state}`} data-testid="command-progress" data-state={state}>
-      <span className={`badge badge-cmd-${state}`}>{state}</span>{' '}
+    <li className={`command command-${state}`} data-testid="command-progress" data-state={state} data-id={a.id}>
+      <span className={`badge badge-cmd-${state}`}>{state.replace('_', ' ')}</span>{' '}
       <strong>
-        {command.action} {command.topic}-{command.partition}
+        {a.action} {a.topic}-{a.partition}
       </strong>{' '}
-      <span className="muted">#{command.id}</span> —{' '}
-      {error ? `status unknown: ${error.message}` : (data?.message ?? 'sent; waiting for the owning worker')}
+      <span className="muted">
+        #{a.id} by {a.requestedBy}
+      </span>{' '}
+      — {a.outcome ?? (a.status === 'pending' ? 'sent; waiting for the owning worker' : a.status)}
     </li>
   );
 }

@@ -7,7 +7,8 @@ import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/compon
 
 /** Rebalances across groups, newest first, filterable by group. */
 export function RebalancesPageClient({ refreshMs }: { refreshMs: number }) {
-  const { data, error, isPending, isFetching } = useRebalances(refreshMs);
+  const query = useRebalances(refreshMs);
+  const { data, error, isPending } = query;
   const [group, setGroup] = useState('all');
   const groups = useMemo(() => [...new Set((data?.rebalances ?? []).map((r) => r.groupId))].sort(), [data]);
   const shown = (data?.rebalances ?? []).filter((r) => group === 'all' || r.groupId === group);
@@ -23,7 +24,7 @@ export function RebalancesPageClient({ refreshMs }: { refreshMs: number }) {
             samples only bound its duration, shown as ≤.
           </p>
         </div>
-        <RefreshIndicator isFetching={isFetching} refreshMs={refreshMs} />
+        <RefreshIndicator query={query} refreshMs={refreshMs} />
       </div>
       {error ? <ErrorState error={error} what="rebalances" hasStaleData={data !== undefined} /> : null}
       {isPending ? (

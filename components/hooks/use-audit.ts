@@ -13,3 +13,15 @@ export function useAudit(refreshMs: number) {
     refetchInterval: refreshMs,
   });
 }
+
+/** Actions shown on the Quarantine page; from the API, so the list survives navigation and reloads. */
+export const RECENT_ACTIONS_SHOWN = 10;
+
+/** Polls the newest operator actions (GET /api/audit?limit=10) every `refreshMs`. */
+export function useRecentActions(refreshMs: number) {
+  return useQuery({
+    queryKey: queryKeys.recentActions(),
+    queryFn: ({ signal }) => fetchJson(`/api/audit?limit=${RECENT_ACTIONS_SHOWN}`, ZAuditResponse, { signal }),
+    refetchInterval: refreshMs,
+  });
+}

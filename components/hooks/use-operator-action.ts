@@ -1,7 +1,8 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ZCommand, ZOperatorAction, type TActionRequest } from '@/lib/schemas/operator-actions';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ZOperatorAction, type TActionRequest, type TOperatorAction } from '@/lib/schemas/operator-actions';
+import type { TQuarantinesResponse } from '@/lib/schemas/quarantines';
 import { fetchJson, groupApiPath } from '../api-client';
 import { queryKeys } from '../query-keys';
 
@@ -12,8 +13,40 @@ export interface ActionTarget {
 }
 
 /**
- * POSTs an operator action; on success every view it can change (quarantines, audit, the group) refetches.
- * The answer is the pending command; useCommand follows it to its outcome.
+ * While an action is pending or a resumed record is being retried, the Quarantine page polls this often, so
+ * the worker's outcome shows within a second of being applied (a poll interval plus one request).
+ */
+export const ACTION_FOLLOW_MS = 500;
+
+/** Whether anything on the Quarantine page is waiting for a worker (then it polls every ACTION_FOLLOW_MS). */
+export function awaitsWorker(
+  quarantines: TQuarantinesResponse | undefined,
+  recent: readonly Pick<TOperatorAction, 'status'>[] | undefined,
+): boolean {
+  return (
+    (quarantines?.quarantines ?? []).some((q) => q.pendingAction !== null || q.retrying !== null) ||
+    (recent ?? []).some((a) => a.status === 'pending')
+  );
+}
+
+/** The quarantine list with `command` as the pending action of its partition (before the next poll says so). */
+export function withPendingAction(
+  data: TQuarantinesResponse | undefined,
+  command: TOperatorAction,
+): TQuarantinesResponse | undefined {
+  if (!data) return data;
+  return {
+    quarantines: data.quarantines.map((q) =>
+      q.groupId === command.groupId && q.topic === command.topic && q.partition === command.partition
+        ? { ...q, pendingAction: command }
+        : q,
+    ),
+  };
+}
+
+/**
+ * POSTs an operator action. On success the card's buttons turn disabled at once (the pending action is put
+ * into the cached quarantine list), and every view it can change (quarantines, audit, the group) refetches.
  */
 export function useOperatorAction() {
   const client = useQueryClient();
@@ -28,29 +61,14 @@ export function useOperatorAction() {
           body: JSON.stringify(request),
         },
       ),
+    onSuccess: async (command) => {
+      await client.cancelQueries({ queryKey: queryKeys.quarantines() });
+      client.setQueryData<TQuarantinesResponse>(queryKeys.quarantines(), (data) => withPendingAction(data, command));
+    },
     onSettled: (_data, _error, { target }) => {
       void client.invalidateQueries({ queryKey: queryKeys.quarantines() });
       void client.invalidateQueries({ queryKey: queryKeys.audit() });
       void client.invalidateQueries({ queryKey: queryKeys.group(target.groupId) });
     },
-  });
-}
-
-/** Follows GET /api/commands/{id} every second until the command is applied or failed. */
-export function useCommand(id: string) {
-  const client = useQueryClient();
-  return useQuery({
-    queryKey: queryKeys.command(id),
-    queryFn: async ({ signal }) => {
-      const command = await fetchJson(`/api/commands/${id}`, ZCommand, { signal });
-      if (command.state !== 'pending') {
-        void client.invalidateQueries({ queryKey: queryKeys.quarantines() });
-        void client.invalidateQueries({ queryKey: queryKeys.audit() });
-        void client.invalidateQueries({ queryKey: queryKeys.group(command.groupId) });
-      }
-      return command;
-    },
-    refetchInterval: (query) =>
-      query.state.data?.state === 'pending' || query.state.data === undefined ? 1_000 : false,
   });
 }

@@ -20,8 +20,8 @@ export const ZPartitionParam = z
   .regex(/^\d{1,9}$/, 'must be a partition number (0 or more)')
   .transform(Number);
 
-/** Every 4xx/5xx body: one human sentence, and the offending field when there is one. */
-export const ZApiError = z.object({ error: z.string(), field: z.string().optional() });
+/** Every 4xx/5xx body: one human sentence, and the offending field, null when no field applies. */
+export const ZApiError = z.object({ error: z.string(), field: z.string().nullable() });
 export type TApiError = z.infer<typeof ZApiError>;
 
 export const ZTopicPartition = z.object({ topic: z.string(), partition: z.number().int().min(0) });

@@ -41,8 +41,12 @@ export const ZActionRequest = z
   });
 export type TActionRequest = z.infer<typeof ZActionRequest>;
 
-/** Stored lifecycle: pending until the owning worker executes it (done/failed/rejected) or nobody does (expired). */
-export const ZActionStatus = z.enum(['pending', 'done', 'failed', 'rejected', 'expired']);
+/**
+ * Stored lifecycle: pending until the owning worker executes it (done/failed/rejected) or nobody does (expired).
+ * A resume that is done turns failed_again when its record is held again. An operator attempt the API refused
+ * (403, 409) is stored as rejected at once, never pending.
+ */
+export const ZActionStatus = z.enum(['pending', 'done', 'failed', 'failed_again', 'rejected', 'expired']);
 
 export const ZOperatorAction = z.object({
   id: z.string(),
@@ -63,7 +67,7 @@ export const ZOperatorAction = z.object({
 });
 
 /** `state` folds the stored status into the three answers a caller waits for. */
-export const ZCommandState = z.enum(['pending', 'applied', 'failed']);
+export const ZCommandState = z.enum(['pending', 'applied', 'failed', 'failed_again']);
 export const ZCommand = ZOperatorAction.extend({ state: ZCommandState, message: z.string() });
 
 export const ZAuditQuery = z
@@ -90,5 +94,6 @@ export type TAuditResponse = z.infer<typeof ZAuditResponse>;
 
 export function commandStateOf(status: TActionStatus): TCommandState {
   if (status === 'pending') return 'pending';
+  if (status === 'failed_again') return 'failed_again';
   return status === 'done' ? 'applied' : 'failed';
 }

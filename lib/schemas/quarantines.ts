@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZIsoTime, ZOffset } from './common';
+import { ZTimeLag } from './groups';
 import { ZOperatorAction } from './operator-actions';
 
 // GET /api/quarantine: every partition a Warden consumer holds at a record it could not process.
@@ -15,8 +16,24 @@ export const ZQuarantine = z.object({
   offset: ZOffset,
   reason: z.string(),
   errorClass: z.string(),
+  /** When a consumer first stopped at this record; kept across rebalances and failed resumes. */
   since: ZIsoTime,
+  /** When the current hold began. */
+  heldSince: ZIsoTime,
+  /** Times a consumer stopped at this record (a resume that failed again, a re-read after a rebalance). */
+  failures: z.number().int().min(1),
+  /** Handler attempts over every hold; 0 when the record only ever failed admission. */
   attempts: z.number().int().min(0),
+  /** Set while an operator's resume retries the record: not held, but the partition has not passed it yet. */
+  retrying: z.object({ since: ZIsoTime, actionId: z.string() }).nullable(),
+  /**
+   * What the hold costs, from the newest sample: the records behind the committed offset (null before the
+   * first sample or commit) and how old the oldest of them is, with its kind and basis as the group pages
+   * give it ('lower-bound' reads "at least", 'unknown' has no figure).
+   */
+  blocking: z.object({ records: z.number().nullable(), timeLag: ZTimeLag }),
+  /** Every operator action on this record (this offset), oldest first. */
+  history: z.array(ZOperatorAction),
   record: z.object({
     key: z.string().nullable(),
     /** Size-capped preview; valid UTF-8 with control characters escaped, anything else as hex. Render as text. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError, describeZodError } from './api-error';
+import { ApiError, describeZodError, errorBody } from './api-error';
 
 // The one place that turns a route handler's outcome into HTTP: the handler parses its input with a shared
 // zod schema and calls one function in lib/server; a ZodError becomes 400 naming the field, an ApiError its
@@ -22,13 +22,13 @@ export async function respond(
 export function errorResponse(error: unknown): Response {
   if (error instanceof z.ZodError) return Response.json(describeZodError(error), { status: 400, headers: NO_STORE });
   if (error instanceof ApiError) {
-    return Response.json(
-      { error: error.message, ...(error.field ? { field: error.field } : {}) },
-      { status: error.status, headers: { ...NO_STORE, ...error.headers } },
-    );
+    return Response.json(errorBody(error.message, error.field), {
+      status: error.status,
+      headers: { ...NO_STORE, ...error.headers },
+    });
   }
   console.error('API request failed', error);
-  return Response.json({ error: 'internal error; see the server log' }, { status: 500, headers: NO_STORE });
+  return Response.json(errorBody('internal error; see the server log'), { status: 500, headers: NO_STORE });
 }
 
 /** The request's JSON body, or a 400 that says the body is not JSON. */

@@ -1,12 +1,16 @@
 import type { Database } from '../db';
 import { PREVIEW_MAX_CHARS, ZQuarantinesResponse, type TQuarantinesResponse } from '../schemas/quarantines';
 import { partitionKey } from './analysis/group-analysis';
+import { FALLBACK_MAX_POINTS, resolveTimeLag } from './analysis/partition-analysis';
+import type { TTimeLag } from '../schemas/groups';
 import { operatorActionJson } from './operator-action-json';
 
 /**
  * GET /api/quarantine: every held partition, oldest quarantine first, with its record (preview capped again
  * here, whatever the store kept), the partition's log range from the group's newest sample (for seeking) and
- * the action waiting for the owning worker, if any.
+ * the action waiting for the owning worker, if any, and every action taken on the held record (same offset).
+ * The blocking cost reads the newest sample: records behind the commit, and the time lag as the group page
+ * shows it (the sampler's stored value, else estimated from the partition's recent samples, as of that sample).
  */
 export async function listQuarantines(db: Database): Promise<TQuarantinesResponse> {
   const quarantines = await db.partitionQuarantine.findMany({
@@ -14,7 +18,7 @@ export async function listQuarantines(db: Database): Promise<TQuarantinesRespons
   });
   if (quarantines.length === 0) return { quarantines: [] };
   const groupIds = [...new Set(quarantines.map((q) => q.groupId))];
-  const [samples, pending] = await Promise.all([
+  const [samples, actions] = await Promise.all([
     db.$queryRaw<
       Array<{
         group_id: string;
@@ -26,10 +30,14 @@ export async function listQuarantines(db: Database): Promise<TQuarantinesRespons
         lag: bigint | null;
         member_client_id: string | null;
         member_host: string | null;
+        time_lag_ms: bigint | null;
+        time_lag_kind: string | null;
+        exact_time_lag_ms: bigint | null;
+        sampled_at: Date;
       }>
     >`
       SELECT q.group_id, q.topic, q.partition, s.log_start_offset, s.log_end_offset, s.committed_offset, s.lag,
-        s.member_client_id, s.member_host
+        s.member_client_id, s.member_host, s.time_lag_ms, s.time_lag_kind, s.exact_time_lag_ms, s.sampled_at
       FROM unnest(${quarantines.map((q) => q.groupId)}::text[], ${quarantines.map((q) => q.topic)}::text[],
                   ${quarantines.map((q) => q.partition)}::int[]) AS q(group_id, topic, partition)
       CROSS JOIN LATERAL (
@@ -37,13 +45,32 @@ export async function listQuarantines(db: Database): Promise<TQuarantinesRespons
         WHERE l.group_id = q.group_id AND l.topic = q.topic AND l.partition = q.partition
         ORDER BY l.sampled_at DESC LIMIT 1
       ) s`,
-    db.operatorAction.findMany({ where: { status: 'pending', groupId: { in: groupIds } }, orderBy: { id: 'asc' } }),
+    db.operatorAction.findMany({
+      where: {
+        groupId: { in: groupIds },
+        OR: [
+          { status: 'pending' },
+          ...quarantines.map((q) => ({
+            groupId: q.groupId,
+            topic: q.topic,
+            partition: q.partition,
+            quarantineOffset: q.offset,
+          })),
+        ],
+      },
+      orderBy: { id: 'asc' },
+    }),
   ]);
   const sampleOf = new Map(samples.map((s) => [`${s.group_id}\u0000${partitionKey(s)}`, s]));
-  const pendingOf = new Map(pending.map((a) => [`${a.groupId}\u0000${partitionKey(a)}`, a]));
+  const timeLags = await Promise.all(
+    quarantines.map((q) => blockingTimeLag(db, q, sampleOf.get(`${q.groupId}\u0000${partitionKey(q)}`))),
+  );
+  const pendingOf = new Map(
+    actions.filter((a) => a.status === 'pending').map((a) => [`${a.groupId}\u0000${partitionKey(a)}`, a]),
+  );
 
   return ZQuarantinesResponse.parse({
-    quarantines: quarantines.map((q) => {
+    quarantines: quarantines.map((q, index) => {
       const key = `${q.groupId}\u0000${partitionKey(q)}`;
       const sample = sampleOf.get(key);
       const action = pendingOf.get(key);
@@ -56,7 +83,26 @@ export async function listQuarantines(db: Database): Promise<TQuarantinesRespons
         reason: q.reason,
         errorClass: q.errorClass,
         since: q.since.toISOString(),
+        heldSince: q.heldSince.toISOString(),
+        failures: q.failures,
         attempts: q.attempts,
+        retrying:
+          q.resumedAt !== null && q.resumeActionId !== null
+            ? { since: q.resumedAt.toISOString(), actionId: q.resumeActionId.toString() }
+            : null,
+        blocking: {
+          records: sample?.lag === null || sample?.lag === undefined ? null : Number(sample.lag),
+          timeLag: timeLags[index],
+        },
+        history: actions
+          .filter(
+            (a) =>
+              a.groupId === q.groupId &&
+              a.topic === q.topic &&
+              a.partition === q.partition &&
+              a.quarantineOffset === q.offset,
+          )
+          .map(operatorActionJson),
         record: {
           key: q.recordKey,
           preview: preview === null ? null : preview.slice(0, PREVIEW_MAX_CHARS),
@@ -88,4 +134,49 @@ function headersOf(json: unknown): Record<string, string | null> {
           : JSON.stringify(value).slice(0, PREVIEW_MAX_CHARS),
     ]),
   );
+}
+
+function numberOrNull(value: bigint | null): number | null {
+  return value === null ? null : Number(value);
+}
+
+/**
+ * The held partition's time lag as the group page computes it for the same sample: the sampler's stored
+ * value when it has one, else the estimate from the partition's newest samples up to that one.
+ */
+async function blockingTimeLag(
+  db: Database,
+  q: { groupId: string; topic: string; partition: number },
+  sample:
+    | {
+        sampled_at: Date;
+        committed_offset: bigint | null;
+        time_lag_ms: bigint | null;
+        time_lag_kind: string | null;
+        exact_time_lag_ms: bigint | null;
+      }
+    | undefined,
+): Promise<TTimeLag> {
+  if (!sample) return { ms: null, kind: 'unknown', basis: 'none' };
+  const stored = {
+    timeLagMs: numberOrNull(sample.time_lag_ms),
+    timeLagKind: sample.time_lag_kind,
+    exactTimeLagMs: numberOrNull(sample.exact_time_lag_ms),
+  };
+  const committed = numberOrNull(sample.committed_offset);
+  const nowMs = sample.sampled_at.getTime();
+  if (stored.exactTimeLagMs !== null || stored.timeLagKind !== null)
+    return resolveTimeLag(stored, [], committed, nowMs);
+  const rows = await db.lagSample.findMany({
+    where: { groupId: q.groupId, topic: q.topic, partition: q.partition, sampledAt: { lte: sample.sampled_at } },
+    orderBy: { sampledAt: 'desc' },
+    take: FALLBACK_MAX_POINTS,
+    select: { sampledAt: true, committedOffset: true, logEndOffset: true },
+  });
+  const history = rows.reverse().map((r) => ({
+    atMs: r.sampledAt.getTime(),
+    committedOffset: numberOrNull(r.committedOffset),
+    logEndOffset: Number(r.logEndOffset),
+  }));
+  return resolveTimeLag(stored, history, committed, nowMs);
 }

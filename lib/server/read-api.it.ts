@@ -352,7 +352,14 @@ describe('group reads from stored samples', () => {
         previewTruncated: false,
       },
       pendingAction: null,
+      failures: 1,
+      retrying: null,
+      history: [],
     });
+    // What the hold costs comes from the partition's newest sample: the records behind the commit.
+    expect(q?.blocking.records).toBe(30_000);
+    // No time lag stored with the samples: estimated from them, as the group page does for the same sample.
+    expect(q?.blocking.timeLag).toEqual({ ms: 150_000, kind: 'interpolated', basis: 'lag-samples' });
   });
 
   it('GET /api/rebalances: newest first, members as display names whatever their stored shape', async () => {

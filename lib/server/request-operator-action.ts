@@ -1,6 +1,15 @@
 import type { Database } from '../db';
-import { OPERATOR_ACTION_CHANNEL, type TActionRequest, type TOperatorAction } from '../schemas/operator-actions';
+import { ZPartitionRouteParams } from '../schemas/common';
+import {
+  OPERATOR_ACTION_CHANNEL,
+  ZActionRequest,
+  type TActionRequest,
+  type TOperatorAction,
+} from '../schemas/operator-actions';
 import { ApiError, notFound } from './api-error';
+import { routeParams } from './api-response';
+import type { Principal } from './auth/access';
+import { checkAccess } from './auth/request-auth';
 import { operatorActionJson } from './operator-action-json';
 
 export interface ActionTarget {
@@ -17,8 +26,9 @@ const FUTURE_TOLERANCE_MS = 60_000;
  * worker that owns the partition (worker/commands/ executes it and records the outcome). Nothing is written
  * unless every check passes:
  * - 404: the group or the partition was never sampled;
- * - 409: the partition is not quarantined (only a held partition of a Warden consumer can be acted on), or
- *   an action for it is already pending (two in flight could contradict each other);
+ * - 409: the partition is not quarantined (only a held partition of a Warden consumer can be acted on), an
+ *   action for it is already pending (two in flight could contradict each other), or a resume is retrying its
+ *   record (its outcome comes first); the refused attempt is kept as a 'rejected' audit row;
  * - 400: a seek offset outside the partition's log [log start, log end] of the newest sample, or a seek time
  *   in the future.
  * The quarantined offset the operator saw is stored with the action, so the worker refuses it if the
@@ -58,45 +68,131 @@ export async function requestOperatorAction(
     }
   }
 
-  const created = await db.$transaction(async (tx) => {
-    // Serializes requests for one partition, so the "one pending action" check below cannot race.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${groupId}/${name}`}, 7))`;
-    const quarantine = await tx.partitionQuarantine.findUnique({
-      where: { groupId_topic_partition: { groupId, topic, partition } },
+  const row = {
+    groupId,
+    topic,
+    partition,
+    action: request.action,
+    seekOffset,
+    seekTimestamp,
+    reason: request.reason,
+    requestedBy,
+    requestedAt: now,
+  };
+  let heldAt: bigint | null = null;
+  let created;
+  try {
+    created = await db.$transaction(async (tx) => {
+      // Serializes requests for one partition, so the "one pending action" check below cannot race.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${groupId}/${name}`}, 7))`;
+      const quarantine = await tx.partitionQuarantine.findUnique({
+        where: { groupId_topic_partition: { groupId, topic, partition } },
+      });
+      if (!quarantine) {
+        throw new ApiError(
+          409,
+          `partition ${name} of group "${groupId}" is not quarantined: only a partition a Warden consumer holds can be resumed, skipped or sought`,
+        );
+      }
+      heldAt = quarantine.offset;
+      if (quarantine.resumeActionId !== null) {
+        throw new ApiError(
+          409,
+          `resume #${quarantine.resumeActionId} is retrying offset ${quarantine.offset} of ${name}; wait for its outcome before asking again`,
+        );
+      }
+      const pending = await tx.operatorAction.findFirst({
+        where: { groupId, topic, partition, status: 'pending' },
+        orderBy: { id: 'asc' },
+      });
+      if (pending) {
+        throw new ApiError(
+          409,
+          `action #${pending.id} (${pending.action}) on ${name} is still pending; wait for its outcome before asking again`,
+        );
+      }
+      // Wakes the owning worker at commit (worker/commands/operator-action-listener.ts); it also polls.
+      await tx.$executeRaw`SELECT pg_notify(${OPERATOR_ACTION_CHANNEL}, ${groupId})`;
+      return tx.operatorAction.create({ data: { ...row, quarantineOffset: quarantine.offset, status: 'pending' } });
     });
-    if (!quarantine) {
-      throw new ApiError(
-        409,
-        `partition ${name} of group "${groupId}" is not quarantined: only a partition a Warden consumer holds can be resumed, skipped or sought`,
-      );
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409) {
+      await db.operatorAction.create({ data: rejectedRow(row, heldAt, error, now) });
     }
-    const pending = await tx.operatorAction.findFirst({
-      where: { groupId, topic, partition, status: 'pending' },
-      orderBy: { id: 'asc' },
-    });
-    if (pending) {
-      throw new ApiError(
-        409,
-        `action #${pending.id} (${pending.action}) on ${name} is still pending; wait for its outcome before asking again`,
-      );
-    }
-    // Wakes the owning worker at commit (worker/commands/operator-action-listener.ts); it also polls.
-    await tx.$executeRaw`SELECT pg_notify(${OPERATOR_ACTION_CHANNEL}, ${groupId})`;
-    return tx.operatorAction.create({
-      data: {
-        groupId,
-        topic,
-        partition,
-        action: request.action,
-        seekOffset,
-        seekTimestamp,
-        quarantineOffset: quarantine.offset,
-        reason: request.reason,
-        requestedBy,
-        requestedAt: now,
-        status: 'pending',
-      },
-    });
-  });
+    throw error;
+  }
   return operatorActionJson(created);
+}
+
+/**
+ * The operator-role check of the actions route: the caller's principal, or the refusal thrown (401, 403). A
+ * 403 of a known caller is audited first (recordRefusedAttempt).
+ */
+export async function authorizeOperatorAttempt(
+  db: Database,
+  request: Request,
+  params: Promise<Record<string, string>>,
+): Promise<Principal> {
+  const access = checkAccess(request, 'operator');
+  if (access.ok) return access.principal;
+  if (access.who !== null) {
+    await recordRefusedAttempt(db, {
+      who: access.who,
+      refusal: access.refusal,
+      target: await routeParams(ZPartitionRouteParams, params).catch(() => null),
+      body: await request.json().catch(() => null),
+    });
+  }
+  throw access.refusal;
+}
+
+/**
+ * For an operator attempt the API refused with 403 (wrong role, another origin): records it as a 'rejected'
+ * audit row under the caller's name when the target and body are well formed (anything else is refused with
+ * no row: there is no action to name). Never throws: the refusal itself is what the caller gets.
+ */
+export async function recordRefusedAttempt(
+  db: Database,
+  attempt: { who: string; refusal: ApiError; target: ActionTarget | null; body: unknown },
+  now = new Date(),
+): Promise<void> {
+  const body = ZActionRequest.safeParse(attempt.body);
+  if (attempt.target === null || !body.success) return;
+  const { groupId, topic, partition } = attempt.target;
+  try {
+    const held = await db.partitionQuarantine.findUnique({
+      where: { groupId_topic_partition: { groupId, topic, partition } },
+      select: { offset: true },
+    });
+    await db.operatorAction.create({
+      data: rejectedRow(
+        {
+          groupId,
+          topic,
+          partition,
+          action: body.data.action,
+          seekOffset: body.data.offset === undefined ? null : BigInt(body.data.offset),
+          seekTimestamp: body.data.timestamp === undefined ? null : new Date(body.data.timestamp),
+          reason: body.data.reason,
+          requestedBy: attempt.who,
+          requestedAt: now,
+        },
+        held?.offset ?? null,
+        attempt.refusal,
+        now,
+      ),
+    });
+  } catch (error) {
+    console.error('a refused operator attempt could not be audited', error);
+  }
+}
+
+function rejectedRow<T extends object>(row: T, heldAt: bigint | null, refusal: ApiError, now: Date) {
+  return {
+    ...row,
+    quarantineOffset: heldAt,
+    status: 'rejected',
+    outcome: `refused by the API (${refusal.status}): ${refusal.message}`,
+    completedAt: now,
+  };
 }

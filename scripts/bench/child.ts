@@ -30,6 +30,8 @@ async function runWorkload(spec: ChildSpec): Promise<Measurement> {
       return (await import('./workloads/sampler-round')).runSamplerRound(spec);
     case 'api-reads':
       return (await import('./workloads/api-reads')).runApiReads(spec);
+    case 'action-round-trip':
+      return (await import('./workloads/action-round-trip')).runActionRoundTrip(spec, groupId);
   }
 }
 

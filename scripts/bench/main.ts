@@ -102,6 +102,7 @@ async function main(): Promise<number> {
         timeLagObjectiveMs: config.TIME_LAG_OBJECTIVE_MS === 0 ? null : config.TIME_LAG_OBJECTIVE_MS,
         rateWindowMs: config.ADVISOR_RATE_WINDOW_MS,
       },
+      commandPollIntervalMs: config.COMMAND_POLL_INTERVAL_MS,
       log,
     };
 

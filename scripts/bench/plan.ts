@@ -24,6 +24,8 @@ export interface BenchSizes {
   samplerIntervalMs: number;
   /** Timed calls of each read in (11a) and (11b), after a few untimed warm-up calls. */
   apiIterations: number;
+  /** Operator actions timed by (12). */
+  actionRounds: number;
   /** Rounds of the throughput workloads; each row reports the median round. */
   repeat: number;
   /** Per-workload child timeout. */
@@ -43,6 +45,7 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     samplerRounds: 31,
     samplerIntervalMs: 5_000,
     apiIterations: 300,
+    actionRounds: 20,
     repeat: 5,
     timeoutMs: 300_000,
   },
@@ -58,6 +61,7 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     samplerRounds: 3,
     samplerIntervalMs: 250,
     apiIterations: 10,
+    actionRounds: 3,
     repeat: 1,
     timeoutMs: 60_000,
   },
@@ -98,6 +102,8 @@ export const SAMPLER_ROUND_TARGET_MS = 1_000;
 export const API_SEED = { days: 7, intervalMs: 5_000, partitions: 50 };
 /** (11): each read must answer within this at p95 (issue 7). */
 export const API_READ_TARGET_MS = 100;
+/** (12): an action's outcome must be visible through the API within this at p95 (the UI polls every 500 ms on top). */
+export const ACTION_ROUND_TRIP_TARGET_MS = 500;
 
 export type LayoutId = 'keys10k' | 'keys10' | 'poison' | 'io' | 'rawIo' | 'memory' | 'pipeline';
 
@@ -125,7 +131,7 @@ export interface WorkloadPlan {
 
 /** Workloads that time operations rather than count records: no records/s, no ratio to (1). */
 export function isTimingWorkload(plan: Pick<WorkloadPlan, 'kind'>): boolean {
-  return plan.kind === 'sampler-round' || plan.kind === 'api-reads';
+  return plan.kind === 'sampler-round' || plan.kind === 'api-reads' || plan.kind === 'action-round-trip';
 }
 
 export function layouts(sizes: BenchSizes): Record<LayoutId, TopicLayout> {
@@ -314,6 +320,14 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
     handlerMs: 0,
     repeated: false,
     read: 'lag-series-24h',
+  },
+  {
+    id: '12',
+    title: 'operator action round trip: skip requested → applied by the worker → visible through the API',
+    kind: 'action-round-trip',
+    layout: null,
+    handlerMs: 0,
+    repeated: false,
   },
 ];
 

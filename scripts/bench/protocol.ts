@@ -6,7 +6,7 @@ import type { LatencySummary } from './stats';
 // the answers over the IPC channel, so no module but lib/config.ts reads the environment.
 
 export type WorkloadKind =
-  'raw-kafkajs' | 'warden' | 'seed-001' | 'memory' | 'pipeline' | 'sampler-round' | 'api-reads';
+  'raw-kafkajs' | 'warden' | 'seed-001' | 'memory' | 'pipeline' | 'sampler-round' | 'api-reads' | 'action-round-trip';
 
 export interface ChildSpec {
   workload: string;
@@ -62,6 +62,8 @@ export interface ChildSpec {
     timeLagObjectiveMs: number | null;
     rateWindowMs: number;
   };
+  /** action-round-trip: the bench database, the dead-letter topic, how many actions, the worker's poll interval. */
+  actions?: { databaseUrl: string; dlqTopic: string; actions: number; pollIntervalMs: number };
   /** Give up after this long (the child reports an error). */
   timeoutMs: number;
 }

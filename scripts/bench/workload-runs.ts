@@ -41,6 +41,8 @@ export interface Services {
   /** (10) samples with the configured sampler settings; (11) analyses with the configured advisor settings. */
   samplerState: NonNullable<ChildSpec['sampler']>['state'];
   analysis: { timeLagObjectiveMs: number | null; rateWindowMs: number };
+  /** (12): the worker's COMMAND_POLL_INTERVAL_MS (from config). */
+  commandPollIntervalMs: number;
   log: (line: string) => void;
 }
 
@@ -56,6 +58,10 @@ export async function createRunTopics(admin: Admin, plans: readonly WorkloadPlan
   for (const plan of plans) {
     if (plan.kind === 'seed-001') topics.set(plan.id, `warden-bench.seed001.${run}.${plan.id}`);
     if (plan.kind === 'pipeline') topics.set(plan.id, `warden-bench.results.${run}.${plan.id}`);
+    if (plan.kind === 'action-round-trip') {
+      topics.set(plan.id, `warden-bench.actions.${run}.${plan.id}`);
+      topics.set(`${plan.id}.dlq`, `warden-bench.actions-dlq.${run}.${plan.id}`);
+    }
   }
   if (topics.size > 0) {
     await whileBrokerLoads('creating the run topics', () =>
@@ -250,11 +256,31 @@ async function runApiReadsWorkload(plan: WorkloadPlan, services: Services): Prom
   };
 }
 
+/** (12): the bench database migrated, the run's input and dead-letter topics, then the timed actions. */
+async function runActionRoundTripWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
+  await prepareBenchDatabase(services.databaseUrl);
+  const dlqTopic = services.runTopics.get(`${plan.id}.dlq`);
+  if (!dlqTopic) throw new Error(`workload ${plan.id}: its dead-letter topic was not created`);
+  return runChild(
+    {
+      ...specFor(plan, services, runTopic(services, plan), new Array<number>(PARTITIONS).fill(0)),
+      actions: {
+        databaseUrl: services.databaseUrl,
+        dlqTopic,
+        actions: services.sizes.actionRounds,
+        pollIntervalMs: services.commandPollIntervalMs,
+      },
+    },
+    { cpuProfileDir: services.cpuProfileDir },
+  );
+}
+
 /** Runs one workload once in a child process of its own. */
 export async function runWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
   if (plan.kind === 'seed-001') return runSeed001(plan, services);
   if (plan.kind === 'sampler-round') return runSamplerWorkload(plan, services);
   if (plan.kind === 'api-reads') return runApiReadsWorkload(plan, services);
+  if (plan.kind === 'action-round-trip') return runActionRoundTripWorkload(plan, services);
   const prepared = services.topics.get(plan.layout!);
   if (!prepared) throw new Error(`workload ${plan.id}: topic ${plan.layout} was not prepared`);
   if (plan.kind === 'pipeline') return runPipelineWorkload(plan, services, prepared);

@@ -43,7 +43,11 @@ describe('executeOperatorAction', () => {
   it('resume retries the held record', async () => {
     const h = quarantined();
     const outcome = await executeOperatorAction(action(), ports(h).ports);
-    expect(outcome).toEqual({ status: 'done', outcome: 'resumed: retrying offset 1; reading continues at 1' });
+    expect(outcome).toEqual({
+      status: 'done',
+      outcome: 'resumed: retrying offset 1; reading continues at 1',
+      liftedOffset: 1n,
+    });
     expect(h.partitionSnapshot().quarantine).toBeNull();
     expect(h.source.seeks(tp()).at(-1)).toBe('1');
   });
@@ -90,7 +94,12 @@ describe('executeOperatorAction', () => {
   it('seek to an offset continues there', async () => {
     const h = quarantined();
     const outcome = await executeOperatorAction(action({ action: 'seek', seekOffset: 40n }), ports(h).ports);
-    expect(outcome).toEqual({ status: 'done', outcome: 'sought from offset 1 to 40', seekOffset: 40n });
+    expect(outcome).toEqual({
+      status: 'done',
+      outcome: 'sought from offset 1 to 40',
+      seekOffset: 40n,
+      liftedOffset: 1n,
+    });
     expect(h.source.seeks(tp()).at(-1)).toBe('40');
   });
 
@@ -102,6 +111,7 @@ describe('executeOperatorAction', () => {
       status: 'done',
       outcome: `sought from offset 1 to 57 (first record at or after ${at.toISOString()})`,
       seekOffset: 57n,
+      liftedOffset: 1n,
     });
   });
 

@@ -42,6 +42,8 @@ export interface ActionOutcome {
   outcome: string;
   /** For a seek: the offset the partition continues at (resolved from the timestamp when one was given). */
   seekOffset?: bigint;
+  /** For 'done': the offset the partition was held at, which the action lifted. */
+  liftedOffset?: bigint;
 }
 
 /**
@@ -51,7 +53,8 @@ export interface ActionOutcome {
  *   quarantined, or is held at another record than the operator saw, or a seek target is outside the log).
  * - 'failed': it was attempted and did not complete (the dead-letter copy or the core refused); for a skip the
  *   dead-letter copy comes first, so a failed copy skips nothing.
- * - 'done': applied; the commit then moves as the core decides (never past unfinished work).
+ * - 'done': applied; the commit then moves as the core decides (never past unfinished work). A resume that is
+ *   'done' turns 'failed_again' when the record is held again (worker/pipeline/quarantine-store.ts).
  */
 export async function executeOperatorAction(action: PendingAction, ports: ActionPorts): Promise<ActionOutcome | null> {
   const tp = { topic: action.topic, partition: action.partition };
@@ -74,6 +77,7 @@ export async function executeOperatorAction(action: PendingAction, ports: Action
         return {
           status: 'done',
           outcome: `resumed: retrying offset ${held.offset}; reading continues at ${result.seekOffset}`,
+          liftedOffset: BigInt(held.offset),
         };
       }
       case 'skip': {
@@ -113,6 +117,7 @@ export async function executeOperatorAction(action: PendingAction, ports: Action
         return {
           status: 'done',
           outcome: `skipped offset ${held.offset} without processing${copied}; reading continues at ${result.seekOffset}`,
+          liftedOffset: BigInt(held.offset),
         };
       }
       case 'seek': {
@@ -138,6 +143,7 @@ export async function executeOperatorAction(action: PendingAction, ports: Action
           status: 'done',
           outcome: `sought from offset ${held.offset} to ${result.seekOffset}${from}`,
           seekOffset: target,
+          liftedOffset: BigInt(held.offset),
         };
       }
       default:

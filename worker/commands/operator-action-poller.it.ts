@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
 import { loadConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
-import { requestOperatorAction } from '../../lib/server/request-operator-action';
+import { listQuarantines } from '../../lib/server/list-quarantines';
+import { ApiError } from '../../lib/server/api-error';
+import { recordRefusedAttempt, requestOperatorAction } from '../../lib/server/request-operator-action';
 import {
   committedOffsets,
   createTopic,
@@ -16,6 +18,8 @@ import { startPipelineConsumer } from '../../test-support/pipeline-consumer';
 import type { SourceRecord } from '../core/types';
 import { createDeadLetterWriter, DLQ_HEADERS } from '../pipeline/dead-letter';
 import { admitEvent } from '../pipeline/events';
+import { QuarantineStore } from '../pipeline/quarantine-store';
+import { OwnConsumerStateWriter } from '../sampler/own-consumer-state-writer';
 import { createKafkaActionPorts } from './kafka-action-ports';
 import { OperatorActionListener } from './operator-action-listener';
 import { OperatorActionPoller } from './operator-action-poller';
@@ -126,6 +130,19 @@ async function quarantinedPipeline(options: {
   return { prefix, topic, dlq, groupId, pipeline, poller };
 }
 
+/** One round of the worker's own-state writer, which removes a quarantine row once the commit passed it. */
+async function ownStateRound(setup: Awaited<ReturnType<typeof quarantinedPipeline>>): Promise<void> {
+  const quarantines = new QuarantineStore(db, setup.groupId);
+  await new OwnConsumerStateWriter({
+    db,
+    groupId: setup.groupId,
+    instanceId: 'worker-a',
+    intervalMs: 60_000,
+    snapshot: () => setup.pipeline.consumer.core.snapshot(),
+    saveQuarantine: (q) => quarantines.save(q),
+  }).writeOnce();
+}
+
 describe('OperatorActionPoller on the real broker and database', () => {
   it('resume: retries the held record once it can pass, and the commit moves to the end', async () => {
     let held = true;
@@ -155,13 +172,109 @@ describe('OperatorActionPoller on the real broker and database', () => {
       expect(row.outcome).toMatch(/^resumed: retrying offset 2/);
       expect(row.completedAt).toBeInstanceOf(Date);
 
+      // The card stays, marked as retrying, until the commit passes the record; the worker's own-state round
+      // then removes it.
+      expect(
+        await db.partitionQuarantine.findFirstOrThrow({ where: { groupId: setup.groupId, topic: setup.topic } }),
+      ).toMatchObject({ offset: 2n, resumeActionId: BigInt(requested.id) });
       await eventually('partition 0 committed to its end', async () =>
         (await committedOffsets(admin, setup.groupId, setup.topic)).get(0) === '5' ? true : undefined,
       );
+      await eventually('the core acknowledged the commit', async () =>
+        setup.pipeline.consumer.core.snapshot().partitions.find((p) => p.partition === 0)?.watermark === '5'
+          ? true
+          : undefined,
+      );
+      await ownStateRound(setup);
       expect(
         await db.partitionQuarantine.findFirst({ where: { groupId: setup.groupId, topic: setup.topic } }),
       ).toBeNull();
+      expect((await db.operatorAction.findUniqueOrThrow({ where: { id: BigInt(requested.id) } })).status).toBe('done');
     } finally {
+      await setup.pipeline.stop();
+    }
+  });
+
+  it('a resume that fails again: the card never goes, since is kept, failures count it, and the resume is audited failed_again', async () => {
+    const setup = await quarantinedPipeline({
+      records: [0, 1, 2, 3].map((i) => ({
+        value: i === 2 ? poison(`again-${Math.random()}`) : event(`again-${i}-${Math.random()}`),
+      })),
+      heldAt: 2n,
+    });
+    try {
+      const first = await db.partitionQuarantine.findFirstOrThrow({
+        where: { groupId: setup.groupId, topic: setup.topic },
+      });
+      expect(first).toMatchObject({ failures: 1, resumedAt: null });
+      const requested = await requestOperatorAction(
+        db,
+        { groupId: setup.groupId, topic: setup.topic, partition: 0 },
+        { action: 'resume', reason: 'maybe it was transient' },
+        'alice',
+      );
+      expect(await setup.poller().pollOnce()).toEqual({ executed: 1, expired: 0 });
+      // Right after the action's transaction the row is there: retrying, or already held again.
+      expect(
+        await db.partitionQuarantine.findFirst({ where: { groupId: setup.groupId, topic: setup.topic, offset: 2n } }),
+      ).not.toBeNull();
+
+      const action = await eventually('the resume audited as failed again', () =>
+        db.operatorAction
+          .findUniqueOrThrow({ where: { id: BigInt(requested.id) } })
+          .then((a) => (a.status === 'failed_again' ? a : undefined)),
+      );
+      expect(action.outcome).toBe(
+        `resumed, but offset 2 failed again with the same error: ${first.reason}; ${setup.topic}-0 is held again`,
+      );
+      const again = await db.partitionQuarantine.findFirstOrThrow({
+        where: { groupId: setup.groupId, topic: setup.topic },
+      });
+      expect(again).toMatchObject({
+        offset: 2n,
+        failures: 2,
+        resumedAt: null,
+        resumeActionId: null,
+        since: first.since,
+      });
+      expect(again.heldSince.getTime()).toBeGreaterThan(first.heldSince.getTime());
+
+      // The API lists the record once, with its first time, both failures and the resume in its history.
+      const listed = (await listQuarantines(db)).quarantines.filter((q) => q.groupId === setup.groupId);
+      expect(listed).toHaveLength(1);
+      expect(listed[0]).toMatchObject({ since: first.since.toISOString(), failures: 2, retrying: null });
+      expect(listed[0]?.history.map((h) => [h.id, h.status])).toEqual([[requested.id, 'failed_again']]);
+    } finally {
+      await setup.pipeline.stop();
+    }
+  });
+
+  it('a rebalance that hands the held partition to another consumer keeps since and counts the new hold', async () => {
+    const setup = await quarantinedPipeline({
+      records: [{ value: event(`moved-0-${Math.random()}`) }, { value: poison(`moved-${Math.random()}`) }],
+      heldAt: 1n,
+    });
+    let next: Awaited<ReturnType<typeof startPipelineConsumer>> | undefined;
+    try {
+      const first = await db.partitionQuarantine.findFirstOrThrow({
+        where: { groupId: setup.groupId, topic: setup.topic },
+      });
+      await setup.pipeline.stop();
+      next = await startPipelineConsumer({
+        kafka,
+        db,
+        groupId: setup.groupId,
+        topics: [setup.topic],
+        resultsTopic: `${setup.prefix}-results`,
+      });
+      const moved = await eventually('the new owner holds the record', () =>
+        db.partitionQuarantine
+          .findFirstOrThrow({ where: { groupId: setup.groupId, topic: setup.topic } })
+          .then((q) => (q.heldSince.getTime() > first.heldSince.getTime() ? q : undefined)),
+      );
+      expect(moved).toMatchObject({ offset: 1n, failures: 2, since: first.since });
+    } finally {
+      await next?.stop();
       await setup.pipeline.stop();
     }
   });
@@ -318,7 +431,7 @@ describe('OperatorActionPoller on the real broker and database', () => {
     }
   });
 
-  it('the API function refuses what it cannot do, and writes nothing', async () => {
+  it('the API function refuses what it cannot do; a refused attempt (409) is an audit row, nothing else is written', async () => {
     const setup = await quarantinedPipeline({
       records: [{ value: event(`api-0-${Math.random()}`) }, { value: poison(`api-${Math.random()}`) }],
       heldAt: 1n,
@@ -338,6 +451,10 @@ describe('OperatorActionPoller on the real broker and database', () => {
         status: 409,
         message: expect.stringMatching(/is not quarantined/),
       });
+      const notHeld = await db.operatorAction.findFirstOrThrow({ where: { groupId: setup.groupId, partition: 1 } });
+      expect(notHeld).toMatchObject({ status: 'rejected', action: 'resume', requestedBy: 't', quarantineOffset: null });
+      expect(notHeld.outcome).toMatch(/^refused by the API \(409\): partition .+-1 of group ".+" is not quarantined/);
+      expect(notHeld.completedAt).toBeInstanceOf(Date);
       await expect(
         requestOperatorAction(db, target, { action: 'seek', offset: '3', reason: 'x' }, 't'),
       ).rejects.toMatchObject({
@@ -347,7 +464,7 @@ describe('OperatorActionPoller on the real broker and database', () => {
           /^offset: 3 is outside the log of .+-0: it must be between the log start 0 and the log end 2 \(sampled /,
         ),
       });
-      expect(await db.operatorAction.count({ where: { groupId: setup.groupId } })).toBe(before);
+      expect(await db.operatorAction.count({ where: { groupId: setup.groupId } })).toBe(before + 1);
 
       // A recorded action wakes the group's workers through NOTIFY (the poll is only the fallback).
       let notified!: () => void;
@@ -368,7 +485,39 @@ describe('OperatorActionPoller on the real broker and database', () => {
         status: 409,
         message: expect.stringMatching(/is still pending/),
       });
-      expect(await db.operatorAction.count({ where: { groupId: setup.groupId } })).toBe(before + 1);
+      const refused = await db.operatorAction.findFirstOrThrow({
+        where: { groupId: setup.groupId, partition: 0, status: 'rejected' },
+      });
+      expect(refused).toMatchObject({ action: 'skip', reason: 'again', quarantineOffset: 1n });
+      expect(refused.outcome).toMatch(/^refused by the API \(409\): action #\d+ \(seek\) on .+-0 is still pending/);
+
+      // A 403 (a viewer, or another origin) of a known caller with a well-formed request is audited too.
+      await recordRefusedAttempt(db, {
+        who: 'vic',
+        refusal: new ApiError(403, 'vic is a viewer: this needs the operator role'),
+        target: { groupId: setup.groupId, topic: setup.topic, partition: 0 },
+        body: { action: 'resume', reason: 'let me' },
+      });
+      // Garbage gets the 403 and no row: there is no action to name.
+      await recordRefusedAttempt(db, {
+        who: 'vic',
+        refusal: new ApiError(403, 'vic is a viewer: this needs the operator role'),
+        target: { groupId: setup.groupId, topic: setup.topic, partition: 0 },
+        body: { action: 'drop-table' },
+      });
+      const viewer = await db.operatorAction.findFirstOrThrow({
+        where: { groupId: setup.groupId, requestedBy: 'vic' },
+      });
+      expect(viewer).toMatchObject({
+        status: 'rejected',
+        action: 'resume',
+        quarantineOffset: 1n,
+        outcome: 'refused by the API (403): vic is a viewer: this needs the operator role',
+      });
+      expect(await db.operatorAction.count({ where: { groupId: setup.groupId } })).toBe(before + 4);
+      // The card's history lists the refused attempts on its record too.
+      const [card] = (await listQuarantines(db)).quarantines.filter((q) => q.groupId === setup.groupId);
+      expect(card?.history.map((h) => h.status)).toEqual(['pending', 'rejected', 'rejected']);
     } finally {
       await setup.pipeline.stop();
     }

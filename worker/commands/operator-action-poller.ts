@@ -1,6 +1,7 @@
 import type { Database } from '../../lib/db';
 import type { TopicPartition } from '../core/types';
 import { PeriodicTask } from '../periodic-task';
+import { quarantineLockKey } from '../shared/quarantine-lock';
 import { executeOperatorAction, type ActionPorts, type PendingAction } from './execute-operator-action';
 
 export interface OperatorActionPollerOptions {
@@ -29,6 +30,10 @@ export interface OperatorActionPollerOptions {
  * If the process dies between executing and committing, the row stays pending and is re-examined by the next
  * owner: the action carries the quarantined offset the operator saw, so it cannot hit a different record, and
  * a partition that is no longer quarantined ends 'rejected'. Rounds never overlap.
+ *
+ * The quarantine row changes in the same transaction as the outcome: a skip or seek deletes it, a resume
+ * marks it as retrying (the record is not held, but the partition has not passed it yet). So the page never
+ * shows an applied action next to a card it resolved, nor an empty page while the resumed record is retried.
  */
 export class OperatorActionPoller {
   private readonly loop: PeriodicTask;
@@ -103,15 +108,29 @@ export class OperatorActionPoller {
             reason: row.reason,
             requestedBy: row.requested_by,
           };
+          // Held until commit: a hold the core reports after this action waits for its outcome and lift.
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${quarantineLockKey(groupId, row.topic, row.partition)}, 0))`;
           const result = await executeOperatorAction(action, this.options.ports);
           if (result === null) continue; // the partition moved away since the claim: its new owner will do it
+          const completedAt = new Date();
+          if (result.status === 'done' && result.liftedOffset !== undefined) {
+            const held = { groupId, topic: row.topic, partition: row.partition, offset: result.liftedOffset };
+            if (row.action === 'resume') {
+              await tx.partitionQuarantine.updateMany({
+                where: held,
+                data: { resumedAt: completedAt, resumeActionId: row.id },
+              });
+            } else {
+              await tx.partitionQuarantine.deleteMany({ where: held });
+            }
+          }
           await tx.operatorAction.update({
             where: { id: row.id },
             data: {
               status: result.status,
               outcome: result.outcome,
               executedBy: instanceId,
-              completedAt: new Date(),
+              completedAt,
               ...(result.seekOffset !== undefined ? { seekOffset: result.seekOffset } : {}),
             },
           });

@@ -77,7 +77,8 @@ export class OwnConsumerStateWriter {
       );
       return 0;
     }
-    await this.reconcileQuarantines(snapshot);
+    // A fresh snapshot: an operator action may have lifted a quarantine while the write above awaited.
+    await this.reconcileQuarantines(this.options.snapshot());
     return rows.length;
   }
 

@@ -71,7 +71,7 @@ export function GroupPageClient({
             </>
           ) : null}
         </div>
-        <RefreshIndicator isFetching={group.isFetching} refreshMs={refreshMs} />
+        <RefreshIndicator query={group} refreshMs={refreshMs} />
       </div>
       {group.error ? <ErrorState error={group.error} what="the group" hasStaleData={detail !== undefined} /> : null}
       <FiringAlerts refreshMs={refreshMs} groupId={groupId} />

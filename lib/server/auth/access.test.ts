@@ -38,6 +38,7 @@ describe('decideAccess', () => {
       ok: false,
       status: 401,
       message: 'sign in first (or send a bearer token)',
+      who: null,
     });
     expect(decideAccess(settings, request({ sessionCookie: 'v1.x.y' }), 'viewer', now)).toMatchObject({
       status: 401,
@@ -77,6 +78,8 @@ describe('decideAccess', () => {
       ok: false,
       status: 403,
       message: 'vic is a viewer: this needs the operator role',
+      // Known, so the refused attempt can be audited under this name.
+      who: 'vic',
     });
     expect(
       decideAccess(
@@ -112,6 +115,7 @@ describe('decideAccess', () => {
       ok: false,
       status: 403,
       message: /cross-origin POST refused: Origin https:\/\/evil.example/,
+      who: 'olga',
     });
     expect(
       decideAccess(settings, request({ method: 'POST', sessionCookie: sessionOf('olga') }), 'operator', now),

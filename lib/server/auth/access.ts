@@ -22,7 +22,9 @@ export interface Principal {
   via: 'session' | 'token';
 }
 
-export type AccessDecision = { ok: true; principal: Principal } | { ok: false; status: 401 | 403; message: string };
+/** A refusal names `who` was refused when the caller is known (a 403), so the attempt can be audited. */
+export type AccessDecision =
+  { ok: true; principal: Principal } | { ok: false; status: 401 | 403; message: string; who: string | null };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -104,7 +106,7 @@ export function decideAccess(
   now: Date,
 ): AccessDecision {
   const identity = authenticate(settings, request, now);
-  if ('problem' in identity) return { ok: false, status: 401, message: identity.problem };
+  if ('problem' in identity) return { ok: false, status: 401, message: identity.problem, who: null };
   const originProblem = checkOrigin({
     method: request.method,
     origin: request.origin,
@@ -112,12 +114,13 @@ export function decideAccess(
     allowedOrigins: settings.allowedOrigins,
     hasBearer: request.authorization !== null,
   });
-  if (originProblem) return { ok: false, status: 403, message: originProblem };
+  if (originProblem) return { ok: false, status: 403, message: originProblem, who: identity.principal.name };
   if (!roleAllows(identity.principal.role, role)) {
     return {
       ok: false,
       status: 403,
       message: `${identity.principal.name} is a ${identity.principal.role}: this needs the ${role} role`,
+      who: identity.principal.name,
     };
   }
   return { ok: true, principal: identity.principal };

@@ -26,9 +26,20 @@ function requestFacts(request: Request) {
 
 /** The caller, when they may do what needs `role`; otherwise throws ApiError 401 or 403. */
 export function authorize(request: Request, role: Role, now = new Date()): Principal {
+  const access = checkAccess(request, role, now);
+  if (!access.ok) throw access.refusal;
+  return access.principal;
+}
+
+/** The same decision without throwing: a refusal carries the ApiError and who was refused (null for a 401). */
+export function checkAccess(
+  request: Request,
+  role: Role,
+  now = new Date(),
+): { ok: true; principal: Principal } | { ok: false; refusal: ApiError; who: string | null } {
   const decision = decideAccess(loadAuthSettings(), requestFacts(request), role, now);
-  if (!decision.ok) throw new ApiError(decision.status, decision.message);
-  return decision.principal;
+  if (!decision.ok) return { ok: false, refusal: new ApiError(decision.status, decision.message), who: decision.who };
+  return { ok: true, principal: decision.principal };
 }
 
 /** For requests that need no identity (sign-in, sign-out): an unsafe method must still come from our pages. */

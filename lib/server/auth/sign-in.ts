@@ -20,7 +20,7 @@ export async function signIn(
   const decision = limiter.check(request.name, address, now.getTime());
   if (!decision.allowed) {
     const minutes = Math.ceil(decision.retryAfterMs / 60_000);
-    throw new ApiError(429, `too many failed sign-ins for ${request.name}: try again in ${minutes} min`, undefined, {
+    throw new ApiError(429, `too many failed sign-ins for ${request.name}: try again in ${minutes} min`, null, {
       'retry-after': String(Math.ceil(decision.retryAfterMs / 1000)),
     });
   }

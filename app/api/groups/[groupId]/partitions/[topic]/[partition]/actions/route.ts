@@ -1,10 +1,10 @@
-// POST /api/groups/{groupId}/partitions/{topic}/{partition}/actions - resume, skip or seek a quarantined partition (202 + command id).
+// POST /api/groups/{groupId}/partitions/{topic}/{partition}/actions - resume, skip or seek a quarantined partition (202 + command id);
+// a 403 or 409 refusal is kept as a 'rejected' audit row.
 import { ZPartitionRouteParams } from '@/lib/schemas/common';
 import { ZActionRequest } from '@/lib/schemas/operator-actions';
 import { errorResponse, readJsonBody, routeParams } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
-import { requestOperatorAction } from '@/lib/server/request-operator-action';
-import { authorize } from '@/lib/server/auth/request-auth';
+import { authorizeOperatorAttempt, requestOperatorAction } from '@/lib/server/request-operator-action';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,7 +13,7 @@ export async function POST(
   { params }: { params: Promise<{ groupId: string; topic: string; partition: string }> },
 ) {
   try {
-    const operator = authorize(request, 'operator');
+    const operator = await authorizeOperatorAttempt(serverDatabase(), request, params);
     const target = await routeParams(ZPartitionRouteParams, params);
     const body = ZActionRequest.parse(await readJsonBody(request));
     const action = await requestOperatorAction(serverDatabase(), target, body, operator.name);

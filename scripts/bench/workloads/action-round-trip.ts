@@ -1,0 +1,159 @@
+import { createDatabase } from '../../../lib/db';
+import { createKafka } from '../../../lib/kafka/client';
+import { getCommand } from '../../../lib/server/get-command';
+import { listQuarantines } from '../../../lib/server/list-quarantines';
+import { requestOperatorAction } from '../../../lib/server/request-operator-action';
+import { createKafkaActionPorts } from '../../../worker/commands/kafka-action-ports';
+import { OperatorActionListener } from '../../../worker/commands/operator-action-listener';
+import { OperatorActionPoller } from '../../../worker/commands/operator-action-poller';
+import { createConsumer } from '../../../worker/kafka/warden-consumer';
+import { createDeadLetterWriter } from '../../../worker/pipeline/dead-letter';
+import { createDocumentPipeline } from '../../../worker/pipeline/document-pipeline';
+import type { AdmittedEvent } from '../../../worker/pipeline/events';
+import { QuarantineStore } from '../../../worker/pipeline/quarantine-store';
+import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
+import { percentileOfSorted, summarizeLatency } from '../stats';
+import { peakRssBytes } from './probe';
+
+// (12): an operator action's round trip on the real broker and Postgres, wired as the worker wires it
+// (worker/start-operator-commands.ts: the poller every COMMAND_POLL_INTERVAL_MS, woken by the NOTIFY
+// listener; the quarantine store on the consumer's callbacks). Each of `actions` rounds produces one poison
+// record on partition 0, waits for its quarantine row, then times from the request (the API's server
+// function, lib/server/request-operator-action.ts) until the API's reads show the outcome: GET
+// /api/commands/{id} applied and GET /api/quarantine without the card (their server functions, polled every
+// POLL_MS). The action is a skip with a dead-letter copy (acks=all), the heaviest of the three. Not timed:
+// Next.js routing and the UI's own poll (ACTION_FOLLOW_MS, 500 ms while an action is pending), which adds at
+// most its interval in the browser.
+
+const POLL_MS = 5;
+/** Longest wait for one step before the workload fails, naming the step. */
+const STEP_TIMEOUT_MS = 30_000;
+
+/** A stored type without a result key: admission quarantines it. */
+function poisonRecord(i: number): string {
+  return JSON.stringify({ eventId: `bench-poison-${i}`, type: 'document.upsert', businessId: `b-${i}`, payload: {} });
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = performance.now() + STEP_TIMEOUT_MS;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (performance.now() > deadline)
+      throw new Error(`action round trip: ${what} did not happen within ${STEP_TIMEOUT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+export async function runActionRoundTrip(spec: ChildSpec, groupId: string): Promise<Measurement> {
+  const settings = spec.actions;
+  if (!settings) throw new Error(`workload ${spec.workload}: the actions settings are missing`);
+  const kafka = createKafka({ brokers: spec.brokers, clientId: `bench-${spec.workload}` });
+  const db = createDatabase(settings.databaseUrl);
+  const admin = kafka.admin();
+  await admin.connect();
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  await producer.connect();
+  // Only poison records are produced: nothing is ever published to the results topic.
+  const pipeline = createDocumentPipeline({ db, producer, resultsTopic: settings.dlqTopic });
+  const quarantines = new QuarantineStore(db, groupId);
+  const consumer = createConsumer<AdmittedEvent>({
+    kafka,
+    groupId,
+    topics: [spec.topic],
+    fromBeginning: true,
+    admit: pipeline.admit,
+    handle: (value, record) => pipeline.handle(value, record),
+    onPermanentFailure: (value, record, error) => pipeline.onPermanentFailure(value, record, error),
+    classifyError: pipeline.classifyError,
+    onQuarantine: (q) => quarantines.save(q),
+    commitIntervalMs: spec.warden?.commitIntervalMs ?? 1_000,
+  });
+  const poller = new OperatorActionPoller({
+    db,
+    groupId,
+    instanceId: `bench-${spec.workload}`,
+    intervalMs: settings.pollIntervalMs,
+    expireAfterMs: 300_000,
+    assignment: () => consumer.assignment,
+    ports: createKafkaActionPorts({
+      admin,
+      core: consumer.core,
+      deadLetter: { topic: settings.dlqTopic, write: createDeadLetterWriter(producer, settings.dlqTopic) },
+    }),
+  });
+  const listener = new OperatorActionListener({
+    databaseUrl: settings.databaseUrl,
+    groupId,
+    onNotify: () => poller.kick(),
+  });
+  const target = { groupId, topic: spec.topic, partition: 0 };
+  try {
+    const baselineRssBytes = process.memoryUsage.rss();
+    await consumer.start();
+    poller.start();
+    await listener.start();
+    // The API acts only on a sampled partition; one sample is enough for a skip.
+    await db.lagSample.create({
+      data: {
+        sampledAt: new Date(),
+        ...target,
+        committedOffset: 0n,
+        logStartOffset: 0n,
+        logEndOffset: BigInt(settings.actions),
+        lag: 0n,
+        groupState: 'Stable',
+      },
+    });
+
+    const roundTrips = new Float64Array(settings.actions);
+    const applied = new Float64Array(settings.actions);
+    let startEpochMs = 0;
+    for (let i = 0; i < settings.actions; i++) {
+      await producer.send({ topic: spec.topic, acks: -1, messages: [{ partition: 0, value: poisonRecord(i) }] });
+      await until(
+        `the quarantine at offset ${i}`,
+        async () => (await db.partitionQuarantine.findFirst({ where: { ...target, offset: BigInt(i) } })) ?? undefined,
+      );
+      if (i === 0) startEpochMs = epochNowMs();
+      const started = performance.now();
+      const requested = await requestOperatorAction(db, target, { action: 'skip', reason: 'bench' }, 'bench');
+      await until(`skip #${requested.id} visible through the API`, async () => {
+        const [command, list] = await Promise.all([getCommand(db, requested.id), listQuarantines(db)]);
+        const cardGone = !list.quarantines.some((q) => q.groupId === groupId && q.offset === String(i));
+        return command.state === 'applied' && cardGone ? true : undefined;
+      });
+      roundTrips[i] = performance.now() - started;
+      const row = await db.operatorAction.findUniqueOrThrow({ where: { id: BigInt(requested.id) } });
+      applied[i] = (row.completedAt?.getTime() ?? Number.NaN) - row.requestedAt.getTime();
+    }
+    const endEpochMs = epochNowMs();
+    const sorted = Float64Array.from(roundTrips).sort();
+    const appliedSorted = Float64Array.from(applied).sort();
+    const p = (values: Float64Array, q: number) => Math.round((percentileOfSorted(values, q) ?? Number.NaN) * 10) / 10;
+    return {
+      records: settings.actions,
+      startEpochMs,
+      endEpochMs,
+      latency: summarizeLatency(roundTrips),
+      peakRssBytes: peakRssBytes(),
+      baselineRssBytes,
+      partitionDoneMs: [],
+      details: {
+        p50Ms: p(sorted, 50),
+        p95Ms: p(sorted, 95),
+        maxMs: p(sorted, 100),
+        appliedP50Ms: p(appliedSorted, 50),
+        appliedP95Ms: p(appliedSorted, 95),
+        pollIntervalMs: settings.pollIntervalMs,
+      },
+    };
+  } finally {
+    await listener.stop();
+    await poller.stop();
+    await consumer.stop(5_000);
+    await producer.disconnect();
+    await admin.disconnect();
+    await db.$disconnect();
+  }
+}
