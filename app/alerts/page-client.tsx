@@ -20,7 +20,8 @@ const DURATIONS = [
 
 /** Alerts: what fires now (and who has it), silences, the history, and every notification's deliveries. */
 export function AlertsPageClient({ refreshMs }: { refreshMs: number }) {
-  const { data, error, isPending, isFetching } = useAlerts(refreshMs);
+  const query = useAlerts(refreshMs);
+  const { data, error, isPending } = query;
   const canOperate = useCanOperate();
   const [silencing, setSilencing] = useState<{ groupId: string | null; condition: TAlert['condition'] | null } | null>(
     null,
@@ -36,7 +37,7 @@ export function AlertsPageClient({ refreshMs }: { refreshMs: number }) {
             receivers.
           </p>
         </div>
-        <RefreshIndicator isFetching={isFetching} refreshMs={refreshMs} />
+        <RefreshIndicator query={query} refreshMs={refreshMs} />
       </div>
       {error ? <ErrorState error={error} what="the alerts" hasStaleData={data !== undefined} /> : null}
       {canOperate ? (
