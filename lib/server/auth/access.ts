@@ -1,4 +1,5 @@
 import { roleAllows, verifyToken, type Role, type TokenCredential, type UserCredential } from '../../auth/credentials';
+import { arrivedOverHttps } from '../security-headers';
 import { verifySessionToken } from './session-token';
 
 // Access decisions, pure: who is asking (session cookie or bearer token), may they (role), and does an unsafe
@@ -129,8 +130,7 @@ export function cookieIsSecure(
   request: { url: string; forwardedProto: string | null },
 ): boolean {
   if (settings.cookieSecure !== 'auto') return settings.cookieSecure === 'true';
-  const proto = request.forwardedProto?.split(',')[0]?.trim().toLowerCase();
-  return proto ? proto === 'https' : request.url.startsWith('https:');
+  return arrivedOverHttps(request);
 }
 
 /**
