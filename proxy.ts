@@ -5,17 +5,19 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { loadConfig } from '@/lib/config';
 import { loadAuthSettings } from '@/lib/server/auth/auth-settings';
 import { proxyDecision } from '@/lib/server/auth/proxy-decision';
+import { processSessionStore } from '@/lib/server/auth/request-auth';
 import { SESSION_COOKIE } from '@/lib/server/auth/session-token';
 import { arrivedOverHttps, newNonce, securityHeaders } from '@/lib/server/security-headers';
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const headers = securityHeaders({
     nonce: newNonce(),
     isDevelopment: loadConfig().NODE_ENV === 'development',
     isHttps: arrivedOverHttps({ url: request.url, forwardedProto: request.headers.get('x-forwarded-proto') }),
   });
-  const decision = proxyDecision(
+  const decision = await proxyDecision(
     loadAuthSettings(),
+    processSessionStore(),
     {
       pathname: request.nextUrl.pathname,
       search: request.nextUrl.search,

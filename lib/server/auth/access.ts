@@ -1,6 +1,6 @@
 import { roleAllows, verifyToken, type Role, type TokenCredential, type UserCredential } from '../../auth/credentials';
 import { arrivedOverHttps } from '../security-headers';
-import { verifySessionToken } from './session-token';
+import type { SessionPrincipal } from './session-token';
 
 // Access decisions, pure: who is asking (session cookie or bearer token), may they (role), and does an unsafe
 // request come from our own pages (Origin). lib/server/auth/request-auth.ts applies them to a Request.
@@ -9,7 +9,10 @@ export interface AuthSettings {
   users: readonly UserCredential[];
   tokens: readonly TokenCredential[];
   sessionSecret: string;
+  /** Absolute session length from sign-in. */
   sessionMaxAgeSec: number;
+  /** A session not used for this long ends. */
+  sessionIdleSec: number;
   /** 'auto': Secure when the request arrived over https (directly or per X-Forwarded-Proto). */
   cookieSecure: 'auto' | 'true' | 'false';
   /** Origins accepted on POSTs besides the request's own host (a reverse proxy's public origin). */
@@ -21,6 +24,11 @@ export interface Principal {
   name: string;
   role: Role;
   via: 'session' | 'token';
+}
+
+/** Finds the signed-in user of a session cookie value (Postgres in the dashboard: session-store.ts). */
+export interface SessionLookup {
+  find(token: string | undefined, now: Date): Promise<SessionPrincipal | null>;
 }
 
 export type AccessDecision = { ok: true; principal: Principal } | { ok: false; status: 401 | 403; message: string };
@@ -35,11 +43,12 @@ export function isUnsafeMethod(method: string): boolean {
  * Who the request is from. A bearer token, when present, decides alone (an invalid one is refused even if a
  * session cookie is present too); otherwise the session cookie.
  */
-export function authenticate(
+export async function authenticate(
   settings: AuthSettings,
+  sessions: SessionLookup,
   credentials: { authorization: string | null; sessionCookie: string | undefined },
   now: Date,
-): { principal: Principal } | { problem: string } {
+): Promise<{ principal: Principal } | { problem: string }> {
   if (credentials.authorization !== null) {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(credentials.authorization);
     if (!match) return { problem: 'Authorization must be "Bearer <token>"' };
@@ -47,11 +56,11 @@ export function authenticate(
     if (!token) return { problem: 'the bearer token is not valid' };
     return { principal: { name: `token:${token.name}`, role: token.role, via: 'token' } };
   }
-  const session = verifySessionToken(settings.sessionSecret, settings.users, credentials.sessionCookie, now);
+  const session = credentials.sessionCookie ? await sessions.find(credentials.sessionCookie, now) : null;
   if (!session) {
     return {
       problem: credentials.sessionCookie
-        ? 'your session expired or is no longer valid: sign in again'
+        ? 'your session ended (signed out, expired, idle or credentials changed): sign in again'
         : 'sign in first (or send a bearer token)',
     };
   }
@@ -92,8 +101,9 @@ export function checkOrigin(input: {
  * The whole decision for one request needing `role`: identity (401), then Origin for unsafe methods (403, so a
  * cross-site request riding on a valid cookie is refused), then role (403).
  */
-export function decideAccess(
+export async function decideAccess(
   settings: AuthSettings,
+  sessions: SessionLookup,
   request: {
     method: string;
     origin: string | null;
@@ -103,8 +113,8 @@ export function decideAccess(
   },
   role: Role,
   now: Date,
-): AccessDecision {
-  const identity = authenticate(settings, request, now);
+): Promise<AccessDecision> {
+  const identity = await authenticate(settings, sessions, request, now);
   if ('problem' in identity) return { ok: false, status: 401, message: identity.problem };
   const originProblem = checkOrigin({
     method: request.method,

@@ -13,7 +13,7 @@ export async function POST(
   { params }: { params: Promise<{ groupId: string; topic: string; partition: string }> },
 ) {
   try {
-    const operator = authorize(request, 'operator');
+    const operator = await authorize(request, 'operator');
     const target = await routeParams(ZPartitionRouteParams, params);
     const body = ZActionRequest.parse(await readJsonBody(request));
     const action = await requestOperatorAction(serverDatabase(), target, body, operator.name);
