@@ -1,21 +1,13 @@
 import type { Database } from '../../db';
+import type { TAccessEventKind } from '../../schemas/access-events';
 import type { ClientFacts } from './session-store';
 
 // The access log (access_event): every sign-in, failed or not, and every sign-out, with who and from where.
 // Invariant: an event carries a user name, the client's address and user agent, and a short detail written
 // by this code, never a password, a cookie value or a token (the callers have none of them to give).
 
-export const ACCESS_EVENT_KINDS = [
-  'sign-in',
-  'sign-in-failed',
-  'sign-in-rate-limited',
-  'sign-out',
-  'sign-out-all',
-] as const;
-export type AccessEventKind = (typeof ACCESS_EVENT_KINDS)[number];
-
 export interface AccessEventInput {
-  kind: AccessEventKind;
+  kind: TAccessEventKind;
   userName: string;
   client: ClientFacts;
   detail?: string;

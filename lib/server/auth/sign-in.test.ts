@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AuthSettings } from './access';
 import type { AccessEventInput, AccessLog } from './access-log';
 import { parseUsers, type UserCredential } from '../../auth/credentials';
@@ -89,6 +89,24 @@ describe('signIn', () => {
     ]);
     const logged = JSON.stringify(events);
     for (const secret of ['wrong-password', 'olga-password-1', 'token-1']) expect(logged).not.toContain(secret);
+  });
+
+  it('writes nothing to the console about a sign-in, so no password reaches the server log', async () => {
+    const { log, store } = fakes();
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) =>
+      vi.spyOn(console, method).mockImplementation(() => undefined),
+    );
+    try {
+      const limiter = new SignInLimiter();
+      const attempt = (password: string) =>
+        signIn(settings, limiter, store, log, { name: 'olga', password }, client('10.0.0.9'), now);
+      await refusal(attempt('a-wrong-password-7'));
+      await attempt('olga-password-1');
+      const written = spies.flatMap((spy) => spy.mock.calls).map((args) => JSON.stringify(args));
+      expect(written.filter((line) => /password|token-/.test(line))).toEqual([]);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 });
 
