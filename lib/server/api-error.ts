@@ -4,7 +4,7 @@ import type { TApiError } from '../schemas/common';
 /** An expected refusal with its HTTP status; its message is shown to the user as is. */
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 429 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503,
     message: string,
     readonly field?: string,
     /** Extra response headers, e.g. Retry-After on 429. */
