@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZAccessEvent, ZAuditKindFilter } from './access-events';
-import { ZAuditReason, ZIsoTime, ZOffset, ZRequestedOffset, ZRequestedTime } from './common';
+import { ZAuditReason, ZGroupIdParam, ZIsoTime, ZOffset, ZRequestedOffset, ZRequestedTime } from './common';
 
 // Operator actions on a quarantined partition of a Warden consumer, and the audit log they form.
 // POST /api/groups/{groupId}/partitions/{topic}/{partition}/actions takes ZActionRequest and answers 202 with
@@ -70,7 +70,7 @@ export const ZCommand = ZOperatorAction.extend({ state: ZCommandState, message: 
 
 export const ZAuditQuery = z
   .object({
-    groupId: z.string().min(1).max(255).optional(),
+    groupId: ZGroupIdParam.optional(),
     /** Which lists to fill (lib/schemas/access-events.ts); absent, both. */
     kind: ZAuditKindFilter.optional(),
     limit: z
