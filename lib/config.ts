@@ -208,7 +208,7 @@ export const envSchema = z.object({
   WARDEN_USERS: credentialList(parseUsers),
   /** name:role:token-or-sha256-hash, comma-separated, for `Authorization: Bearer <token>`. */
   WARDEN_API_TOKENS: credentialList(parseTokens),
-  /** HMAC key of the session cookie; changing it signs everyone out. */
+  /** HMAC key binding each stored session to the user's configured entry; changing it signs everyone out. */
   WARDEN_SESSION_SECRET: z
     .string()
     .min(32, 'must be at least 32 characters (openssl rand -base64 32 makes one)')
