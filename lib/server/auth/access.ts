@@ -2,8 +2,9 @@ import { roleAllows, verifyToken, type Role, type TokenCredential, type UserCred
 import { arrivedOverHttps } from '../security-headers';
 import type { SessionPrincipal } from './session-token';
 
-// Access decisions, pure: who is asking (session cookie or bearer token), may they (role), and does an unsafe
-// request come from our own pages (Origin). lib/server/auth/request-auth.ts applies them to a Request.
+// Access decisions, pure apart from the session lookup they are given: who is asking (session cookie or bearer
+// token), may they (role), and does an unsafe request come from our own pages (Origin).
+// lib/server/auth/request-auth.ts applies them to a Request with the Postgres session store.
 
 export interface AuthSettings {
   users: readonly UserCredential[];
