@@ -48,6 +48,7 @@ describe('sqlmapRuns', () => {
     const signIn = runs.find((r) => r.name.startsWith('POST /api/auth/sign-in'))!;
     expect(after(signIn.args, '--data')).toEqual(['{"name":"scan-probe*","password":"not-a-password*"}']);
     expect(after(signIn.args, '--headers')[0]).toContain('Content-Type: application/json');
+    expect(after(signIn.args, '--ignore-code')).toEqual(['401,429']);
     expect(after(runs[1]!.args, '-u')).toEqual(['http://127.0.0.1:25300/api/groups/orders%20v2*/lag?range=1h*']);
   });
 });
