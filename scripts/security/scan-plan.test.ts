@@ -23,6 +23,7 @@ describe('wapitiArgs', () => {
     expect(start).toContain('http://127.0.0.1:25300/api/audit?kind=access&groupId=orders%20v2&limit=50');
     expect(start.some((url) => url.includes('sign-out'))).toBe(false);
     expect(after(args, '--module')[0]!.split(',')).not.toContain('ssrf');
+    expect(after(args, '--module')[0]!.split(',')).not.toContain('xxe');
     expect([after(args, '--format'), after(args, '--output'), after(args, '--max-scan-time')]).toEqual([
       ['json'],
       ['/r.json'],
