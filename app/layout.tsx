@@ -18,7 +18,7 @@ export const metadata: Metadata = {
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Only the name and role reach the browser; proxy.ts already sent anyone without a session to /sign-in.
-  const principal = principalOfSessionCookie((await cookies()).get(SESSION_COOKIE)?.value);
+  const principal = await principalOfSessionCookie((await cookies()).get(SESSION_COOKIE)?.value);
   const user: SessionUser | null = principal ? { name: principal.name, role: principal.role } : null;
   return (
     <html lang="en">

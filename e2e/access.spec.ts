@@ -41,7 +41,7 @@ test('a page sends a stranger to sign in and back; a wrong password is refused; 
   const me = ZSessionInfo.parse(await (await page.request.get('/api/auth/session')).json());
   expect(me).toEqual({ name: OPERATOR.name, role: 'operator', via: 'session' });
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page).toHaveURL(/\/sign-in$/);
   expect((await context.cookies()).filter((c) => c.name === 'warden_session')).toEqual([]);
   await page.goto('/');

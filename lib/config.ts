@@ -245,7 +245,7 @@ export const envSchema = z.object({
   WARDEN_USERS: credentialList(parseUsers),
   /** name:role:token-or-sha256-hash, comma-separated, for `Authorization: Bearer <token>`. */
   WARDEN_API_TOKENS: credentialList(parseTokens),
-  /** HMAC key of the session cookie; changing it signs everyone out. */
+  /** HMAC key binding each stored session to the user's configured entry; changing it signs everyone out. */
   WARDEN_SESSION_SECRET: z
     .string()
     .min(32, 'must be at least 32 characters (openssl rand -base64 32 makes one)')
@@ -257,6 +257,13 @@ export const envSchema = z.object({
     .min(60)
     .max(30 * 86_400)
     .default(43_200),
+  /** A session not used for this long ends (beside the absolute WARDEN_SESSION_MAX_AGE_SEC); exact to a minute. */
+  WARDEN_SESSION_IDLE_SEC: z.coerce
+    .number()
+    .int()
+    .min(120)
+    .max(30 * 86_400)
+    .default(3_600),
   /** Secure flag of the session cookie; auto: when the request came over https (or X-Forwarded-Proto says so). */
   WARDEN_COOKIE_SECURE: z.enum(['auto', 'true', 'false'], { message: 'must be auto, true or false' }).default('auto'),
   /** Origins accepted on POSTs besides the dashboard's own host, e.g. a reverse proxy's public name. */
@@ -363,6 +370,7 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   WARDEN_API_TOKENS: 'ci:viewer:sha256:<64 hex digits from npm run auth:hash -- --token>',
   WARDEN_SESSION_SECRET: '<openssl rand -base64 32>',
   WARDEN_SESSION_MAX_AGE_SEC: '43200',
+  WARDEN_SESSION_IDLE_SEC: '3600',
   WARDEN_COOKIE_SECURE: 'true',
   WARDEN_ALLOWED_ORIGINS: 'https://warden.example.com',
   NODE_ENV: 'production',

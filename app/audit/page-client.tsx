@@ -6,11 +6,28 @@ import { groupPath } from '@/components/api-client';
 import { formatDateTime } from '@/components/format';
 import { useAudit } from '@/components/hooks/use-audit';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
+import { ZAuditKindFilter, type TAccessEvent, type TAuditKindFilter } from '@/lib/schemas/access-events';
 import type { TOperatorAction } from '@/lib/schemas/operator-actions';
 
-/** Audit: every operator action, newest first: who, what, on which partition, why, when, and the outcome. */
+/** The kind filter's choices; the API filters (GET /api/audit?kind=). */
+const KIND_CHOICES: readonly { value: TAuditKindFilter | ''; label: string }[] = [
+  { value: '', label: 'Everything' },
+  { value: 'actions', label: 'Operator actions' },
+  { value: 'access', label: 'Sign-ins and sign-outs' },
+  { value: 'sign-in', label: 'Sign-ins' },
+  { value: 'sign-in-failed', label: 'Failed sign-ins' },
+  { value: 'sign-in-rate-limited', label: 'Rate-limited sign-ins' },
+  { value: 'sign-out', label: 'Sign-outs' },
+  { value: 'sign-out-all', label: 'Sign-outs everywhere' },
+];
+
+/**
+ * Audit: every operator action, newest first (who, what, on which partition, why, when, and the outcome),
+ * and every sign-in and sign-out (who, from which address and browser), filtered by kind.
+ */
 export function AuditPageClient({ refreshMs }: { refreshMs: number }) {
-  const query = useAudit(refreshMs);
+  const [kind, setKind] = useState<TAuditKindFilter | undefined>(undefined);
+  const query = useAudit(refreshMs, kind);
   const { data, error, isPending } = query;
   const [filter, setFilter] = useState('');
   const shown = useMemo(() => {
@@ -30,17 +47,36 @@ export function AuditPageClient({ refreshMs }: { refreshMs: number }) {
         <div>
           <h1 id="audit-heading">Audit log</h1>
           <p className="muted subtitle">
-            Every resume, skip and seek asked for and what the owning worker did with it, and every offset reset.
+            Every resume, skip and seek asked for and what the owning worker did with it, every offset reset, and every
+            sign-in and sign-out.
           </p>
         </div>
         <RefreshIndicator query={query} refreshMs={refreshMs} />
       </div>
       {error ? <ErrorState error={error} what="the audit log" hasStaleData={data !== undefined} /> : null}
+      <div className="toolbar">
+        <label className="field-inline">
+          <span>Show</span>
+          <select
+            value={kind ?? ''}
+            onChange={(e) => setKind(e.target.value === '' ? undefined : ZAuditKindFilter.parse(e.target.value))}
+            aria-label="Kind of audit entries"
+          >
+            {KIND_CHOICES.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
       {isPending ? (
         <LoadingState label="Loading the audit log…" />
-      ) : !data || data.actions.length === 0 ? (
-        <EmptyState title="No operator action yet.">Actions taken on the Quarantine page appear here.</EmptyState>
-      ) : (
+      ) : !data || (data.actions.length === 0 && data.access.length === 0) ? (
+        <EmptyState title="Nothing recorded yet.">
+          Actions taken on the Quarantine page, and sign-ins and sign-outs, appear here.
+        </EmptyState>
+      ) : data.actions.length === 0 ? null : (
         <>
           <div className="toolbar">
             <label className="field-inline">
@@ -81,7 +117,52 @@ export function AuditPageClient({ refreshMs }: { refreshMs: number }) {
           </div>
         </>
       )}
+      {data && data.access.length > 0 ? <AccessTable events={data.access} /> : null}
     </section>
+  );
+}
+
+const ACCESS_LABELS: Record<TAccessEvent['kind'], string> = {
+  'sign-in': 'signed in',
+  'sign-in-failed': 'wrong user name or password',
+  'sign-in-rate-limited': 'refused: too many failures',
+  'sign-out': 'signed out',
+  'sign-out-all': 'signed out everywhere',
+};
+
+function AccessTable({ events }: { events: readonly TAccessEvent[] }) {
+  return (
+    <div className="table-wrap">
+      <h2>Sign-ins and sign-outs</h2>
+      <table className="grid grid-access">
+        <caption className="visually-hidden">Sign-ins and sign-outs, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">User name</th>
+            <th scope="col">What</th>
+            <th scope="col">Address</th>
+            <th scope="col">Browser</th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((e) => (
+            <tr key={e.id} data-testid="access-row" data-kind={e.kind}>
+              <td className="nowrap">
+                <time dateTime={e.at}>{formatDateTime(e.at)}</time>
+              </td>
+              <td>{e.userName}</td>
+              <td>
+                <span className={`badge badge-access-${e.kind}`}>{ACCESS_LABELS[e.kind]}</span>
+                {e.detail ? <span className="cell-note">{e.detail}</span> : null}
+              </td>
+              <td className="mono">{e.clientAddress}</td>
+              <td className="small">{e.userAgent || <span className="muted">—</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

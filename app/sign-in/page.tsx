@@ -17,6 +17,6 @@ export default async function SignInPage({
 }) {
   const raw = (await searchParams).next;
   const next = safeNextPath(typeof raw === 'string' ? raw : null);
-  if (principalOfSessionCookie((await cookies()).get(SESSION_COOKIE)?.value)) redirect(next);
+  if (await principalOfSessionCookie((await cookies()).get(SESSION_COOKIE)?.value)) redirect(next);
   return <SignInForm next={next} />;
 }

@@ -9,7 +9,12 @@ export type TRole = z.infer<typeof ZRole>;
 
 export const ZSignInRequest = z
   .object({
-    name: z.string({ error: 'is required' }).trim().min(1, 'is required').max(64, 'must be at most 64 characters'),
+    name: z
+      .string({ error: 'is required' })
+      .trim()
+      .min(1, 'is required')
+      .max(64, 'must be at most 64 characters')
+      .regex(/^\P{Cc}*$/u, 'must not contain control characters'),
     password: z.string({ error: 'is required' }).min(1, 'is required').max(1024, 'must be at most 1024 characters'),
     /** Where the page goes afterwards; only a path on this site is honoured. */
     next: z.string().max(2000).optional(),

@@ -6,8 +6,15 @@ import { z } from 'zod';
 export const ZOffset = z.string().regex(/^-?\d+$/, 'must be an integer offset');
 export const ZIsoTime = z.iso.datetime();
 
-/** A consumer group id as it appears in a URL segment (already decoded). */
-export const ZGroupIdParam = z.string().min(1, 'is required').max(255, 'must be at most 255 characters');
+/** Postgres text cannot hold U+0000; a value with one could never match a stored row, and would fail the query. */
+const NO_NUL = [(value: string) => !value.includes('\u0000'), 'must not contain a NUL character'] as const;
+
+/** A consumer group id as it appears in a URL segment or query (already decoded). */
+export const ZGroupIdParam = z
+  .string()
+  .min(1, 'is required')
+  .max(255, 'must be at most 255 characters')
+  .refine(...NO_NUL);
 
 /** Kafka's own rule for topic names. */
 export const ZTopicParam = z
@@ -42,7 +49,8 @@ export const ZAuditReason = z
   .string({ error: 'is required: say why, for the audit log' })
   .trim()
   .min(1, 'is required: say why, for the audit log')
-  .max(REASON_MAX_CHARS, `must be at most ${REASON_MAX_CHARS} characters`);
+  .max(REASON_MAX_CHARS, `must be at most ${REASON_MAX_CHARS} characters`)
+  .refine(...NO_NUL);
 /** An offset an operator typed: whole and non-negative (checked against the partition's log elsewhere). */
 export const ZRequestedOffset = z
   .string({ error: 'must be a string of digits' })

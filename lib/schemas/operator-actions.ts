@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { ZAuditReason, ZIsoTime, ZOffset, ZRequestedOffset, ZRequestedTime } from './common';
+import { ZAccessEvent, ZAuditKindFilter } from './access-events';
+import { ZAuditReason, ZGroupIdParam, ZIsoTime, ZOffset, ZRequestedOffset, ZRequestedTime } from './common';
 
 // Operator actions on a quarantined partition of a Warden consumer, and the audit log they form.
 // POST /api/groups/{groupId}/partitions/{topic}/{partition}/actions takes ZActionRequest and answers 202 with
-// ZOperatorAction; GET /api/commands/{id} answers ZCommand; GET /api/audit answers ZAuditResponse.
+// ZOperatorAction; GET /api/commands/{id} answers ZCommand; GET /api/audit answers ZAuditResponse
+// (with the access log of lib/schemas/access-events.ts).
 
 /** Postgres NOTIFY channel: the API notifies it (payload: the group id) when it records a pending action. */
 export const OPERATOR_ACTION_CHANNEL = 'warden_operator_action';
@@ -72,7 +74,9 @@ export const ZCommand = ZOperatorAction.extend({ state: ZCommandState, message: 
 
 export const ZAuditQuery = z
   .object({
-    groupId: z.string().min(1).max(255).optional(),
+    groupId: ZGroupIdParam.optional(),
+    /** Which lists to fill (lib/schemas/access-events.ts); absent, both. */
+    kind: ZAuditKindFilter.optional(),
     limit: z
       .string()
       .regex(/^\d{1,4}$/, 'must be a whole number')
@@ -82,7 +86,8 @@ export const ZAuditQuery = z
   })
   .strict();
 
-export const ZAuditResponse = z.object({ actions: z.array(ZOperatorAction) });
+/** Operator actions and access events, each newest first; `access` is empty when filtered by group. */
+export const ZAuditResponse = z.object({ actions: z.array(ZOperatorAction), access: z.array(ZAccessEvent) });
 
 export const ZCommandIdParam = z.string().regex(/^\d{1,18}$/, 'must be a command id (digits)');
 

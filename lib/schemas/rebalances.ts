@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { ZIsoTime } from './common';
+import { ZGroupIdParam, ZIsoTime } from './common';
 
 // GET /api/rebalances?groupId=&limit=: rebalance history, newest first, one entry per rebalance.
 
 export const ZRebalancesQuery = z
   .object({
-    groupId: z.string().min(1).max(255).optional(),
+    groupId: ZGroupIdParam.optional(),
     limit: z
       .string()
       .regex(/^\d{1,4}$/, 'must be a whole number')

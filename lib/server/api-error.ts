@@ -12,7 +12,7 @@ export function errorBody(message: string, field: string | null = null): TApiErr
 /** An expected refusal with its HTTP status; its message is shown to the user as is. */
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 429 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503,
     message: string,
     readonly field: string | null = null,
     /** Extra response headers, e.g. Retry-After on 429. */

@@ -31,13 +31,42 @@ export function errorResponse(error: unknown): Response {
   return Response.json(errorBody('internal error; see the server log'), { status: 500, headers: NO_STORE });
 }
 
-/** The request's JSON body, or a 400 that says the body is not JSON. */
+/**
+ * Largest request body any endpoint accepts (the biggest legitimate one, an action with a long reason, is
+ * a few KiB). Larger bodies are refused with 413 before they are parsed: at once when Content-Length says so,
+ * otherwise as soon as the bytes read pass the limit, so an endless chunked body is not buffered either.
+ */
+export const MAX_BODY_BYTES = 32 * 1024;
+
+/** The request's JSON body; 413 when it is larger than MAX_BODY_BYTES, 400 when it is not JSON. */
 export async function readJsonBody(request: Request): Promise<unknown> {
+  const text = await readBodyText(request, MAX_BODY_BYTES);
   try {
-    return await request.json();
+    return JSON.parse(text) as unknown;
   } catch {
     throw new ApiError(400, 'body: must be a JSON object', 'body');
   }
+}
+
+async function readBodyText(request: Request, limit: number): Promise<string> {
+  const tooLarge = () => new ApiError(413, `body: must be at most ${limit} bytes`, 'body');
+  const declared = request.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) throw tooLarge();
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Query parameters as a plain object (a repeated parameter keeps its last value). */

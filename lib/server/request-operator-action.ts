@@ -133,7 +133,7 @@ export async function authorizeOperatorAttempt(
   request: Request,
   params: Promise<Record<string, string>>,
 ): Promise<Principal> {
-  const access = checkAccess(request, 'operator');
+  const access = await checkAccess(request, 'operator');
   if (access.ok) return access.principal;
   if (access.who !== null) {
     await recordRefusedAttempt(db, {

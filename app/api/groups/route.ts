@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 
 export async function GET(request: Request) {
   return respond(async () => {
-    authorize(request, 'viewer');
+    await authorize(request, 'viewer');
     return listGroups(serverDatabase(), analysisOptions(loadConfig()));
   });
 }

@@ -8,7 +8,7 @@ export const dynamic = 'force-dynamic';
 
 export async function GET(request: Request) {
   return respond(async () => {
-    authorize(request, 'viewer');
+    await authorize(request, 'viewer');
     return listQuarantines(serverDatabase());
   });
 }

@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 
 export async function GET(request: Request) {
   return respond(async () => {
-    authorize(request, 'viewer');
+    await authorize(request, 'viewer');
     return listRebalances(serverDatabase(), ZRebalancesQuery.parse(queryOf(request)));
   });
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkOrigin, cookieIsSecure, decideAccess, safeNextPath, type AuthSettings } from './access';
 import { parseTokens, parseUsers } from '../../auth/credentials';
 import { proxyDecision } from './proxy-decision';
-import { issueSessionToken } from './session-token';
+import { newSessionToken, type SessionPrincipal } from './session-token';
 
 const now = new Date('2026-11-29T12:00:00Z');
 const parsedUsers = parseUsers('olga:operator:olga-password-1,vic:viewer:vic-password-12');
@@ -13,17 +13,20 @@ const settings: AuthSettings = {
   tokens: parsedTokens.value,
   sessionSecret: 's'.repeat(32),
   sessionMaxAgeSec: 3600,
+  sessionIdleSec: 600,
   cookieSecure: 'auto',
   allowedOrigins: ['https://warden.example.com'],
 };
-const sessionOf = (name: string) =>
-  issueSessionToken(
-    settings.sessionSecret,
-    settings.users.find((u) => u.name === name)!,
-    now,
-    3600,
-  );
-const request = (over: Partial<Parameters<typeof decideAccess>[1]> = {}) => ({
+// Stored sessions stand in as a map; the real store (Postgres) has its own integration test.
+const stored = new Map<string, SessionPrincipal>();
+const sessions = { find: async (token: string | undefined) => (token ? (stored.get(token) ?? null) : null) };
+const sessionOf = (name: string) => {
+  const user = settings.users.find((u) => u.name === name)!;
+  const token = newSessionToken();
+  stored.set(token, { name, role: user.role, via: 'session', expiresAt: new Date(now.getTime() + 3_600_000) });
+  return token;
+};
+const request = (over: Partial<Parameters<typeof decideAccess>[2]> = {}) => ({
   method: 'GET',
   origin: null,
   host: '127.0.0.1:3000',
@@ -33,28 +36,35 @@ const request = (over: Partial<Parameters<typeof decideAccess>[1]> = {}) => ({
 });
 
 describe('decideAccess', () => {
-  it('401 without credentials, with a stale cookie or a bad token', () => {
-    expect(decideAccess(settings, request(), 'viewer', now)).toEqual({
+  it('401 without credentials, with a stale cookie or a bad token', async () => {
+    expect(await decideAccess(settings, sessions, request(), 'viewer', now)).toEqual({
       ok: false,
       status: 401,
       message: 'sign in first (or send a bearer token)',
       who: null,
     });
-    expect(decideAccess(settings, request({ sessionCookie: 'v1.x.y' }), 'viewer', now)).toMatchObject({
+    expect(
+      await decideAccess(settings, sessions, request({ sessionCookie: 's1.not-a-session' }), 'viewer', now),
+    ).toMatchObject({
       status: 401,
-      message: /expired/,
+      message: /session ended/,
     });
-    expect(decideAccess(settings, request({ authorization: 'Bearer nope' }), 'viewer', now)).toMatchObject({
+    expect(
+      await decideAccess(settings, sessions, request({ authorization: 'Bearer nope' }), 'viewer', now),
+    ).toMatchObject({
       status: 401,
       message: 'the bearer token is not valid',
     });
-    expect(decideAccess(settings, request({ authorization: 'Basic abc' }), 'viewer', now)).toMatchObject({
+    expect(
+      await decideAccess(settings, sessions, request({ authorization: 'Basic abc' }), 'viewer', now),
+    ).toMatchObject({
       status: 401,
     });
     // A bad token is refused even next to a valid cookie.
     expect(
-      decideAccess(
+      await decideAccess(
         settings,
+        sessions,
         request({ authorization: 'Bearer nope', sessionCookie: sessionOf('olga') }),
         'viewer',
         now,
@@ -62,14 +72,17 @@ describe('decideAccess', () => {
     ).toMatchObject({ status: 401 });
   });
 
-  it('reads need viewer, actions need operator (403 otherwise)', () => {
-    expect(decideAccess(settings, request({ sessionCookie: sessionOf('vic') }), 'viewer', now)).toEqual({
-      ok: true,
-      principal: { name: 'vic', role: 'viewer', via: 'session' },
-    });
+  it('reads need viewer, actions need operator (403 otherwise)', async () => {
+    expect(await decideAccess(settings, sessions, request({ sessionCookie: sessionOf('vic') }), 'viewer', now)).toEqual(
+      {
+        ok: true,
+        principal: { name: 'vic', role: 'viewer', via: 'session' },
+      },
+    );
     expect(
-      decideAccess(
+      await decideAccess(
         settings,
+        sessions,
         request({ method: 'POST', origin: 'http://127.0.0.1:3000', sessionCookie: sessionOf('vic') }),
         'operator',
         now,
@@ -82,8 +95,9 @@ describe('decideAccess', () => {
       who: 'vic',
     });
     expect(
-      decideAccess(
+      await decideAccess(
         settings,
+        sessions,
         request({ method: 'POST', origin: 'http://127.0.0.1:3000', sessionCookie: sessionOf('olga') }),
         'operator',
         now,
@@ -93,20 +107,33 @@ describe('decideAccess', () => {
       principal: { name: 'olga', role: 'operator' },
     });
     expect(
-      decideAccess(settings, request({ method: 'POST', authorization: `Bearer ${'b'.repeat(40)}` }), 'operator', now),
+      await decideAccess(
+        settings,
+        sessions,
+        request({ method: 'POST', authorization: `Bearer ${'b'.repeat(40)}` }),
+        'operator',
+        now,
+      ),
     ).toMatchObject({
       ok: true,
       principal: { name: 'token:bot', role: 'operator', via: 'token' },
     });
     expect(
-      decideAccess(settings, request({ method: 'POST', authorization: `bearer ${'c'.repeat(40)}` }), 'operator', now),
+      await decideAccess(
+        settings,
+        sessions,
+        request({ method: 'POST', authorization: `bearer ${'c'.repeat(40)}` }),
+        'operator',
+        now,
+      ),
     ).toMatchObject({ ok: false, status: 403 });
   });
 
-  it('refuses a cross-origin or Origin-less POST riding on a valid cookie with 403; without credentials it is 401', () => {
+  it('refuses a cross-origin or Origin-less POST riding on a valid cookie with 403; without credentials it is 401', async () => {
     expect(
-      decideAccess(
+      await decideAccess(
         settings,
+        sessions,
         request({ method: 'POST', origin: 'https://evil.example', sessionCookie: sessionOf('olga') }),
         'operator',
         now,
@@ -118,10 +145,22 @@ describe('decideAccess', () => {
       who: 'olga',
     });
     expect(
-      decideAccess(settings, request({ method: 'POST', sessionCookie: sessionOf('olga') }), 'operator', now),
+      await decideAccess(
+        settings,
+        sessions,
+        request({ method: 'POST', sessionCookie: sessionOf('olga') }),
+        'operator',
+        now,
+      ),
     ).toMatchObject({ status: 403, message: /without an Origin header/ });
     expect(
-      decideAccess(settings, request({ method: 'POST', origin: 'https://evil.example' }), 'operator', now),
+      await decideAccess(
+        settings,
+        sessions,
+        request({ method: 'POST', origin: 'https://evil.example' }),
+        'operator',
+        now,
+      ),
     ).toMatchObject({ status: 401 });
   });
 });
@@ -133,12 +172,12 @@ describe('checkOrigin', () => {
     allowedOrigins: ['https://warden.example.com'],
     hasBearer: false,
   };
-  it('passes safe methods, our own host and the allowed origins', () => {
+  it('passes safe methods, our own host and the allowed origins', async () => {
     expect(checkOrigin({ ...base, method: 'GET', origin: 'https://evil.example' })).toBeNull();
     expect(checkOrigin({ ...base, origin: 'http://127.0.0.1:3000' })).toBeNull();
     expect(checkOrigin({ ...base, origin: 'https://warden.example.com' })).toBeNull();
   });
-  it('refuses other hosts, other ports, "null", and a missing Origin unless a bearer token is used', () => {
+  it('refuses other hosts, other ports, "null", and a missing Origin unless a bearer token is used', async () => {
     expect(checkOrigin({ ...base, origin: 'http://127.0.0.1:3001' })).toMatch(/cross-origin/);
     expect(checkOrigin({ ...base, origin: 'http://127.0.0.1:3000.evil.example' })).toMatch(/cross-origin/);
     expect(checkOrigin({ ...base, origin: 'null' })).toMatch(/cross-origin/);
@@ -149,7 +188,7 @@ describe('checkOrigin', () => {
 });
 
 describe('safeNextPath and cookieIsSecure', () => {
-  it('keeps only paths on this site', () => {
+  it('keeps only paths on this site', async () => {
     expect(safeNextPath('/quarantine?x=1')).toBe('/quarantine?x=1');
     for (const bad of [
       null,
@@ -165,7 +204,7 @@ describe('safeNextPath and cookieIsSecure', () => {
       expect(safeNextPath(bad)).toBe('/');
     }
   });
-  it('is Secure over https, per X-Forwarded-Proto, or when forced', () => {
+  it('is Secure over https, per X-Forwarded-Proto, or when forced', async () => {
     expect(cookieIsSecure({ cookieSecure: 'auto' }, { url: 'http://127.0.0.1:3000/', forwardedProto: null })).toBe(
       false,
     );
@@ -179,33 +218,43 @@ describe('safeNextPath and cookieIsSecure', () => {
 });
 
 describe('proxyDecision', () => {
-  const page = (pathname: string, over: Partial<Parameters<typeof proxyDecision>[1]> = {}) => ({
+  const page = (pathname: string, over: Partial<Parameters<typeof proxyDecision>[2]> = {}) => ({
     ...request(),
     pathname,
     search: '',
     ...over,
   });
-  it('redirects pages without a session to the sign-in page, remembering where to go', () => {
-    expect(proxyDecision(settings, page('/quarantine', { search: '?g=1' }), now)).toEqual({
+  it('redirects pages without a session to the sign-in page, remembering where to go', async () => {
+    expect(await proxyDecision(settings, sessions, page('/quarantine', { search: '?g=1' }), now)).toEqual({
       kind: 'redirect',
       location: '/sign-in?next=%2Fquarantine%3Fg%3D1',
     });
-    expect(proxyDecision(settings, page('/'), now)).toEqual({ kind: 'redirect', location: '/sign-in' });
+    expect(await proxyDecision(settings, sessions, page('/'), now)).toEqual({ kind: 'redirect', location: '/sign-in' });
     // A bearer token does not open pages.
-    expect(proxyDecision(settings, page('/audit', { authorization: `Bearer ${'c'.repeat(40)}` }), now)).toMatchObject({
+    expect(
+      await proxyDecision(settings, sessions, page('/audit', { authorization: `Bearer ${'c'.repeat(40)}` }), now),
+    ).toMatchObject({
       kind: 'redirect',
     });
-    expect(proxyDecision(settings, page('/audit', { sessionCookie: sessionOf('vic') }), now)).toEqual({ kind: 'pass' });
-    expect(proxyDecision(settings, page('/sign-in'), now)).toEqual({ kind: 'pass' });
+    expect(await proxyDecision(settings, sessions, page('/audit', { sessionCookie: sessionOf('vic') }), now)).toEqual({
+      kind: 'pass',
+    });
+    expect(await proxyDecision(settings, sessions, page('/sign-in'), now)).toEqual({ kind: 'pass' });
   });
-  it('answers the API with 401/403 and lets sign-in and sign-out through to their own checks', () => {
-    expect(proxyDecision(settings, page('/api/groups'), now)).toMatchObject({ kind: 'refuse', status: 401 });
-    expect(proxyDecision(settings, page('/api/groups', { authorization: `Bearer ${'c'.repeat(40)}` }), now)).toEqual({
+  it('answers the API with 401/403 and lets sign-in and sign-out through to their own checks', async () => {
+    expect(await proxyDecision(settings, sessions, page('/api/groups'), now)).toMatchObject({
+      kind: 'refuse',
+      status: 401,
+    });
+    expect(
+      await proxyDecision(settings, sessions, page('/api/groups', { authorization: `Bearer ${'c'.repeat(40)}` }), now),
+    ).toEqual({
       kind: 'pass',
     });
     expect(
-      proxyDecision(
+      await proxyDecision(
         settings,
+        sessions,
         page('/api/groups/g/offsets/reset', {
           method: 'POST',
           origin: 'https://evil.example',
@@ -217,7 +266,11 @@ describe('proxyDecision', () => {
       kind: 'refuse',
       status: 403,
     });
-    expect(proxyDecision(settings, page('/api/auth/sign-in', { method: 'POST' }), now)).toEqual({ kind: 'pass' });
-    expect(proxyDecision(settings, page('/api/auth/sign-out', { method: 'POST' }), now)).toEqual({ kind: 'pass' });
+    expect(await proxyDecision(settings, sessions, page('/api/auth/sign-in', { method: 'POST' }), now)).toEqual({
+      kind: 'pass',
+    });
+    expect(await proxyDecision(settings, sessions, page('/api/auth/sign-out', { method: 'POST' }), now)).toEqual({
+      kind: 'pass',
+    });
   });
 });

@@ -1,14 +1,19 @@
 import { roleAllows, verifyToken, type Role, type TokenCredential, type UserCredential } from '../../auth/credentials';
-import { verifySessionToken } from './session-token';
+import { arrivedOverHttps } from '../security-headers';
+import type { SessionPrincipal } from './session-token';
 
-// Access decisions, pure: who is asking (session cookie or bearer token), may they (role), and does an unsafe
-// request come from our own pages (Origin). lib/server/auth/request-auth.ts applies them to a Request.
+// Access decisions, pure apart from the session lookup they are given: who is asking (session cookie or bearer
+// token), may they (role), and does an unsafe request come from our own pages (Origin).
+// lib/server/auth/request-auth.ts applies them to a Request with the Postgres session store.
 
 export interface AuthSettings {
   users: readonly UserCredential[];
   tokens: readonly TokenCredential[];
   sessionSecret: string;
+  /** Absolute session length from sign-in. */
   sessionMaxAgeSec: number;
+  /** A session not used for this long ends. */
+  sessionIdleSec: number;
   /** 'auto': Secure when the request arrived over https (directly or per X-Forwarded-Proto). */
   cookieSecure: 'auto' | 'true' | 'false';
   /** Origins accepted on POSTs besides the request's own host (a reverse proxy's public origin). */
@@ -20,6 +25,11 @@ export interface Principal {
   name: string;
   role: Role;
   via: 'session' | 'token';
+}
+
+/** Finds the signed-in user of a session cookie value (Postgres in the dashboard: session-store.ts). */
+export interface SessionLookup {
+  find(token: string | undefined, now: Date): Promise<SessionPrincipal | null>;
 }
 
 /** A refusal names `who` was refused when the caller is known (a 403), so the attempt can be audited. */
@@ -36,11 +46,12 @@ export function isUnsafeMethod(method: string): boolean {
  * Who the request is from. A bearer token, when present, decides alone (an invalid one is refused even if a
  * session cookie is present too); otherwise the session cookie.
  */
-export function authenticate(
+export async function authenticate(
   settings: AuthSettings,
+  sessions: SessionLookup,
   credentials: { authorization: string | null; sessionCookie: string | undefined },
   now: Date,
-): { principal: Principal } | { problem: string } {
+): Promise<{ principal: Principal } | { problem: string }> {
   if (credentials.authorization !== null) {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(credentials.authorization);
     if (!match) return { problem: 'Authorization must be "Bearer <token>"' };
@@ -48,11 +59,11 @@ export function authenticate(
     if (!token) return { problem: 'the bearer token is not valid' };
     return { principal: { name: `token:${token.name}`, role: token.role, via: 'token' } };
   }
-  const session = verifySessionToken(settings.sessionSecret, settings.users, credentials.sessionCookie, now);
+  const session = credentials.sessionCookie ? await sessions.find(credentials.sessionCookie, now) : null;
   if (!session) {
     return {
       problem: credentials.sessionCookie
-        ? 'your session expired or is no longer valid: sign in again'
+        ? 'your session ended (signed out, expired, idle or credentials changed): sign in again'
         : 'sign in first (or send a bearer token)',
     };
   }
@@ -93,8 +104,9 @@ export function checkOrigin(input: {
  * The whole decision for one request needing `role`: identity (401), then Origin for unsafe methods (403, so a
  * cross-site request riding on a valid cookie is refused), then role (403).
  */
-export function decideAccess(
+export async function decideAccess(
   settings: AuthSettings,
+  sessions: SessionLookup,
   request: {
     method: string;
     origin: string | null;
@@ -104,8 +116,8 @@ export function decideAccess(
   },
   role: Role,
   now: Date,
-): AccessDecision {
-  const identity = authenticate(settings, request, now);
+): Promise<AccessDecision> {
+  const identity = await authenticate(settings, sessions, request, now);
   if ('problem' in identity) return { ok: false, status: 401, message: identity.problem, who: null };
   const originProblem = checkOrigin({
     method: request.method,
@@ -132,8 +144,7 @@ export function cookieIsSecure(
   request: { url: string; forwardedProto: string | null },
 ): boolean {
   if (settings.cookieSecure !== 'auto') return settings.cookieSecure === 'true';
-  const proto = request.forwardedProto?.split(',')[0]?.trim().toLowerCase();
-  return proto ? proto === 'https' : request.url.startsWith('https:');
+  return arrivedOverHttps(request);
 }
 
 /**

@@ -29,6 +29,7 @@ export function authSettingsFrom(config: WardenConfig): AuthSettingsResult {
       tokens: config.WARDEN_API_TOKENS ?? [],
       sessionSecret: config.WARDEN_SESSION_SECRET,
       sessionMaxAgeSec: config.WARDEN_SESSION_MAX_AGE_SEC,
+      sessionIdleSec: config.WARDEN_SESSION_IDLE_SEC,
       cookieSecure: config.WARDEN_COOKIE_SECURE,
       allowedOrigins: config.WARDEN_ALLOWED_ORIGINS,
     },

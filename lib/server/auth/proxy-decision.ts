@@ -1,4 +1,4 @@
-import { decideAccess, safeNextPath, type AuthSettings } from './access';
+import { decideAccess, safeNextPath, type AuthSettings, type SessionLookup } from './access';
 
 // What proxy.ts does with a request before it reaches a page or a route handler (Next.js 16 Proxy, Node.js
 // runtime). It is the first gate, not the only one: every API route handler checks again with authorize(),
@@ -12,8 +12,9 @@ export type ProxyDecision =
 
 const OPEN_API = new Set(['/api/auth/sign-in', '/api/auth/sign-out']);
 
-export function proxyDecision(
+export async function proxyDecision(
   settings: AuthSettings,
+  sessions: SessionLookup,
   request: {
     pathname: string;
     search: string;
@@ -24,16 +25,16 @@ export function proxyDecision(
     sessionCookie: string | undefined;
   },
   now: Date,
-): ProxyDecision {
+): Promise<ProxyDecision> {
   const { pathname } = request;
   if (pathname === '/api' || pathname.startsWith('/api/')) {
     if (OPEN_API.has(pathname)) return { kind: 'pass' };
-    const decision = decideAccess(settings, request, 'viewer', now);
+    const decision = await decideAccess(settings, sessions, request, 'viewer', now);
     return decision.ok ? { kind: 'pass' } : { kind: 'refuse', status: decision.status, message: decision.message };
   }
   if (pathname === '/sign-in') return { kind: 'pass' };
   // Pages are for people: only the session cookie counts (a bearer token is for API clients).
-  const decision = decideAccess(settings, { ...request, authorization: null }, 'viewer', now);
+  const decision = await decideAccess(settings, sessions, { ...request, authorization: null }, 'viewer', now);
   if (decision.ok) return { kind: 'pass' };
   const next = safeNextPath(`${pathname}${request.search}`);
   return { kind: 'redirect', location: next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}` };

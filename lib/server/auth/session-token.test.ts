@@ -3,9 +3,12 @@ import { parseUsers, type UserCredential } from '../../auth/credentials';
 import {
   clearedSessionCookieHeader,
   cookieValue,
-  issueSessionToken,
+  checkStoredSession,
+  credentialStamp,
+  newSessionToken,
   sessionCookieHeader,
-  verifySessionToken,
+  sessionIdHash,
+  type StoredSession,
 } from './session-token';
 
 const KEY = 'k'.repeat(32);
@@ -20,41 +23,63 @@ const now = new Date('2026-11-29T12:00:00Z');
 const later = (s: number) => new Date(now.getTime() + s * 1000);
 
 describe('session tokens', () => {
-  it('round-trips a signed session until it expires, with the role from the configuration', () => {
-    const token = issueSessionToken(KEY, alice, now, 3600);
-    expect(verifySessionToken(KEY, users, token, later(3599))).toEqual({
-      name: 'alice',
-      role: 'operator',
-      via: 'session',
-      expiresAt: later(3600),
-    });
-    expect(verifySessionToken(KEY, users, token, later(3600))).toBeNull();
-  });
-
-  it('refuses forged, altered, foreign-key and garbage tokens', () => {
-    const token = issueSessionToken(KEY, alice, now, 3600);
-    const [v, payload, sig] = token.split('.') as [string, string, string];
-    const forgedPayload = Buffer.from(
-      JSON.stringify({ u: 'alice', iat: now.getTime() / 1000, exp: now.getTime() / 1000 + 99_999 }),
-    ).toString('base64url');
-    expect(verifySessionToken(KEY, users, `${v}.${forgedPayload}.${sig}`, now)).toBeNull();
-    expect(verifySessionToken(KEY, users, `${v}.${payload}.${sig.slice(0, -2)}AA`, now)).toBeNull();
-    expect(verifySessionToken('x'.repeat(32), users, token, now)).toBeNull();
-    for (const junk of [undefined, '', 'v1', 'v1..', 'v2.a.b', `v1.${payload}`, 'v1.!!!.???', 'a'.repeat(5000)]) {
-      expect(verifySessionToken(KEY, users, junk, now)).toBeNull();
+  it('are 256 random bits, never repeated, and hash to a 64-hex key; anything else is no token', () => {
+    const tokens = new Set(Array.from({ length: 100 }, newSessionToken));
+    expect(tokens.size).toBe(100);
+    for (const token of tokens) {
+      expect(token).toMatch(/^s1\.[A-Za-z0-9_-]{43}$/);
+      expect(Buffer.from(token.slice(3), 'base64url')).toHaveLength(32);
+      expect(sessionIdHash(token)).toMatch(/^[0-9a-f]{64}$/);
+      expect(sessionIdHash(token)).not.toContain(token.slice(3));
     }
+    const token = newSessionToken();
+    for (const junk of [undefined, '', 's1', 's1.', `${token}x`, `s2.${token.slice(3)}`, 'v1.a.b', 'a'.repeat(5000)])
+      expect(sessionIdHash(junk)).toBeNull();
+  });
+});
+
+describe('checkStoredSession', () => {
+  const settings = { sessionSecret: KEY, users, sessionIdleSec: 600 };
+  const stored = (over: Partial<StoredSession> = {}): StoredSession => ({
+    userName: 'alice',
+    role: 'operator',
+    credentialStamp: credentialStamp(KEY, alice),
+    lastSeenAt: now,
+    expiresAt: later(3600),
+    idleExpiresAt: later(600),
+    ...over,
   });
 
-  it('ends when the user is removed or their password or role changes', () => {
-    const token = issueSessionToken(KEY, alice, now, 3600);
-    expect(verifySessionToken(KEY, list('bob:viewer:bob-password-12'), token, now)).toBeNull();
-    expect(verifySessionToken(KEY, list('alice:operator:another-password'), token, now)).toBeNull();
-    expect(verifySessionToken(KEY, list('alice:viewer:alice-password-1'), token, now)).toBeNull();
+  it('holds until the absolute or the idle expiry, whichever comes first', () => {
+    expect(checkStoredSession(stored(), settings, later(599))).toMatchObject({
+      ok: true,
+      principal: { name: 'alice', role: 'operator', via: 'session', expiresAt: later(3600) },
+    });
+    expect(checkStoredSession(stored(), settings, later(600))).toEqual({ ok: false, reason: 'idle' });
+    expect(checkStoredSession(stored({ idleExpiresAt: later(9999) }), settings, later(3600))).toEqual({
+      ok: false,
+      reason: 'expired',
+    });
   });
 
-  it('refuses a token issued in the future', () => {
-    const token = issueSessionToken(KEY, alice, later(600), 3600);
-    expect(verifySessionToken(KEY, users, token, now)).toBeNull();
+  it('writes last-seen at most once a minute, moving the idle expiry with it', () => {
+    expect(checkStoredSession(stored(), settings, later(59))).toMatchObject({ ok: true, touch: null });
+    expect(checkStoredSession(stored(), settings, later(60))).toMatchObject({
+      ok: true,
+      touch: { lastSeenAt: later(60), idleExpiresAt: later(660) },
+    });
+  });
+
+  it('ends when the user is removed or their password or role changes, or under another secret', () => {
+    const changed = (value: string) => ({ ...settings, users: list(value) });
+    for (const config of [
+      changed('bob:viewer:bob-password-12'),
+      changed('alice:operator:another-password'),
+      changed('alice:viewer:alice-password-1'),
+      { ...settings, sessionSecret: 'x'.repeat(32) },
+    ])
+      expect(checkStoredSession(stored(), config, now)).toEqual({ ok: false, reason: 'credentials changed' });
+    expect(checkStoredSession(stored({ role: 'viewer' }), settings, now)).toMatchObject({ ok: false });
   });
 });
 

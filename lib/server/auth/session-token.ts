@@ -1,15 +1,23 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Role, UserCredential } from '../../auth/credentials';
 
-// The session cookie: `v1.<payload>.<signature>`, payload = base64url JSON { u: name, iat, exp } (seconds),
-// signature = HMAC-SHA256 under WARDEN_SESSION_SECRET over "v1.<payload>." plus the user's credential
-// fingerprint. Stateless: nothing is stored server-side. The role is not in the cookie; it is looked up in the
-// current configuration on every request, so a removed user, a changed password or a changed role ends the
-// session at once. A cookie is valid until `exp` (absolute, not sliding); signing out deletes it from the
-// browser, but a copy taken before stays valid until it expires (there is no server-side revocation list).
+// The session cookie and the rules for a stored session, pure apart from the token's randomness.
+// - The cookie is `s1.<43 base64url characters>`: 256 random bits, opaque, carrying no name or expiry.
+// - The server keeps the session in Postgres (dashboard_session, lib/server/auth/session-store.ts) under the
+//   SHA-256 of the cookie value, so reading the table yields no usable cookie. Deleting the row (sign-out)
+//   refuses every copy of the cookie at once.
+// - The row keeps an HMAC (under WARDEN_SESSION_SECRET) of the user's configured entry at sign-in, and the
+//   entry is looked up in the current configuration on every request: removing a user or changing their
+//   password or role ends their sessions at once, as the stateless cookie did before.
+// - A session ends at its absolute expiry (sign-in + WARDEN_SESSION_MAX_AGE_SEC, never extended) or when it
+//   was not used for WARDEN_SESSION_IDLE_SEC. Last-seen is written at most once per LAST_SEEN_WRITE_INTERVAL_MS
+//   per session, so the idle end is exact to that interval (it can come that much early, never late).
 
 export const SESSION_COOKIE = 'warden_session';
-const VERSION = 'v1';
+const TOKEN_PATTERN = /^s1\.[A-Za-z0-9_-]{43}$/;
+
+/** Last-seen (and so the idle expiry) moves at most this often per session: no write on every request. */
+export const LAST_SEEN_WRITE_INTERVAL_MS = 60_000;
 
 export interface SessionPrincipal {
   name: string;
@@ -18,45 +26,60 @@ export interface SessionPrincipal {
   expiresAt: Date;
 }
 
-function signature(key: string, payload: string, user: UserCredential): Buffer {
-  return createHmac('sha256', key).update(`${VERSION}.${payload}.`).update(user.fingerprint.reveal()).digest();
+/** A fresh cookie value. */
+export function newSessionToken(): string {
+  return `s1.${randomBytes(32).toString('base64url')}`;
 }
 
-export function issueSessionToken(key: string, user: UserCredential, now: Date, maxAgeSec: number): string {
-  const iat = Math.floor(now.getTime() / 1000);
-  const payload = Buffer.from(JSON.stringify({ u: user.name, iat, exp: iat + maxAgeSec })).toString('base64url');
-  return `${VERSION}.${payload}.${signature(key, payload, user).toString('base64url')}`;
+/** The stored key of a cookie value (hex SHA-256), or null when the value cannot be one of ours. */
+export function sessionIdHash(token: string | undefined): string | null {
+  if (!token || !TOKEN_PATTERN.test(token)) return null;
+  return createHash('sha256').update(token).digest('hex');
 }
 
-/** The signed-in user of a cookie value, or null when it is missing, malformed, forged, stale or expired. */
-export function verifySessionToken(
-  key: string,
-  users: readonly UserCredential[],
-  token: string | undefined,
+/** Binds a session to the user's configured entry; a changed entry yields another stamp. */
+export function credentialStamp(key: string, user: UserCredential): string {
+  return createHmac('sha256', key).update('warden-session-credential.').update(user.fingerprint.reveal()).digest('hex');
+}
+
+/** What a stored session row holds that the rules read. */
+export interface StoredSession {
+  userName: string;
+  role: string;
+  credentialStamp: string;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  idleExpiresAt: Date;
+}
+
+export type SessionCheck =
+  | { ok: true; principal: SessionPrincipal; touch: { lastSeenAt: Date; idleExpiresAt: Date } | null }
+  | { ok: false; reason: 'expired' | 'idle' | 'credentials changed' };
+
+/**
+ * Whether a stored session still holds at `now`, and when it does whether to write last-seen (`touch`, at most
+ * once per LAST_SEEN_WRITE_INTERVAL_MS). Refused sessions are deleted by the caller.
+ */
+export function checkStoredSession(
+  session: StoredSession,
+  settings: { sessionSecret: string; users: readonly UserCredential[]; sessionIdleSec: number },
   now: Date,
-): SessionPrincipal | null {
-  if (!token || token.length > 1024) return null;
-  const parts = token.split('.');
-  if (parts.length !== 3 || parts[0] !== VERSION) return null;
-  const [, payload, presented] = parts as [string, string, string];
-  let claims: unknown;
-  try {
-    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-  } catch {
-    return null;
-  }
-  if (typeof claims !== 'object' || claims === null) return null;
-  const { u, iat, exp } = claims as { u?: unknown; iat?: unknown; exp?: unknown };
-  if (typeof u !== 'string' || typeof iat !== 'number' || typeof exp !== 'number') return null;
-  const user = users.find((candidate) => candidate.name === u);
-  if (!user) return null;
-  const expected = signature(key, payload, user);
-  const given = Buffer.from(presented, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  const nowSec = now.getTime() / 1000;
-  // A cookie issued in the future (beyond a minute of clock skew) is refused too.
-  if (exp <= nowSec || iat > nowSec + 60) return null;
-  return { name: user.name, role: user.role, via: 'session', expiresAt: new Date(exp * 1000) };
+): SessionCheck {
+  if (session.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
+  if (session.idleExpiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'idle' };
+  const user = settings.users.find((u) => u.name === session.userName);
+  if (!user || user.role !== session.role || credentialStamp(settings.sessionSecret, user) !== session.credentialStamp)
+    return { ok: false, reason: 'credentials changed' };
+  const due = now.getTime() - session.lastSeenAt.getTime() >= LAST_SEEN_WRITE_INTERVAL_MS;
+  return {
+    ok: true,
+    principal: { name: user.name, role: user.role, via: 'session', expiresAt: session.expiresAt },
+    touch: due ? { lastSeenAt: now, idleExpiresAt: idleExpiry(now, settings.sessionIdleSec) } : null,
+  };
+}
+
+export function idleExpiry(lastSeen: Date, idleSec: number): Date {
+  return new Date(lastSeen.getTime() + idleSec * 1000);
 }
 
 export interface CookieOptions {

@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 export async function POST(request: Request) {
   return respond(
     async () => {
-      const operator = authorize(request, 'operator');
+      const operator = await authorize(request, 'operator');
       const body = ZSilenceRequest.parse(await readJsonBody(request));
       return createSilence(serverDatabase(), body, operator.name);
     },

@@ -6,7 +6,7 @@ export const dynamic = 'force-dynamic';
 
 export async function GET(request: Request) {
   return respond(async () => {
-    const { name, role, via } = authorize(request, 'viewer');
+    const { name, role, via } = await authorize(request, 'viewer');
     return { name, role, via };
   });
 }

@@ -2,9 +2,15 @@
 import { ZSignInRequest } from '@/lib/schemas/auth';
 import { errorResponse, readJsonBody } from '@/lib/server/api-response';
 import { loadAuthSettings } from '@/lib/server/auth/auth-settings';
-import { processSignInLimiter, requireSameOrigin, sessionSetCookie } from '@/lib/server/auth/request-auth';
+import {
+  clientOf,
+  processAccessLog,
+  processSessionStore,
+  processSignInLimiter,
+  requireSameOrigin,
+  sessionSetCookie,
+} from '@/lib/server/auth/request-auth';
 import { signIn } from '@/lib/server/auth/sign-in';
-import { clientAddress } from '@/lib/server/auth/sign-in-limiter';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,8 +21,10 @@ export async function POST(request: Request) {
     const { session, token } = await signIn(
       loadAuthSettings(),
       processSignInLimiter(),
+      processSessionStore(),
+      processAccessLog(),
       body,
-      clientAddress(request.headers),
+      clientOf(request),
     );
     return Response.json(session, {
       headers: { 'set-cookie': sessionSetCookie(request, token), 'cache-control': 'no-store' },

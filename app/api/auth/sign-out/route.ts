@@ -1,16 +1,29 @@
-// POST /api/auth/sign-out - deletes the session cookie (a copy taken earlier stays valid until it expires).
+// POST /api/auth/sign-out - ends the stored session (every copy of the cookie is refused after) and deletes the cookie.
 import { errorResponse } from '@/lib/server/api-response';
-import { requireSameOrigin, sessionClearCookie } from '@/lib/server/auth/request-auth';
+import {
+  clientOf,
+  processAccessLog,
+  processSessionStore,
+  requireSameOrigin,
+  sessionClearCookie,
+  sessionCookieOf,
+} from '@/lib/server/auth/request-auth';
+import { signOut } from '@/lib/server/auth/sign-out';
 
 export const dynamic = 'force-dynamic';
 
 export async function POST(request: Request) {
   try {
     requireSameOrigin(request);
-    return Response.json(
-      { signedOut: true },
-      { headers: { 'set-cookie': sessionClearCookie(request), 'cache-control': 'no-store' } },
+    const result = await signOut(
+      processSessionStore(),
+      processAccessLog(),
+      sessionCookieOf(request),
+      clientOf(request),
     );
+    return Response.json(result, {
+      headers: { 'set-cookie': sessionClearCookie(request), 'cache-control': 'no-store' },
+    });
   } catch (error) {
     return errorResponse(error);
   }

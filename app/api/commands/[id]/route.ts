@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   return respond(async () => {
-    authorize(request, 'viewer');
+    await authorize(request, 'viewer');
     const { id } = await routeParams(z.object({ id: ZCommandIdParam }), params);
     return getCommand(serverDatabase(), id);
   });

@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }) {
   return respond(async () => {
-    const operator = authorize(request, 'operator');
+    const operator = await authorize(request, 'operator');
     const { id } = await routeParams(ZAlertRouteParams, params);
     const body = ZAcknowledgeRequest.parse(await readJsonBody(request));
     return acknowledgeAlert(serverDatabase(), id, operator.name, body.comment, new Date());

@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 
 export async function GET(request: Request, { params }: { params: Promise<{ groupId: string }> }) {
   return respond(async () => {
-    authorize(request, 'viewer');
+    await authorize(request, 'viewer');
     const { groupId } = await routeParams(ZGroupRouteParams, params);
     const window = resolveSeriesWindow(ZLagSeriesQuery.parse(queryOf(request)), Date.now());
     return getLagSeries(serverDatabase(), groupId, window);

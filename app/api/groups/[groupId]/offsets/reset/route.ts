@@ -11,7 +11,7 @@ export const dynamic = 'force-dynamic';
 
 export async function POST(request: Request, { params }: { params: Promise<{ groupId: string }> }) {
   try {
-    const operator = authorize(request, 'operator');
+    const operator = await authorize(request, 'operator');
     const { groupId } = await routeParams(ZGroupRouteParams, params);
     const body = ZOffsetResetRequest.parse(await readJsonBody(request));
     const result = await withGroupOffsets((kafka) =>
