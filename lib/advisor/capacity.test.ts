@@ -12,7 +12,7 @@ import {
 const uniform = (count: number, arrivalRatePerSec: number, backlog: number): PartitionLoad[] =>
   Array.from({ length: count }, (_, partition) => ({ partition, arrivalRatePerSec, backlog }));
 
-// Seed 003: 1,200 records/s over 6 partitions, 30,000 behind on each, 300 records/s per consumer.
+// The short-of-capacity group: 1,200 records/s over 6 partitions, 30,000 behind on each, 300 records/s per consumer.
 const seed: CapacityInput = {
   partitions: uniform(6, 200, 30_000),
   consumers: 3,
@@ -72,7 +72,7 @@ describe('assignPartitions', () => {
 });
 
 describe('planCapacity', () => {
-  it('gets seed 003 right: 3 never catch up, 6 catch up in 300 s, a 7th idles', () => {
+  it('plans the short-of-capacity group: 3 never catch up, 6 catch up in 300 s, a 7th idles', () => {
     const plan = planCapacity(seed);
     expect(plan.recommendedConsumers).toBe(6);
     expect(plan.catchUpSec).toBe(300);

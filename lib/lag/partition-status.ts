@@ -11,7 +11,8 @@ export interface CommitSample {
 }
 
 /**
- * Burrow's evaluator, exactly as anchors.md states it. `samples` is the window (oldest first, one entry per
+ * Burrow's evaluation rules in their documented form, listed below (docs/decisions.md,
+ * "Scenarios", says where Burrow's current code differs). `samples` is the window (oldest first, one entry per
  * observed commit): the caller passes the last N commits; every entry given is evaluated. An entry's lag is
  * max(0, logEndOffset - committedOffset); the current lag is the last entry's.
  *

@@ -20,8 +20,8 @@ async function runWorkload(spec: ChildSpec): Promise<Measurement> {
       return (await import('./workloads/raw-kafkajs')).runRawKafkajs(spec, groupId);
     case 'warden':
       return (await import('./workloads/warden')).runWarden(spec, groupId);
-    case 'seed-001':
-      return (await import('./workloads/seed-001')).runSeed001(spec, groupId, () => send({ type: 'ready' }));
+    case 'keyed-retries':
+      return (await import('./workloads/keyed-retries')).runKeyedRetries(spec, groupId, () => send({ type: 'ready' }));
     case 'memory':
       return (await import('./workloads/memory')).runMemory(spec, groupId);
     case 'pipeline':

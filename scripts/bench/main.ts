@@ -1,5 +1,5 @@
-// npm run bench - Warden's consumer core next to raw kafkajs on the same pre-produced topics, in one run
-// (issue 9); and the sampler's round time (issue 5) and the group page's reads (issue 7). Starts the bundled broker unless KAFKA_BROKERS is set, produces the topics once (reused
+// npm run bench - Warden's consumer core next to raw kafkajs on the same pre-produced topics, in one run;
+// and the sampler's round time and the group page's reads, each against its target in plan.ts. Starts the bundled broker unless KAFKA_BROKERS is set, produces the topics once (reused
 // while they hold exactly their layout), runs every workload in a child process of its own, prints the
 // table and saves it with every run's raw measurements under bench-results/ (git-ignored).
 //   npm run bench                 full sizes, 3 rounds of the throughput workloads

@@ -1,5 +1,5 @@
 // npm run verify - fault scenarios on real worker processes, judged by a checker (see run-verification.ts).
-//   npm run verify                                  every scenario, seed 001's size (50,000 records, 10 keys)
+//   npm run verify                                  every scenario, the keyed-retries size (50,000 records, 10 keys)
 //   npm run verify -- --scenarios kill9,rebalance   a selection
 //   npm run verify -- --quick                       3,000 records per scenario
 //   options: --records N --keys K --partitions P --transient-rate 0.1 --latency-ms 5 --ordering key

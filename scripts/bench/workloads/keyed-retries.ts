@@ -5,7 +5,7 @@ import { LatencyRecorder } from '../latency-recorder';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
 import { peakRssBytes, probeKafka } from './probe';
 
-// Seed 001's synthetic workload: key mode, a handler failing transiently on a fixed share of attempts
+// The keyed-retries workload (docs/decisions.md, "Scenarios"): key mode, a handler failing transiently on a fixed share of attempts
 // (retried with the core's backoff), the orchestrator producing while this consumer runs. Latency is end
 // to end: the record's producer timestamp → its handler succeeded. An order violation is a record
 // starting while an earlier record of its key has not completed.
@@ -31,13 +31,17 @@ interface KeyedEvent {
   sequence: number;
 }
 
-export async function runSeed001(spec: ChildSpec, groupId: string, onReady: () => Promise<void>): Promise<Measurement> {
+export async function runKeyedRetries(
+  spec: ChildSpec,
+  groupId: string,
+  onReady: () => Promise<void>,
+): Promise<Measurement> {
   const settings = spec.warden;
-  const seed = spec.seed001;
-  if (!settings || !seed) throw new Error(`workload ${spec.workload}: warden or seed001 settings are missing`);
+  const workload = spec.keyedRetries;
+  if (!settings || !workload) throw new Error(`workload ${spec.workload}: warden or keyedRetries settings are missing`);
   const probe = probeKafka(createKafka({ brokers: spec.brokers, clientId: `bench-${spec.workload}` }));
-  const latency = new LatencyRecorder(seed.records);
-  const lastCompleted = new Array<number>(seed.keys).fill(-1);
+  const latency = new LatencyRecorder(workload.records);
+  const lastCompleted = new Array<number>(workload.keys).fill(-1);
   const fail = seededRandom(1);
   let completed = 0;
   let violations = 0;
@@ -53,7 +57,7 @@ export async function runSeed001(spec: ChildSpec, groupId: string, onReady: () =
     try {
       const event = JSON.parse(record.value?.toString() ?? '') as { businessId: string; sequence: number };
       const keyIndex = Number(event.businessId.slice('key-'.length));
-      if (!Number.isInteger(keyIndex) || keyIndex < 0 || keyIndex >= seed.keys)
+      if (!Number.isInteger(keyIndex) || keyIndex < 0 || keyIndex >= workload.keys)
         throw new Error(`unknown key ${event.businessId}`);
       return { ok: true, value: { keyIndex, sequence: event.sequence }, orderingKey: event.businessId };
     } catch (error) {
@@ -68,7 +72,7 @@ export async function runSeed001(spec: ChildSpec, groupId: string, onReady: () =
       return;
     }
     if (sequence > last + 1) violations++;
-    if (fail() < seed.transientErrorRate) {
+    if (fail() < workload.transientErrorRate) {
       failures++;
       throw new InjectedTransientError(`injected failure of ${record.partition}@${record.offset}`);
     }
@@ -76,7 +80,7 @@ export async function runSeed001(spec: ChildSpec, groupId: string, onReady: () =
     const now = epochNowMs();
     latency.add(now - record.timestampMs);
     lastCompletionEpochMs = now;
-    if (++completed === seed.records) finish();
+    if (++completed === workload.records) finish();
   };
 
   const consumer = createConsumer<KeyedEvent>({
@@ -102,7 +106,7 @@ export async function runSeed001(spec: ChildSpec, groupId: string, onReady: () =
   const counters = consumer.core.snapshot().counters;
   await consumer.stop(5_000);
   return {
-    records: seed.records,
+    records: workload.records,
     // The orchestrator replaces the start with its first produce.
     startEpochMs: probe.firstFetchEpochMs() ?? lastCompletionEpochMs,
     endEpochMs: lastCompletionEpochMs,
