@@ -369,11 +369,6 @@ export function childProcessEnv(overrides: Record<string, string | undefined> = 
   return { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...overrides };
 }
 
-/** Whether this process runs under CI (the CI variable), for scripts that install what CI lacks. */
-export function isCi(): boolean {
-  return process.env.CI === 'true' || process.env.CI === '1';
-}
-
 /**
  * The Prisma CLI resolves `env("DATABASE_URL")` in the schema even though the driver adapter connects, and
  * with the variable unset it falls back to downloading a native engine (impossible offline). Called from
