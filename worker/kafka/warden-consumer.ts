@@ -8,7 +8,7 @@ import type { Readiness } from '../shared/worker-types';
 import type { ConsumerLogger, RebalanceTiming } from '../shared/worker-types';
 
 // The kafkajs adapter around the pure ConsumerCore, and the library entry point (`createConsumer`).
-// kafkajs facts this relies on: each broker's fetcher waits for eachBatch, so eachBatch hands
+// kafkajs facts this relies on (anchors.md): each broker's fetcher waits for eachBatch, so eachBatch hands
 // records to the core and returns at once (unless nothing could be fetched until a resume: fetch-hold.ts); the
 // fetch position follows resolved offsets; pause state and pending seeks live in kafkajs's ConsumerGroup,
 // which is recreated after a crash, so the adapter keeps the desired pauses itself and re-applies them after
@@ -151,7 +151,7 @@ export class WardenConsumer<T> {
   /**
    * Ready only while the consume loop demonstrably makes progress: a join, fetch or heartbeat within the
    * window. A fatal core, a crash kafkajs will not restart, or silence all report not ready, so a
-   * consumer that stopped polling is never reported healthy.
+   * consumer that stopped polling is never reported healthy (seed 000's unresolved bug).
    */
   readiness(): Readiness {
     if (this.core.isFatal()) return { ready: false, detail: `consumer core is fatal: ${this.core.fatalReason}` };
