@@ -8,7 +8,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['{lib,worker,components,scripts}/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['{lib,worker,components,scripts,test-support}/**/*.test.ts'],
+          environment: 'node',
+        },
       },
       {
         extends: true,

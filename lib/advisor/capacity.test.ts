@@ -8,6 +8,7 @@ import {
   type PartitionLoad,
   planCapacity,
 } from './capacity';
+import { seededRandom } from '../../test-support/seeded-random';
 
 const uniform = (count: number, arrivalRatePerSec: number, backlog: number): PartitionLoad[] =>
   Array.from({ length: count }, (_, partition) => ({ partition, arrivalRatePerSec, backlog }));
@@ -306,20 +307,8 @@ describe('assignPartitions against a reference linear scan', () => {
     }
     return loads;
   }
-  /** Deterministic PRNG (mulberry32). */
-  function seeded(seed: number): () => number {
-    let state = seed >>> 0;
-    return () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   it('matches on random inputs with many ties', () => {
-    const random = seeded(42);
+    const random = seededRandom(42);
     for (let round = 0; round < 300; round += 1) {
       const count = 1 + Math.floor(random() * 24);
       const partitions = Array.from({ length: count }, (_, partition) => ({

@@ -9,6 +9,7 @@ import { observe, readWholeTopic } from './observe';
 import { encodeRecord, planRecords, type PlanOptions } from './records';
 import { TcpProxy } from './tcp-proxy';
 import { judge, passes, type Observation, type ProducedRecord, type Verdict } from './verdict';
+import { seededRandom } from '../../test-support/seeded-random';
 
 // Runs fault scenarios against real worker processes (the same worker `npm run worker` starts) and judges
 // what they did: nothing lost, per-key order kept, no record silently dropped, no commit past unfinished
@@ -320,8 +321,7 @@ async function produce(
   plan: PlanOptions,
   withOnePoison: boolean,
 ): Promise<ProducedRecord[]> {
-  let seed = 7;
-  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const random = seededRandom(7);
   const planned = planRecords(plan, random);
   if (withOnePoison) planned[Math.min(5, planned.length - 1)]!.kind = 'poison';
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });

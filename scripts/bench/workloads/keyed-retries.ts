@@ -4,6 +4,7 @@ import { createConsumer } from '../../../worker/kafka/warden-consumer';
 import { LatencyRecorder } from '../latency-recorder';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
 import { peakRssBytes, probeKafka } from './probe';
+import { seededRandom } from '../../../test-support/seeded-random';
 
 // The keyed-retries workload (docs/decisions.md, "Scenarios"): key mode, a handler failing transiently on a fixed share of attempts
 // (retried with the core's backoff), the orchestrator producing while this consumer runs. Latency is end
@@ -12,18 +13,6 @@ import { peakRssBytes, probeKafka } from './probe';
 
 class InjectedTransientError extends Error {
   override name = 'InjectedTransientError';
-}
-
-/** Deterministic [0, 1) generator (mulberry32), so every run injects the same failures. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 interface KeyedEvent {
