@@ -3,10 +3,10 @@
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { groupPath } from '@/components/api-client';
-import { formatDateTime } from '@/components/format';
 import { useAudit } from '@/components/hooks/use-audit';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
 import type { TOperatorAction } from '@/lib/schemas/operator-actions';
+import { formatDateTime } from '@/components/format';
 
 /** Audit: every operator action, newest first: who, what, on which partition, why, when, and the outcome. */
 export function AuditPageClient({ refreshMs }: { refreshMs: number }) {

@@ -4,7 +4,6 @@ import Link from 'next/link';
 import { useRef, useState } from 'react';
 import { ActionDialog, type ActionKind } from '@/components/action-dialog';
 import { groupPath } from '@/components/api-client';
-import { formatAge, formatCount, formatDateTime } from '@/components/format';
 import { useCommand } from '@/components/hooks/use-operator-action';
 import { useQuarantines } from '@/components/hooks/use-quarantines';
 import { quarantineAnchor } from '@/components/partition-table';
@@ -13,6 +12,8 @@ import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/compon
 import { useNow } from '@/components/use-now';
 import type { TOperatorAction } from '@/lib/schemas/operator-actions';
 import type { TQuarantine } from '@/lib/schemas/quarantines';
+import { formatAge, formatCount } from '@/lib/format';
+import { formatDateTime } from '@/components/format';
 
 /** Quarantine: every held partition with its record, and Resume / Skip / Seek behind a confirmation. */
 export function QuarantinePageClient({ refreshMs }: { refreshMs: number }) {

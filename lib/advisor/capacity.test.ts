@@ -3,7 +3,6 @@ import {
   assignPartitions,
   type CapacityInput,
   consumerCatchUpSec,
-  formatDuration,
   groupCatchUpSec,
   type PartitionLoad,
   planCapacity,
@@ -272,10 +271,6 @@ describe('planCapacity', () => {
       { ...seed, partitions: [{ partition: 0, arrivalRatePerSec: 1, backlog: Number.POSITIVE_INFINITY }] },
     ];
     for (const input of bad) expect(() => planCapacity(input), JSON.stringify(input)).toThrow(RangeError);
-  });
-
-  it('re-exports formatDuration for the UI', () => {
-    expect(formatDuration(260)).toBe('4 min 20 s');
   });
 });
 

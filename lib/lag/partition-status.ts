@@ -1,6 +1,6 @@
 // Burrow-style partition status (no thresholds needed) and the group status Warden shows on its dashboard.
 
-import { formatDuration } from './format-duration';
+import { formatDuration } from '../format';
 
 export type PartitionStatus = 'OK' | 'WARN' | 'STOP' | 'STALL' | 'REWIND';
 
