@@ -1,9 +1,6 @@
 import type { Admission, SourceRecord } from '../../../worker/core/types';
-import { createKafka } from '../../../lib/kafka/client';
-import { createConsumer } from '../../../worker/kafka/warden-consumer';
-import { LatencyRecorder } from '../latency-recorder';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
-import { peakRssBytes, probeKafka } from './probe';
+import { WardenWorkload } from './warden-harness';
 import { seededRandom } from '../../../test-support/seeded-random';
 
 // The keyed-retries workload (docs/decisions.md, "Scenarios"): key mode, a handler failing transiently on a fixed share of attempts
@@ -25,11 +22,14 @@ export async function runKeyedRetries(
   groupId: string,
   onReady: () => Promise<void>,
 ): Promise<Measurement> {
-  const settings = spec.warden;
   const workload = spec.keyedRetries;
-  if (!settings || !workload) throw new Error(`workload ${spec.workload}: warden or keyedRetries settings are missing`);
-  const probe = probeKafka(createKafka({ brokers: spec.brokers, clientId: `bench-${spec.workload}` }));
-  const latency = new LatencyRecorder(workload.records);
+  if (!workload) throw new Error(`workload ${spec.workload}: the keyedRetries settings are missing`);
+  // Completions are counted here (the orchestrator produces meanwhile), not by commits.
+  const bench = new WardenWorkload<KeyedEvent>(spec, groupId, {
+    watchedPartitions: null,
+    latencyCapacity: workload.records,
+  });
+  const { latency, probe } = bench;
   const lastCompleted = new Array<number>(workload.keys).fill(-1);
   const fail = seededRandom(1);
   let completed = 0;
@@ -72,37 +72,22 @@ export async function runKeyedRetries(
     if (++completed === workload.records) finish();
   };
 
-  const consumer = createConsumer<KeyedEvent>({
-    kafka: probe.kafka,
-    groupId,
-    topics: [spec.topic],
-    fromBeginning: true,
+  bench.createConsumer({
     admit,
     handle,
     classifyError: (error) => (error instanceof InjectedTransientError ? 'transient' : 'permanent'),
-    ordering: settings.ordering,
-    maxInFlight: settings.maxInFlight,
-    maxInFlightPerPartition: settings.maxInFlightPerPartition,
-    commitIntervalMs: settings.commitIntervalMs,
-    retry: settings.retry,
   });
-  const baselineRssBytes = process.memoryUsage.rss();
-  await consumer.start();
+  await bench.start();
   await probe.joined();
   await onReady();
   await allCompleted;
-  const peak = peakRssBytes();
-  const counters = consumer.core.snapshot().counters;
-  await consumer.stop(5_000);
-  return {
+  const { peakRssBytes, counters } = await bench.stop(5_000);
+  return bench.measurement({
     records: workload.records,
     // The orchestrator replaces the start with its first produce.
     startEpochMs: probe.firstFetchEpochMs() ?? lastCompletionEpochMs,
     endEpochMs: lastCompletionEpochMs,
-    latency: latency.summary(),
-    peakRssBytes: peak,
-    baselineRssBytes,
-    partitionDoneMs: spec.endOffsets.map(() => null),
+    peakRssBytes,
     details: {
       violations,
       duplicates,
@@ -110,5 +95,5 @@ export async function runKeyedRetries(
       retries: counters.retries,
       commits: counters.commits,
     },
-  };
+  });
 }
