@@ -65,7 +65,8 @@ export function lagOf(sample: CommitSample): number {
   return Math.max(0, sample.logEndOffset - sample.committedOffset);
 }
 
-function assertTimeOrdered(samples: readonly CommitSample[]): void {
+/** Throws RangeError naming the first sample with a non-finite number or out of time order (oldest first). */
+export function assertTimeOrdered(samples: readonly CommitSample[]): void {
   samples.forEach((sample, i) => {
     if (![sample.atMs, sample.committedOffset, sample.logEndOffset].every(Number.isFinite)) {
       throw new RangeError(`sample ${i} has a non-finite number: ${JSON.stringify(sample)}`);
