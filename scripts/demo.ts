@@ -10,7 +10,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { childProcessEnv, loadConfig } from '../lib/config';
+import { childProcessEnv, loadDemoConfig } from '../lib/config';
 import { createDatabase } from '../lib/db';
 import { createKafka, kafkaSecurityFrom } from '../lib/kafka/client';
 import { ensureTopics } from '../worker/kafka/topics';
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   }
   const withTraffic = !process.argv.includes('--no-traffic');
   const withUi = !process.argv.includes('--no-ui');
-  const config = loadConfig();
+  const config = loadDemoConfig();
   // Sign-in for the dashboard: demo users with printed passwords unless WARDEN_USERS is set.
   const access = demoAccess(config);
   const started = Date.now();

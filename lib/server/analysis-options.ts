@@ -1,7 +1,7 @@
-import type { WardenConfig } from '../config';
+import type { DashboardConfig } from '../config';
 
 /** The analysis settings every read endpoint shares, from the one config. */
-export function analysisOptions(config: WardenConfig) {
+export function analysisOptions(config: DashboardConfig) {
   return {
     timeLagObjectiveMs: config.TIME_LAG_OBJECTIVE_MS === 0 ? null : config.TIME_LAG_OBJECTIVE_MS,
     rateWindowMs: config.ADVISOR_RATE_WINDOW_MS,

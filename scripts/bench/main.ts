@@ -7,7 +7,7 @@
 //   npm run bench -- --only 2,7   some workloads (1 always runs: every ratio is to it)
 import path from 'node:path';
 import type { Admin, Producer } from 'kafkajs';
-import { loadConfig } from '../../lib/config';
+import { loadBenchConfig } from '../../lib/config';
 import { createKafka } from '../../lib/kafka/client';
 import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
 import { benchDatabaseUrl } from './bench-database';
@@ -37,7 +37,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const plans = selectWorkloads(args.only);
-  const config = loadConfig();
+  const config = loadBenchConfig();
   const sizes: BenchSizes = { ...SIZES[args.mode], repeat: args.repeat ?? SIZES[args.mode].repeat };
   const load = new LoadWatch();
   const startedAt = new Date();

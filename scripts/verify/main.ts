@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../lib/config';
+import { loadBenchConfig } from '../../lib/config';
 import { createDatabase } from '../../lib/db';
 import { createKafka, kafkaSecurityFrom } from '../../lib/kafka/client';
 import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
@@ -47,7 +47,7 @@ async function main(): Promise<number> {
   if (ordering !== 'key' && ordering !== 'partition' && ordering !== 'unordered') {
     throw new Error(`--ordering must be key, partition or unordered, got "${ordering}"`);
   }
-  const config = loadConfig();
+  const config = loadBenchConfig();
   let localBroker: LocalBrokerOptions | null = null;
   let brokerStartedHere = false;
   if (config.usesLocalBroker) {
