@@ -1,7 +1,11 @@
 // Entry of one workload's child process (forked by runner.ts): reads the spec from argv, runs the
 // workload, answers over IPC and exits. Runs nothing when imported.
 import { randomUUID } from 'node:crypto';
+import { parseCommandLine, UsageError } from '../lib/command-line';
 import type { ChildMessage, ChildSpec, Measurement } from './protocol';
+
+const USAGE =
+  'usage: tsx scripts/bench/child.ts <spec as JSON>  (forked by the bench runner, which reads its answer over IPC)';
 
 function send(message: ChildMessage): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -34,8 +38,15 @@ async function runWorkload(spec: ChildSpec): Promise<Measurement> {
 }
 
 async function main(): Promise<void> {
-  const spec = JSON.parse(process.argv[2] ?? 'null') as ChildSpec | null;
-  if (!spec) throw new Error('usage: child.ts <spec as JSON>');
+  const { positionals, values } = parseCommandLine(process.argv.slice(2), {}, { allowPositionals: true });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (positionals.length !== 1)
+    throw new UsageError(`expected one argument, the spec as JSON, got ${positionals.length}`);
+  const spec = JSON.parse(positionals[0]!) as ChildSpec | null;
+  if (!spec) throw new UsageError('the spec is null');
   const timeout = setTimeout(() => {
     void send({
       type: 'error',
@@ -51,6 +62,10 @@ if (require.main === module) {
   main().then(
     () => process.exit(0),
     async (error: Error) => {
+      if (error instanceof UsageError) {
+        console.error(`bench child: ${error.message}\n${USAGE}`);
+        process.exit(2);
+      }
       await send({ type: 'error', message: error.stack ?? error.message }).catch(() => undefined);
       process.exit(1);
     },

@@ -8,44 +8,48 @@
 // Starts the local broker unless KAFKA_BROKERS is set; uses the configured DATABASE_URL (migrated first).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadBenchConfig } from '../../lib/config';
 import { createDatabase } from '../../lib/db';
 import { createKafka, kafkaSecurityFrom } from '../../lib/kafka/client';
 import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
+import { parseCommandLine, runCommandLine, UsageError } from '../lib/command-line';
 import { migrateDatabase } from '../lib/database';
 import { formatReports } from './report';
 import { runVerification, SCENARIOS, type ScenarioName } from './run-verification';
 
 const RESULTS_DIR = path.resolve(__dirname, '..', '..', 'verify-results');
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      scenarios: { type: 'string', default: SCENARIOS.join(',') },
-      records: { type: 'string' },
-      keys: { type: 'string', default: '10' },
-      partitions: { type: 'string', default: '6' },
-      'transient-rate': { type: 'string', default: '0.1' },
-      'latency-ms': { type: 'string', default: '2' },
-      quick: { type: 'boolean', default: false },
-      ordering: { type: 'string', default: 'key' },
-    },
+const USAGE = `usage: npm run verify [-- [--scenarios a,b] [--quick] [--records N] [--keys K] [--partitions P]
+                         [--transient-rate R] [--latency-ms MS] [--ordering key|partition|unordered]]
+  --scenarios     a selection of ${SCENARIOS.join(', ')} (default: all)
+  --quick         3,000 records per scenario (default 50,000)`;
+
+async function main(argv: string[]): Promise<number | 'help'> {
+  const { values } = parseCommandLine(argv, {
+    scenarios: { type: 'string', default: SCENARIOS.join(',') },
+    records: { type: 'string' },
+    keys: { type: 'string', default: '10' },
+    partitions: { type: 'string', default: '6' },
+    'transient-rate': { type: 'string', default: '0.1' },
+    'latency-ms': { type: 'string', default: '2' },
+    quick: { type: 'boolean', default: false },
+    ordering: { type: 'string', default: 'key' },
   });
+  if (values.help) return 'help';
   const scenarios = values.scenarios.split(',').map((s) => s.trim());
   const unknown = scenarios.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
   if (unknown.length > 0)
-    throw new Error(`unknown scenario(s) ${unknown.join(', ')}; choose from ${SCENARIOS.join(', ')}`);
+    throw new UsageError(`unknown scenario(s) ${unknown.join(', ')}; choose from ${SCENARIOS.join(', ')}`);
   const number = (name: string, value: string) => {
     const parsed = Number(value);
     if (!Number.isFinite(parsed) || parsed < 0)
-      throw new Error(`--${name} must be a non-negative number, got "${value}"`);
+      throw new UsageError(`--${name} must be a non-negative number, got "${value}"`);
     return parsed;
   };
 
   const ordering = values.ordering;
   if (ordering !== 'key' && ordering !== 'partition' && ordering !== 'unordered') {
-    throw new Error(`--ordering must be key, partition or unordered, got "${ordering}"`);
+    throw new UsageError(`--ordering must be key, partition or unordered, got "${ordering}"`);
   }
   const config = loadBenchConfig();
   let localBroker: LocalBrokerOptions | null = null;
@@ -105,10 +109,5 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: Error) => {
-    console.error(`verify: ${error.message}`);
-    process.exit(2);
-  },
-);
+// Exit 1 is a failed verdict; a run that could not finish exits 2.
+runCommandLine('verify', USAGE, main, { errorExitCode: 2 });
