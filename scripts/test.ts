@@ -10,6 +10,7 @@ import path from 'node:path';
 import { childProcessEnv, loadConfig } from '../lib/config';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from './lib/broker';
 import { parseCommandLine, UsageError } from './lib/command-line';
+import { portsFromBase } from './lib/port-base';
 import { run } from './lib/processes';
 import { readPlaywrightCounts, readVitestCounts, summaryLine, type SuiteCount } from './lib/test-counts';
 import { resetTestDatabase, testDatabaseUrl } from './lib/test-database';
@@ -18,10 +19,6 @@ const SUITES = ['lint', 'unit', 'integration', 'e2e'] as const;
 type Suite = (typeof SUITES)[number];
 
 const ROOT = path.resolve(__dirname, '..');
-/** Ports from WARDEN_TEST_PORT_BASE, so several checkouts (or engineers) can run npm test at once. */
-function testPorts(base: number) {
-  return { broker: base + 92, controller: base + 93, ui: base + 100, worker: base + 464 };
-}
 
 const USAGE = `usage: npm test [-- [lint] [unit] [integration] [e2e] [vitest file filters...]]
   suites        only these (default: all four, in this order)
@@ -88,7 +85,8 @@ async function main(argv: string[]): Promise<number | 'help'> {
   const { suites, filters, help } = parseArguments(argv);
   if (help) return 'help';
   const config = loadConfig();
-  const ports = testPorts(config.WARDEN_TEST_PORT_BASE);
+  // Ports from WARDEN_TEST_PORT_BASE, so several checkouts (or engineers) can run npm test at once.
+  const ports = portsFromBase(config.WARDEN_TEST_PORT_BASE);
   const testBroker: LocalBrokerOptions = {
     port: ports.broker,
     controllerPort: ports.controller,

@@ -10,6 +10,7 @@ import type { Admin, Producer } from 'kafkajs';
 import { loadBenchConfig } from '../../lib/config';
 import { createKafka } from '../../lib/kafka/client';
 import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
+import { portsFromBase } from '../lib/port-base';
 import { benchDatabaseUrl } from './bench-database';
 import { parseBenchArgs, USAGE } from './cli-args';
 import { LoadWatch } from './load-watch';
@@ -47,9 +48,11 @@ async function main(): Promise<number> {
     .replaceAll(':', '-')
     .replace(/\.\d+Z$/, 'Z')}-${args.mode}${selection}`;
   const commitIntervalMs = args.commitIntervalMs ?? BENCH_COMMIT_INTERVAL_MS;
+  // Its own ports (WARDEN_BENCH_PORT_BASE), so the bench runs while `npm run demo` holds 9092.
+  const ports = portsFromBase(config.WARDEN_BENCH_PORT_BASE);
   const broker: LocalBrokerOptions = {
-    port: config.WARDEN_KAFKA_PORT,
-    controllerPort: config.WARDEN_KAFKA_CONTROLLER_PORT,
+    port: ports.broker,
+    controllerPort: ports.controller,
     // Its own data directory: the pre-produced topics are kept for the next run, away from the demo's.
     home: config.WARDEN_KAFKA_HOME ?? path.join(ROOT, '.warden', 'kafka-bench'),
   };

@@ -5,7 +5,8 @@
 //   options: --records N --keys K --partitions P --transient-rate 0.1 --latency-ms 5 --ordering key
 // Prints a table and writes it as JSON to verify-results/ (git-ignored); exits 1 on any loss, violation
 // or silent drop.
-// Starts the local broker unless KAFKA_BROKERS is set; uses the configured DATABASE_URL (migrated first).
+// Starts its own local broker (WARDEN_VERIFY_PORT_BASE + 92) unless KAFKA_BROKERS is set; uses its own
+// database next to the configured one (`warden` → `warden_verify`, migrated first).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadBenchConfig } from '../../lib/config';
@@ -14,10 +15,18 @@ import { createKafka, kafkaSecurityFrom } from '../../lib/kafka/client';
 import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
 import { parseCommandLine, runCommandLine, UsageError } from '../lib/command-line';
 import { migrateDatabase } from '../lib/database';
+import { portsFromBase } from '../lib/port-base';
 import { formatReports } from './report';
 import { runVerification, SCENARIOS, type ScenarioName } from './run-verification';
 
 const RESULTS_DIR = path.resolve(__dirname, '..', '..', 'verify-results');
+
+/** Verify's own database next to the configured one (`warden` → `warden_verify`). */
+function verifyDatabaseUrl(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  url.pathname = `${url.pathname}_verify`;
+  return url.toString();
+}
 
 const USAGE = `usage: npm run verify [-- [--scenarios a,b] [--quick] [--records N] [--keys K] [--partitions P]
                          [--transient-rate R] [--latency-ms MS] [--ordering key|partition|unordered]]
@@ -52,33 +61,39 @@ async function main(argv: string[]): Promise<number | 'help'> {
     throw new UsageError(`--ordering must be key, partition or unordered, got "${ordering}"`);
   }
   const config = loadBenchConfig();
+  // Its own ports (WARDEN_VERIFY_PORT_BASE), broker directory and database, so verify runs while
+  // `npm run demo` holds 9092/9464 and its workers never contend for the demo's sampler lock.
+  const ports = portsFromBase(config.WARDEN_VERIFY_PORT_BASE);
+  const databaseUrl = verifyDatabaseUrl(config.DATABASE_URL);
   let localBroker: LocalBrokerOptions | null = null;
   let brokerStartedHere = false;
+  let brokers = config.kafkaBrokers;
   if (config.usesLocalBroker) {
     localBroker = {
-      port: config.WARDEN_KAFKA_PORT,
-      controllerPort: config.WARDEN_KAFKA_CONTROLLER_PORT,
-      home: config.WARDEN_KAFKA_HOME,
+      port: ports.broker,
+      controllerPort: ports.controller,
+      home: config.WARDEN_KAFKA_HOME ?? path.resolve(__dirname, '..', '..', '.warden', 'kafka-verify'),
     };
     brokerStartedHere = !(await localBrokerRunning(localBroker));
-    await startLocalBroker(localBroker);
+    brokers = [await startLocalBroker(localBroker)];
   }
-  await migrateDatabase(config.DATABASE_URL);
+  await migrateDatabase(databaseUrl);
   const kafka = createKafka({
-    brokers: config.kafkaBrokers,
+    brokers,
     clientId: 'warden-verify',
     logLevel: 'nothing',
     ...kafkaSecurityFrom(config),
   });
   const admin = kafka.admin();
   await admin.connect();
-  const db = createDatabase(config.DATABASE_URL);
+  const db = createDatabase(databaseUrl);
   try {
     const reports = await runVerification({
       kafka,
       admin,
       db,
-      databaseUrl: config.DATABASE_URL,
+      databaseUrl,
+      brokers,
       localBroker,
       scenarios: scenarios as ScenarioName[],
       records: values.records ? number('records', values.records) : values.quick ? 3_000 : 50_000,
@@ -90,7 +105,7 @@ async function main(argv: string[]): Promise<number | 'help'> {
       poisonShare: 0.001,
       malformedShare: 0.001,
       ignoredShare: 0.02,
-      firstWorkerPort: config.WORKER_PORT + 20,
+      firstWorkerPort: ports.worker,
       log: (line) => console.log(line),
     });
     console.log(formatReports(reports));

@@ -31,6 +31,8 @@ export interface VerifyOptions {
   admin: Admin;
   db: Database;
   databaseUrl: string;
+  /** The brokers the worker processes connect to (the ones `kafka` reaches). */
+  brokers: readonly string[];
   /** Only when the broker was started here can the broker-restart scenario restart it. */
   localBroker: LocalBrokerOptions | null;
   scenarios: ScenarioName[];
@@ -181,6 +183,7 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
   const workers = new Map<number, WorkerProcess>();
   const env = (index: number) => ({
     DATABASE_URL: workerDatabaseUrl.toString(),
+    KAFKA_BROKERS: options.brokers.join(','),
     WARDEN_GROUP_ID: groupId,
     WARDEN_INPUT_TOPIC: topics.input,
     WARDEN_RESULTS_TOPIC: topics.results,
