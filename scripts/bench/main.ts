@@ -1,5 +1,6 @@
 // npm run bench - Warden's consumer core next to raw kafkajs on the same pre-produced topics, in one run;
-// and the sampler's round time and the group page's reads, each against its target in plan.ts. Starts the bundled broker unless KAFKA_BROKERS is set, produces the topics once (reused
+// and the sampler's round time and the group page's reads, each against its target in plan.ts. Starts a
+// bundled broker of its own (WARDEN_BENCH_PORT_BASE + 92) unless KAFKA_BROKERS is set, produces the topics once (reused
 // while they hold exactly their layout), runs every workload in a child process of its own, prints the
 // table and saves it with every run's raw measurements under bench-results/ (git-ignored).
 //   npm run bench                 full sizes, 3 rounds of the throughput workloads
