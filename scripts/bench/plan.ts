@@ -71,7 +71,7 @@ export const KEYED_RETRY_ERROR_RATE = 0.1;
 /**
  * Backoff of the keyed-retries workload: full jitter, base 2 ms, so a first retry draws 0 or 1 ms and later
  * ones 0–3, 0–7 ms…, up to 1 s. Each key is a serial lane and every record behind a retrying one waits with
- * it, so the time a retry holds its lane sets the latency (docs/decisions.md, "Bench scenarios", has the
+ * it, so the time a retry holds its lane sets the latency (docs/decisions.md, "Scenarios", has the
  * measurements behind the base).
  */
 export const KEYED_RETRY_BACKOFF = { baseMs: 2, maxMs: 1_000 };
