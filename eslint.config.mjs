@@ -126,6 +126,22 @@ export default tseslint.config(
     },
   },
   {
+    // The core's tests may draw from the shared seeded random (pure, no I/O) and nothing else outside the core.
+    files: ['worker/core/*.test.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        {
+          regex: '^\\.\\./(?!\\.\\./test-support/seeded-random$)',
+          message: 'worker/core tests import nothing outside worker/core but test-support/seeded-random.',
+        },
+        {
+          group: ['@/*', 'kafkajs', 'pg', '@prisma/*', 'node:*', 'pino', 'prom-client'],
+          message: 'worker/core tests import nothing outside worker/core but test-support/seeded-random.',
+        },
+      ),
+    },
+  },
+  {
     files: ['worker/core/testing/*.ts'],
     rules: {
       'no-restricted-imports': restrict({

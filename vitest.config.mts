@@ -10,7 +10,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{lib,worker,components,scripts}/**/*.test.ts'],
+          include: ['{lib,worker,components,scripts,test-support}/**/*.test.ts'],
           environment: 'node',
           // A timeout only catches a hang (no unit test asserts on speed); scrypt and ESLint start-ups take
           // several seconds when the machine is busy, so the default 5 s would fail correct code.

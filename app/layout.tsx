@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { MainNav } from '@/components/main-nav';
 import { SessionProvider, type SessionUser } from '@/components/session-context';
 import { UserMenu } from '@/components/user-menu';
-import { loadConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/config';
 import { principalOfSessionCookie } from '@/lib/server/auth/request-auth';
 import { SESSION_COOKIE } from '@/lib/server/auth/session-token';
 import { Providers } from './providers';
@@ -37,7 +37,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               </Link>
               {user ? (
                 <>
-                  <MainNav refreshMs={loadConfig().UI_REFRESH_MS} />
+                  <MainNav refreshMs={loadDashboardConfig().UI_REFRESH_MS} />
                   <UserMenu />
                 </>
               ) : null}

@@ -4,7 +4,6 @@ import Link from 'next/link';
 import { FiringAlerts } from '@/components/firing-alerts';
 import { useMemo, useState } from 'react';
 import { groupPath } from '@/components/api-client';
-import { formatAge, formatCount, formatMs, isStale } from '@/components/format';
 import { useGroups } from '@/components/hooks/use-groups';
 import { Sparkline } from '@/components/sparkline';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
@@ -12,6 +11,8 @@ import { GroupStatusBadge, StatePill } from '@/components/status-badge';
 import { TimeLagValue } from '@/components/time-lag-cell';
 import { useNow } from '@/components/use-now';
 import type { TGroupStatus, TGroupSummary } from '@/lib/schemas/groups';
+import { formatAge, formatCount, formatDurationMs } from '@/lib/format';
+import { isStale } from '@/components/format';
 
 type SortKey = 'worst' | 'group' | 'totalLag' | 'timeLag' | 'quarantined' | 'rebalance';
 
@@ -251,7 +252,7 @@ function GroupRow({ group, now, stale }: { group: TGroupSummary; now: number; st
       <td>
         {group.lastRebalance ? (
           <span
-            title={`took ${group.lastRebalance.durationIsBound ? 'at most ' : ''}${formatMs(group.lastRebalance.durationMs)}`}
+            title={`took ${group.lastRebalance.durationIsBound ? 'at most ' : ''}${formatDurationMs(group.lastRebalance.durationMs)}`}
           >
             {formatAge(group.lastRebalance.startedAt, now)}
           </span>

@@ -2,13 +2,13 @@
 
 import { useId, useState } from 'react';
 import type { TGroupAdvice } from '@/lib/schemas/advice';
-import { formatMs, formatRate } from './format';
 import { ErrorState, LoadingState } from './states';
+import { formatDurationMs, formatRateRounded } from '@/lib/format';
 
 function catchUpText(sec: number | null | undefined): string {
   if (sec === undefined) return '—';
   if (sec === null) return 'never catches up';
-  return sec === 0 ? 'keeps up (nothing to catch up)' : `catches up in ${formatMs(sec * 1000)}`;
+  return sec === 0 ? 'keeps up (nothing to catch up)' : `catches up in ${formatDurationMs(sec * 1000)}`;
 }
 
 /**
@@ -73,12 +73,12 @@ function CapacityBody({ advice }: { advice: TGroupAdvice }) {
         <PerConsumerRate advice={advice} label="One consumer processes" />
         <div>
           <dt>Target</dt>
-          <dd>catch up within {formatMs(advice.targetCatchUpSec * 1000)}</dd>
+          <dd>catch up within {formatDurationMs(advice.targetCatchUpSec * 1000)}</dd>
         </div>
       </dl>
       <WhatIf advice={advice} plan={plan} />
       <p className="muted small">
-        Rate: {advice.perConsumerRate.basis}. Rates over the last {formatMs(advice.windowMs)} of samples.
+        Rate: {advice.perConsumerRate.basis}. Rates over the last {formatDurationMs(advice.windowMs)} of samples.
       </p>
       <Notes notes={advice.notes} />
     </div>
@@ -112,7 +112,7 @@ function PerConsumerRate({ advice, label }: { advice: TGroupAdvice; label: strin
     <div>
       <dt>{label}</dt>
       <dd title={advice.perConsumerRate.basis}>
-        {formatRate(advice.perConsumerRate.ratePerSec)}{' '}
+        {formatRateRounded(advice.perConsumerRate.ratePerSec)}{' '}
         {advice.perConsumerRate.isLowerBound ? <span className="pill pill-warn">lower bound</span> : null}
       </dd>
     </div>

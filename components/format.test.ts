@@ -6,34 +6,9 @@ import {
   formatClock,
   formatFailures,
   formatHeldSince,
-  formatAge,
-  formatCount,
-  formatDurationCompact,
-  formatMs,
-  formatRate,
   formatTimeLag,
   isStale,
 } from './format';
-
-describe('formatCount', () => {
-  it('groups thousands and shows unknown as a dash', () => {
-    expect(formatCount(1234567)).toBe('1,234,567');
-    expect(formatCount(0)).toBe('0');
-    expect(formatCount(null)).toBe('—');
-  });
-});
-
-describe('formatAge', () => {
-  const now = Date.parse('2026-11-29T12:00:00Z');
-  it('uses seconds, then minutes, then hours', () => {
-    expect(formatAge('2026-11-29T11:59:48Z', now)).toBe('12 s ago');
-    expect(formatAge('2026-11-29T11:55:30Z', now)).toBe('4 min ago');
-    expect(formatAge('2026-11-29T09:30:00Z', now)).toBe('2 h 30 min ago');
-  });
-  it('never shows a negative age when clocks disagree', () => {
-    expect(formatAge('2026-11-29T12:00:05Z', now)).toBe('0 s ago');
-  });
-});
 
 describe('formatTimeLag', () => {
   it('reads in human units, marks lower bounds and never shows NaN', () => {
@@ -53,32 +28,11 @@ describe('formatTimeLag', () => {
   });
 });
 
-describe('formatRate and formatMs', () => {
-  it('keeps one decimal below 10 and shows unknown as a dash', () => {
-    expect(formatRate(4.25)).toBe('4.3/s');
-    expect(formatRate(1234.5)).toBe('1,235/s');
-    expect(formatRate(null)).toBe('—');
-    expect(formatMs(90_000)).toBe('1 min 30 s');
-    expect(formatMs(null)).toBe('—');
-  });
-});
-
 describe('isStale', () => {
   const now = Date.parse('2026-11-29T12:00:00Z');
   it('allows three sampler rounds and ten seconds of slack', () => {
     expect(isStale('2026-11-29T11:59:36Z', now, 5_000)).toBe(false); // 24 s
     expect(isStale('2026-11-29T11:59:34Z', now, 5_000)).toBe(true); // 26 s
-  });
-});
-
-describe('formatDurationCompact', () => {
-  it('keeps axis labels short', () => {
-    expect(formatDurationCompact(0)).toBe('0s');
-    expect(formatDurationCompact(45_000)).toBe('45s');
-    expect(formatDurationCompact(1_400_000)).toBe('23m20s');
-    expect(formatDurationCompact(1_380_000)).toBe('23m');
-    expect(formatDurationCompact(7_500_000)).toBe('2h5m');
-    expect(formatDurationCompact(3 * 86_400_000 + 4 * 3_600_000)).toBe('3d4h');
   });
 });
 

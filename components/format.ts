@@ -1,30 +1,7 @@
-import { formatDuration } from '@/lib/lag/format-duration';
+import { formatCount, formatDuration } from '@/lib/format';
 import type { TTimeLag } from '@/lib/schemas/groups';
 
-/** "12,345" for counts; "—" when unknown. */
-export function formatCount(value: number | null | undefined): string {
-  return value === null || value === undefined ? '—' : value.toLocaleString('en-US');
-}
-
-/** "12 s ago", "4 min ago": how old a sample is, from the viewer's clock. */
-export function formatAge(iso: string, nowMs: number): string {
-  const seconds = Math.max(0, Math.round((nowMs - Date.parse(iso)) / 1000));
-  if (seconds < 60) return `${seconds} s ago`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min ago`;
-}
-
-/** "4 min 20 s" from milliseconds; "—" when unknown. */
-export function formatMs(ms: number | null | undefined): string {
-  return ms === null || ms === undefined ? '—' : formatDuration(ms / 1000);
-}
-
-/** "12.3/s"; "—" when not measured. */
-export function formatRate(perSec: number | null | undefined): string {
-  if (perSec === null || perSec === undefined) return '—';
-  return `${perSec.toLocaleString('en-US', { maximumFractionDigits: perSec < 10 ? 1 : 0 })}/s`;
-}
+// How the dashboard words time lags, timestamps and staleness; numbers and durations are lib/format.ts's.
 
 /** A time lag as a reader should take it: "≥ 10 min" for a lower bound, "—" when unknown. */
 export function formatTimeLag(lag: Pick<TTimeLag, 'ms' | 'kind'> | null | undefined): string {
@@ -79,16 +56,6 @@ export function isStale(sampledAtIso: string, nowMs: number, sampleIntervalMs: n
   return nowMs - Date.parse(sampledAtIso) > 3 * sampleIntervalMs + 10_000;
 }
 
-/** Axis labels: "45s", "23m", "23m20s", "2h5m", "3d4h": short enough for a chart axis. */
-export function formatDurationCompact(ms: number): string {
-  const sec = Math.round(ms / 1000);
-  if (sec < 60) return `${sec}s`;
-  if (sec < 3600) return sec % 60 === 0 ? `${Math.floor(sec / 60)}m` : `${Math.floor(sec / 60)}m${sec % 60}s`;
-  const min = Math.round(sec / 60);
-  if (min < 24 * 60) return min % 60 === 0 ? `${Math.floor(min / 60)}h` : `${Math.floor(min / 60)}h${min % 60}m`;
-  const hours = Math.round(min / 60);
-  return hours % 24 === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${hours % 24}h`;
-}
 
 /** "06:21:01": a time of day in the viewer's time zone (24 h). */
 export function formatClock(iso: string): string {

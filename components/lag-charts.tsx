@@ -2,10 +2,9 @@
 
 import { useId } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatDuration } from '@/lib/lag/format-duration';
 import { LAG_RANGES, type TLagRange, type TLagSeries } from '@/lib/schemas/groups';
-import { formatCount, formatDurationCompact, formatRate } from './format';
 import { ErrorState, LoadingState } from './states';
+import { formatCount, formatDuration, formatDurationCompact, formatRateRounded } from '@/lib/format';
 
 /** More lines than this turn a chart into noise; the partitions with the highest lag are shown. */
 const MAX_LINES = 12;
@@ -213,8 +212,11 @@ function Charts({ series, range }: { series: TLagSeries; range: TLagRange }) {
             <LineChart {...common}>
               {grid}
               {xAxis}
-              <YAxis tickFormatter={(v: number) => formatRate(v)} tick={axisTick} stroke="#263040" width={56} />
-              <Tooltip {...tooltipStyle} formatter={(v: unknown) => (typeof v === 'number' ? formatRate(v) : '—')} />
+              <YAxis tickFormatter={(v: number) => formatRateRounded(v)} tick={axisTick} stroke="#263040" width={56} />
+              <Tooltip
+                {...tooltipStyle}
+                formatter={(v: unknown) => (typeof v === 'number' ? formatRateRounded(v) : '—')}
+              />
               <Legend wrapperStyle={{ fontSize: 11 }} />
               <Line
                 type="monotone"

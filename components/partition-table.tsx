@@ -1,8 +1,8 @@
 import Link from 'next/link';
 import type { TPartitionDetail } from '@/lib/schemas/groups';
-import { formatCount, formatMs, formatRate } from './format';
 import { PartitionStatusBadge } from './status-badge';
 import { TimeLagValue } from './time-lag-cell';
+import { formatCount, formatDurationMs, formatRateRounded } from '@/lib/format';
 
 const RATES_BASIS: Record<TPartitionDetail['ratesBasis'], string> = {
   sampler: 'measured by the sampler over its window',
@@ -106,10 +106,10 @@ export function PartitionTable({
                 <TimeLagValue lag={p.timeLag} />
               </td>
               <td className="num" title={RATES_BASIS[p.ratesBasis]}>
-                {formatRate(p.arrivalRatePerSec)}
+                {formatRateRounded(p.arrivalRatePerSec)}
               </td>
               <td className="num" title={RATES_BASIS[p.ratesBasis]}>
-                {formatRate(p.consumptionRatePerSec)}
+                {formatRateRounded(p.consumptionRatePerSec)}
               </td>
               <td>
                 {p.owner ? (
@@ -156,7 +156,7 @@ function CommitPrefix({ prefix }: { prefix: NonNullable<TPartitionDetail['commit
         <dt>oldest unfinished</dt>
         <dd>
           {prefix.oldestUnfinishedOffset === null ? '—' : <span className="mono">{prefix.oldestUnfinishedOffset}</span>}
-          {prefix.oldestUnfinishedAgeMs !== null ? ` (${formatMs(prefix.oldestUnfinishedAgeMs)})` : ''}
+          {prefix.oldestUnfinishedAgeMs !== null ? ` (${formatDurationMs(prefix.oldestUnfinishedAgeMs)})` : ''}
         </dd>
       </div>
       {prefix.paused ? (

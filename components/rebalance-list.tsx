@@ -1,7 +1,8 @@
 import Link from 'next/link';
 import type { TRebalance } from '@/lib/schemas/rebalances';
 import { groupPath } from './api-client';
-import { formatDateTime, formatMs } from './format';
+import { formatDurationMs } from '@/lib/format';
+import { formatDateTime } from './format';
 
 const TRIGGER_TEXT: Record<string, string> = {
   join: 'a member joined',
@@ -38,7 +39,7 @@ export function RebalanceTimeline({ rebalances, showGroup }: { rebalances: TReba
                 {r.trigger}
               </span>
               <span className="duration" data-testid="rebalance-duration">
-                {`${r.durationIsBound ? '≤ ' : ''}${formatMs(r.durationMs)}`}
+                {`${r.durationIsBound ? '≤ ' : ''}${formatDurationMs(r.durationMs)}`}
               </span>
               <span className="muted" data-testid="rebalance-moved">
                 {r.partitionsMoved === 0
@@ -58,7 +59,7 @@ export function RebalanceTimeline({ rebalances, showGroup }: { rebalances: TReba
                   <li key={`${s.memberId ?? s.name}-${s.startedAt}`} data-testid="rebalance-stop">
                     <span className="mono">{s.name}</span>{' '}
                     <span className="muted">
-                      {s.joining ? 'joining' : 'stopped'} {formatMs(s.durationMs)}
+                      {s.joining ? 'joining' : 'stopped'} {formatDurationMs(s.durationMs)}
                     </span>
                   </li>
                 ))}

@@ -1,5 +1,4 @@
-import { formatCount } from './format';
-
+import { formatCount } from '@/lib/format';
 /**
  * A tiny trend line (SVG, no chart library: one per overview row). Gaps (null) break the line rather than
  * being drawn as zero; the accessible name states the first, last and peak values.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from './config';
+import { ConfigError, parseConfig, PROGRAM_SCHEMAS } from './config';
 
 describe('parseConfig', () => {
   it('fills every default from an empty environment and uses the local broker', () => {
@@ -125,5 +125,64 @@ describe('parseConfig', () => {
     }
     expect(message).toMatch(/ALERT_SLACK_WEBHOOK_URL=\(set; value not shown\): must be an http/);
     expect(message).not.toContain('secret-token');
+  });
+});
+
+describe('one schema per program', () => {
+  it("a bad DEMO_ variable stops the demo's configuration, not the dashboard's, the worker's or the bench's", () => {
+    const env = { DEMO_SCENARIO: 'chaos', DEMO_STORY_SPEED: '100' };
+    expect(parseConfig(env, 'dashboard').UI_PORT).toBe(3000);
+    expect(parseConfig(env, 'worker').WORKER_PORT).toBe(9464);
+    expect(parseConfig(env, 'bench').WARDEN_BENCH_PORT_BASE).toBe(20_000);
+    let error: unknown;
+    try {
+      parseConfig(env, 'demo');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(2);
+    expect(problems.find((p) => p.startsWith('DEMO_SCENARIO="chaos"'))).toMatch(
+      /story.*steady.*example: DEMO_SCENARIO=story/,
+    );
+    expect(problems.find((p) => p.startsWith('DEMO_STORY_SPEED="100"'))).toMatch(/example: DEMO_STORY_SPEED=1/);
+    expect(() => parseConfig(env)).toThrow(/DEMO_SCENARIO="chaos"/);
+  });
+
+  it('a bad dashboard variable stops the dashboard, not the worker; a bad worker variable the reverse', () => {
+    const badSecret = { WARDEN_SESSION_SECRET: 'short' };
+    expect(() => parseConfig(badSecret, 'dashboard')).toThrow(
+      /WARDEN_SESSION_SECRET=\(set; value not shown\): must be at least 32/,
+    );
+    expect(parseConfig(badSecret, 'worker').WARDEN_ORDERING).toBe('key');
+    const badOrdering = { WARDEN_ORDERING: 'random' };
+    expect(() => parseConfig(badOrdering, 'worker')).toThrow(/WARDEN_ORDERING="random"/);
+    expect(parseConfig(badOrdering, 'dashboard').UI_REFRESH_MS).toBe(3_000);
+  });
+
+  it('a bad base variable stops every program, and every program derives the Kafka settings', () => {
+    for (const program of Object.keys(PROGRAM_SCHEMAS) as Array<keyof typeof PROGRAM_SCHEMAS>) {
+      expect(() => parseConfig({ KAFKA_BROKERS: 'nohost' }, program), program).toThrow(/KAFKA_BROKERS="nohost"/);
+      expect(parseConfig({ KAFKA_BROKERS: 'a:1' }, program).kafkaBrokers, program).toEqual(['a:1']);
+    }
+  });
+
+  it('reads the bench and verify port bases, refusing one out of range', () => {
+    const config = parseConfig({ WARDEN_BENCH_PORT_BASE: '30000', WARDEN_VERIFY_PORT_BASE: '31000' }, 'bench');
+    expect([config.WARDEN_BENCH_PORT_BASE, config.WARDEN_VERIFY_PORT_BASE]).toEqual([30_000, 31_000]);
+    expect(() => parseConfig({ WARDEN_VERIFY_PORT_BASE: '80' }, 'bench')).toThrow(
+      /WARDEN_VERIFY_PORT_BASE="80".*example: WARDEN_VERIFY_PORT_BASE=21000/,
+    );
+  });
+
+  it("keeps every program's variables in the full schema, and each variable in one part", () => {
+    const all = new Set(Object.keys(PROGRAM_SCHEMAS.all.shape));
+    for (const [program, schema] of Object.entries(PROGRAM_SCHEMAS)) {
+      for (const name of Object.keys(schema.shape)) expect(all.has(name), `${program}: ${name}`).toBe(true);
+    }
+    const dashboard = new Set(Object.keys(PROGRAM_SCHEMAS.dashboard.shape));
+    const workerOnly = Object.keys(PROGRAM_SCHEMAS.worker.shape).filter((n) => !(n in PROGRAM_SCHEMAS.base.shape));
+    expect(workerOnly.filter((name) => dashboard.has(name))).toEqual([]);
   });
 });

@@ -5,12 +5,16 @@ import { parseTokens, parseUsers, type ParseResult } from './auth/credentials';
 import { SASL_MECHANISMS, Secret, resolveKafkaSecurity, type KafkaSecuritySettings } from './kafka/security';
 
 // The one place that reads process.env. Every variable of the worker, the UI and the scripts is declared
-// here with its default; a bad value stops start-up with a message naming the variable, the problem and
-// an example. Tests never read the environment: they build options themselves.
+// here with its default, in the part of the program that reads it (a shared base, then one object per
+// program); each program parses only its own parts, so a bad value stops the program that reads it, with a
+// message naming the variable, the problem and an example, and no other. Unit tests never read the
+// environment: they build options themselves.
 
 const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/warden';
 
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65_535).default(fallback);
+/** A port base: base+92 the broker, base+93 its controller, base+100 a UI, base+464 and up workers. */
+const portBase = (fallback: number) => z.coerce.number().int().min(1_024).max(60_000).default(fallback);
 const positiveMs = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 const topicName = (fallback: string) =>
@@ -139,12 +143,15 @@ const postgresUrl = z
     'must be a postgresql:// URL with a database name',
   );
 
-export const envSchema = z.object({
+// --- Each program's variables: one object per part; a program's schema is the base plus its parts. ----
+
+/** Every program: Postgres, the Kafka connection (TLS and SASL checked by lib/kafka/security.ts), the
+ * sampling interval the sampler keeps and the dashboard judges staleness by, logging. */
+const baseShape = {
   DATABASE_URL: postgresUrl,
   KAFKA_BROKERS: brokerList,
   WARDEN_KAFKA_PORT: port(9092),
   KAFKA_CLIENT_ID: z.string().min(1).default('warden'),
-  // --- TLS and SASL of every Kafka client (checked and read by lib/kafka-security.ts; need KAFKA_BROKERS).
   /** TLS to the brokers; without KAFKA_SSL_CA_FILE the system's trusted CAs verify them. */
   KAFKA_SSL: booleanFlag(false),
   /** PEM file of the CA(s) that signed the brokers' certificates; replaces the system's CAs. */
@@ -168,14 +175,23 @@ export const envSchema = z.object({
     .string()
     .optional()
     .transform((value) => (value === undefined ? undefined : new Secret(value))),
+  SAMPLE_INTERVAL_MS: positiveMs(5_000),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** Set by `next start` (production) and `next dev`; any value is accepted, only "production" matters. */
+  NODE_ENV: z.string().default('development'),
+} as const;
+
+/** The worker (`npm run worker`): the pipeline's group and topics, the consumer core, the sampler, operator
+ * commands, its HTTP port, fault injection. */
+const workerShape = {
   WARDEN_GROUP_ID: z.string().min(1).default('warden-pipeline'),
   WARDEN_INPUT_TOPIC: topicName('warden.demo.events'),
   WARDEN_RESULTS_TOPIC: topicName('warden.demo.results'),
   WARDEN_INPUT_PARTITIONS: positiveInt(6),
+  WARDEN_DLQ_TOPIC: topicName('warden.demo.dlq'),
   WORKER_PORT: port(9464),
   /** Interface the worker's HTTP port binds; 0.0.0.0 in a container so Prometheus and probes reach it. */
   WORKER_HOST: z.string().min(1).default('127.0.0.1'),
-  SAMPLE_INTERVAL_MS: positiveMs(5_000),
   SAMPLER_GROUP_INCLUDE: optionalPattern,
   SAMPLER_GROUP_EXCLUDE: optionalPattern,
   /** Raw lag_sample rows older than this are deleted (after being rolled up into 1-minute lag_rollup rows). */
@@ -202,31 +218,10 @@ export const envSchema = z.object({
   SAMPLER_COMMIT_SOURCE: z
     .enum(['auto', 'offsets-topic', 'sampled'], { message: 'must be auto, offsets-topic or sampled' })
     .default('auto'),
-  UI_PORT: port(3000),
-  UI_REFRESH_MS: positiveMs(3_000),
-  /** Group status turns WARN when the worst time lag is above this; 0: no objective. */
-  TIME_LAG_OBJECTIVE_MS: z.coerce.number().int().min(0).default(300_000),
-  ADVISOR_RATE_WINDOW_MS: positiveMs(300_000),
-  ADVISOR_TARGET_CATCH_UP_SEC: positiveInt(300),
-  /** max.poll.records / max.poll.interval.ms the advisor assumes per group (the broker cannot tell); unset: Java client defaults. */
-  ADVISOR_CLIENT_SETTINGS: clientSettingsJson,
   COMMAND_POLL_INTERVAL_MS: positiveMs(1_000),
   COMMAND_EXPIRE_AFTER_MS: positiveMs(300_000),
-  DEMO_RATE_PER_SEC: z.coerce.number().min(0).default(20),
-  /** `npm run demo`: 'story' plays hot key, poison record, surge and a second worker; 'steady' only traffic. */
-  DEMO_SCENARIO: z.enum(['story', 'steady']).default('story'),
-  /** Total rate during the story's slow period; above what the demo workers take, so a backlog builds. */
-  DEMO_SURGE_RATE_PER_SEC: z.coerce.number().min(0).default(300),
-  /** Extra rate on the story's hot key; above one key lane's capacity, so its partition lags alone. */
-  DEMO_HOT_KEY_RATE_PER_SEC: z.coerce.number().min(0).default(15),
-  /** Simulated per-record work of the demo's workers (uniform 0..N ms, via WARDEN_FAULT_LATENCY_MS). */
-  DEMO_WORKER_LATENCY_MS: z.coerce.number().int().min(0).default(200),
-  /** Plays the story N times faster (tests); 1 is the pace an operator can follow. */
-  DEMO_STORY_SPEED: z.coerce.number().min(0.1).max(20).default(1),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   WARDEN_ORDERING: z.enum(['partition', 'key', 'unordered']).default('key'),
   WARDEN_QUARANTINE_POLICY: z.enum(['pause', 'dead-letter']).default('pause'),
-  WARDEN_DLQ_TOPIC: topicName('warden.demo.dlq'),
   WARDEN_MAX_IN_FLIGHT: positiveInt(64),
   WARDEN_MAX_IN_FLIGHT_PER_PARTITION: positiveInt(16),
   WARDEN_MAX_PENDING_PER_PARTITION: positiveInt(1000),
@@ -236,11 +231,23 @@ export const envSchema = z.object({
   WARDEN_STALL_DEAD_LETTER_MS: z.coerce.number().int().min(1).optional(),
   WARDEN_FAULT_TRANSIENT_RATE: z.coerce.number().min(0).max(1).default(0),
   WARDEN_FAULT_LATENCY_MS: z.coerce.number().int().min(0).default(0),
-  WARDEN_KAFKA_HOME: z.string().min(1).optional(),
-  WARDEN_KAFKA_CONTROLLER_PORT: port(9093),
-  /** npm test's ports: broker base+92, controller base+93, UI base+100, workers base+464 and up. */
-  WARDEN_TEST_PORT_BASE: z.coerce.number().int().min(1_024).max(60_000).default(19_000),
-  // --- dashboard access (lib/server/auth/); the dashboard refuses to start without users and a session secret.
+} as const;
+
+/** Statuses, time-lag objective and advice: the dashboard shows them, and the worker's alerts judge by them. */
+const analysisShape = {
+  /** Group status turns WARN when the worst time lag is above this; 0: no objective. */
+  TIME_LAG_OBJECTIVE_MS: z.coerce.number().int().min(0).default(300_000),
+  ADVISOR_RATE_WINDOW_MS: positiveMs(300_000),
+  ADVISOR_TARGET_CATCH_UP_SEC: positiveInt(300),
+  /** max.poll.records / max.poll.interval.ms the advisor assumes per group (the broker cannot tell); unset: Java client defaults. */
+  ADVISOR_CLIENT_SETTINGS: clientSettingsJson,
+} as const;
+
+/** The dashboard (`npm run dev` / `start`): its port and refresh, access
+ * (lib/server/auth/; the dashboard refuses to start without users and a session secret). */
+const dashboardShape = {
+  UI_PORT: port(3000),
+  UI_REFRESH_MS: positiveMs(3_000),
   /** name:role:password-or-scrypt-hash, comma-separated; role viewer or operator. */
   WARDEN_USERS: credentialList(parseUsers),
   /** name:role:token-or-sha256-hash, comma-separated, for `Authorization: Bearer <token>`. */
@@ -268,9 +275,10 @@ export const envSchema = z.object({
   WARDEN_COOKIE_SECURE: z.enum(['auto', 'true', 'false'], { message: 'must be auto, true or false' }).default('auto'),
   /** Origins accepted on POSTs besides the dashboard's own host, e.g. a reverse proxy's public name. */
   WARDEN_ALLOWED_ORIGINS: originList,
-  /** Set by `next start` (production) and `next dev`; any value is accepted, only "production" matters. */
-  NODE_ENV: z.string().default('development'),
-  // --- alerts (lib/alerts/, delivered by worker/alerts/).
+} as const;
+
+/** Alerts (lib/alerts/ evaluates, worker/alerts/ delivers): read by the worker that leads the sampler. */
+const alertShape = {
   /** Per-condition `for`, severity, repeat and enabled, by group id, /pattern/ or "*"; unset: the defaults. */
   ALERT_SETTINGS: alertSettingsJson,
   /** Generic JSON webhook receiving the versioned alert payload; unset: no JSON webhook. */
@@ -295,14 +303,100 @@ export const envSchema = z.object({
   ALERT_DELIVERY_BACKOFF_BASE_MS: positiveMs(1_000),
   /** ...capped at this. */
   ALERT_DELIVERY_BACKOFF_MAX_MS: positiveMs(120_000),
+} as const;
+
+/** The bundled broker (scripts/kafka/broker.sh) that the demo, bench, verify and npm test start. */
+const localBrokerShape = {
+  WARDEN_KAFKA_HOME: z.string().min(1).optional(),
+  WARDEN_KAFKA_CONTROLLER_PORT: port(9093),
+} as const;
+
+/** `npm run bench` and `npm run verify`: their own ports, so they run beside `npm run demo` and `npm test`. */
+const benchShape = {
+  /** npm run bench's ports: broker base+92, controller base+93. */
+  WARDEN_BENCH_PORT_BASE: portBase(20_000),
+  /** npm run verify's ports: broker base+92, controller base+93, workers base+464 and up. */
+  WARDEN_VERIFY_PORT_BASE: portBase(21_000),
+} as const;
+
+/** `npm run demo` (besides the worker's and the dashboard's settings, which it passes to the two). */
+const demoShape = {
+  DEMO_RATE_PER_SEC: z.coerce.number().min(0).default(20),
+  /** `npm run demo`: 'story' plays hot key, poison record, surge and a second worker; 'steady' only traffic. */
+  DEMO_SCENARIO: z.enum(['story', 'steady']).default('story'),
+  /** Total rate during the story's slow period; above what the demo workers take, so a backlog builds. */
+  DEMO_SURGE_RATE_PER_SEC: z.coerce.number().min(0).default(300),
+  /** Extra rate on the story's hot key; above one key lane's capacity, so its partition lags alone. */
+  DEMO_HOT_KEY_RATE_PER_SEC: z.coerce.number().min(0).default(15),
+  /** Simulated per-record work of the demo's workers (uniform 0..N ms, via WARDEN_FAULT_LATENCY_MS). */
+  DEMO_WORKER_LATENCY_MS: z.coerce.number().int().min(0).default(200),
+  /** Plays the story N times faster (tests); 1 is the pace an operator can follow. */
+  DEMO_STORY_SPEED: z.coerce.number().min(0.1).max(20).default(1),
+} as const;
+
+/** `npm test`. */
+const testRunnerShape = {
+  /** npm test's ports: broker base+92, controller base+93, UI base+100, workers base+464 and up. */
+  WARDEN_TEST_PORT_BASE: portBase(19_000),
+} as const;
+
+/** Every program's variables: what the test runner and the tests (which run every program) read. */
+export const envSchema = z.object({
+  ...baseShape,
+  ...workerShape,
+  ...alertShape,
+  ...analysisShape,
+  ...dashboardShape,
+  ...localBrokerShape,
+  ...demoShape,
+  ...benchShape,
+  ...testRunnerShape,
 });
 
-export type WardenConfig = z.infer<typeof envSchema> & {
+/** What each program reads; a variable outside its schema is not parsed by it, so it cannot stop it. */
+export const PROGRAM_SCHEMAS = {
+  base: z.object(baseShape),
+  worker: z.object({ ...baseShape, ...workerShape, ...alertShape, ...analysisShape }),
+  dashboard: z.object({ ...baseShape, ...analysisShape, ...dashboardShape }),
+  demo: z.object({
+    ...baseShape,
+    ...localBrokerShape,
+    ...workerShape,
+    ...alertShape,
+    ...analysisShape,
+    ...dashboardShape,
+    ...demoShape,
+  }),
+  bench: z.object({
+    ...baseShape,
+    ...localBrokerShape,
+    ...workerShape,
+    ...alertShape,
+    ...analysisShape,
+    ...dashboardShape,
+    ...benchShape,
+  }),
+  all: envSchema,
+};
+
+export type Program = keyof typeof PROGRAM_SCHEMAS;
+
+/** The values every program derives from the base part. */
+interface DerivedSettings {
   kafkaBrokers: string[];
   usesLocalBroker: boolean;
-  /** TLS and SASL of every Kafka client, with the PEM files read (lib/kafka-security.ts). */
+  /** TLS and SASL of every Kafka client, with the PEM files read (lib/kafka/security.ts). */
   kafkaSecurity: KafkaSecuritySettings;
-};
+}
+
+export type ProgramConfig<P extends Program> = z.infer<(typeof PROGRAM_SCHEMAS)[P]> & DerivedSettings;
+export type BaseConfig = ProgramConfig<'base'>;
+export type WorkerConfig = ProgramConfig<'worker'>;
+export type DashboardConfig = ProgramConfig<'dashboard'>;
+export type DemoConfig = ProgramConfig<'demo'>;
+export type BenchConfig = ProgramConfig<'bench'>;
+/** Every program's settings (the test runner's and the tests'). */
+export type WardenConfig = ProgramConfig<'all'>;
 
 /** Example values quoted in start-up errors, so the fix is one copy-paste away. */
 const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
@@ -366,6 +460,8 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   WARDEN_KAFKA_HOME: '/var/lib/warden/kafka',
   WARDEN_KAFKA_CONTROLLER_PORT: '9093',
   WARDEN_TEST_PORT_BASE: '19000',
+  WARDEN_BENCH_PORT_BASE: '20000',
+  WARDEN_VERIFY_PORT_BASE: '21000',
   WARDEN_USERS: 'alice:operator:scrypt:32768:8:1:<salt>:<hash>,bob:viewer:<password of 12+ characters>',
   WARDEN_API_TOKENS: 'ci:viewer:sha256:<64 hex digits from npm run auth:hash -- --token>',
   WARDEN_SESSION_SECRET: '<openssl rand -base64 32>',
@@ -405,10 +501,17 @@ export class ConfigError extends Error {
   }
 }
 
-export function parseConfig(env: Record<string, string | undefined>): WardenConfig {
+/**
+ * Parses one program's variables (`program`, default every program's) and derives the Kafka settings.
+ * Throws ConfigError naming every bad variable of that program; variables of other programs are ignored.
+ */
+export function parseConfig<P extends Program = 'all'>(
+  env: Record<string, string | undefined>,
+  program: P = 'all' as P,
+): ProgramConfig<P> {
   // Empty strings mean "unset", as in most shells' `VAR= command`.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const result = envSchema.safeParse(cleaned);
+  const result = PROGRAM_SCHEMAS[program].safeParse(cleaned);
   if (!result.success) {
     throw new ConfigError(
       result.error.issues.map((issue) =>
@@ -416,7 +519,7 @@ export function parseConfig(env: Record<string, string | undefined>): WardenConf
       ),
     );
   }
-  const parsed = result.data;
+  const parsed = result.data as z.infer<(typeof PROGRAM_SCHEMAS)[P]>;
   // Cross-variable checks and the PEM files, once every single variable is valid.
   const security = resolveKafkaSecurity(parsed);
   if (security.problems.length > 0) {
@@ -440,22 +543,30 @@ function describeProblem(
   return `${name}=${shown}: ${message} (example: ${name}=${EXAMPLES[name] ?? '?'})`;
 }
 
-let cached: WardenConfig | undefined;
+const cached = new Map<Program, unknown>();
 
-/** The process's configuration, parsed once. Throws ConfigError naming every bad variable. */
-export function loadConfig(): WardenConfig {
-  cached ??= parseConfig(process.env);
-  return cached;
+/** `program`'s configuration from process.env, parsed once per process. Throws ConfigError naming every bad variable. */
+function loadProgramConfig<P extends Program>(program: P): ProgramConfig<P> {
+  if (!cached.has(program)) cached.set(program, parseConfig(process.env, program));
+  return cached.get(program) as ProgramConfig<P>;
 }
+
+/** The worker's configuration (worker/main.ts). */
+export const loadWorkerConfig = (): WorkerConfig => loadProgramConfig('worker');
+/** The dashboard's configuration (app/, lib/server/). */
+export const loadDashboardConfig = (): DashboardConfig => loadProgramConfig('dashboard');
+/** `npm run demo`'s configuration: its own, the worker's and the dashboard's, which it hands to both. */
+export const loadDemoConfig = (): DemoConfig => loadProgramConfig('demo');
+/** `npm run bench` and `npm run verify`: their port bases, the bundled broker, the worker's and the analysis settings. */
+export const loadBenchConfig = (): BenchConfig => loadProgramConfig('bench');
+/** The base alone: Postgres and Kafka, for the Prisma CLI and `npm run db:migrate`. */
+export const loadBaseConfig = (): BaseConfig => loadProgramConfig('base');
+/** Every program's configuration: the test runner, the tests and Playwright, which run every program. */
+export const loadConfig = (): WardenConfig => loadProgramConfig('all');
 
 /** The environment to hand to a child process, with overrides; the only other read of process.env. */
 export function childProcessEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   return { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...overrides };
-}
-
-/** Whether this process runs under CI (the CI variable), for scripts that install what CI lacks. */
-export function isCi(): boolean {
-  return process.env.CI === 'true' || process.env.CI === '1';
 }
 
 /**
@@ -464,5 +575,5 @@ export function isCi(): boolean {
  * prisma.config.ts so every CLI run (postinstall's generate included) sees the configured URL.
  */
 export function provideDatabaseUrlToPrismaCli(): void {
-  process.env.DATABASE_URL ??= loadConfig().DATABASE_URL;
+  process.env.DATABASE_URL ??= loadBaseConfig().DATABASE_URL;
 }

@@ -7,6 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { hashPassword, hashToken, MIN_PASSWORD_CHARS } from '../lib/auth/credentials';
+import { parseCommandLine, runCommandLine } from './lib/command-line';
+
+const USAGE = `usage: npm run -s auth:hash [-- --token]
+  (no option)  asks for a password (not echoed; or pipe it in) and prints its scrypt hash for WARDEN_USERS
+  --token      makes a random API token and prints it with its sha256: form for WARDEN_API_TOKENS`;
 
 async function readPassword(): Promise<string> {
   if (!process.stdin.isTTY) {
@@ -25,19 +30,14 @@ async function readPassword(): Promise<string> {
   return answer;
 }
 
-async function main(): Promise<number> {
-  const args = process.argv.slice(2);
-  if (args.includes('--token')) {
+async function main(argv: string[]): Promise<number | 'help'> {
+  const { values } = parseCommandLine(argv, { token: { type: 'boolean', default: false } });
+  if (values.help) return 'help';
+  if (values.token) {
     const token = `wdn_${randomBytes(24).toString('base64url')}`;
     console.log(`token (give it to the client; shown once): ${token}`);
     console.log(`for WARDEN_API_TOKENS:                    <name>:<viewer|operator>:${hashToken(token)}`);
     return 0;
-  }
-  if (args.length > 0) {
-    console.error(
-      `auth:hash: unknown option ${args.join(' ')} (known: --token; the password is read from the terminal or stdin)`,
-    );
-    return 2;
   }
   const password = await readPassword();
   if (password.length < MIN_PASSWORD_CHARS) {
@@ -48,10 +48,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: Error) => {
-    console.error(error.message);
-    process.exit(1);
-  },
-);
+runCommandLine('auth:hash', USAGE, main);

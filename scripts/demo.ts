@@ -10,7 +10,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { childProcessEnv, loadConfig } from '../lib/config';
+import { childProcessEnv, loadDemoConfig } from '../lib/config';
 import { createDatabase } from '../lib/db';
 import { createKafka, kafkaSecurityFrom } from '../lib/kafka/client';
 import { ensureTopics } from '../worker/kafka/topics';
@@ -24,21 +24,39 @@ import { startLocalBroker, stopLocalBroker, localBrokerRunning } from './lib/bro
 import { demoAccess } from './lib/demo-access';
 import { migrateDatabase } from './lib/database';
 import { eventually } from './lib/eventually';
+import { parseCommandLine, UsageError } from './lib/command-line';
 import { ProcessGroup, run } from './lib/processes';
 
 const ROOT = path.resolve(__dirname, '..');
-const FLAGS = new Set(['--no-traffic', '--no-ui', '--rebuild', '--keep-state']);
+const USAGE = `usage: npm run demo [-- [--no-traffic] [--no-ui] [--rebuild] [--keep-state]]
+  --no-traffic   no demo traffic and no story: watch a real cluster (set KAFKA_BROKERS) with the worker's sampler
+  --no-ui        no dashboard (headless runs and tests)
+  --rebuild      rebuild the UI even if a build exists
+  --keep-state   keep the previous run's topics, commits and samples`;
+const OPTIONS = {
+  'no-traffic': { type: 'boolean', default: false },
+  'no-ui': { type: 'boolean', default: false },
+  rebuild: { type: 'boolean', default: false },
+  'keep-state': { type: 'boolean', default: false },
+} as const;
 const TICK_MS = 200;
 
 async function main(): Promise<void> {
-  const unknown = process.argv.slice(2).filter((arg) => !FLAGS.has(arg));
-  if (unknown.length > 0) {
-    console.error(`demo: unknown option ${unknown.join(' ')} (known: ${[...FLAGS].join(' ')})`);
+  let flags;
+  try {
+    flags = parseCommandLine(process.argv.slice(2), OPTIONS).values;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`demo: ${error.message}\n${USAGE}`);
     process.exit(2);
   }
-  const withTraffic = !process.argv.includes('--no-traffic');
-  const withUi = !process.argv.includes('--no-ui');
-  const config = loadConfig();
+  if (flags.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const withTraffic = !flags['no-traffic'];
+  const withUi = !flags['no-ui'];
+  const config = loadDemoConfig();
   // Sign-in for the dashboard: demo users with printed passwords unless WARDEN_USERS is set.
   const access = demoAccess(config);
   const started = Date.now();
@@ -85,7 +103,7 @@ async function main(): Promise<void> {
 
     const admin = kafka.admin();
     await admin.connect();
-    if (withTraffic && config.usesLocalBroker && !process.argv.includes('--keep-state')) {
+    if (withTraffic && config.usesLocalBroker && !flags['keep-state']) {
       const db = createDatabase(config.DATABASE_URL);
       try {
         const topics = [config.WARDEN_INPUT_TOPIC, config.WARDEN_RESULTS_TOPIC, config.WARDEN_DLQ_TOPIC];
@@ -114,7 +132,7 @@ async function main(): Promise<void> {
     });
     await admin.disconnect();
 
-    if (withUi && (!existsSync(path.join(ROOT, '.next', 'BUILD_ID')) || process.argv.includes('--rebuild'))) {
+    if (withUi && (!existsSync(path.join(ROOT, '.next', 'BUILD_ID')) || flags.rebuild)) {
       console.log('demo: building the UI (first run only; --rebuild forces it)…');
       const built = await run('npx', ['next', 'build'], { cwd: ROOT, env: childProcessEnv() });
       if (built !== 0) throw new Error('next build failed');

@@ -9,6 +9,8 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { childProcessEnv, loadConfig } from '../lib/config';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from './lib/broker';
+import { parseCommandLine, UsageError } from './lib/command-line';
+import { portsFromBase } from './lib/port-base';
 import { run } from './lib/processes';
 import { readPlaywrightCounts, readVitestCounts, summaryLine, type SuiteCount } from './lib/test-counts';
 import { resetTestDatabase, testDatabaseUrl } from './lib/test-database';
@@ -17,16 +19,22 @@ const SUITES = ['lint', 'unit', 'integration', 'e2e'] as const;
 type Suite = (typeof SUITES)[number];
 
 const ROOT = path.resolve(__dirname, '..');
-/** Ports from WARDEN_TEST_PORT_BASE, so several checkouts (or engineers) can run npm test at once. */
-function testPorts(base: number) {
-  return { broker: base + 92, controller: base + 93, ui: base + 100, worker: base + 464 };
-}
 
-function parseArguments(): { suites: Suite[]; filters: string[] } {
-  const args = process.argv.slice(2);
+const USAGE = `usage: npm test [-- [lint] [unit] [integration] [e2e] [vitest file filters...]]
+  suites        only these (default: all four, in this order)
+  filters       any other argument: vitest file filters for unit and integration
+  -- <flags>    after a second --, arguments starting with a dash are passed to vitest as filters too`;
+
+/** Suites and vitest filters; throws UsageError for an unknown option (vitest's own go after a second `--`). */
+function parseArguments(argv: string[]): { suites: Suite[]; filters: string[]; help: boolean } {
+  const { positionals, values } = parseCommandLine(argv, {}, { allowPositionals: true });
   const isSuite = (a: string): a is Suite => (SUITES as readonly string[]).includes(a);
-  const suites = args.filter(isSuite);
-  return { suites: suites.length === 0 ? [...SUITES] : suites, filters: args.filter((a) => !isSuite(a)) };
+  const suites = positionals.filter(isSuite);
+  return {
+    suites: suites.length === 0 ? [...SUITES] : suites,
+    filters: positionals.filter((a) => !isSuite(a)),
+    help: values.help,
+  };
 }
 
 async function vitest(
@@ -73,10 +81,12 @@ async function e2e(env: NodeJS.ProcessEnv, reports: string): Promise<SuiteCount>
   return readPlaywrightCounts('e2e', report);
 }
 
-async function main(): Promise<number> {
-  const { suites, filters } = parseArguments();
+async function main(argv: string[]): Promise<number | 'help'> {
+  const { suites, filters, help } = parseArguments(argv);
+  if (help) return 'help';
   const config = loadConfig();
-  const ports = testPorts(config.WARDEN_TEST_PORT_BASE);
+  // Ports from WARDEN_TEST_PORT_BASE, so several checkouts (or engineers) can run npm test at once.
+  const ports = portsFromBase(config.WARDEN_TEST_PORT_BASE);
   const testBroker: LocalBrokerOptions = {
     port: ports.broker,
     controllerPort: ports.controller,
@@ -129,11 +139,14 @@ async function main(): Promise<number> {
   return counts.some((c) => c.failed > 0) ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
+main(process.argv.slice(2)).then(
+  (outcome) => {
+    if (outcome === 'help') console.log(USAGE);
+    process.exit(outcome === 'help' ? 0 : outcome);
+  },
   (error: Error) => {
-    console.error(error.message);
+    console.error(error instanceof UsageError ? `npm test: ${error.message}\n${USAGE}` : error.message);
     console.log('0 passed, 1 failed');
-    process.exit(1);
+    process.exit(error instanceof UsageError ? 2 : 1);
   },
 );

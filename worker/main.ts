@@ -1,7 +1,7 @@
 // npm run worker - hosts the default document pipeline on the partition-isolating consumer, the lag
 // sampler and the health endpoints. SIGTERM/SIGINT drain and commit, then exit 0; a second signal forces
 // exit 1.
-import { ConfigError, loadConfig } from '../lib/config';
+import { ConfigError, loadWorkerConfig } from '../lib/config';
 import { createLogger } from './logger';
 import { KafkaStartupError } from './kafka/startup-check';
 import { WardenWorker } from './worker';
@@ -11,7 +11,7 @@ const SHUTDOWN_DEADLINE_MS = 15_000;
 async function main(): Promise<void> {
   let config;
   try {
-    config = loadConfig();
+    config = loadWorkerConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

@@ -1,5 +1,5 @@
 import type { Admin, Producer } from 'kafkajs';
-import type { WardenConfig } from '../lib/config';
+import type { WorkerConfig } from '../lib/config';
 import type { Database } from '../lib/db';
 import type { TopicPartition } from './core/types';
 import type { Logger } from './logger';
@@ -15,7 +15,7 @@ import { workerInstanceId } from './shared/worker-types';
  * listener that wakes it. Stop it before the consumer: an action must not run on a draining core.
  */
 export async function startOperatorCommands(options: {
-  config: WardenConfig;
+  config: WorkerConfig;
   db: Database;
   admin: Admin;
   producer: Producer;

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { Admin, Producer } from 'kafkajs';
-import type { WardenConfig } from '../lib/config';
+import type { WorkerConfig } from '../lib/config';
 import { createDatabase, type Database } from '../lib/db';
 import { WorkerServer } from './http/worker-server';
 import { WorkerMetrics } from './metrics/worker-metrics';
@@ -51,7 +51,7 @@ export class WardenWorker {
   private readonly metrics: WorkerMetrics;
 
   constructor(
-    private readonly config: WardenConfig,
+    private readonly config: WorkerConfig,
     private readonly logger: Logger,
   ) {
     this.metrics = new WorkerMetrics({

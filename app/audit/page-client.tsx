@@ -3,11 +3,11 @@
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { groupPath } from '@/components/api-client';
-import { formatDateTime } from '@/components/format';
 import { useAudit } from '@/components/hooks/use-audit';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
 import { ZAuditKindFilter, type TAccessEvent, type TAuditKindFilter } from '@/lib/schemas/access-events';
 import type { TOperatorAction } from '@/lib/schemas/operator-actions';
+import { formatDateTime } from '@/components/format';
 
 /** The kind filter's choices; the API filters (GET /api/audit?kind=). */
 const KIND_CHOICES: readonly { value: TAuditKindFilter | ''; label: string }[] = [

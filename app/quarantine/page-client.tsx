@@ -6,10 +6,8 @@ import { ActionDialog, type ActionKind } from '@/components/action-dialog';
 import { groupPath } from '@/components/api-client';
 import {
   describeHistoryEntry,
-  formatAge,
   formatBlocking,
   formatClock,
-  formatCount,
   formatDateTime,
   formatFailures,
   formatHeldSince,
@@ -23,6 +21,7 @@ import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/compon
 import { useNow } from '@/components/use-now';
 import { commandStateOf, type TOperatorAction } from '@/lib/schemas/operator-actions';
 import type { TQuarantine } from '@/lib/schemas/quarantines';
+import { formatAge, formatCount } from '@/lib/format';
 
 /**
  * Quarantine: every held partition with its record, and Resume / Skip / Seek behind a confirmation. The recent

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
-import { loadConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/config';
 import { QuarantinePageClient } from './page-client';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Quarantine' };
 
 export default function QuarantinePage() {
-  return <QuarantinePageClient refreshMs={loadConfig().UI_REFRESH_MS} />;
+  return <QuarantinePageClient refreshMs={loadDashboardConfig().UI_REFRESH_MS} />;
 }

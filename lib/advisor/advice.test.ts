@@ -170,7 +170,7 @@ describe('adviseGroup', () => {
   });
 
   describe('poll budget', () => {
-    it("fires critical on seed 003's 500 x 0.8 s = 400 s against 300 s", () => {
+    it('fires critical on the slow-poll scenario: 500 x 0.8 s = 400 s against 300 s', () => {
       const pollBudget = {
         maxBatchRecords: 500,
         slowRecordMs: 800,

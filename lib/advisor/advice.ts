@@ -1,10 +1,9 @@
 // "Other advice" for a consumer group: each item names the numbers that triggered it and what to do.
 // Pure: the caller measures everything (rates, rebalance counts, restarts, quarantine ages) and passes it in.
 
-import { formatDuration } from '../lag/format-duration';
+import { formatDuration, formatMillis, formatNumber, formatPercent, formatRate, plural } from '../format';
 import type { PartitionStatus } from '../lag/partition-status';
 import { isHotPartition } from './capacity';
-import { formatMillis, formatNumber, formatPercent, formatRate, plural } from './format';
 
 export type AdviceSeverity = 'info' | 'warning' | 'critical';
 

@@ -3,16 +3,16 @@ import {
   assignPartitions,
   type CapacityInput,
   consumerCatchUpSec,
-  formatDuration,
   groupCatchUpSec,
   type PartitionLoad,
   planCapacity,
 } from './capacity';
+import { seededRandom } from '../../test-support/seeded-random';
 
 const uniform = (count: number, arrivalRatePerSec: number, backlog: number): PartitionLoad[] =>
   Array.from({ length: count }, (_, partition) => ({ partition, arrivalRatePerSec, backlog }));
 
-// Seed 003: 1,200 records/s over 6 partitions, 30,000 behind on each, 300 records/s per consumer.
+// The short-of-capacity group: 1,200 records/s over 6 partitions, 30,000 behind on each, 300 records/s per consumer.
 const seed: CapacityInput = {
   partitions: uniform(6, 200, 30_000),
   consumers: 3,
@@ -72,7 +72,7 @@ describe('assignPartitions', () => {
 });
 
 describe('planCapacity', () => {
-  it('gets seed 003 right: 3 never catch up, 6 catch up in 300 s, a 7th idles', () => {
+  it('plans the short-of-capacity group: 3 never catch up, 6 catch up in 300 s, a 7th idles', () => {
     const plan = planCapacity(seed);
     expect(plan.recommendedConsumers).toBe(6);
     expect(plan.catchUpSec).toBe(300);
@@ -272,10 +272,6 @@ describe('planCapacity', () => {
     ];
     for (const input of bad) expect(() => planCapacity(input), JSON.stringify(input)).toThrow(RangeError);
   });
-
-  it('re-exports formatDuration for the UI', () => {
-    expect(formatDuration(260)).toBe('4 min 20 s');
-  });
 });
 
 describe('assignPartitions against a reference linear scan', () => {
@@ -306,20 +302,8 @@ describe('assignPartitions against a reference linear scan', () => {
     }
     return loads;
   }
-  /** Deterministic PRNG (mulberry32). */
-  function seeded(seed: number): () => number {
-    let state = seed >>> 0;
-    return () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   it('matches on random inputs with many ties', () => {
-    const random = seeded(42);
+    const random = seededRandom(42);
     for (let round = 0; round < 300; round += 1) {
       const count = 1 + Math.floor(random() * 24);
       const partitions = Array.from({ length: count }, (_, partition) => ({

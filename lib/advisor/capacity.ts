@@ -6,10 +6,8 @@
 // never when a > rate. The group catches up when its slowest consumer does. Comparing group totals is wrong:
 // a consumer with two partitions carries twice the load.
 
-import { formatDuration } from '../lag/format-duration';
-import { formatPartitionList, formatRate, plural } from './format';
+import { formatDuration, formatPartitionList, formatRate, plural } from '../format';
 
-export { formatDuration } from '../lag/format-duration';
 export { estimateRates, type OffsetSample, type RateEstimate } from './rates';
 
 export interface PartitionLoad {

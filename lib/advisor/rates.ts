@@ -1,5 +1,7 @@
 // Arrival and consumption rates of one partition from its stored samples.
 
+import { assertTimeOrdered } from '../lag/partition-status';
+
 export interface OffsetSample {
   atMs: number;
   committedOffset: number;
@@ -37,15 +39,7 @@ export interface RateEstimate {
  */
 export function estimateRates(samples: readonly OffsetSample[], windowMs: number): RateEstimate {
   if (!Number.isFinite(windowMs) || windowMs <= 0) throw new RangeError(`windowMs must be > 0, got ${windowMs}`);
-  samples.forEach((sample, i) => {
-    if (![sample.atMs, sample.committedOffset, sample.logEndOffset].every(Number.isFinite)) {
-      throw new RangeError(`sample ${i} has a non-finite number: ${JSON.stringify(sample)}`);
-    }
-    const previous = samples[i - 1];
-    if (previous !== undefined && sample.atMs < previous.atMs) {
-      throw new RangeError(`samples must be oldest first; sample ${i} at ${sample.atMs} follows ${previous.atMs}`);
-    }
-  });
+  assertTimeOrdered(samples);
 
   const newest = samples[samples.length - 1];
   if (newest === undefined)

@@ -3,7 +3,7 @@
 // written to the outbox, so every retry sends the same bytes (and the same signature).
 
 import { createHmac } from 'node:crypto';
-import { formatDuration } from '../lag/format-duration';
+import { formatDuration } from '../format';
 import type { AlertNotification, OpenAlert, WorstTimeLag } from './evaluate-alerts';
 
 export const ALERT_PAYLOAD_VERSION = 1;

@@ -14,7 +14,7 @@
 // - Groups unknown this round (the cluster could not be read) keep their alerts as they are.
 
 import type { GroupStatus } from '../lag/partition-status';
-import { formatDuration } from '../lag/format-duration';
+import { formatDuration } from '../format';
 import {
   CLUSTER_CONDITIONS,
   resolveConditionSettings,

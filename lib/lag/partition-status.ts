@@ -1,6 +1,6 @@
 // Burrow-style partition status (no thresholds needed) and the group status Warden shows on its dashboard.
 
-import { formatDuration } from './format-duration';
+import { formatDuration } from '../format';
 
 export type PartitionStatus = 'OK' | 'WARN' | 'STOP' | 'STALL' | 'REWIND';
 
@@ -165,7 +165,8 @@ function unrecoveredRewind(window: readonly CommitSample[]): { from: number; to:
   return null;
 }
 
-function assertTimeOrdered(samples: readonly CommitSample[]): void {
+/** Throws RangeError naming the first sample with a non-finite number or out of time order (oldest first). */
+export function assertTimeOrdered(samples: readonly CommitSample[]): void {
   samples.forEach((sample, i) => {
     if (![sample.atMs, sample.committedOffset, sample.logEndOffset].every(Number.isFinite)) {
       throw new RangeError(`sample ${i} has a non-finite number: ${JSON.stringify(sample)}`);

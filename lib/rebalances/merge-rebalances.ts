@@ -33,7 +33,6 @@ import { readStoredMembers, storedMemberName, type StoredMember } from './stored
 export const REBALANCE_MERGE_TOLERANCE_MS = 1_000;
 
 export const MEASURED_SOURCE = 'own-consumer';
-export const INFERRED_SOURCE = 'describe-groups';
 
 export interface RebalanceRowSpan {
   /** Rows of different groups never merge; absent: all rows are of one group. */

@@ -10,8 +10,6 @@
  */
 export type RebalanceTrigger = 'join' | 'leave' | 'timeout' | 'assignment' | 'unknown';
 
-export const REBALANCE_TRIGGERS: readonly RebalanceTrigger[] = ['join', 'leave', 'timeout', 'assignment', 'unknown'];
-
 /**
  * The trigger of a change of the group's settled state. Consistent by construction: 'unknown' only when no
  * member joined or left and no partition moved, so a row never says "unknown" next to moved partitions.

@@ -63,5 +63,4 @@ export const ZGroupAdvice = z.object({
 });
 
 export type TAdvice = z.infer<typeof ZAdvice>;
-export type TCapacityPlan = z.infer<typeof ZCapacityPlan>;
 export type TGroupAdvice = z.infer<typeof ZGroupAdvice>;

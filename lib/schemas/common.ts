@@ -32,7 +32,6 @@ export const ZApiError = z.object({ error: z.string(), field: z.string().nullabl
 export type TApiError = z.infer<typeof ZApiError>;
 
 export const ZTopicPartition = z.object({ topic: z.string(), partition: z.number().int().min(0) });
-export type TTopicPartition = z.infer<typeof ZTopicPartition>;
 
 export const ZGroupRouteParams = z.object({ groupId: ZGroupIdParam });
 export const ZPartitionRouteParams = z.object({

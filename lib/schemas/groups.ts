@@ -68,31 +68,6 @@ export const ZGroupSummary = z.object({
 
 export const ZGroupsResponse = z.object({ generatedAt: ZIsoTime, groups: z.array(ZGroupSummary) });
 
-// --- the newest round per partition, as stored (lib/server/list-group-lag.ts) ---------------------------------
-
-export const ZPartitionLag = z.object({
-  topic: z.string(),
-  partition: z.number().int().min(0),
-  committedOffset: ZOffset.nullable(),
-  logStartOffset: ZOffset,
-  logEndOffset: ZOffset,
-  /** Offsets behind the log end; null when the group never committed this partition. */
-  lag: z.number().nullable(),
-  memberClientId: z.string().nullable(),
-  memberHost: z.string().nullable(),
-});
-
-export const ZGroupLag = z.object({
-  groupId: z.string(),
-  state: z.string(),
-  sampledAt: ZIsoTime,
-  totalLag: z.number(),
-  partitionsWithoutCommit: z.number().int().min(0),
-  partitions: z.array(ZPartitionLag),
-});
-
-export const ZGroupLagResponse = z.object({ groups: z.array(ZGroupLag) });
-
 // --- GET /api/groups/{groupId} -----------------------------------------------------------------------------
 
 export const ZCommitPrefix = z.object({
@@ -229,18 +204,13 @@ export const ZLagSeries = z.object({
   ),
 });
 
-export type TPartitionLag = z.infer<typeof ZPartitionLag>;
-export type TGroupLag = z.infer<typeof ZGroupLag>;
-export type TGroupLagResponse = z.infer<typeof ZGroupLagResponse>;
 export type TTimeLag = z.infer<typeof ZTimeLag>;
 export type TTimeLagKind = z.infer<typeof ZTimeLagKind>;
 export type TGroupStatus = z.infer<typeof ZGroupStatus>;
 export type TPartitionStatus = z.infer<typeof ZPartitionStatus>;
 export type TGroupSummary = z.infer<typeof ZGroupSummary>;
 export type TGroupsResponse = z.infer<typeof ZGroupsResponse>;
-export type TCommitPrefix = z.infer<typeof ZCommitPrefix>;
 export type TPartitionDetail = z.infer<typeof ZPartitionDetail>;
-export type TGroupMember = z.infer<typeof ZGroupMember>;
 export type TGroupDetail = z.infer<typeof ZGroupDetail>;
 export type TLagRange = z.infer<typeof ZLagRange>;
 export type TLagSeries = z.infer<typeof ZLagSeries>;

@@ -1,7 +1,12 @@
-import type { WardenConfig } from '../config';
+import type { DashboardConfig } from '../config';
 
-/** The analysis settings every read endpoint shares, from the one config. */
-export function analysisOptions(config: WardenConfig) {
+/** The analysis settings every read endpoint and the worker's alert evaluation share. */
+export function analysisOptions(
+  config: Pick<
+    DashboardConfig,
+    'TIME_LAG_OBJECTIVE_MS' | 'ADVISOR_RATE_WINDOW_MS' | 'ADVISOR_TARGET_CATCH_UP_SEC' | 'ADVISOR_CLIENT_SETTINGS'
+  >,
+) {
   return {
     timeLagObjectiveMs: config.TIME_LAG_OBJECTIVE_MS === 0 ? null : config.TIME_LAG_OBJECTIVE_MS,
     rateWindowMs: config.ADVISOR_RATE_WINDOW_MS,

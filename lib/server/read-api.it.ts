@@ -31,7 +31,7 @@ afterAll(async () => {
 const options = { timeLagObjectiveMs: null, rateWindowMs: 300_000, targetCatchUpSec: 300 };
 
 /**
- * Seed 003 in stored samples: 6 partitions receiving 200/s each, 3 members each committing 150/s on each of
+ * The short-of-capacity group in stored samples: 6 partitions receiving 200/s each, 3 members each committing 150/s on each of
  * its 2 partitions, 30,000 behind each at the newest round.
  */
 async function seedFallingBehindGroup(groupId: string, topic: string) {
@@ -65,7 +65,7 @@ describe('group reads from stored samples', () => {
   const groupId = `read-${randomUUID().slice(0, 8)}`;
   const topic = `${groupId}-orders`;
 
-  // The same load with nothing quarantined: seed 003 exactly.
+  // The same load with nothing quarantined: the short-of-capacity group exactly.
   const plainGroupId = `${groupId}-plain`;
 
   beforeAll(async () => {
@@ -179,7 +179,7 @@ describe('group reads from stored samples', () => {
     await expect(getGroupDetail(db, 'no-such-group', options)).rejects.toMatchObject({ status: 404 });
   });
 
-  it('GET /api/groups/{groupId}/advice: seed 003 measured from samples', async () => {
+  it('GET /api/groups/{groupId}/advice: the short-of-capacity group measured from samples', async () => {
     const advice = await getGroupAdvice(db, plainGroupId, options);
     expect(advice.consumers).toBe(3);
     expect(advice.perConsumerRate).toMatchObject({ isLowerBound: false });
@@ -217,7 +217,7 @@ describe('group reads from stored samples', () => {
       trigger: 'unknown',
     });
     // Three rebalances in the hour, each measured by two Warden members and inferred once by the sampler:
-    // nine rows, which the row count used to report as nine rebalances per hour.
+    // nine rows, which a row count would report as nine rebalances per hour.
     const rebalancesAgoMs = [3_000_000, 1_800_000, 600_000];
     await db.rebalanceEvent.createMany({
       data: rebalancesAgoMs.flatMap((agoMs) => [

@@ -4,7 +4,7 @@ import { rollUpLagSamples } from '../../worker/sampler/retention';
 import { migrateDatabase } from '../lib/database';
 import { API_SEED } from './plan';
 
-// The history (11a) and (11b) read: issue 7's "7 days of 5-second samples for 50 partitions", in a database
+// The history (11a) and (11b) read: 7 days of 5-second samples for 50 partitions (API_SEED), in a database
 // of its own (`<DATABASE_URL's name>_bench_api`), written straight into the tables the sampler writes:
 // lag_sample rows by generate_series, in time order as the sampler appends them, with offsets, time lag (exact
 // every third round, as the 15 s exact-read cadence gives), rates and owners; then the 1-minute lag_rollup and

@@ -1,7 +1,11 @@
 // Entry of one workload's child process (forked by runner.ts): reads the spec from argv, runs the
 // workload, answers over IPC and exits. Runs nothing when imported.
 import { randomUUID } from 'node:crypto';
+import { parseCommandLine, UsageError } from '../lib/command-line';
 import type { ChildMessage, ChildSpec, Measurement } from './protocol';
+
+const USAGE =
+  'usage: tsx scripts/bench/child.ts <spec as JSON>  (forked by the bench runner, which reads its answer over IPC)';
 
 function send(message: ChildMessage): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -20,8 +24,8 @@ async function runWorkload(spec: ChildSpec): Promise<Measurement> {
       return (await import('./workloads/raw-kafkajs')).runRawKafkajs(spec, groupId);
     case 'warden':
       return (await import('./workloads/warden')).runWarden(spec, groupId);
-    case 'seed-001':
-      return (await import('./workloads/seed-001')).runSeed001(spec, groupId, () => send({ type: 'ready' }));
+    case 'keyed-retries':
+      return (await import('./workloads/keyed-retries')).runKeyedRetries(spec, groupId, () => send({ type: 'ready' }));
     case 'memory':
       return (await import('./workloads/memory')).runMemory(spec, groupId);
     case 'pipeline':
@@ -36,8 +40,15 @@ async function runWorkload(spec: ChildSpec): Promise<Measurement> {
 }
 
 async function main(): Promise<void> {
-  const spec = JSON.parse(process.argv[2] ?? 'null') as ChildSpec | null;
-  if (!spec) throw new Error('usage: child.ts <spec as JSON>');
+  const { positionals, values } = parseCommandLine(process.argv.slice(2), {}, { allowPositionals: true });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (positionals.length !== 1)
+    throw new UsageError(`expected one argument, the spec as JSON, got ${positionals.length}`);
+  const spec = JSON.parse(positionals[0]!) as ChildSpec | null;
+  if (!spec) throw new UsageError('the spec is null');
   const timeout = setTimeout(() => {
     void send({
       type: 'error',
@@ -53,6 +64,10 @@ if (require.main === module) {
   main().then(
     () => process.exit(0),
     async (error: Error) => {
+      if (error instanceof UsageError) {
+        console.error(`bench child: ${error.message}\n${USAGE}`);
+        process.exit(2);
+      }
       await send({ type: 'error', message: error.stack ?? error.message }).catch(() => undefined);
       process.exit(1);
     },

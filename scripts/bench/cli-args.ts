@@ -1,3 +1,4 @@
+import { parseCommandLine, UsageError } from '../lib/command-line';
 import type { BenchMode } from './plan';
 
 // Command line of `npm run bench`.
@@ -19,64 +20,38 @@ export interface BenchArgs {
   help: boolean;
 }
 
-/** Parses the bench's arguments; throws an Error naming the bad argument (the caller prints USAGE). */
+/** Parses the bench's arguments (util.parseArgs); throws a UsageError naming the bad argument (the caller prints USAGE). */
 export function parseBenchArgs(argv: readonly string[]): BenchArgs {
-  const args: BenchArgs = {
-    mode: 'full',
-    only: [],
-    repeat: null,
-    commitIntervalMs: null,
-    cpuProfile: false,
-    help: false,
+  const { values } = parseCommandLine(argv, {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    repeat: { type: 'string' },
+    'commit-interval-ms': { type: 'string' },
+    'cpu-prof': { type: 'boolean', default: false },
+  });
+  const needsValue = (name: string, raw: string | undefined) => {
+    if (raw === '') throw new UsageError(`--${name} needs a value`);
+    return raw;
   };
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index]!;
-    const [name, inline] =
-      arg.startsWith('--') && arg.includes('=')
-        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-        : [arg, undefined];
-    const value = () => {
-      const next = inline ?? argv[++index];
-      if (next === undefined || next === '') throw new Error(`${name} needs a value`);
-      return next;
-    };
-    switch (name) {
-      case '--quick':
-        args.mode = 'quick';
-        break;
-      case '--help':
-      case '-h':
-        args.help = true;
-        break;
-      case '--only':
-        args.only = value()
-          .split(',')
-          .map((id) => id.trim())
-          .filter((id) => id !== '');
-        if (args.only.length === 0) throw new Error('--only needs at least one workload id');
-        break;
-      case '--repeat': {
-        const raw = value();
-        const repeat = Number(raw);
-        if (!Number.isInteger(repeat) || repeat < 1 || repeat > 20)
-          throw new Error(`--repeat must be an integer from 1 to 20, got "${raw}"`);
-        args.repeat = repeat;
-        break;
-      }
-      case '--commit-interval-ms': {
-        const raw = value();
-        const ms = Number(raw);
-        if (!Number.isInteger(ms) || ms < 0 || ms > 60_000)
-          throw new Error(`--commit-interval-ms must be an integer from 0 to 60000, got "${raw}"`);
-        args.commitIntervalMs = ms;
-        break;
-      }
-      case '--cpu-prof':
-        args.cpuProfile = true;
-        break;
-      default:
-        throw new Error(`unknown argument "${arg}"`);
-    }
-  }
-  return args;
+  const only = needsValue('only', values.only)
+    ?.split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== '');
+  if (only?.length === 0) throw new UsageError('--only needs at least one workload id');
+  const integer = (name: string, min: number, max: number): number | null => {
+    const raw = needsValue(name, values[name as 'repeat' | 'commit-interval-ms']);
+    if (raw === undefined) return null;
+    const parsed = Number(raw);
+    if (!Number.isInteger(parsed) || parsed < min || parsed > max)
+      throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    return parsed;
+  };
+  return {
+    mode: values.quick ? 'quick' : 'full',
+    only: only ?? [],
+    repeat: integer('repeat', 1, 20),
+    commitIntervalMs: integer('commit-interval-ms', 0, 60_000),
+    cpuProfile: values['cpu-prof'],
+    help: values.help,
+  };
 }

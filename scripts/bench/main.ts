@@ -1,5 +1,6 @@
-// npm run bench - Warden's consumer core next to raw kafkajs on the same pre-produced topics, in one run
-// (issue 9); and the sampler's round time (issue 5) and the group page's reads (issue 7). Starts the bundled broker unless KAFKA_BROKERS is set, produces the topics once (reused
+// npm run bench - Warden's consumer core next to raw kafkajs on the same pre-produced topics, in one run;
+// and the sampler's round time and the group page's reads, each against its target in plan.ts. Starts a
+// bundled broker of its own (WARDEN_BENCH_PORT_BASE + 92) unless KAFKA_BROKERS is set, produces the topics once (reused
 // while they hold exactly their layout), runs every workload in a child process of its own, prints the
 // table and saves it with every run's raw measurements under bench-results/ (git-ignored).
 //   npm run bench                 full sizes, 3 rounds of the throughput workloads
@@ -7,9 +8,10 @@
 //   npm run bench -- --only 2,7   some workloads (1 always runs: every ratio is to it)
 import path from 'node:path';
 import type { Admin, Producer } from 'kafkajs';
-import { loadConfig } from '../../lib/config';
+import { loadBenchConfig } from '../../lib/config';
 import { createKafka } from '../../lib/kafka/client';
 import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
+import { portsFromBase } from '../lib/port-base';
 import { benchDatabaseUrl } from './bench-database';
 import { parseBenchArgs, USAGE } from './cli-args';
 import { LoadWatch } from './load-watch';
@@ -37,7 +39,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const plans = selectWorkloads(args.only);
-  const config = loadConfig();
+  const config = loadBenchConfig();
   const sizes: BenchSizes = { ...SIZES[args.mode], repeat: args.repeat ?? SIZES[args.mode].repeat };
   const load = new LoadWatch();
   const startedAt = new Date();
@@ -47,9 +49,11 @@ async function main(): Promise<number> {
     .replaceAll(':', '-')
     .replace(/\.\d+Z$/, 'Z')}-${args.mode}${selection}`;
   const commitIntervalMs = args.commitIntervalMs ?? BENCH_COMMIT_INTERVAL_MS;
+  // Its own ports (WARDEN_BENCH_PORT_BASE), so the bench runs while `npm run demo` holds 9092.
+  const ports = portsFromBase(config.WARDEN_BENCH_PORT_BASE);
   const broker: LocalBrokerOptions = {
-    port: config.WARDEN_KAFKA_PORT,
-    controllerPort: config.WARDEN_KAFKA_CONTROLLER_PORT,
+    port: ports.broker,
+    controllerPort: ports.controller,
     // Its own data directory: the pre-produced topics are kept for the next run, away from the demo's.
     home: config.WARDEN_KAFKA_HOME ?? path.join(ROOT, '.warden', 'kafka-bench'),
   };

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SEED_RETRY, SEED_TRANSIENT_ERROR_RATE, type BenchMode, type BenchSizes } from './plan';
+import { KEYED_RETRY_BACKOFF, KEYED_RETRY_ERROR_RATE, type BenchMode, type BenchSizes } from './plan';
 import {
   formatCount,
   formatMarkdownTable,
@@ -116,8 +116,8 @@ export function printAndSaveReport(report: Report): void {
     },
     settings: {
       commitIntervalMs: report.commitIntervalMs,
-      seedRetry: SEED_RETRY,
-      seedTransientErrorRate: SEED_TRANSIENT_ERROR_RATE,
+      keyedRetryBackoff: KEYED_RETRY_BACKOFF,
+      keyedRetryErrorRate: KEYED_RETRY_ERROR_RATE,
     },
     topics: report.topics.map((t) => ({
       layout: t.layout,

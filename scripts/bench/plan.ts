@@ -2,8 +2,8 @@ import type { OrderingMode } from '../../worker/core/types';
 import type { WorkloadKind } from './protocol';
 import type { TopicLayout } from './records';
 
-// What the bench runs, as data: the topics to pre-produce and the workloads of issue 9, in a full and a
-// quick size. Settings the issue leaves open are decided here, in one place, and printed with the table.
+// What the bench runs, as data: the topics to pre-produce and the workloads, in a full and a quick size.
+// Every setting the workloads depend on is decided here, in one place, and printed with the table.
 
 export type BenchMode = 'full' | 'quick';
 
@@ -13,7 +13,7 @@ export interface BenchSizes {
   /** Records of the simulated-I/O topic (workload 6) and how many of them the raw companion reads. */
   ioRecords: number;
   rawIoRecords: number;
-  seedRecords: number;
+  keyedRetryRecords: number;
   /** Records behind the blocker in workload 8, and healthy records in each other partition. */
   memoryBacklog: number;
   memoryHealthyPerPartition: number;
@@ -37,7 +37,7 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     throughputRecords: 200_000,
     ioRecords: 40_000,
     rawIoRecords: 3_000,
-    seedRecords: 50_000,
+    keyedRetryRecords: 50_000,
     memoryBacklog: 1_000_000,
     memoryHealthyPerPartition: 10_000,
     memoryObserveMs: 20_000,
@@ -53,7 +53,7 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     throughputRecords: 10_000,
     ioRecords: 4_000,
     rawIoRecords: 600,
-    seedRecords: 10_000,
+    keyedRetryRecords: 10_000,
     memoryBacklog: 50_000,
     memoryHealthyPerPartition: 1_000,
     memoryObserveMs: 1_000,
@@ -70,37 +70,35 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
 export const PARTITIONS = 6;
 /** Commit interval of every Warden workload (the library default is 1000 ms). */
 export const BENCH_COMMIT_INTERVAL_MS = 1_000;
-export const SEED_KEYS = 10;
-export const SEED_TRANSIENT_ERROR_RATE = 0.1;
+export const KEYED_RETRY_KEYS = 10;
+export const KEYED_RETRY_ERROR_RATE = 0.1;
 /**
- * Backoff of seed 001's retries: full jitter, base 2 ms, so a first retry draws 0 or 1 ms (a 0 ms draw runs at
- * once, a 1 ms one waits a timer turn) and later ones 0–3, 0–7 ms…, up to 1 s. Each key is a serial lane and
- * every record behind a retrying one waits with it: at 14,027 records/s a key receives a record every 0.7 ms
- * and a retry every 7 ms, so the time a retry holds its lane sets the latency. Measured on a quiet machine
- * (`--only 5,5p,5s`), medians of (5p) / (5s): base 5 ms with every retry on a timer 15.0 ms / —; base 2 ms on
- * timers 4.4 / 19.6 ms; base 2 ms with 0 ms draws at once 4.7–5.9 / 4.1–10.2 ms.
+ * Backoff of the keyed-retries workload: full jitter, base 2 ms, so a first retry draws 0 or 1 ms and later
+ * ones 0–3, 0–7 ms…, up to 1 s. Each key is a serial lane and every record behind a retrying one waits with
+ * it, so the time a retry holds its lane sets the latency (docs/decisions.md, "Scenarios", has the
+ * measurements behind the base).
  */
-export const SEED_RETRY = { baseMs: 2, maxMs: 1_000 };
-export const SEED_PACED_RATE = 10_000;
-/** Records per produce request of seed 001's producer (unpaced it sends one request after the other). */
-export const SEED_PRODUCE_CHUNK = 1_000;
+export const KEYED_RETRY_BACKOFF = { baseMs: 2, maxMs: 1_000 };
+export const KEYED_RETRY_PACED_RATE = 10_000;
+/** Records per produce request of the keyed-retries producer (unpaced it sends one request after the other). */
+export const KEYED_RETRY_PRODUCE_CHUNK = 1_000;
 export const IO_MS = 5;
 export const IO_CONCURRENCY = 100;
-/** The seed's figures on its own hardware. */
-export const SEED_FIGURES = { recordsPerSec: 14_027, p50Ms: 11.7 };
+/** The published figures of the per-key ordering system the keyed-retries workload reproduces, on its own hardware. */
+export const PUBLISHED_FIGURES = { recordsPerSec: 14_027, p50Ms: 11.7 };
 
 /**
- * (10): the sampler's target size (issue 5): 100 groups, each committed on all partitions of a 50-partition
+ * (10): the sampler's target size: 100 groups, each committed on all partitions of a 50-partition
  * topic, sharing SAMPLER_TOPICS topics (workloads/sampler-round.ts says why not 100).
  */
 export const SAMPLER_GROUPS = 100;
 export const SAMPLER_PARTITIONS = 50;
 export const SAMPLER_TOPICS = 10;
-/** (10): a round must take under this much sampler time (issue 5). */
+/** (10): a round must take under this much sampler time. */
 export const SAMPLER_ROUND_TARGET_MS = 1_000;
-/** (11): seeded history (issue 7): 7 days of 5-second samples of one group's 50 partitions, with rollups. */
+/** (11): seeded history: 7 days of 5-second samples of one group's 50 partitions, with rollups. */
 export const API_SEED = { days: 7, intervalMs: 5_000, partitions: 50 };
-/** (11): each read must answer within this at p95 (issue 7). */
+/** (11): each read must answer within this at p95. */
 export const API_READ_TARGET_MS = 100;
 /** (12): an action's outcome must be visible through the API within this at p95 (the UI polls every 500 ms on top). */
 export const ACTION_ROUND_TRIP_TARGET_MS = 500;
@@ -111,7 +109,7 @@ export interface WorkloadPlan {
   id: string;
   title: string;
   kind: WorkloadKind;
-  /** The pre-produced topic; null for seed 001, which produces while it consumes. */
+  /** The pre-produced topic; null for keyed-retries, which produces while it consumes. */
   layout: LayoutId | null;
   handlerMs: number;
   rawPartitionsConcurrently?: number;
@@ -119,9 +117,9 @@ export interface WorkloadPlan {
   maxInFlight?: number;
   maxInFlightPerPartition?: number;
   watchedPartitions?: number[];
-  /** seed 001: records per second of the producer; null = as fast as it can. */
+  /** keyed-retries: records per second of the producer; null = as fast as it can. */
   paceRecordsPerSec?: number | null;
-  /** seed 001: share of handler attempts failing transiently (default SEED_TRANSIENT_ERROR_RATE). */
+  /** keyed-retries: share of handler attempts failing transiently (default KEYED_RETRY_ERROR_RATE). */
   transientErrorRate?: number;
   /** Run once per round (throughput workloads) rather than once per bench. */
   repeated: boolean;
@@ -206,8 +204,8 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
   },
   {
     id: '5',
-    title: 'seed 001: 10 keys, 10% transient errors, producing meanwhile',
-    kind: 'seed-001',
+    title: 'keyed retries: 10 keys, 10% transient errors, producing meanwhile',
+    kind: 'keyed-retries',
     layout: null,
     handlerMs: 0,
     ordering: 'key',
@@ -216,34 +214,34 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
   },
   {
     id: '5p',
-    title: `seed 001, producer paced at ${SEED_PACED_RATE.toLocaleString('en-US')}/s`,
-    kind: 'seed-001',
+    title: `keyed retries, producer paced at ${KEYED_RETRY_PACED_RATE.toLocaleString('en-US')}/s`,
+    kind: 'keyed-retries',
     layout: null,
     handlerMs: 0,
     ordering: 'key',
-    paceRecordsPerSec: SEED_PACED_RATE,
+    paceRecordsPerSec: KEYED_RETRY_PACED_RATE,
     repeated: false,
   },
   {
-    // The seed's own throughput as a steady rate: its 11.7 ms median was measured while keeping up with it.
+    // The published throughput as a steady rate: its 11.7 ms median was measured while keeping up with it.
     id: '5s',
-    title: `seed 001, producer paced at the seed's ${SEED_FIGURES.recordsPerSec.toLocaleString('en-US')}/s`,
-    kind: 'seed-001',
+    title: `keyed retries, producer paced at the published ${PUBLISHED_FIGURES.recordsPerSec.toLocaleString('en-US')}/s`,
+    kind: 'keyed-retries',
     layout: null,
     handlerMs: 0,
     ordering: 'key',
-    paceRecordsPerSec: SEED_FIGURES.recordsPerSec,
+    paceRecordsPerSec: PUBLISHED_FIGURES.recordsPerSec,
     repeated: false,
   },
   {
     // The latency floor of (5p): the same producer and consumer without injected failures.
     id: '5z',
-    title: `seed 001, producer paced at ${SEED_PACED_RATE.toLocaleString('en-US')}/s, no failures`,
-    kind: 'seed-001',
+    title: `keyed retries, producer paced at ${KEYED_RETRY_PACED_RATE.toLocaleString('en-US')}/s, no failures`,
+    kind: 'keyed-retries',
     layout: null,
     handlerMs: 0,
     ordering: 'key',
-    paceRecordsPerSec: SEED_PACED_RATE,
+    paceRecordsPerSec: KEYED_RETRY_PACED_RATE,
     transientErrorRate: 0,
     repeated: false,
   },

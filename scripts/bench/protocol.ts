@@ -6,7 +6,14 @@ import type { LatencySummary } from './stats';
 // the answers over the IPC channel, so no module but lib/config.ts reads the environment.
 
 export type WorkloadKind =
-  'raw-kafkajs' | 'warden' | 'seed-001' | 'memory' | 'pipeline' | 'sampler-round' | 'api-reads' | 'action-round-trip';
+  | 'raw-kafkajs'
+  | 'warden'
+  | 'keyed-retries'
+  | 'memory'
+  | 'pipeline'
+  | 'sampler-round'
+  | 'api-reads'
+  | 'action-round-trip';
 
 export interface ChildSpec {
   workload: string;
@@ -30,8 +37,8 @@ export interface ChildSpec {
     commitIntervalMs: number;
     retry?: { baseMs: number; maxMs: number };
   };
-  /** seed-001: records the orchestrator produces after the child reports ready; failure probability per attempt. */
-  seed001?: { records: number; keys: number; transientErrorRate: number };
+  /** keyed-retries: records the orchestrator produces after the child reports ready; failure probability per attempt. */
+  keyedRetries?: { records: number; keys: number; transientErrorRate: number };
   /** memory: how long to watch RSS once the healthy partitions are done. */
   memory?: { observeMs: number; blockedPartition: number };
   /** pipeline: the bench database and the results topic. */

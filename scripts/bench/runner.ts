@@ -10,7 +10,7 @@ const CHILD = path.join(__dirname, 'child.ts');
 const KILL_GRACE_MS = 30_000;
 
 export interface RunOptions {
-  /** The child's consumer joined its group (seed-001 produces only from then on). */
+  /** The child's consumer joined its group (keyed-retries produces only from then on). */
   onReady?: () => Promise<void>;
   /** Write a V8 CPU profile of the child into this directory (node --cpu-prof). */
   cpuProfileDir?: string;

@@ -1,6 +1,8 @@
 // Pure arithmetic and formatting of benchmark results: percentiles, medians, ratios and the text and
 // Markdown tables. No I/O, no clocks.
 
+import * as format from '../../lib/format';
+
 /**
  * Nearest-rank percentile (the smallest value with at least p% of the values at or below it) of values
  * already sorted ascending. Null for an empty list; p outside [0, 100] is a programming error.
@@ -57,10 +59,11 @@ export function recordsPerSecond(records: number, elapsedMs: number): number | n
 
 const MISSING = '—';
 
-/** 1234567.8 → "1,234,568"; null → "—". */
+/** 1234567.8 → "1,234,568": a table's counts are whole; null or non-finite → "—". */
 export function formatCount(value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return MISSING;
-  return Math.round(value).toLocaleString('en-US');
+  return format.formatCount(
+    value === null || value === undefined || !Number.isFinite(value) ? null : Math.round(value),
+  );
 }
 
 /** Ratios with two decimals ("0.87"); null → "—". */

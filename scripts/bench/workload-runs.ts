@@ -8,10 +8,10 @@ import {
   SAMPLER_GROUPS,
   SAMPLER_PARTITIONS,
   SAMPLER_TOPICS,
-  SEED_KEYS,
-  SEED_PRODUCE_CHUNK,
-  SEED_RETRY,
-  SEED_TRANSIENT_ERROR_RATE,
+  KEYED_RETRY_KEYS,
+  KEYED_RETRY_PRODUCE_CHUNK,
+  KEYED_RETRY_BACKOFF,
+  KEYED_RETRY_ERROR_RATE,
   type BenchSizes,
   type LayoutId,
   type WorkloadPlan,
@@ -21,7 +21,7 @@ import { regularRecord } from './records';
 import { runChild } from './runner';
 import { whileBrokerLoads, type PreparedTopic } from './topics';
 
-// The orchestrator's side of each workload: the child's spec, and for seed 001 and the full pipeline the
+// The orchestrator's side of each workload: the child's spec, and for keyed-retries and the full pipeline the
 // topics (and the producer) that live only for one run.
 
 export interface Services {
@@ -47,7 +47,7 @@ export interface Services {
 }
 
 /**
- * Topics that live for one bench run: seed 001's input (it produces while it consumes) and the full
+ * Topics that live for one bench run: keyed-retries' input (it produces while it consumes) and the full
  * pipeline's results topic. Created up front, because a topic created (or deleted) moments before a
  * producer needs it can stay unknown to the producer's metadata for longer than kafkajs retries on a busy
  * machine ("This server does not host this topic-partition").
@@ -56,7 +56,7 @@ export async function createRunTopics(admin: Admin, plans: readonly WorkloadPlan
   const run = randomUUID().slice(0, 8);
   const topics = new Map<string, string>();
   for (const plan of plans) {
-    if (plan.kind === 'seed-001') topics.set(plan.id, `warden-bench.seed001.${run}.${plan.id}`);
+    if (plan.kind === 'keyed-retries') topics.set(plan.id, `warden-bench.keyed-retries.${run}.${plan.id}`);
     if (plan.kind === 'pipeline') topics.set(plan.id, `warden-bench.results.${run}.${plan.id}`);
     if (plan.kind === 'action-round-trip') {
       topics.set(plan.id, `warden-bench.actions.${run}.${plan.id}`);
@@ -105,20 +105,24 @@ function specFor(plan: WorkloadPlan, services: Services, topic: string, endOffse
           maxInFlight: plan.maxInFlight,
           maxInFlightPerPartition: plan.maxInFlightPerPartition,
           commitIntervalMs: services.commitIntervalMs,
-          retry: plan.kind === 'seed-001' ? SEED_RETRY : undefined,
+          retry: plan.kind === 'keyed-retries' ? KEYED_RETRY_BACKOFF : undefined,
         }
       : undefined,
     timeoutMs: services.sizes.timeoutMs,
   };
 }
 
-/** Seed 001: a fresh topic, the consumer started first, then the producer (paced or not) in this process. */
-async function runSeed001(plan: WorkloadPlan, services: Services): Promise<Measurement> {
+/** keyed-retries: a fresh topic, the consumer started first, then the producer (paced or not) in this process. */
+async function runKeyedRetries(plan: WorkloadPlan, services: Services): Promise<Measurement> {
   const topic = runTopic(services, plan);
-  const records = services.sizes.seedRecords;
+  const records = services.sizes.keyedRetryRecords;
   const spec: ChildSpec = {
     ...specFor(plan, services, topic, new Array<number>(PARTITIONS).fill(0)),
-    seed001: { records, keys: SEED_KEYS, transientErrorRate: plan.transientErrorRate ?? SEED_TRANSIENT_ERROR_RATE },
+    keyedRetries: {
+      records,
+      keys: KEYED_RETRY_KEYS,
+      transientErrorRate: plan.transientErrorRate ?? KEYED_RETRY_ERROR_RATE,
+    },
   };
   let firstProduceEpochMs: number | null = null;
   let produceMs = 0;
@@ -139,7 +143,7 @@ async function runSeed001(plan: WorkloadPlan, services: Services): Promise<Measu
 }
 
 /**
- * Produces seed 001's records, as fast as possible in chunks or paced at `ratePerSec` (1 ms ticks), with a
+ * Produces the keyed-retries records, as fast as possible in chunks or paced at `ratePerSec` (1 ms ticks), with a
  * producer of its own that is connected before the first record's clock starts.
  */
 async function produceSeed(
@@ -148,7 +152,7 @@ async function produceSeed(
   records: number,
   ratePerSec: number | null,
 ): Promise<{ firstEpochMs: number; durationMs: number }> {
-  const layout = { name: 'seed001', partitions: PARTITIONS, records, keys: SEED_KEYS };
+  const layout = { name: 'keyed-retries', partitions: PARTITIONS, records, keys: KEYED_RETRY_KEYS };
   const producer = kafka.producer({ allowAutoTopicCreation: false });
   await producer.connect();
   try {
@@ -160,7 +164,7 @@ async function produceSeed(
         ratePerSec === null
           ? records
           : Math.min(records, Math.floor(((performance.now() - started) * ratePerSec) / 1000) + 1);
-      const count = Math.min(due - sent, SEED_PRODUCE_CHUNK);
+      const count = Math.min(due - sent, KEYED_RETRY_PRODUCE_CHUNK);
       if (count <= 0) {
         await new Promise((resolve) => setTimeout(resolve, 1));
         continue;
@@ -277,7 +281,7 @@ async function runActionRoundTripWorkload(plan: WorkloadPlan, services: Services
 
 /** Runs one workload once in a child process of its own. */
 export async function runWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
-  if (plan.kind === 'seed-001') return runSeed001(plan, services);
+  if (plan.kind === 'keyed-retries') return runKeyedRetries(plan, services);
   if (plan.kind === 'sampler-round') return runSamplerWorkload(plan, services);
   if (plan.kind === 'api-reads') return runApiReadsWorkload(plan, services);
   if (plan.kind === 'action-round-trip') return runActionRoundTripWorkload(plan, services);

@@ -3,7 +3,7 @@ import type { Database } from '../../lib/db';
 import { eventually } from '../lib/eventually';
 
 // A story run starts from a clean slate. The bundled broker and the database keep everything between runs, so
-// a second `npm run demo` used to play its story over the first one's leftovers: partition 1 still held at the
+// without this a second `npm run demo` plays its story over the first one's leftovers: partition 1 still held at the
 // old poison record, the old surge's backlog draining, time lag read from the old topics' log-end points.
 // Only the demo's own names are touched, and the caller does this only on the bundled broker with the story's
 // traffic on. The audit log stays; operator actions still pending for the old records expire.

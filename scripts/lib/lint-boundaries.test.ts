@@ -60,6 +60,22 @@ describe('import boundaries', { timeout: 60_000 }, () => {
     ]);
   });
 
+  it("let the core's tests import the shared seeded random and nothing else from outside the core", async () => {
+    expect(
+      await boundaryErrors(
+        'worker/core/probe.test.ts',
+        "export { seededRandom } from '../../test-support/seeded-random';\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'worker/core/probe.test.ts',
+        "export { createDatabase } from '../../test-support/database';\n",
+      ),
+    ).toEqual([expect.stringContaining('worker/core tests import nothing outside worker/core')]);
+    expect(await boundaryErrors('worker/core/probe.test.ts', "export { Kafka } from 'kafkajs';\n")).toHaveLength(1);
+  });
+
   it('refuse one worker adapter importing another', async () => {
     expect(
       await boundaryErrors(

@@ -1,80 +1,99 @@
 // npm run verify - fault scenarios on real worker processes, judged by a checker (see run-verification.ts).
-//   npm run verify                                  every scenario, seed 001's size (50,000 records, 10 keys)
+//   npm run verify                                  every scenario, the keyed-retries size (50,000 records, 10 keys)
 //   npm run verify -- --scenarios kill9,rebalance   a selection
 //   npm run verify -- --quick                       3,000 records per scenario
 //   options: --records N --keys K --partitions P --transient-rate 0.1 --latency-ms 5 --ordering key
 // Prints a table and writes it as JSON to verify-results/ (git-ignored); exits 1 on any loss, violation
 // or silent drop.
-// Starts the local broker unless KAFKA_BROKERS is set; uses the configured DATABASE_URL (migrated first).
+// Starts its own local broker (WARDEN_VERIFY_PORT_BASE + 92) unless KAFKA_BROKERS is set; uses its own
+// database next to the configured one (`warden` → `warden_verify`, migrated first).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { loadConfig } from '../../lib/config';
+import { loadBenchConfig } from '../../lib/config';
 import { createDatabase } from '../../lib/db';
 import { createKafka, kafkaSecurityFrom } from '../../lib/kafka/client';
 import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
+import { parseCommandLine, runCommandLine, UsageError } from '../lib/command-line';
 import { migrateDatabase } from '../lib/database';
+import { portsFromBase } from '../lib/port-base';
 import { formatReports } from './report';
 import { runVerification, SCENARIOS, type ScenarioName } from './run-verification';
 
 const RESULTS_DIR = path.resolve(__dirname, '..', '..', 'verify-results');
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      scenarios: { type: 'string', default: SCENARIOS.join(',') },
-      records: { type: 'string' },
-      keys: { type: 'string', default: '10' },
-      partitions: { type: 'string', default: '6' },
-      'transient-rate': { type: 'string', default: '0.1' },
-      'latency-ms': { type: 'string', default: '2' },
-      quick: { type: 'boolean', default: false },
-      ordering: { type: 'string', default: 'key' },
-    },
+/** Verify's own database next to the configured one (`warden` → `warden_verify`). */
+function verifyDatabaseUrl(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  url.pathname = `${url.pathname}_verify`;
+  return url.toString();
+}
+
+const USAGE = `usage: npm run verify [-- [--scenarios a,b] [--quick] [--records N] [--keys K] [--partitions P]
+                         [--transient-rate R] [--latency-ms MS] [--ordering key|partition|unordered]]
+  --scenarios     a selection of ${SCENARIOS.join(', ')} (default: all)
+  --quick         3,000 records per scenario (default 50,000)`;
+
+async function main(argv: string[]): Promise<number | 'help'> {
+  const { values } = parseCommandLine(argv, {
+    scenarios: { type: 'string', default: SCENARIOS.join(',') },
+    records: { type: 'string' },
+    keys: { type: 'string', default: '10' },
+    partitions: { type: 'string', default: '6' },
+    'transient-rate': { type: 'string', default: '0.1' },
+    'latency-ms': { type: 'string', default: '2' },
+    quick: { type: 'boolean', default: false },
+    ordering: { type: 'string', default: 'key' },
   });
+  if (values.help) return 'help';
   const scenarios = values.scenarios.split(',').map((s) => s.trim());
   const unknown = scenarios.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
   if (unknown.length > 0)
-    throw new Error(`unknown scenario(s) ${unknown.join(', ')}; choose from ${SCENARIOS.join(', ')}`);
+    throw new UsageError(`unknown scenario(s) ${unknown.join(', ')}; choose from ${SCENARIOS.join(', ')}`);
   const number = (name: string, value: string) => {
     const parsed = Number(value);
     if (!Number.isFinite(parsed) || parsed < 0)
-      throw new Error(`--${name} must be a non-negative number, got "${value}"`);
+      throw new UsageError(`--${name} must be a non-negative number, got "${value}"`);
     return parsed;
   };
 
   const ordering = values.ordering;
   if (ordering !== 'key' && ordering !== 'partition' && ordering !== 'unordered') {
-    throw new Error(`--ordering must be key, partition or unordered, got "${ordering}"`);
+    throw new UsageError(`--ordering must be key, partition or unordered, got "${ordering}"`);
   }
-  const config = loadConfig();
+  const config = loadBenchConfig();
+  // Its own ports (WARDEN_VERIFY_PORT_BASE), broker directory and database, so verify runs while
+  // `npm run demo` holds 9092/9464 and its workers never contend for the demo's sampler lock.
+  const ports = portsFromBase(config.WARDEN_VERIFY_PORT_BASE);
+  const databaseUrl = verifyDatabaseUrl(config.DATABASE_URL);
   let localBroker: LocalBrokerOptions | null = null;
   let brokerStartedHere = false;
+  let brokers = config.kafkaBrokers;
   if (config.usesLocalBroker) {
     localBroker = {
-      port: config.WARDEN_KAFKA_PORT,
-      controllerPort: config.WARDEN_KAFKA_CONTROLLER_PORT,
-      home: config.WARDEN_KAFKA_HOME,
+      port: ports.broker,
+      controllerPort: ports.controller,
+      home: config.WARDEN_KAFKA_HOME ?? path.resolve(__dirname, '..', '..', '.warden', 'kafka-verify'),
     };
     brokerStartedHere = !(await localBrokerRunning(localBroker));
-    await startLocalBroker(localBroker);
+    brokers = [await startLocalBroker(localBroker)];
   }
-  await migrateDatabase(config.DATABASE_URL);
+  await migrateDatabase(databaseUrl);
   const kafka = createKafka({
-    brokers: config.kafkaBrokers,
+    brokers,
     clientId: 'warden-verify',
     logLevel: 'nothing',
     ...kafkaSecurityFrom(config),
   });
   const admin = kafka.admin();
   await admin.connect();
-  const db = createDatabase(config.DATABASE_URL);
+  const db = createDatabase(databaseUrl);
   try {
     const reports = await runVerification({
       kafka,
       admin,
       db,
-      databaseUrl: config.DATABASE_URL,
+      databaseUrl,
+      brokers,
       localBroker,
       scenarios: scenarios as ScenarioName[],
       records: values.records ? number('records', values.records) : values.quick ? 3_000 : 50_000,
@@ -86,7 +105,7 @@ async function main(): Promise<number> {
       poisonShare: 0.001,
       malformedShare: 0.001,
       ignoredShare: 0.02,
-      firstWorkerPort: config.WORKER_PORT + 20,
+      firstWorkerPort: ports.worker,
       log: (line) => console.log(line),
     });
     console.log(formatReports(reports));
@@ -105,10 +124,5 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: Error) => {
-    console.error(`verify: ${error.message}`);
-    process.exit(2);
-  },
-);
+// Exit 1 is a failed verdict; a run that could not finish exits 2.
+runCommandLine('verify', USAGE, main, { errorExitCode: 2 });

@@ -30,6 +30,8 @@ export interface VerifyOptions {
   admin: Admin;
   db: Database;
   databaseUrl: string;
+  /** The brokers the worker processes connect to (the ones `kafka` reaches). */
+  brokers: readonly string[];
   /** Only when the broker was started here can the broker-restart scenario restart it. */
   localBroker: LocalBrokerOptions | null;
   scenarios: ScenarioName[];
@@ -180,6 +182,7 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
   const workers = new Map<number, WorkerProcess>();
   const env = (index: number) => ({
     DATABASE_URL: workerDatabaseUrl.toString(),
+    KAFKA_BROKERS: options.brokers.join(','),
     WARDEN_GROUP_ID: groupId,
     WARDEN_INPUT_TOPIC: topics.input,
     WARDEN_RESULTS_TOPIC: topics.results,
@@ -320,6 +323,9 @@ async function produce(
   plan: PlanOptions,
   withOnePoison: boolean,
 ): Promise<ProducedRecord[]> {
+  // Its own generator, not test-support's: the record plan it draws puts the 300 KiB oversized records in
+  // different produce batches; other plans can put several into one partition's batch, above the broker's
+  // maximum message size.
   let seed = 7;
   const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   const planned = planRecords(plan, random);

@@ -24,6 +24,7 @@ describe('verification scenarios (short)', () => {
       admin,
       db,
       databaseUrl: config.DATABASE_URL,
+      brokers: config.kafkaBrokers,
       localBroker: null,
       scenarios: ['steady', 'kill9', 'db-outage', 'isolation'],
       records: 1_500,

@@ -1,4 +1,4 @@
-import type { WardenConfig } from '../../lib/config';
+import type { WorkerConfig } from '../../lib/config';
 import { createDatabase, type Database } from '../../lib/db';
 import { Secret } from '../../lib/kafka/security';
 import { analysisOptions } from '../../lib/server/analysis-options';
@@ -20,7 +20,7 @@ export interface AlertsHandle {
 /** A worker whose heartbeat is older than this many sample intervals has disappeared. */
 const STALE_INTERVALS = 3;
 
-export function alertEvaluationContext(config: WardenConfig): AlertEvaluationContext {
+export function alertEvaluationContext(config: WorkerConfig): AlertEvaluationContext {
   const analysis = analysisOptions(config);
   return {
     settings: config.ALERT_SETTINGS,
@@ -33,7 +33,7 @@ export function alertEvaluationContext(config: WardenConfig): AlertEvaluationCon
   };
 }
 
-export function alertReceivers(config: WardenConfig): Map<string, Secret> {
+export function alertReceivers(config: WorkerConfig): Map<string, Secret> {
   const receivers = new Map<string, Secret>();
   if (config.ALERT_WEBHOOK_URL !== undefined) receivers.set('webhook', new Secret(config.ALERT_WEBHOOK_URL));
   if (config.ALERT_SLACK_WEBHOOK_URL !== undefined) receivers.set('slack', config.ALERT_SLACK_WEBHOOK_URL);
@@ -47,7 +47,7 @@ export function alertReceivers(config: WardenConfig): Map<string, Secret> {
  * needs.
  */
 export function startAlerts(options: {
-  config: WardenConfig;
+  config: WorkerConfig;
   db: Database;
   instanceId: string;
   readiness: () => { ready: boolean; detail: string };

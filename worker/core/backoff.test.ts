@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs } from './backoff';
+import { backoffCeilingMs, backoffDelayMs } from './backoff';
 
 const policy = { baseMs: 100, maxMs: 30_000 };
 const fixed = (value: number) => () => value;
@@ -52,5 +52,25 @@ describe('backoffDelayMs', () => {
 
   it('a zero base never waits', () => {
     expect(backoffDelayMs(50, { baseMs: 0, maxMs: 0 }, fixed(0.9))).toBe(0);
+  });
+
+  it("draws 'equal' jitter in [half, full] of the ceiling, rounded, with the same clamping", () => {
+    expect(backoffDelayMs(3, policy, fixed(0), 'equal')).toBe(200);
+    expect(backoffDelayMs(3, policy, fixed(1), 'equal')).toBe(400);
+    expect(backoffDelayMs(3, policy, fixed(0.5), 'equal')).toBe(300);
+    expect(backoffDelayMs(3, policy, fixed(9), 'equal')).toBe(400);
+    expect(backoffDelayMs(3, policy, fixed(Number.NaN), 'equal')).toBe(200);
+    expect(backoffDelayMs(1_000, policy, fixed(1), 'equal')).toBe(30_000);
+  });
+});
+
+describe('backoffCeilingMs', () => {
+  it('doubles from the base up to the cap, with no draw', () => {
+    const startup = { baseMs: 250, maxMs: 5_000 };
+    expect([1, 2, 3, 4, 5, 6, 50].map((n) => backoffCeilingMs(n, startup))).toEqual([
+      250, 500, 1_000, 2_000, 4_000, 5_000, 5_000,
+    ]);
+    expect(backoffCeilingMs(0, startup)).toBe(250);
+    expect(() => backoffCeilingMs(1, { baseMs: 10, maxMs: 5 })).toThrow(/retry.maxMs must be >= baseMs/);
   });
 });

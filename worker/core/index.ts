@@ -4,8 +4,8 @@ export { ConsumerCore } from './consumer-core';
 export type { DeliverResult } from './consumer-core';
 export { CONSUMER_CORE_DEFAULTS } from './consumer-core-options';
 export type { ConsumerCoreOptions } from './consumer-core-options';
-export { backoffDelayMs, DEFAULT_BACKOFF } from './backoff';
-export type { BackoffPolicy } from './backoff';
+export { backoffCeilingMs, backoffDelayMs, DEFAULT_BACKOFF } from './backoff';
+export type { BackoffJitter, BackoffPolicy } from './backoff';
 export { defaultClassifyError, describeError } from './classify-error';
 export {
   COMPLETED_ABOVE_VERSION,

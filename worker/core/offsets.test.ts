@@ -7,21 +7,10 @@ import {
   nextCommitOffset,
   parseOffset,
 } from './offsets';
+import { seededRandom } from '../../test-support/seeded-random';
 
 const set = (...offsets: Array<string | number>) => new Set(offsets.map(String));
 const strings = (...offsets: Array<string | number>) => offsets.map(String);
-
-/** Deterministic PRNG (mulberry32) so the property tests are reproducible. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('parseOffset', () => {
   it('accepts canonical int64 decimals only', () => {
@@ -148,7 +137,7 @@ describe('encodeCompletedAbove / decodeCompletedAbove', () => {
   });
 
   it('round-trips random sets (property test)', () => {
-    const random = seeded(42);
+    const random = seededRandom(42);
     for (let round = 0; round < 300; round++) {
       const base = BigInt(Math.floor(random() * 1e12));
       const completed = new Set<string>();

@@ -3,6 +3,7 @@ import { decodeCompletedAbove, nextCommitOffset } from './offsets';
 import { PartitionState } from './partition-state';
 import { RecordEntry } from './record-entry';
 import type { SourceRecord } from './types';
+import { seededRandom } from '../../test-support/seeded-random';
 
 const record = (offset: bigint): SourceRecord => ({
   topic: 't',
@@ -14,19 +15,10 @@ const record = (offset: bigint): SourceRecord => ({
   headers: {},
 });
 
-/** A small seeded generator, so a failure names a reproducible case. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1_664_525 + 1_013_904_223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 describe('PartitionState.commitCandidate', () => {
   it('agrees with nextCommitOffset (the commit rule) and lists exactly the completed records above it', () => {
     for (let seed = 1; seed <= 200; seed++) {
-      const random = generator(seed);
+      const random = seededRandom(seed);
       const state = new PartitionState<RecordEntry<unknown>>('t', 0);
       const entries: RecordEntry<unknown>[] = [];
       // Offsets with gaps (compaction, transaction markers), some above 2^53 to keep int64 exact.

@@ -7,8 +7,8 @@ import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
 import { startPipelineConsumer, upsertEvent } from '../../test-support/pipeline-consumer';
 
-// Seed 000 ends with an unresolved bug: after a transient error during reassignment, polling never resumed
-// while readiness stayed green. This forces that situation on the real broker: a second member joins, and
+// The stopped-polling scenario: after a transient error during reassignment, polling never resumes while
+// readiness stays green. This forces that situation on the real broker: a second member joins, and
 // while Warden's consumer is mid-rebalance the broker goes away. Readiness must turn red, and the consumer
 // must recover by itself when the broker is back.
 

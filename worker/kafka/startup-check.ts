@@ -2,6 +2,10 @@ import type { Admin } from 'kafkajs';
 import type { KafkaSecuritySettings } from '../../lib/kafka/security';
 import { classifyStartupError, type StartupSecurityContext, type StartupVerdict } from './classify-startup-error';
 import { createKafka, type KafkaClientOptions } from '../../lib/kafka/client';
+import { backoffCeilingMs, type BackoffPolicy } from '../core';
+
+/** Waits between start-up attempts, without jitter: 250 ms, doubling, at most 5 s. */
+const STARTUP_BACKOFF: BackoffPolicy = { baseMs: 250, maxMs: 5_000 };
 
 /** The start-up check failed for a reason an operator must fix; the message names the setting. */
 export class KafkaStartupError extends Error {
@@ -77,7 +81,7 @@ export async function checkKafkaAtStartup(
       const verdict = classifyStartupError(error, options.context);
       repeats = previous?.message === verdict.message ? repeats + 1 : 1;
       previous = verdict;
-      const waitMs = Math.min(250 * 2 ** (attempt - 1), 5_000);
+      const waitMs = backoffCeilingMs(attempt, STARTUP_BACKOFF);
       const outOfTime = now() - started + waitMs > deadlineMs;
       if (verdict.retry === 'never' || (verdict.retry === 'briefly' && repeats >= BRIEF_ATTEMPTS) || outOfTime) {
         throw new KafkaStartupError(redact(verdict.message), verdict.settings);

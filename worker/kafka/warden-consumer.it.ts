@@ -31,7 +31,7 @@ function event(id: string, overrides: Record<string, unknown> = {}) {
   });
 }
 
-describe("seed 000's regression: one bad record never stalls healthy partitions", () => {
+describe('the poison-record regression: one bad record never stalls healthy partitions', () => {
   it('holds A/0 at the poison record, finishes A/1 and B, and answers a permanent store failure with a failed result', async () => {
     const prefix = uniqueName('s0');
     const topicA = `${prefix}-a`;

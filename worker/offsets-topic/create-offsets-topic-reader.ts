@@ -1,17 +1,17 @@
 import type { Kafka } from 'kafkajs';
-import type { WardenConfig } from '../../lib/config';
+import type { WorkerConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
 import type { ConsumerLogger } from '../shared/worker-types';
 import { OffsetsTopicReader } from './offsets-topic-reader';
 
 /** The reader's consumer group: shared by every worker instance of a deployment, never sampled. */
-export function offsetsReaderGroupId(config: Pick<WardenConfig, 'WARDEN_GROUP_ID'>): string {
+export function offsetsReaderGroupId(config: Pick<WorkerConfig, 'WARDEN_GROUP_ID'>): string {
   return `${config.WARDEN_GROUP_ID}.offsets-reader`;
 }
 
 /** The offsets-topic reader as the worker runs it; null when SAMPLER_COMMIT_SOURCE is 'sampled'. */
 export function createOffsetsTopicReader(options: {
-  config: WardenConfig;
+  config: WorkerConfig;
   kafka: Kafka;
   db: Database;
   logger?: ConsumerLogger;

@@ -1,6 +1,6 @@
 import type { ErrorClass } from '../core/types';
 
-// What changes if we try again? (seed 000.) Transient: the database or broker is unreachable, overloaded,
+// What changes if we try again? Transient: the database or broker is unreachable, overloaded,
 // restarting, or a transaction lost a race; those heal. Permanent: the store rejects this very record (bad
 // data, constraint), which no retry can change. Unknown errors are permanent: a permanent error held in a
 // retry slot stalls its key forever, while a permanent classification still publishes a `failed` result.

@@ -35,7 +35,7 @@ describe('admitEvent', () => {
     expect(admission).toMatchObject({ ok: true, value: { resultKey: 'from-header' } });
   });
 
-  it('rejects a stored event that cannot derive a result key (the seed 000 poison record)', () => {
+  it('rejects a stored event that cannot derive a result key (the poison record)', () => {
     const { resultKey: _omit, ...noKey } = valid;
     expect(admitEvent(record(JSON.stringify(noKey)))).toMatchObject({ ok: false, errorClass: 'missing-result-key' });
   });

@@ -3,7 +3,7 @@ import type { Admission, SourceRecord } from '../core/types';
 
 // The default pipeline's input contract. Admission decides, before a record takes an execution slot,
 // whether it can ever complete: it decodes, it validates, and, when it must publish a result, its result
-// key can be derived (seed 000: a record without one can never publish even its error result).
+// key can be derived (a record without one can never publish even its error result).
 
 /** Types the pipeline stores and answers with a result event. */
 export const STORED_TYPES = ['document.upsert'] as const;

@@ -8,7 +8,7 @@ import {
   type SpanContext,
 } from '@opentelemetry/api';
 
-// W3C Trace Context across the asynchronous Kafka hop (seed 001): the producer's `traceparent` header is the
+// W3C Trace Context across the asynchronous Kafka hop: the producer's `traceparent` header is the
 // parent of Warden's processing span, and the records Warden produces for that input (result, dead letter)
 // carry Warden's span as their parent, so a trace runs producer -> Warden -> result consumer.
 //

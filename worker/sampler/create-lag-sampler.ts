@@ -1,5 +1,5 @@
 import type { Kafka } from 'kafkajs';
-import type { WardenConfig } from '../../lib/config';
+import type { WorkerConfig } from '../../lib/config';
 import { createDatabase } from '../../lib/db';
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
 import { offsetsReaderGroupId } from '../offsets-topic/create-offsets-topic-reader';
@@ -20,7 +20,7 @@ export interface LagSamplerHandle {
  * advisory-lock session, so nothing it does can take a connection the pipeline needs.
  */
 export function createLagSampler(options: {
-  config: WardenConfig;
+  config: WorkerConfig;
   kafka: Kafka;
   logger?: ConsumerLogger;
   lockName?: string;

@@ -3,8 +3,8 @@ import type { LagSampleRow } from './sampler-state';
 
 /**
  * Inserts a round's lag_sample rows in one statement: one array parameter per column, unnested by Postgres.
- * (Prisma's createMany binds every value separately and splits large rounds into many statements: about
- * ten times slower for 5,000 rows.) All rows are written or none.
+ * (Prisma's createMany binds every value separately and splits large rounds into many statements.) All rows
+ * are written or none.
  */
 export async function insertLagSamples(db: Database, rows: readonly LagSampleRow[]): Promise<number> {
   if (rows.length === 0) return 0;

@@ -18,6 +18,14 @@ describe('nextRoundDelayMs', () => {
     expect(nextRoundDelayMs({ ...base, consecutiveFailures: 3, random: () => Number.NaN })).toBe(10_000);
   });
 
+  it('waits at most the cap even when the interval is longer than it', () => {
+    const long = { ...base, intervalMs: 120_000, maxBackoffMs: 60_000 };
+    expect([1, 2, 5].map((n) => nextRoundDelayMs({ ...long, consecutiveFailures: n, random: () => 1 }))).toEqual([
+      60_000, 60_000, 60_000,
+    ]);
+    expect(nextRoundDelayMs({ ...long, consecutiveFailures: 1, random: () => 0 })).toBe(30_000);
+  });
+
   it('stays finite for huge failure counts', () => {
     expect(nextRoundDelayMs({ ...base, consecutiveFailures: 10_000, random: () => 1 })).toBe(60_000);
   });

@@ -1,3 +1,5 @@
+import { backoffDelayMs } from '../core';
+
 // When the sampler's next round starts. Pure.
 
 export interface RoundScheduleInput {
@@ -25,8 +27,8 @@ export function nextRoundDelayMs(input: RoundScheduleInput): number {
     throw new RangeError(`consecutiveFailures must be an integer >= 0, got ${consecutiveFailures}`);
   }
   if (consecutiveFailures === 0) return Math.max(0, intervalMs - Math.max(0, roundDurationMs));
-  const ceiling = Math.min(maxBackoffMs, intervalMs * 2 ** Math.min(consecutiveFailures - 1, 30));
-  const draw = input.random();
-  const unit = Number.isFinite(draw) ? Math.min(Math.max(draw, 0), 1) : 0;
-  return Math.round(ceiling * (0.5 + 0.5 * unit));
+  // Starting from min(interval, cap) keeps the policy valid when the interval is above the cap; the
+  // ceilings are the same: min(cap, interval · 2^(n-1)).
+  const policy = { baseMs: Math.min(intervalMs, maxBackoffMs), maxMs: maxBackoffMs };
+  return backoffDelayMs(consecutiveFailures, policy, input.random, 'equal');
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SamplerState } from './sampler-state';
 import type { GroupSnapshot, TopicWatermarks, ClusterObservation } from '../../lib/kafka/cluster-observation';
 
-// The sampler's round logic on plain data: every edge case of issue 5 that does not need a broker.
+// The sampler's round logic on plain data: every edge case that does not need a broker.
 
 const options = {
   timeLagPoints: 10,

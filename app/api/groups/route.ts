@@ -1,5 +1,5 @@
 // GET /api/groups - every recently sampled consumer group with status, lag, worst time lag and trend, worst first.
-import { loadConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/config';
 import { analysisOptions } from '@/lib/server/analysis-options';
 import { respond } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
@@ -11,6 +11,6 @@ export const dynamic = 'force-dynamic';
 export async function GET(request: Request) {
   return respond(async () => {
     await authorize(request, 'viewer');
-    return listGroups(serverDatabase(), analysisOptions(loadConfig()));
+    return listGroups(serverDatabase(), analysisOptions(loadDashboardConfig()));
   });
 }

@@ -5,7 +5,6 @@ import { useState } from 'react';
 import { AdviceList } from '@/components/advice-list';
 import { ApiRequestError } from '@/components/api-client';
 import { CapacityCard } from '@/components/capacity-card';
-import { formatAge, formatCount, formatRate, isStale } from '@/components/format';
 import { useGroup, useGroupAdvice, useLagSeries } from '@/components/hooks/use-group';
 import { useRebalances } from '@/components/hooks/use-rebalances';
 import { LagCharts } from '@/components/lag-charts';
@@ -19,6 +18,8 @@ import { GroupStatusBadge, StatePill } from '@/components/status-badge';
 import { TimeLagValue } from '@/components/time-lag-cell';
 import { useNow } from '@/components/use-now';
 import type { TGroupDetail, TLagRange } from '@/lib/schemas/groups';
+import { formatAge, formatCount, formatRateRounded } from '@/lib/format';
+import { isStale } from '@/components/format';
 
 /** Group page: partitions, capacity, advice, charts over a chosen range, and the rebalance history. */
 export function GroupPageClient({
@@ -191,12 +192,12 @@ function Overview({ detail, now }: { detail: TGroupDetail; now: number }) {
         </div>
         <div className="tile">
           <dt>In</dt>
-          <dd>{formatRate(arrival)}</dd>
+          <dd>{formatRateRounded(arrival)}</dd>
           <span className="tile-note">records appended</span>
         </div>
         <div className="tile">
           <dt>Out</dt>
-          <dd>{formatRate(consumption)}</dd>
+          <dd>{formatRateRounded(consumption)}</dd>
           <span className="tile-note">records committed</span>
         </div>
         <div className="tile">

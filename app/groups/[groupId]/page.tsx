@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { loadConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/config';
 import { GroupPageClient } from './page-client';
 
 export const dynamic = 'force-dynamic';
@@ -21,7 +21,7 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 }
 
 export default async function GroupPage({ params }: Params) {
-  const config = loadConfig();
+  const config = loadDashboardConfig();
   return (
     <GroupPageClient
       groupId={await groupIdOf(params)}

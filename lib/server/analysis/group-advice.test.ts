@@ -63,7 +63,7 @@ function analyze(
   return analyzeGroup({ rows, history, quarantined, timeLagObjectiveMs, rateWindowMs: WINDOW_MS, nowMs });
 }
 
-// Seed 003: 1,200 records/s over 6 partitions, 3 consumers at 300/s (150/s per partition), 30,000 behind each.
+// The short-of-capacity group: 1,200 records/s over 6 partitions, 3 consumers at 300/s (150/s per partition), 30,000 behind each.
 const seedPartitions: FakePartition[] = Array.from({ length: 6 }, (_, partition) => ({
   partition,
   arrival: 200,
@@ -237,7 +237,7 @@ describe('buildGroupAdvice', () => {
     expect(advice.advice[0]?.detail).toMatch(/no consumer of group g is running/);
   });
 
-  it('plans seed 003 from measured samples: 6 consumers catch up in 5 min, 3 never do', () => {
+  it('plans the short-of-capacity group from measured samples: 6 consumers catch up in 5 min, 3 never do', () => {
     const advice = buildGroupAdvice({ ...base, analysis: analyze(seedPartitions) });
     expect(advice.consumers).toBe(3);
     expect(advice.planState).toBe('planned');
@@ -288,7 +288,7 @@ describe('buildGroupAdvice', () => {
       expect(advice.plan?.summary ?? advice.planUnavailableReason).not.toMatch(/Scale consumers to/);
     });
 
-    it('is not found when the consumer has records waiting everywhere (seed 003: short of capacity)', () => {
+    it('is not found when the consumer has records waiting everywhere (the short-of-capacity group)', () => {
       expect(findOwnProcessingBound(analyze(seedPartitions), new Set()).size).toBe(0);
       const advice = buildGroupAdvice({ ...base, analysis: analyze(seedPartitions) });
       expect(advice.advice.some((a) => a.id.startsWith('own-processing-bound'))).toBe(false);
@@ -412,10 +412,10 @@ describe('buildGroupAdvice', () => {
   });
 
   describe('poll budget', () => {
-    // Seed 003: a member that takes 0.8 s per record, with records waiting, and the Java defaults assumed.
+    // The slow-poll scenario: a member that takes 0.8 s per record, with records waiting, and the Java defaults assumed.
     const slow = [{ partition: 0, arrival: 2, consumption: 1.25, backlog: 10_000, owner: 'slow' }];
 
-    it("measures seed 003's 500 x 0.8 s = 400 s against 300 s from samples: a rebalance loop, with what was assumed", () => {
+    it("measures the slow-poll scenario's 500 x 0.8 s = 400 s against 300 s from samples: a rebalance loop, with what was assumed", () => {
       const advice = buildGroupAdvice({ ...base, analysis: analyze(slow) });
       const budget = advice.advice.find((a) => a.id === 'poll-budget');
       expect(budget).toMatchObject({

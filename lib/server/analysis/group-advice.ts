@@ -12,9 +12,8 @@ import {
 } from '../../advisor/advice';
 import { planCapacity } from '../../advisor/capacity';
 import type { ResolvedClientSettings } from '../../advisor/client-settings';
-import { formatRate, plural } from '../../advisor/format';
+import { formatDuration, formatRate, plural } from '../../format';
 import type { MemberRestartCounts } from '../../advisor/member-restarts';
-import { formatDuration } from '../../lag/format-duration';
 import { memberName } from '../../members/member-name';
 import type { TGroupAdvice } from '../../schemas/advice';
 import type { GroupAnalysis, PartitionAnalysis } from './group-analysis';

@@ -1,4 +1,4 @@
-import { loadConfig, type WardenConfig } from '../../config';
+import { loadDashboardConfig, type DashboardConfig } from '../../config';
 import type { AuthSettings } from './access';
 
 // The dashboard's access settings from the configuration. The dashboard has no open mode: without users and a
@@ -7,7 +7,7 @@ import type { AuthSettings } from './access';
 
 export type AuthSettingsResult = { ok: true; settings: AuthSettings } | { ok: false; problems: string[] };
 
-export function authSettingsFrom(config: WardenConfig): AuthSettingsResult {
+export function authSettingsFrom(config: DashboardConfig): AuthSettingsResult {
   const problems: string[] = [];
   if (!config.WARDEN_USERS) {
     problems.push(
@@ -40,7 +40,7 @@ export function authSettingsFrom(config: WardenConfig): AuthSettingsResult {
 export function dashboardStartupProblem(): string | null {
   let result: AuthSettingsResult;
   try {
-    result = authSettingsFrom(loadConfig());
+    result = authSettingsFrom(loadDashboardConfig());
   } catch (error) {
     return (error as Error).message;
   }
@@ -50,7 +50,7 @@ export function dashboardStartupProblem(): string | null {
 
 /** The access settings of this process; throws (a 500 for the caller) when the configuration lacks them. */
 export function loadAuthSettings(): AuthSettings {
-  const result = authSettingsFrom(loadConfig());
+  const result = authSettingsFrom(loadDashboardConfig());
   if (!result.ok) throw new Error(result.problems.join('; '));
   return result.settings;
 }

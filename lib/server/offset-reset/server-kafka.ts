@@ -1,4 +1,4 @@
-import { loadConfig } from '../../config';
+import { loadDashboardConfig } from '../../config';
 import { createKafka, kafkaSecurityFrom } from '../../kafka/client';
 import { ApiError } from '../api-error';
 import { connectGroupOffsets, type GroupOffsetsPort } from './kafka-group-offsets';
@@ -8,7 +8,7 @@ import { connectGroupOffsets, type GroupOffsetsPort } from './kafka-group-offset
  * cannot be reached is a 503 naming the brokers; errors of `work` pass through.
  */
 export async function withGroupOffsets<T>(work: (kafka: GroupOffsetsPort) => Promise<T>): Promise<T> {
-  const config = loadConfig();
+  const config = loadDashboardConfig();
   // The cluster's TLS and SASL settings apply here as to every other client (KAFKA_SSL*, KAFKA_SASL_*).
   const kafka = createKafka({
     brokers: config.kafkaBrokers,

@@ -1,12 +1,9 @@
 import { CONSUMER_CORE_DEFAULTS } from '../../../worker/core';
 import type { Admission, HandlerContext, SourceRecord } from '../../../worker/core/types';
-import { createKafka } from '../../../lib/kafka/client';
-import { createConsumer } from '../../../worker/kafka/warden-consumer';
-import { CommitTracker } from '../commit-tracker';
-import { LatencyRecorder } from '../latency-recorder';
 import { BLOCKER_KEY } from '../records';
-import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
-import { partitionDoneMs, peakRssBytes, probeKafka, RssSampler, sleep } from './probe';
+import type { ChildSpec, Measurement } from '../protocol';
+import { RssSampler, sleep } from './probe';
+import { WardenWorkload } from './warden-harness';
 
 // One partition blocked by a record whose handler never completes, with a large backlog behind it.
 // The commit cannot pass the blocker, so every record fetched after it stays pending; the core must pause
@@ -14,16 +11,14 @@ import { partitionDoneMs, peakRssBytes, probeKafka, RssSampler, sleep } from './
 // while the backlog waits in the topic. The healthy partitions must finish meanwhile.
 
 export async function runMemory(spec: ChildSpec, groupId: string): Promise<Measurement> {
-  const settings = spec.warden;
   const memory = spec.memory;
-  if (!settings || !memory) throw new Error(`workload ${spec.workload}: warden or memory settings are missing`);
+  if (!memory) throw new Error(`workload ${spec.workload}: the memory settings are missing`);
   const blocked = memory.blockedPartition;
   const healthy = spec.endOffsets.map((_, p) => p).filter((p) => p !== blocked);
-  const probe = probeKafka(createKafka({ brokers: spec.brokers, clientId: `bench-${spec.workload}` }));
-  const tracker = new CommitTracker(spec.endOffsets, healthy);
-  const latency = new LatencyRecorder(spec.endOffsets.reduce((sum, n) => sum + n, 0));
+  const bench = new WardenWorkload<number>(spec, groupId, { watchedPartitions: healthy });
+  const { latency, probe } = bench;
   const blockerKey = Buffer.from(BLOCKER_KEY);
-  const maxPending = settings.maxPendingPerPartition ?? CONSUMER_CORE_DEFAULTS.maxPendingPerPartition;
+  const maxPending = bench.settings.maxPendingPerPartition ?? CONSUMER_CORE_DEFAULTS.maxPendingPerPartition;
 
   const admit = (_record: SourceRecord): Admission<number> => ({
     ok: true,
@@ -38,33 +33,17 @@ export async function runMemory(spec: ChildSpec, groupId: string): Promise<Measu
     latency.add(performance.now() - admittedAt);
   };
 
-  const consumer = createConsumer<number>({
-    kafka: probe.kafka,
-    groupId,
-    topics: [spec.topic],
-    fromBeginning: true,
-    admit,
-    handle,
-    ordering: settings.ordering,
-    maxPendingPerPartition: settings.maxPendingPerPartition,
-    commitIntervalMs: settings.commitIntervalMs,
-    onEvent: (event) => {
-      if (event.type !== 'committed') return;
-      const at = epochNowMs();
-      for (const request of event.requests) tracker.observe(request.partition, request.offset, at);
-    },
-  });
+  const consumer = bench.createConsumer({ admit, handle });
 
   let maxHeld = 0;
   const blockedState = () => consumer.core.snapshot().partitions.find((p) => p.partition === blocked);
   const rss = new RssSampler();
-  const baselineRssBytes = process.memoryUsage.rss();
   rss.start(200);
   const heldWatch = setInterval(() => {
     maxHeld = Math.max(maxHeld, blockedState()?.deliveredCount ?? 0);
   }, 50);
-  await consumer.start();
-  const endEpochMs = await tracker.finished();
+  await bench.start();
+  const endEpochMs = await bench.finished();
   const startEpochMs = probe.firstFetchEpochMs() ?? endEpochMs;
 
   // The healthy partitions are done; watch the blocked one hold its backlog in the topic.
@@ -75,21 +54,17 @@ export async function runMemory(spec: ChildSpec, groupId: string): Promise<Measu
   const state = blockedState();
   maxHeld = Math.max(maxHeld, state?.deliveredCount ?? 0);
   const timeline = rss.stop();
-  const peak = peakRssBytes();
   const maxBatch = probe.maxBatchSize();
   const waitingInTopic = spec.endOffsets[blocked]! - (state?.deliveredCount ?? 0);
-  await consumer.stop(1_000);
+  const { peakRssBytes } = await bench.stop(1_000);
 
   const observed = timeline.filter((s) => s.atMs >= observeStart.atMs);
   const rssDuringObservation = observed.map((s) => s.rssBytes);
-  return {
+  return bench.measurement({
     records: healthy.reduce((sum, p) => sum + spec.endOffsets[p]!, 0),
     startEpochMs,
     endEpochMs,
-    latency: latency.summary(),
-    peakRssBytes: peak,
-    baselineRssBytes,
-    partitionDoneMs: partitionDoneMs(spec.endOffsets, (p) => tracker.partitionDoneAt(p), startEpochMs),
+    peakRssBytes,
     details: {
       backlogRecords: spec.endOffsets[blocked]!,
       heldMax: maxHeld,
@@ -107,5 +82,5 @@ export async function runMemory(spec: ChildSpec, groupId: string): Promise<Measu
       rssObserveMinBytes: Math.min(...rssDuringObservation),
     },
     rssTimeline: timeline,
-  };
+  });
 }

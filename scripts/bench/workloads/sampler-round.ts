@@ -13,7 +13,7 @@ import { peakRssBytes, sleep } from './probe';
 
 // (10) One sampling round of the real LagSampler (worker/sampler/lag-sampler.ts: cluster read, rows, exact
 // time lag when due, lag_sample / rebalance_event / log_end_point writes) against the real broker and
-// Postgres, for issue 5's size: 100 groups, each with committed offsets on all 50 partitions of a topic
+// Postgres, at the sampler's target size: 100 groups, each with committed offsets on all 50 partitions of a topic
 // (5,000 group-partitions: 5,000 lag_sample rows per round). The sampler runs with the configured SAMPLER_*
 // settings and, like the worker's, a 2-connection Postgres pool.
 //

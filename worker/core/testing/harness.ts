@@ -221,8 +221,6 @@ export function createHarness(options: HarnessOptions = {}) {
   };
 }
 
-export type Harness = ReturnType<typeof createHarness>;
-
 export function transientError(message = 'ECONNRESET while writing'): Error {
   return new Error(message);
 }

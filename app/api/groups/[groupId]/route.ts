@@ -1,5 +1,5 @@
 // GET /api/groups/{groupId} - one group's partitions: lag, time lag, rates, owner, status, quarantine, commit prefix.
-import { loadConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/config';
 import { ZGroupRouteParams } from '@/lib/schemas/common';
 import { analysisOptions } from '@/lib/server/analysis-options';
 import { respond, routeParams } from '@/lib/server/api-response';
@@ -13,6 +13,6 @@ export async function GET(request: Request, { params }: { params: Promise<{ grou
   return respond(async () => {
     await authorize(request, 'viewer');
     const { groupId } = await routeParams(ZGroupRouteParams, params);
-    return getGroupDetail(serverDatabase(), groupId, analysisOptions(loadConfig()));
+    return getGroupDetail(serverDatabase(), groupId, analysisOptions(loadDashboardConfig()));
   });
 }

@@ -1,5 +1,5 @@
 // GET /api/groups/{groupId}/advice - capacity plan ("scale consumers to N, catch up in T") with what-if curve, and advice.
-import { loadConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/config';
 import { ZGroupRouteParams } from '@/lib/schemas/common';
 import { analysisOptions } from '@/lib/server/analysis-options';
 import { respond, routeParams } from '@/lib/server/api-response';
@@ -13,6 +13,6 @@ export async function GET(request: Request, { params }: { params: Promise<{ grou
   return respond(async () => {
     await authorize(request, 'viewer');
     const { groupId } = await routeParams(ZGroupRouteParams, params);
-    return getGroupAdvice(serverDatabase(), groupId, analysisOptions(loadConfig()));
+    return getGroupAdvice(serverDatabase(), groupId, analysisOptions(loadDashboardConfig()));
   });
 }
