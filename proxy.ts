@@ -37,10 +37,10 @@ export async function proxy(request: NextRequest) {
     forwarded.set('content-security-policy', headers['content-security-policy']!);
     response = NextResponse.next({ request: { headers: forwarded } });
   } else if (decision.kind === 'refuse') {
-    response = Response.json(
-      errorBody(decision.message),
-      { status: decision.status, headers: { 'cache-control': 'no-store' } },
-    );
+    response = Response.json(errorBody(decision.message), {
+      status: decision.status,
+      headers: { 'cache-control': 'no-store' },
+    });
   } else {
     response = NextResponse.redirect(new URL(decision.location, request.url));
   }

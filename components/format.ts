@@ -56,7 +56,6 @@ export function isStale(sampledAtIso: string, nowMs: number, sampleIntervalMs: n
   return nowMs - Date.parse(sampledAtIso) > 3 * sampleIntervalMs + 10_000;
 }
 
-
 /** "06:21:01": a time of day in the viewer's time zone (24 h). */
 export function formatClock(iso: string): string {
   const d = new Date(iso);

@@ -54,6 +54,7 @@ const SCRIPTS = [
   { file: 'scripts/bench/child.ts', usage: 'usage: tsx scripts/bench/child.ts' },
   { file: 'scripts/test.ts', usage: 'usage: npm test' },
   { file: 'scripts/verify/main.ts', usage: 'usage: npm run verify' },
+  { file: 'scripts/security/scan.ts', usage: 'usage: npm run security:scan' },
 ];
 
 async function runScript(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -14,6 +14,7 @@ import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } fro
 import path from 'node:path';
 import pg from 'pg';
 import { childProcessEnv, loadConfig } from '../../lib/config';
+import { parseCommandLine, runCommandLine, UsageError } from '../lib/command-line';
 import { eventually } from '../lib/eventually';
 import { ProcessGroup, run } from '../lib/processes';
 import { resetTestDatabase } from '../lib/test-database';
@@ -32,10 +33,9 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const OUT = path.join(ROOT, '.warden', 'security');
 const SQLMAP_RUN_LIMIT_MS = 180_000;
 
-function option(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : undefined;
-}
+const USAGE = `usage: npm run security:scan [-- --no-build] [-- --max-scan-sec=300]
+  --no-build          reuse the last next build
+  --max-scan-sec=N    wapiti's time budget in seconds (default 420)`;
 
 async function seedGroup(databaseUrl: string, groupId: string): Promise<void> {
   const db = new pg.Client({ connectionString: databaseUrl });
@@ -87,11 +87,19 @@ function capture(command: string, args: string[], logFile: string, limitMs: numb
   });
 }
 
-async function main(): Promise<number> {
+async function main(argv: string[]): Promise<number | 'help'> {
+  const { values } = parseCommandLine(argv, {
+    'no-build': { type: 'boolean', default: false },
+    'max-scan-sec': { type: 'string', default: '420' },
+  });
+  if (values.help) return 'help';
+  const maxScanSec = Number(values['max-scan-sec']);
+  if (!Number.isFinite(maxScanSec) || maxScanSec <= 0) {
+    throw new UsageError(`--max-scan-sec must be a positive number of seconds, got "${values['max-scan-sec']}"`);
+  }
   const config = loadConfig();
   const port = config.WARDEN_TEST_PORT_BASE + 300;
   const baseUrl = `http://127.0.0.1:${port}`;
-  const maxScanSec = Number(option('--max-scan-sec') ?? 420);
   const databaseUrl = new URL(config.DATABASE_URL);
   databaseUrl.pathname = `${databaseUrl.pathname}_scan_test`;
   const operator = { name: 'scan-operator', password: randomBytes(18).toString('base64url') };
@@ -111,7 +119,7 @@ async function main(): Promise<number> {
     // A loopback port nothing listens on: the scan must never reach a real cluster (an offset reset would).
     KAFKA_BROKERS: `127.0.0.1:${config.WARDEN_TEST_PORT_BASE + 301}`,
   });
-  if (!process.argv.includes('--no-build')) {
+  if (!values['no-build']) {
     const built = await run('npx', ['next', 'build'], { cwd: ROOT, env });
     if (built !== 0) throw new Error('next build failed');
   }
@@ -203,10 +211,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: Error) => {
-    console.error(`security:scan: ${error.message}`);
-    process.exit(1);
-  },
-);
+runCommandLine('security:scan', USAGE, main);
