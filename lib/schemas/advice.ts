@@ -24,6 +24,8 @@ export const ZCapacityPlan = z.object({
   limitedByPartitions: z.boolean(),
   hotPartitions: z.array(ZTopicPartition),
   rateIsLowerBound: z.boolean(),
+  /** From this count on more consumers shorten the catch-up by less than 10% (below the partition count only). */
+  noGainBeyond: z.number().int().min(1).nullable(),
   summary: z.string(),
 });
 
