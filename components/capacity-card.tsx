@@ -58,6 +58,7 @@ function CapacityBody({ advice }: { advice: TGroupAdvice }) {
           <PerConsumerRate advice={advice} label="One consumer committed" />
         </dl>
         <Notes notes={advice.notes} />
+        <TrackRecord entries={advice.trackRecord} />
       </div>
     );
   }
@@ -77,10 +78,49 @@ function CapacityBody({ advice }: { advice: TGroupAdvice }) {
         </div>
       </dl>
       <WhatIf advice={advice} plan={plan} />
+      <p className={`small ${advice.scaling.basis === 'measured' ? '' : 'muted'}`} data-testid="capacity-scaling">
+        {advice.scaling.statement}
+      </p>
       <p className="muted small">
         Rate: {advice.perConsumerRate.basis}. Rates over the last {formatMs(advice.windowMs)} of samples.
       </p>
       <Notes notes={advice.notes} />
+      <TrackRecord entries={advice.trackRecord} />
+    </div>
+  );
+}
+
+function outcomeText(entry: TGroupAdvice['trackRecord'][number]): string {
+  if (entry.outcome === 'caught-up') {
+    const error = entry.error === null ? '' : ` (${entry.error >= 0 ? '+' : ''}${Math.round(entry.error * 100)}%)`;
+    return `caught up in ${formatMs((entry.actualCatchUpSec ?? 0) * 1000)}${error}${entry.planFollowed ? '' : ', plan not followed'}`;
+  }
+  if (entry.outcome === 'plan-not-followed')
+    return `plan not followed; not caught up after ${formatMs(entry.elapsedSec * 1000)}`;
+  return `not yet, ${formatMs(entry.elapsedSec * 1000)} on`;
+}
+
+/** The advisor's own record for the group: the last plans shown, against what the samples showed after. */
+function TrackRecord({ entries }: { entries: TGroupAdvice['trackRecord'] }) {
+  return (
+    <div className="track-record" data-testid="capacity-track-record">
+      <h3 className="small">Track record</h3>
+      {entries.length === 0 ? (
+        <p className="muted small">No plan shown for this group yet: nothing to check.</p>
+      ) : (
+        <ul className="small">
+          {entries.map((entry) => (
+            <li key={entry.predictedAt}>
+              <time dateTime={entry.predictedAt}>{new Date(entry.predictedAt).toLocaleTimeString()}</time>: said{' '}
+              {entry.predictedConsumers} consumer{entry.predictedConsumers === 1 ? '' : 's'},{' '}
+              {entry.predictedCatchUpSec === null
+                ? 'never catches up'
+                : `catch up in ${formatMs(entry.predictedCatchUpSec * 1000)}`}{' '}
+              → {outcomeText(entry)}
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

@@ -37,6 +37,46 @@ export const ZAdvisorPartition = ZTopicPartition.extend({
   hadBacklogThroughout: z.boolean(),
 });
 
+/** Measured scaling of the group (lib/advisor/scaling-efficiency.ts), or the linear assumption. */
+export const ZScaling = z.object({
+  basis: z.enum(['measured', 'assumed-linear']),
+  /** 0..1: the share of one consumer's rate each added consumer brings; 1 when assumed. */
+  efficiency: z.number().min(0).max(1),
+  /** Consumer-count changes measured. */
+  sampleSize: z.number().int().min(0),
+  /** Age of the newest measured change; null when assumed. */
+  ageMs: z.number().min(0).nullable(),
+  latest: z
+    .object({
+      at: ZIsoTime,
+      fromConsumers: z.number().int().min(1),
+      toConsumers: z.number().int().min(1),
+      speedup: z.number(),
+      linearSpeedup: z.number(),
+    })
+    .nullable(),
+  statement: z.string(),
+});
+
+/** One plan as it was shown, and what happened after it (lib/advisor/track-record.ts). */
+export const ZTrackRecordEntry = z.object({
+  predictedAt: ZIsoTime,
+  consumersThen: z.number().int().min(0),
+  predictedConsumers: z.number().int().min(0),
+  /** null: the plan said it never catches up. */
+  predictedCatchUpSec: z.number().nullable(),
+  backlog: z.number().min(0),
+  /** Total lag at or under which the group counted as caught up. */
+  thresholdLag: z.number().min(0),
+  outcome: z.enum(['caught-up', 'not-yet', 'plan-not-followed']),
+  actualCatchUpSec: z.number().nullable(),
+  /** Time from the prediction to catching up, or to now when not caught up. */
+  elapsedSec: z.number().min(0),
+  planFollowed: z.boolean(),
+  /** (actual - predicted) / predicted; null unless both are known and predicted > 0. */
+  error: z.number().nullable(),
+});
+
 export const ZGroupAdvice = z.object({
   groupId: z.string(),
   /** Time of the newest sample the advice is computed from. */
@@ -62,8 +102,13 @@ export const ZGroupAdvice = z.object({
   /** Caveats about the inputs (unknown backlogs, numbering), so a plan is never more certain than its data. */
   notes: z.array(z.string()),
   advice: z.array(ZAdvice),
+  scaling: ZScaling,
+  /** The last plans shown for the group, newest first, with their outcomes. */
+  trackRecord: z.array(ZTrackRecordEntry),
 });
 
 export type TAdvice = z.infer<typeof ZAdvice>;
 export type TCapacityPlan = z.infer<typeof ZCapacityPlan>;
 export type TGroupAdvice = z.infer<typeof ZGroupAdvice>;
+export type TScaling = z.infer<typeof ZScaling>;
+export type TTrackRecordEntry = z.infer<typeof ZTrackRecordEntry>;

@@ -1,12 +1,15 @@
 import { EMPTY_CLIENT_SETTINGS, resolveClientSettings, type ClientSettingsTable } from '../advisor/client-settings';
 import { countMemberRestarts, DEFAULT_REJOIN_WITHIN_MS, parseStoredMembers } from '../advisor/member-restarts';
 import { countRebalances } from '../advisor/rebalance-count';
+import { findConsumerCountChanges, summarizeScaling } from '../advisor/scaling-efficiency';
 import { measuringMemberId } from '../rebalances/merge-rebalances';
 import type { Database } from '../db';
 import { ZGroupAdvice, type TGroupAdvice } from '../schemas/advice';
 import { buildGroupAdvice } from './analysis/group-advice';
 import { analyzeGroup } from './analysis/group-analysis';
 import { notFound } from './api-error';
+import { loadTrackRecord, recordPrediction } from './advice-track-record';
+import { loadGroupRoundTotals } from './load-group-round-totals';
 import { loadGroupRounds } from './load-group-rounds';
 
 export interface GroupAdviceOptions {
@@ -22,6 +25,13 @@ export interface GroupAdviceOptions {
  * crash), so the rate window (minutes) would almost never hold the two the advice needs.
  */
 export const RESTART_WINDOW_MS = 3_600_000;
+
+/**
+ * Consumer-count changes are looked for over six hours of rounds: scale-outs are rarer than restarts, and the
+ * efficiency of the newest ones says most about the group as it runs now. It also bounds how late a
+ * prediction's outcome can still be resolved from the samples.
+ */
+export const SCALING_HISTORY_MS = 6 * 3_600_000;
 
 /**
  * GET /api/groups/{groupId}/advice: the capacity plan with its what-if curve and the advice list, from the
@@ -41,27 +51,33 @@ export async function getGroupAdvice(
   if (!round) throw notFound(`consumer group "${groupId}" has never been sampled`);
   const hourBefore = new Date(round.sampledAt.getTime() - 3_600_000);
   const restartsFrom = round.sampledAt.getTime() - RESTART_WINDOW_MS;
-  const [quarantines, ownState, rebalanceRowsInHour, anyRebalanceRecorded, membership] = await Promise.all([
-    db.partitionQuarantine.findMany({ where: { groupId } }),
-    db.consumerPartitionState.findFirst({ where: { groupId }, select: { instanceId: true } }),
-    // Rows, not rebalances: each Warden member measures the same rebalance (countRebalances merges them).
-    db.rebalanceEvent.findMany({
-      where: { groupId, startedAt: { gte: hourBefore, lte: round.sampledAt } },
-      select: { source: true, startedAt: true, endedAt: true, membersBefore: true, membersAfter: true },
-    }),
-    db.rebalanceEvent.findFirst({ select: { id: true } }),
-    // The whole-group view (inferred rows); a measured 'own-consumer' row shows one member and never its leave.
-    // From a rejoin window before the count window, so a departure just before it pairs with a rejoin inside.
-    db.rebalanceEvent.findMany({
-      where: {
-        groupId,
-        source: 'describe-groups',
-        startedAt: { gte: new Date(restartsFrom - DEFAULT_REJOIN_WITHIN_MS), lte: round.sampledAt },
-      },
-      select: { startedAt: true, endedAt: true, membersBefore: true, membersAfter: true },
-      orderBy: { startedAt: 'asc' },
-    }),
-  ]);
+  const [quarantines, ownState, rebalanceRowsInHour, anyRebalanceRecorded, membership, roundTotals] = await Promise.all(
+    [
+      db.partitionQuarantine.findMany({ where: { groupId } }),
+      db.consumerPartitionState.findFirst({ where: { groupId }, select: { instanceId: true } }),
+      // Rows, not rebalances: each Warden member measures the same rebalance (countRebalances merges them).
+      db.rebalanceEvent.findMany({
+        where: { groupId, startedAt: { gte: hourBefore, lte: round.sampledAt } },
+        select: { source: true, startedAt: true, endedAt: true, membersBefore: true, membersAfter: true },
+      }),
+      db.rebalanceEvent.findFirst({ select: { id: true } }),
+      // The whole-group view (inferred rows); a measured 'own-consumer' row shows one member and never its leave.
+      // From a rejoin window before the count window, so a departure just before it pairs with a rejoin inside.
+      db.rebalanceEvent.findMany({
+        where: {
+          groupId,
+          source: 'describe-groups',
+          startedAt: { gte: new Date(restartsFrom - DEFAULT_REJOIN_WITHIN_MS), lte: round.sampledAt },
+        },
+        select: { startedAt: true, endedAt: true, membersBefore: true, membersAfter: true },
+        orderBy: { startedAt: 'asc' },
+      }),
+      loadGroupRoundTotals(db, groupId, {
+        fromMs: round.sampledAt.getTime() - SCALING_HISTORY_MS,
+        toMs: round.sampledAt.getTime(),
+      }),
+    ],
+  );
   const restarts = countMemberRestarts(
     membership.map((r) => ({
       startedAtMs: r.startedAt.getTime(),
@@ -79,31 +95,34 @@ export async function getGroupAdvice(
     rateWindowMs: options.rateWindowMs,
     nowMs: round.sampledAt.getTime(),
   });
-  return ZGroupAdvice.parse(
-    buildGroupAdvice({
-      groupId,
-      sampledAt: round.sampledAt,
-      protocol: round.protocol,
-      analysis,
-      windowMs: options.rateWindowMs,
-      targetCatchUpSec: options.targetCatchUpSec,
-      isWardenConsumer: ownState !== null || quarantines.length > 0,
-      // With no rebalance row anywhere, nothing records rebalances yet: unknown, not zero.
-      rebalancesPerHour: anyRebalanceRecorded
-        ? countRebalances(
-            rebalanceRowsInHour.map((r) => ({
-              source: r.source,
-              startedAtMs: r.startedAt.getTime(),
-              endedAtMs: r.endedAt?.getTime() ?? null,
-              measuredBy: measuringMemberId(r),
-            })),
-          )
-        : null,
-      memberRestarts: anyRebalanceRecorded
-        ? { ...restarts, windowMs: RESTART_WINDOW_MS, rejoinWithinMs: DEFAULT_REJOIN_WITHIN_MS }
-        : null,
-      clientSettings: resolveClientSettings(options.clientSettings ?? EMPTY_CLIENT_SETTINGS, groupId),
-      quarantines,
-    }),
-  );
+  const built = buildGroupAdvice({
+    groupId,
+    sampledAt: round.sampledAt,
+    protocol: round.protocol,
+    analysis,
+    windowMs: options.rateWindowMs,
+    targetCatchUpSec: options.targetCatchUpSec,
+    isWardenConsumer: ownState !== null || quarantines.length > 0,
+    // With no rebalance row anywhere, nothing records rebalances yet: unknown, not zero.
+    rebalancesPerHour: anyRebalanceRecorded
+      ? countRebalances(
+          rebalanceRowsInHour.map((r) => ({
+            source: r.source,
+            startedAtMs: r.startedAt.getTime(),
+            endedAtMs: r.endedAt?.getTime() ?? null,
+            measuredBy: measuringMemberId(r),
+          })),
+        )
+      : null,
+    memberRestarts: anyRebalanceRecorded
+      ? { ...restarts, windowMs: RESTART_WINDOW_MS, rejoinWithinMs: DEFAULT_REJOIN_WITHIN_MS }
+      : null,
+    clientSettings: resolveClientSettings(options.clientSettings ?? EMPTY_CLIENT_SETTINGS, groupId),
+    quarantines,
+    scaling: summarizeScaling(findConsumerCountChanges(roundTotals), round.sampledAt.getTime()),
+  });
+  // Recorded when shown: the track record judges the advice people saw, not every sampler round.
+  await recordPrediction(db, built);
+  const trackRecord = await loadTrackRecord(db, groupId, roundTotals, round.sampledAt.getTime());
+  return ZGroupAdvice.parse({ ...built, trackRecord });
 }
