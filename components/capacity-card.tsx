@@ -57,6 +57,7 @@ function CapacityBody({ advice }: { advice: TGroupAdvice }) {
           <ConsumersNow advice={advice} />
           <PerConsumerRate advice={advice} label="One consumer committed" />
         </dl>
+        <Scaling advice={advice} />
         <Notes notes={advice.notes} />
         <TrackRecord entries={advice.trackRecord} />
       </div>
@@ -78,15 +79,22 @@ function CapacityBody({ advice }: { advice: TGroupAdvice }) {
         </div>
       </dl>
       <WhatIf advice={advice} plan={plan} />
-      <p className={`small ${advice.scaling.basis === 'measured' ? '' : 'muted'}`} data-testid="capacity-scaling">
-        {advice.scaling.statement}
-      </p>
+      <Scaling advice={advice} />
       <p className="muted small">
         Rate: {advice.perConsumerRate.basis}. Rates over the last {formatMs(advice.windowMs)} of samples.
       </p>
       <Notes notes={advice.notes} />
       <TrackRecord entries={advice.trackRecord} />
     </div>
+  );
+}
+
+/** What the plan assumes about more consumers: measured on this group, or linear. */
+function Scaling({ advice }: { advice: TGroupAdvice }) {
+  return (
+    <p className={`small ${advice.scaling.basis === 'measured' ? '' : 'muted'}`} data-testid="capacity-scaling">
+      {advice.scaling.statement}
+    </p>
   );
 }
 

@@ -156,7 +156,9 @@ describe('summarizeScaling', () => {
       'Scaling measured: 1 → 3 consumers gave 1.02x, not 3x: something shared (a downstream, a rate limit) is the limit. ' +
         'The plan counts each added consumer at 0% of a linear one (mean of 2 measured changes, the latest 2 min ago).',
     );
-    expect(summarizeScaling([change({ efficiency: 1.4 })], 0).efficiency).toBe(1);
+    const linear = summarizeScaling([change({ speedup: 2.9, efficiency: 1.4 })], 0);
+    expect(linear.efficiency).toBe(1);
+    expect(linear.statement).toMatch(/^Scaling measured: 1 → 3 consumers gave 2\.9x, close to linear \(3x\)\. /);
   });
 });
 

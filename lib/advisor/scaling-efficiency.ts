@@ -186,7 +186,11 @@ export function summarizeScaling(changes: readonly ConsumerCountChange[], nowMs:
   const mean = changes.reduce((sum, c) => sum + c.efficiency, 0) / changes.length;
   const efficiency = Math.min(1, Math.max(0, mean));
   const ageMs = Math.max(0, nowMs - latest.atMs);
-  const gave = `${latest.fromConsumers} → ${latest.toConsumers} consumers gave ${times(latest.speedup)}, not ${times(latest.linearSpeedup)}`;
+  // "Not" only where it fell short: a near-linear change reads as a confirmation, not a correction.
+  const gave =
+    latest.speedup < 0.9 * latest.linearSpeedup
+      ? `${latest.fromConsumers} → ${latest.toConsumers} consumers gave ${times(latest.speedup)}, not ${times(latest.linearSpeedup)}`
+      : `${latest.fromConsumers} → ${latest.toConsumers} consumers gave ${times(latest.speedup)}, close to linear (${times(latest.linearSpeedup)})`;
   const limit = efficiency < 0.5 ? ': something shared (a downstream, a rate limit) is the limit' : '';
   return {
     basis: 'measured',
