@@ -85,6 +85,21 @@ describe('findConsumerCountChanges', () => {
     expect(change!.efficiency).toBeCloseTo(0.8, 10);
   });
 
+  it('measures from one settled count to the next across a transition of members joining one by one', () => {
+    const [change, ...rest] = findConsumerCountChanges(
+      rounds([
+        { consumers: 1, perSec: 60, count: 5 },
+        { consumers: 2, perSec: 60, count: 1 },
+        { consumers: 3, perSec: 60, count: 2 },
+        { consumers: 4, perSec: 61.2, count: 5 },
+      ]),
+    );
+    expect(rest).toEqual([]);
+    expect(change).toMatchObject({ fromConsumers: 1, toConsumers: 4, atMs: 40_000, linearSpeedup: 4 });
+    expect(change!.speedup).toBeCloseTo(1.02, 10);
+    expect(change!.efficiency).toBeCloseTo(0.02 / 3, 10);
+  });
+
   it('ignores a side where the group ran out of records (throughput measured arrivals, not capacity)', () => {
     // 2 consumers commit everything that was waiting in the interval to the last before-round.
     const r = rounds([

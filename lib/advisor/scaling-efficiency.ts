@@ -77,12 +77,11 @@ export function findConsumerCountChanges(
       throw new RangeError(`rounds must be oldest first; round ${i} at ${round.atMs} follows ${previous.atMs}`);
   });
 
-  // Runs of consecutive usable rounds with one consumer count; `followsChange` marks a run that began right
-  // after a usable round with another count, the only runs a change is measured across.
-  type Run = { rounds: Array<GroupRoundTotals & { committedTotal: number }>; followsChange: boolean };
+  // Runs of consecutive usable rounds with one consumer count. A round without consumers (mid-rebalance) or
+  // without a committed total ends a run; a total that moves backwards (offsets reset) ends it and marks the
+  // next run `afterReset`: no change is measured across it.
+  type Run = { rounds: Array<GroupRoundTotals & { committedTotal: number }>; afterReset: boolean };
   const runs: Run[] = [];
-  // A round without consumers (mid-rebalance) or without a committed total ends a run; the next usable round
-  // still counts as following a change when its count differs from the last usable round's.
   let previous: (GroupRoundTotals & { committedTotal: number }) | null = null;
   let gap = false;
   for (const round of rounds) {
@@ -97,22 +96,25 @@ export function findConsumerCountChanges(
     const run = runs[runs.length - 1];
     if (previous !== null && !movedBack && !gap && previous.consumers === usable.consumers && run)
       run.rounds.push(usable);
-    else
-      runs.push({
-        rounds: [usable],
-        followsChange: previous !== null && !movedBack && previous.consumers !== usable.consumers,
-      });
+    else runs.push({ rounds: [usable], afterReset: movedBack });
     previous = usable;
     gap = false;
   }
 
+  // A change goes from one settled count to the next: runs shorter than minRounds in between are the
+  // transition (members joining one by one, several rebalances in a row) and are skipped.
   const changes: ConsumerCountChange[] = [];
-  for (let i = 1; i < runs.length; i += 1) {
-    const after = runs[i]!;
-    if (!after.followsChange) continue;
-    const before = runs[i - 1]!.rounds;
+  let settled: Run | null = null;
+  for (const run of runs) {
+    if (run.afterReset) settled = null;
+    if (run.rounds.length < minRounds) continue;
+    const before = settled?.rounds;
+    settled = run;
+    if (before === undefined) continue;
     const from = before[0]!.consumers;
-    const to = after.rounds[0]!.consumers;
+    const to = run.rounds[0]!.consumers;
+    if (from === to) continue;
+    const after = run;
     const beforeSide = saturatedSuffix(before);
     const afterSide = saturatedPrefix(after.rounds);
     if (beforeSide.length < minRounds || afterSide.length < minRounds) continue;
