@@ -1,0 +1,90 @@
+// npm run backtest - checks "scale to N, catch up in T" against real drains on the real broker (run-backtest.ts).
+// Prints predicted T, measured T, error and verdict per scenario; exits 1 when a judged scenario fails.
+// Starts the local broker unless KAFKA_BROKERS is set; uses the configured DATABASE_URL (migrated first).
+import { loadConfig } from '../../lib/config';
+import { createDatabase } from '../../lib/db';
+import { ClusterReader } from '../../lib/kafka/cluster-reader';
+import { createKafka, kafkaSecurityFrom } from '../../lib/kafka/client';
+import { LagSampler } from '../../worker/sampler/lag-sampler';
+import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
+import { migrateDatabase } from '../lib/database';
+import { runBacktest } from './run-backtest';
+import { formatBacktestTable, judgeRow } from './verdict';
+
+const GROUP_PREFIX = 'warden-backtest-';
+/** One round a second: catch-up times of tens of seconds are measured to about a second. */
+const SAMPLE_INTERVAL_MS = 1_000;
+/** Rates over the last 8 s: a consumer's rate settles within a scenario, and a scale-out shows within seconds. */
+const RATE_WINDOW_MS = 8_000;
+
+async function main(): Promise<number> {
+  const config = loadConfig();
+  let localBroker: LocalBrokerOptions | null = null;
+  let brokerStartedHere = false;
+  if (config.usesLocalBroker) {
+    localBroker = {
+      port: config.WARDEN_KAFKA_PORT,
+      controllerPort: config.WARDEN_KAFKA_CONTROLLER_PORT,
+      home: config.WARDEN_KAFKA_HOME,
+    };
+    brokerStartedHere = !(await localBrokerRunning(localBroker));
+    await startLocalBroker(localBroker);
+  }
+  await migrateDatabase(config.DATABASE_URL);
+  const kafka = createKafka({
+    brokers: config.kafkaBrokers,
+    clientId: 'warden-backtest',
+    logLevel: 'nothing',
+    ...kafkaSecurityFrom(config),
+  });
+  const admin = kafka.admin();
+  await admin.connect();
+  const db = createDatabase(config.DATABASE_URL);
+  const sampler = new LagSampler({
+    reader: new ClusterReader({
+      kafka,
+      ownGroupId: config.WARDEN_GROUP_ID,
+      include: new RegExp(`^${GROUP_PREFIX}`),
+      exclude: null,
+    }),
+    db,
+    lock: null,
+    instanceId: 'warden-backtest',
+    intervalMs: SAMPLE_INTERVAL_MS,
+    maxBackoffMs: config.SAMPLER_MAX_BACKOFF_MS,
+    state: {
+      timeLagPoints: config.SAMPLER_TIME_LAG_POINTS,
+      timeLagSpacingMs: config.SAMPLER_TIME_LAG_SPACING_MS,
+      rateWindowMs: RATE_WINDOW_MS,
+      exactTimeLagIntervalMs: config.SAMPLER_EXACT_TIME_LAG_INTERVAL_MS,
+      exactTimeLagMaxPartitions: config.SAMPLER_EXACT_TIME_LAG_MAX_PARTITIONS,
+    },
+    retention: { rawDays: config.SAMPLER_RETENTION_DAYS, rollupDays: config.SAMPLER_ROLLUP_RETENTION_DAYS },
+  });
+  sampler.start();
+  try {
+    const rows = await runBacktest({
+      kafka,
+      admin,
+      db,
+      groupPrefix: GROUP_PREFIX,
+      advice: { rateWindowMs: RATE_WINDOW_MS, timeLagObjectiveMs: null },
+      log: (line) => console.log(line),
+    });
+    console.log(formatBacktestTable(rows));
+    return rows.every((row) => judgeRow(row).passed) ? 0 : 1;
+  } finally {
+    await sampler.stop();
+    await admin.disconnect();
+    await db.$disconnect();
+    if (brokerStartedHere && localBroker) await stopLocalBroker(localBroker);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    console.error(`backtest: ${error.message}`);
+    process.exit(2);
+  },
+);
