@@ -84,7 +84,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: Error) => {
-    console.error(`backtest: ${error.message}`);
+    console.error(`backtest: ${error.stack ?? error.message}`);
     process.exit(2);
   },
 );

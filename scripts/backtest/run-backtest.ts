@@ -130,7 +130,11 @@ async function runScenario(spec: ScenarioSpec, options: BacktestOptions): Promis
     });
     consumers.push(consumer);
     await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
+    // Metadata of a topic created a moment ago may still be settling on the broker: retried.
+    await eventually(`subscription to ${topic}`, async () => {
+      await consumer.subscribe({ topic, fromBeginning: true });
+      return true;
+    });
     await consumer.run({ autoCommitInterval: 500, eachMessage: () => store.write() });
   };
 
