@@ -36,7 +36,8 @@ export const SCALING_HISTORY_MS = 6 * 3_600_000;
 /**
  * GET /api/groups/{groupId}/advice: the capacity plan with its what-if curve and the advice list, from the
  * group's stored samples over the rate window (lib/server/analysis/group-advice.ts says how each input is
- * measured). A group never sampled is 404.
+ * measured), the group's measured scaling and its track record. Serving a plan records it (see
+ * recordPrediction): the track record judges the plans people were shown. A group never sampled is 404.
  */
 export async function getGroupAdvice(
   db: Database,
@@ -51,33 +52,31 @@ export async function getGroupAdvice(
   if (!round) throw notFound(`consumer group "${groupId}" has never been sampled`);
   const hourBefore = new Date(round.sampledAt.getTime() - 3_600_000);
   const restartsFrom = round.sampledAt.getTime() - RESTART_WINDOW_MS;
-  const [quarantines, ownState, rebalanceRowsInHour, anyRebalanceRecorded, membership, roundTotals] = await Promise.all(
-    [
-      db.partitionQuarantine.findMany({ where: { groupId } }),
-      db.consumerPartitionState.findFirst({ where: { groupId }, select: { instanceId: true } }),
-      // Rows, not rebalances: each Warden member measures the same rebalance (countRebalances merges them).
-      db.rebalanceEvent.findMany({
-        where: { groupId, startedAt: { gte: hourBefore, lte: round.sampledAt } },
-        select: { source: true, startedAt: true, endedAt: true, membersBefore: true, membersAfter: true },
-      }),
-      db.rebalanceEvent.findFirst({ select: { id: true } }),
-      // The whole-group view (inferred rows); a measured 'own-consumer' row shows one member and never its leave.
-      // From a rejoin window before the count window, so a departure just before it pairs with a rejoin inside.
-      db.rebalanceEvent.findMany({
-        where: {
-          groupId,
-          source: 'describe-groups',
-          startedAt: { gte: new Date(restartsFrom - DEFAULT_REJOIN_WITHIN_MS), lte: round.sampledAt },
-        },
-        select: { startedAt: true, endedAt: true, membersBefore: true, membersAfter: true },
-        orderBy: { startedAt: 'asc' },
-      }),
-      loadGroupRoundTotals(db, groupId, {
-        fromMs: round.sampledAt.getTime() - SCALING_HISTORY_MS,
-        toMs: round.sampledAt.getTime(),
-      }),
-    ],
-  );
+  const [quarantines, ownState, rebalanceRowsInHour, anyRebalanceRecorded, membership] = await Promise.all([
+    db.partitionQuarantine.findMany({ where: { groupId } }),
+    db.consumerPartitionState.findFirst({ where: { groupId }, select: { instanceId: true } }),
+    // Rows, not rebalances: each Warden member measures the same rebalance (countRebalances merges them).
+    db.rebalanceEvent.findMany({
+      where: { groupId, startedAt: { gte: hourBefore, lte: round.sampledAt } },
+      select: { source: true, startedAt: true, endedAt: true, membersBefore: true, membersAfter: true },
+    }),
+    db.rebalanceEvent.findFirst({ select: { id: true } }),
+    // The whole-group view (inferred rows); a measured 'own-consumer' row shows one member and never its leave.
+    // From a rejoin window before the count window, so a departure just before it pairs with a rejoin inside.
+    db.rebalanceEvent.findMany({
+      where: {
+        groupId,
+        source: 'describe-groups',
+        startedAt: { gte: new Date(restartsFrom - DEFAULT_REJOIN_WITHIN_MS), lte: round.sampledAt },
+      },
+      select: { startedAt: true, endedAt: true, membersBefore: true, membersAfter: true },
+      orderBy: { startedAt: 'asc' },
+    }),
+  ]);
+  const roundTotals = await loadGroupRoundTotals(db, groupId, {
+    fromMs: round.sampledAt.getTime() - SCALING_HISTORY_MS,
+    toMs: round.sampledAt.getTime(),
+  });
   const restarts = countMemberRestarts(
     membership.map((r) => ({
       startedAtMs: r.startedAt.getTime(),
