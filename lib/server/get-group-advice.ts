@@ -2,6 +2,7 @@ import { EMPTY_CLIENT_SETTINGS, resolveClientSettings, type ClientSettingsTable 
 import { countMemberRestarts, DEFAULT_REJOIN_WITHIN_MS, parseStoredMembers } from '../advisor/member-restarts';
 import { countRebalances } from '../advisor/rebalance-count';
 import { findConsumerCountChanges, summarizeScaling } from '../advisor/scaling-efficiency';
+import type { RoundLag } from '../advisor/track-record';
 import { measuringMemberId } from '../rebalances/merge-rebalances';
 import type { Database } from '../db';
 import { ZGroupAdvice, type TGroupAdvice } from '../schemas/advice';
@@ -94,34 +95,48 @@ export async function getGroupAdvice(
     rateWindowMs: options.rateWindowMs,
     nowMs: round.sampledAt.getTime(),
   });
-  const built = buildGroupAdvice({
-    groupId,
-    sampledAt: round.sampledAt,
-    protocol: round.protocol,
-    analysis,
-    windowMs: options.rateWindowMs,
-    targetCatchUpSec: options.targetCatchUpSec,
-    isWardenConsumer: ownState !== null || quarantines.length > 0,
-    // With no rebalance row anywhere, nothing records rebalances yet: unknown, not zero.
-    rebalancesPerHour: anyRebalanceRecorded
-      ? countRebalances(
-          rebalanceRowsInHour.map((r) => ({
-            source: r.source,
-            startedAtMs: r.startedAt.getTime(),
-            endedAtMs: r.endedAt?.getTime() ?? null,
-            measuredBy: measuringMemberId(r),
-          })),
-        )
-      : null,
-    memberRestarts: anyRebalanceRecorded
-      ? { ...restarts, windowMs: RESTART_WINDOW_MS, rejoinWithinMs: DEFAULT_REJOIN_WITHIN_MS }
-      : null,
-    clientSettings: resolveClientSettings(options.clientSettings ?? EMPTY_CLIENT_SETTINGS, groupId),
-    quarantines,
-    scaling: summarizeScaling(findConsumerCountChanges(roundTotals), round.sampledAt.getTime()),
-  });
-  // Recorded when shown: the track record judges the advice people saw, not every sampler round.
+  return withTrackRecord(
+    db,
+    roundTotals,
+    buildGroupAdvice({
+      groupId,
+      sampledAt: round.sampledAt,
+      protocol: round.protocol,
+      analysis,
+      windowMs: options.rateWindowMs,
+      targetCatchUpSec: options.targetCatchUpSec,
+      isWardenConsumer: ownState !== null || quarantines.length > 0,
+      // With no rebalance row anywhere, nothing records rebalances yet: unknown, not zero.
+      rebalancesPerHour: anyRebalanceRecorded
+        ? countRebalances(
+            rebalanceRowsInHour.map((r) => ({
+              source: r.source,
+              startedAtMs: r.startedAt.getTime(),
+              endedAtMs: r.endedAt?.getTime() ?? null,
+              measuredBy: measuringMemberId(r),
+            })),
+          )
+        : null,
+      memberRestarts: anyRebalanceRecorded
+        ? { ...restarts, windowMs: RESTART_WINDOW_MS, rejoinWithinMs: DEFAULT_REJOIN_WITHIN_MS }
+        : null,
+      clientSettings: resolveClientSettings(options.clientSettings ?? EMPTY_CLIENT_SETTINGS, groupId),
+      quarantines,
+      scaling: summarizeScaling(findConsumerCountChanges(roundTotals), round.sampledAt.getTime()),
+    }),
+  );
+}
+
+/**
+ * Records the plan when shown (the track record judges the advice people saw, not every sampler round) and
+ * adds the group's track record, resolved from its round totals.
+ */
+async function withTrackRecord(
+  db: Database,
+  rounds: readonly RoundLag[],
+  built: Omit<TGroupAdvice, 'trackRecord'>,
+): Promise<TGroupAdvice> {
   await recordPrediction(db, built);
-  const trackRecord = await loadTrackRecord(db, groupId, roundTotals, round.sampledAt.getTime());
+  const trackRecord = await loadTrackRecord(db, built.groupId, rounds, Date.parse(built.sampledAt));
   return ZGroupAdvice.parse({ ...built, trackRecord });
 }
