@@ -71,6 +71,9 @@ export const BACKTEST_SCENARIOS: readonly ScenarioSpec[] = [
   },
 ];
 
+/** Rate window (8 s) plus a few rounds. */
+const WARM_UP_MS = 12_000;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /** The simulated downstream: a fixed time per call, and optionally one rate limit for all callers. */
@@ -86,10 +89,12 @@ class SimulatedStore {
       await sleep(this.perRecordMs);
       return;
     }
+    // The call takes its own time or waits for its slot under the limit, whichever is longer: the limit
+    // binds from the first consumer on, so more consumers can only queue for the same slots.
     const now = Date.now();
     const slot = Math.max(now, this.nextSlotMs);
     this.nextSlotMs = slot + 1000 / this.sharedLimitPerSec;
-    await sleep(slot - now + this.perRecordMs);
+    await sleep(Math.max(slot - now, this.perRecordMs));
   }
 }
 
@@ -140,6 +145,9 @@ async function runScenario(spec: ScenarioSpec, options: BacktestOptions): Promis
 
   try {
     await startConsumer();
+    // A full rate window of steady work before the first reading: the first seconds of a consumer (its join,
+    // its first fetches) are not its rate.
+    await sleep(WARM_UP_MS);
     const measured = (a: TGroupAdvice) =>
       a.planState === 'planned' && !a.perConsumerRate.isLowerBound && a.plan?.catchUpSec != null;
     const probe = await waitForAdvice(db, groupId, { ...options.advice, targetCatchUpSec: 3_600 }, measured, 90_000);
