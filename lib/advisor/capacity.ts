@@ -291,7 +291,7 @@ const efficiency = (input: CapacityInput) => input.scaling?.efficiency ?? 1;
 /** Why more consumers stop helping: the measured scaling, or the partition whose backlog sets the pace. */
 function noGainSentence(from: number, input: CapacityInput, scalingEfficiency: number): string {
   const head = `More than ${plural(from, 'consumer')} would shorten the catch-up by less than 10%`;
-  if (scalingEfficiency < 0.05) return `${head}: the measured scaling says added consumers bring no throughput.`;
+  if (scalingEfficiency < 0.25) return `${head}: the measured scaling says added consumers bring little throughput.`;
   const totalBacklog = input.partitions.reduce((sum, p) => sum + p.backlog, 0);
   const largest = [...input.partitions].sort((a, b) => b.backlog - a.backlog || a.partition - b.partition)[0];
   if (largest === undefined || totalBacklog === 0) return `${head}.`;

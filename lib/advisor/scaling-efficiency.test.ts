@@ -197,7 +197,7 @@ describe('planCapacity with measured scaling', () => {
     expect(measured.limitedByPartitions).toBe(true);
     expect(measured.noGainBeyond).toBe(1);
     expect(measured.summary).toContain(
-      'More than 1 consumer would shorten the catch-up by less than 10%: the measured scaling says added consumers bring no throughput.',
+      'More than 1 consumer would shorten the catch-up by less than 10%: the measured scaling says added consumers bring little throughput.',
     );
     expect(measured.summary).toContain('Scaling measured.');
   });
