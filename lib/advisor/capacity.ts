@@ -5,6 +5,8 @@
 // has work, catches up in b / (rate - a) s when a < rate (0 when b = 0); when a = rate only if b = 0 (then 0);
 // never when a > rate. The group catches up when its slowest consumer does. Comparing group totals is wrong:
 // a consumer with two partitions carries twice the load.
+// With a measured scaling efficiency e < 1, a consumer's rate at N consumers is scaledRate(...): the group
+// gains e of one consumer's rate per consumer added to the current count (and loses as much per one removed).
 
 import { formatDuration } from '../lag/format-duration';
 import { formatPartitionList, formatRate, plural } from './format';
