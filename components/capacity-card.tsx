@@ -57,7 +57,9 @@ function CapacityBody({ advice }: { advice: TGroupAdvice }) {
           <ConsumersNow advice={advice} />
           <PerConsumerRate advice={advice} label="One consumer committed" />
         </dl>
+        <Scaling advice={advice} />
         <Notes notes={advice.notes} />
+        <TrackRecord entries={advice.trackRecord} />
       </div>
     );
   }
@@ -77,10 +79,56 @@ function CapacityBody({ advice }: { advice: TGroupAdvice }) {
         </div>
       </dl>
       <WhatIf advice={advice} plan={plan} />
+      <Scaling advice={advice} />
       <p className="muted small">
         Rate: {advice.perConsumerRate.basis}. Rates over the last {formatDurationMs(advice.windowMs)} of samples.
       </p>
       <Notes notes={advice.notes} />
+      <TrackRecord entries={advice.trackRecord} />
+    </div>
+  );
+}
+
+/** What the plan assumes about more consumers: measured on this group, or linear. */
+function Scaling({ advice }: { advice: TGroupAdvice }) {
+  return (
+    <p className={`small ${advice.scaling.basis === 'measured' ? '' : 'muted'}`} data-testid="capacity-scaling">
+      {advice.scaling.statement}
+    </p>
+  );
+}
+
+function outcomeText(entry: TGroupAdvice['trackRecord'][number]): string {
+  if (entry.outcome === 'caught-up') {
+    const error = entry.error === null ? '' : ` (${entry.error >= 0 ? '+' : ''}${Math.round(entry.error * 100)}%)`;
+    return `caught up in ${formatDurationMs((entry.actualCatchUpSec ?? 0) * 1000)}${error}${entry.planFollowed ? '' : ', plan not followed'}`;
+  }
+  if (entry.outcome === 'plan-not-followed')
+    return `plan not followed; not caught up after ${formatDurationMs(entry.elapsedSec * 1000)}`;
+  return `not yet, ${formatDurationMs(entry.elapsedSec * 1000)} on`;
+}
+
+/** The advisor's own record for the group: the last plans shown, against what the samples showed after. */
+function TrackRecord({ entries }: { entries: TGroupAdvice['trackRecord'] }) {
+  return (
+    <div className="track-record" data-testid="capacity-track-record">
+      <h3 className="small">Track record</h3>
+      {entries.length === 0 ? (
+        <p className="muted small">No plan shown for this group yet: nothing to check.</p>
+      ) : (
+        <ul className="small">
+          {entries.map((entry) => (
+            <li key={entry.predictedAt}>
+              <time dateTime={entry.predictedAt}>{new Date(entry.predictedAt).toLocaleTimeString()}</time>: said{' '}
+              {entry.predictedConsumers} consumer{entry.predictedConsumers === 1 ? '' : 's'},{' '}
+              {entry.predictedCatchUpSec === null
+                ? 'never catches up'
+                : `catch up in ${formatDurationMs(entry.predictedCatchUpSec * 1000)}`}{' '}
+              → {outcomeText(entry)}
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

@@ -439,7 +439,7 @@ test('while an action is pending its buttons are disabled, and the pending actio
 test('the group page of a falling-behind group shows its time lag and "Scale consumers to N to catch up in T"', async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   await createTopicWhenReady(admin, slowTopic, PARTITIONS);
   const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
@@ -457,6 +457,7 @@ test('the group page of a falling-behind group shows its time lag and "Scale con
     }
   })();
   const consumer: Consumer = kafka.consumer({ groupId: slowGroup });
+  const second: Consumer = kafka.consumer({ groupId: slowGroup });
   try {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     await consumer.connect();
@@ -475,6 +476,13 @@ test('the group page of a falling-behind group shows its time lag and "Scale con
     await page.getByTestId('whatif-consumers').fill('1');
     await expect(page.getByTestId('whatif-result')).toHaveText('1 consumer: never catches up');
 
+    // No consumer-count change seen yet: the plan says it assumes linear scaling, and the plan shown is on
+    // the card's track record, not yet resolved.
+    await expect(page.getByTestId('capacity-scaling')).toContainText('The plan assumes linear scaling');
+    await expect(page.getByTestId('capacity-track-record')).toContainText(
+      new RegExp(`said ${recommended} consumers, catch up in .+ → not yet`),
+    );
+
     const row = page.locator('[data-testid="partition-row"][data-partition="0"]');
     await expect(row.getByTestId('time-lag')).toHaveText(/^≥? ?\d+ (s|min)/);
     await expect(page.getByTestId('group-worst-time-lag').getByTestId('time-lag')).toHaveText(/\d+ (s|min)/);
@@ -487,10 +495,21 @@ test('the group page of a falling-behind group shows its time lag and "Scale con
     await page.goto('/');
     await expect(page.locator(`[data-testid="group-row"][data-group-id="${slowGroup}"]`)).toBeVisible();
     await page.screenshot({ path: path.join(ARTIFACTS, 'overview.png'), fullPage: true });
+
+    // A second consumer joins while records wait: the advisor measures the scale-out and says so.
+    await second.connect();
+    await second.subscribe({ topic: slowTopic, fromBeginning: true });
+    await second.run({ eachMessage: () => new Promise((resolve) => setTimeout(resolve, 65)) });
+    await page.goto(`/groups/${encodeURIComponent(slowGroup)}`);
+    await expect(page.getByTestId('capacity-scaling')).toHaveText(
+      /^Scaling measured: 1 → 2 consumers gave \d+(\.\d+)?x, (not|close to linear \()2x\)?/,
+      { timeout: 120_000 },
+    );
   } finally {
     producing = false;
     await production;
     await producer.disconnect();
     await consumer.disconnect();
+    await second.disconnect();
   }
 });

@@ -311,12 +311,14 @@ const localBrokerShape = {
   WARDEN_KAFKA_CONTROLLER_PORT: port(9093),
 } as const;
 
-/** `npm run bench` and `npm run verify`: their own ports, so they run beside `npm run demo` and `npm test`. */
+/** `npm run bench`, `verify` and `backtest`: their own ports, so they run beside `npm run demo` and `npm test`. */
 const benchShape = {
   /** npm run bench's ports: broker base+92, controller base+93. */
   WARDEN_BENCH_PORT_BASE: portBase(20_000),
   /** npm run verify's ports: broker base+92, controller base+93, workers base+464 and up. */
   WARDEN_VERIFY_PORT_BASE: portBase(21_000),
+  /** npm run backtest's ports: broker base+92, controller base+93. */
+  WARDEN_BACKTEST_PORT_BASE: portBase(22_000),
 } as const;
 
 /** `npm run demo` (besides the worker's and the dashboard's settings, which it passes to the two). */
@@ -462,6 +464,7 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   WARDEN_TEST_PORT_BASE: '19000',
   WARDEN_BENCH_PORT_BASE: '20000',
   WARDEN_VERIFY_PORT_BASE: '21000',
+  WARDEN_BACKTEST_PORT_BASE: '22000',
   WARDEN_USERS: 'alice:operator:scrypt:32768:8:1:<salt>:<hash>,bob:viewer:<password of 12+ characters>',
   WARDEN_API_TOKENS: 'ci:viewer:sha256:<64 hex digits from npm run auth:hash -- --token>',
   WARDEN_SESSION_SECRET: '<openssl rand -base64 32>',

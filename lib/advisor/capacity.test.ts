@@ -237,6 +237,7 @@ describe('planCapacity', () => {
       catchUpSecByConsumers: [],
       idleConsumers: 2,
       limitedByPartitions: false,
+      noGainBeyond: null,
       hotPartitions: [],
       rateIsLowerBound: false,
       summary: 'No partitions: nothing to plan.',

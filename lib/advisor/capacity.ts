@@ -5,6 +5,8 @@
 // has work, catches up in b / (rate - a) s when a < rate (0 when b = 0); when a = rate only if b = 0 (then 0);
 // never when a > rate. The group catches up when its slowest consumer does. Comparing group totals is wrong:
 // a consumer with two partitions carries twice the load.
+// With a measured scaling efficiency e < 1, a consumer's rate at N consumers is scaledRate(...): the group
+// gains e of one consumer's rate per consumer added to the current count (and loses as much per one removed).
 
 import { formatDuration, formatPartitionList, formatRate, plural } from '../format';
 
@@ -28,6 +30,12 @@ export interface CapacityInput {
    * bound, and the plan says so. Default false.
    */
   perConsumerRateIsLowerBound?: boolean;
+  /**
+   * Measured scaling (lib/advisor/scaling-efficiency.ts): each consumer added to (or removed from) the current
+   * count changes the group's throughput by `efficiency` (0..1) of one consumer's rate, and `statement` says
+   * so in the summary. Absent: linear scaling (efficiency 1), and the summary says nothing about it.
+   */
+  scaling?: { efficiency: number; statement: string };
 }
 
 export interface CapacityPlan {
@@ -45,6 +53,12 @@ export interface CapacityPlan {
   hotPartitions: number[];
   /** Echo of perConsumerRateIsLowerBound. */
   rateIsLowerBound: boolean;
+  /**
+   * The smallest count from which more consumers no longer shorten the catch-up by more than 10%, when that is
+   * below the partition count: a partition holding most of the backlog, or a measured scaling limit. Null
+   * when every consumer up to the partition count helps, or nothing catches up.
+   */
+  noGainBeyond: number | null;
   summary: string;
 }
 
@@ -160,9 +174,10 @@ export function planCapacity(input: CapacityInput): CapacityPlan {
   const rateIsLowerBound = input.perConsumerRateIsLowerBound ?? false;
   const partitionCount = partitions.length;
 
+  const efficiency = input.scaling?.efficiency ?? 1;
   const catchUpSecByConsumers = Array.from({ length: partitionCount }, (_, i) => ({
     consumers: i + 1,
-    catchUpSec: groupCatchUpSec(partitions, i + 1, rate),
+    catchUpSec: groupCatchUpSec(partitions, i + 1, scaledRate(rate, consumers, i + 1, efficiency)),
   }));
   const withinTarget = catchUpSecByConsumers.find(
     (point) => point.catchUpSec !== null && point.catchUpSec <= targetCatchUpSec,
@@ -185,8 +200,29 @@ export function planCapacity(input: CapacityInput): CapacityPlan {
     limitedByPartitions,
     hotPartitions,
     rateIsLowerBound,
+    noGainBeyond: findNoGainBeyond(catchUpSecByConsumers),
   };
   return { ...plan, summary: summarize({ ...plan, input, currentCatchUpSec }) };
+}
+
+/**
+ * One consumer's rate when the group runs `consumers` instead of `current`: the group's throughput is
+ * rate x (current + (consumers - current) x efficiency), shared evenly. Linear (the measured rate) when
+ * efficiency is 1 or nothing runs now.
+ */
+export function scaledRate(rate: number, current: number, consumers: number, efficiency: number): number {
+  if (efficiency >= 1 || current === 0) return rate;
+  return (rate * (current + (consumers - current) * efficiency)) / consumers;
+}
+
+/** Relative change in catch-up time below which one more consumer counts as no gain. */
+const NO_GAIN_TOLERANCE = 0.1;
+
+function findNoGainBeyond(curve: ReadonlyArray<{ consumers: number; catchUpSec: number | null }>): number | null {
+  const best = curve[curve.length - 1]?.catchUpSec;
+  if (best === undefined || best === null || best === 0) return null;
+  const first = curve.find((p) => p.catchUpSec !== null && p.catchUpSec <= best * (1 + NO_GAIN_TOLERANCE));
+  return first === undefined || first.consumers === curve.length ? null : first.consumers;
 }
 
 function summarize(
@@ -240,12 +276,30 @@ function summarize(
       `${plan.idleConsumers} of the ${current} current consumers ${plan.idleConsumers === 1 ? 'is' : 'are'} idle: there ${partitionCount === 1 ? 'is only 1 partition' : `are only ${partitionCount} partitions`}.`,
     );
   }
+  if (plan.noGainBeyond !== null) sentences.push(noGainSentence(plan.noGainBeyond, input, efficiency(input)));
+  if (input.scaling) sentences.push(input.scaling.statement);
   if (plan.rateIsLowerBound) {
     sentences.push(
       `The per-consumer rate (${formatRate(rate)}) was measured without a backlog, so it is only a lower bound: fewer consumers may do.`,
     );
   }
   return sentences.join(' ');
+}
+
+const efficiency = (input: CapacityInput) => input.scaling?.efficiency ?? 1;
+
+/** Why more consumers stop helping: the measured scaling, or the partition whose backlog sets the pace. */
+function noGainSentence(from: number, input: CapacityInput, scalingEfficiency: number): string {
+  const head = `More than ${plural(from, 'consumer')} would shorten the catch-up by less than 10%`;
+  if (scalingEfficiency < 0.25) return `${head}: the measured scaling says added consumers bring little throughput.`;
+  const totalBacklog = input.partitions.reduce((sum, p) => sum + p.backlog, 0);
+  const largest = [...input.partitions].sort((a, b) => b.backlog - a.backlog || a.partition - b.partition)[0];
+  if (largest === undefined || totalBacklog === 0) return `${head}.`;
+  const share = Math.round((largest.backlog / totalBacklog) * 100);
+  return (
+    `${head}: partition ${largest.partition} holds ${share}% of the backlog and a partition is consumed by one ` +
+    'consumer only. Spread its key or make processing faster.'
+  );
 }
 
 function describe(catchUpSec: number | null): string {
@@ -262,6 +316,9 @@ function validate(input: CapacityInput): void {
   }
   if (!Number.isFinite(targetCatchUpSec) || targetCatchUpSec < 0)
     throw new RangeError(`targetCatchUpSec must be >= 0, got ${targetCatchUpSec}`);
+  const scaling = input.scaling?.efficiency;
+  if (scaling !== undefined && !(Number.isFinite(scaling) && scaling >= 0 && scaling <= 1))
+    throw new RangeError(`scaling.efficiency must be within 0..1, got ${scaling}`);
   const seen = new Set<number>();
   for (const p of partitions) {
     if (!Number.isInteger(p.partition) || p.partition < 0 || seen.has(p.partition)) {

@@ -24,6 +24,8 @@ export const ZCapacityPlan = z.object({
   limitedByPartitions: z.boolean(),
   hotPartitions: z.array(ZTopicPartition),
   rateIsLowerBound: z.boolean(),
+  /** From this count on more consumers shorten the catch-up by less than 10% (below the partition count only). */
+  noGainBeyond: z.number().int().min(1).nullable(),
   summary: z.string(),
 });
 
@@ -33,6 +35,46 @@ export const ZAdvisorPartition = ZTopicPartition.extend({
   backlog: z.number().nullable(),
   /** The consumer never ran out of records on it during the window: its consumption measures capacity. */
   hadBacklogThroughout: z.boolean(),
+});
+
+/** Measured scaling of the group (lib/advisor/scaling-efficiency.ts), or the linear assumption. */
+export const ZScaling = z.object({
+  basis: z.enum(['measured', 'assumed-linear']),
+  /** 0..1: the share of one consumer's rate each added consumer brings; 1 when assumed. */
+  efficiency: z.number().min(0).max(1),
+  /** Consumer-count changes measured. */
+  sampleSize: z.number().int().min(0),
+  /** Age of the newest measured change; null when assumed. */
+  ageMs: z.number().min(0).nullable(),
+  latest: z
+    .object({
+      at: ZIsoTime,
+      fromConsumers: z.number().int().min(1),
+      toConsumers: z.number().int().min(1),
+      speedup: z.number(),
+      linearSpeedup: z.number(),
+    })
+    .nullable(),
+  statement: z.string(),
+});
+
+/** One plan as it was shown, and what happened after it (lib/advisor/track-record.ts). */
+export const ZTrackRecordEntry = z.object({
+  predictedAt: ZIsoTime,
+  consumersThen: z.number().int().min(0),
+  predictedConsumers: z.number().int().min(0),
+  /** null: the plan said it never catches up. */
+  predictedCatchUpSec: z.number().nullable(),
+  backlog: z.number().min(0),
+  /** Total lag at or under which the group counted as caught up. */
+  thresholdLag: z.number().min(0),
+  outcome: z.enum(['caught-up', 'not-yet', 'plan-not-followed']),
+  actualCatchUpSec: z.number().nullable(),
+  /** Time from the prediction to catching up, or to now when not caught up. */
+  elapsedSec: z.number().min(0),
+  planFollowed: z.boolean(),
+  /** (actual - predicted) / predicted; null unless both are known and predicted > 0. */
+  error: z.number().nullable(),
 });
 
 export const ZGroupAdvice = z.object({
@@ -60,7 +102,12 @@ export const ZGroupAdvice = z.object({
   /** Caveats about the inputs (unknown backlogs, numbering), so a plan is never more certain than its data. */
   notes: z.array(z.string()),
   advice: z.array(ZAdvice),
+  scaling: ZScaling,
+  /** The last plans shown for the group, newest first, with their outcomes. */
+  trackRecord: z.array(ZTrackRecordEntry),
 });
 
 export type TAdvice = z.infer<typeof ZAdvice>;
 export type TGroupAdvice = z.infer<typeof ZGroupAdvice>;
+export type TScaling = z.infer<typeof ZScaling>;
+export type TTrackRecordEntry = z.infer<typeof ZTrackRecordEntry>;

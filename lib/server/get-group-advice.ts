@@ -1,12 +1,16 @@
 import { EMPTY_CLIENT_SETTINGS, resolveClientSettings, type ClientSettingsTable } from '../advisor/client-settings';
 import { countMemberRestarts, DEFAULT_REJOIN_WITHIN_MS, parseStoredMembers } from '../advisor/member-restarts';
 import { countRebalances } from '../advisor/rebalance-count';
+import { findConsumerCountChanges, summarizeScaling } from '../advisor/scaling-efficiency';
+import type { RoundLag } from '../advisor/track-record';
 import { measuringMemberId } from '../rebalances/merge-rebalances';
 import type { Database } from '../db';
 import { ZGroupAdvice, type TGroupAdvice } from '../schemas/advice';
 import { buildGroupAdvice } from './analysis/group-advice';
 import { analyzeGroup } from './analysis/group-analysis';
 import { notFound } from './api-error';
+import { loadTrackRecord, recordPrediction } from './advice-track-record';
+import { loadGroupRoundTotals } from './load-group-round-totals';
 import { loadGroupRounds } from './load-group-rounds';
 
 export interface GroupAdviceOptions {
@@ -24,9 +28,17 @@ export interface GroupAdviceOptions {
 export const RESTART_WINDOW_MS = 3_600_000;
 
 /**
+ * Consumer-count changes are looked for over six hours of rounds: scale-outs are rarer than restarts, and the
+ * efficiency of the newest ones says most about the group as it runs now. It also bounds how late a
+ * prediction's outcome can still be resolved from the samples.
+ */
+export const SCALING_HISTORY_MS = 6 * 3_600_000;
+
+/**
  * GET /api/groups/{groupId}/advice: the capacity plan with its what-if curve and the advice list, from the
  * group's stored samples over the rate window (lib/server/analysis/group-advice.ts says how each input is
- * measured). A group never sampled is 404.
+ * measured), the group's measured scaling and its track record. Serving a plan records it (see
+ * recordPrediction): the track record judges the plans people were shown. A group never sampled is 404.
  */
 export async function getGroupAdvice(
   db: Database,
@@ -62,6 +74,10 @@ export async function getGroupAdvice(
       orderBy: { startedAt: 'asc' },
     }),
   ]);
+  const roundTotals = await loadGroupRoundTotals(db, groupId, {
+    fromMs: round.sampledAt.getTime() - SCALING_HISTORY_MS,
+    toMs: round.sampledAt.getTime(),
+  });
   const restarts = countMemberRestarts(
     membership.map((r) => ({
       startedAtMs: r.startedAt.getTime(),
@@ -81,7 +97,9 @@ export async function getGroupAdvice(
     rateWindowMs: options.rateWindowMs,
     nowMs: round.sampledAt.getTime(),
   });
-  return ZGroupAdvice.parse(
+  return withTrackRecord(
+    db,
+    roundTotals,
     buildGroupAdvice({
       groupId,
       sampledAt: round.sampledAt,
@@ -107,6 +125,21 @@ export async function getGroupAdvice(
         : null,
       clientSettings: resolveClientSettings(options.clientSettings ?? EMPTY_CLIENT_SETTINGS, groupId),
       quarantines,
+      scaling: summarizeScaling(findConsumerCountChanges(roundTotals), round.sampledAt.getTime()),
     }),
   );
+}
+
+/**
+ * Records the plan when shown (the track record judges the advice people saw, not every sampler round) and
+ * adds the group's track record, resolved from its round totals.
+ */
+async function withTrackRecord(
+  db: Database,
+  rounds: readonly RoundLag[],
+  built: Omit<TGroupAdvice, 'trackRecord'>,
+): Promise<TGroupAdvice> {
+  await recordPrediction(db, built);
+  const trackRecord = await loadTrackRecord(db, built.groupId, rounds, Date.parse(built.sampledAt));
+  return ZGroupAdvice.parse({ ...built, trackRecord });
 }

@@ -55,6 +55,7 @@ const SCRIPTS = [
   { file: 'scripts/test.ts', usage: 'usage: npm test' },
   { file: 'scripts/verify/main.ts', usage: 'usage: npm run verify' },
   { file: 'scripts/security/scan.ts', usage: 'usage: npm run security:scan' },
+  { file: 'scripts/backtest/main.ts', usage: 'usage: npm run backtest' },
 ];
 
 async function runScript(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

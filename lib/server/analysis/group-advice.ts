@@ -14,6 +14,7 @@ import { planCapacity } from '../../advisor/capacity';
 import type { ResolvedClientSettings } from '../../advisor/client-settings';
 import { formatDuration, formatRate, plural } from '../../format';
 import type { MemberRestartCounts } from '../../advisor/member-restarts';
+import { summarizeScaling, type ScalingEfficiency } from '../../advisor/scaling-efficiency';
 import { memberName } from '../../members/member-name';
 import type { TGroupAdvice } from '../../schemas/advice';
 import type { GroupAnalysis, PartitionAnalysis } from './group-analysis';
@@ -36,6 +37,8 @@ export interface GroupAdviceInput {
   /** The poll settings assumed for this group's client (lib/advisor/client-settings.ts). */
   clientSettings: ResolvedClientSettings;
   quarantines: ReadonlyArray<{ topic: string; partition: number; offset: bigint; since: Date; reason: string }>;
+  /** The group's measured scaling (lib/advisor/scaling-efficiency.ts); absent: none measured (linear assumed). */
+  scaling?: ScalingEfficiency;
 }
 
 /**
@@ -261,8 +264,9 @@ export function findOwnProcessingBound(
   return found;
 }
 
-export function buildGroupAdvice(input: GroupAdviceInput): TGroupAdvice {
+export function buildGroupAdvice(input: GroupAdviceInput): Omit<TGroupAdvice, 'trackRecord'> {
   const { analysis } = input;
+  const scaling = input.scaling ?? summarizeScaling([], input.sampledAt.getTime());
   const notes: string[] = [];
   const held = new Set(input.quarantines.map(keyOf));
   const {
@@ -348,6 +352,10 @@ export function buildGroupAdvice(input: GroupAdviceInput): TGroupAdvice {
       perConsumerRatePerSec: perConsumerRate.ratePerSec,
       targetCatchUpSec: input.targetCatchUpSec,
       perConsumerRateIsLowerBound: perConsumerRate.isLowerBound,
+      // Linear scaling is stated on the card next to the plan, not repeated in every summary.
+      ...(scaling.basis === 'measured'
+        ? { scaling: { efficiency: scaling.efficiency, statement: scaling.statement } }
+        : {}),
     });
     const refOf = (n: number) => {
       const p = multiTopic ? planned[n] : planned.find((q) => q.partition === n);
@@ -408,5 +416,19 @@ export function buildGroupAdvice(input: GroupAdviceInput): TGroupAdvice {
     planUnavailableReason,
     notes,
     advice,
+    scaling: {
+      basis: scaling.basis,
+      efficiency: scaling.efficiency,
+      sampleSize: scaling.sampleSize,
+      ageMs: scaling.ageMs,
+      latest: scaling.latest && {
+        at: new Date(scaling.latest.atMs).toISOString(),
+        fromConsumers: scaling.latest.fromConsumers,
+        toConsumers: scaling.latest.toConsumers,
+        speedup: scaling.latest.speedup,
+        linearSpeedup: scaling.latest.linearSpeedup,
+      },
+      statement: scaling.statement,
+    },
   };
 }

@@ -1,0 +1,105 @@
+// npm run backtest - checks "scale to N, catch up in T" against real drains on the real broker (run-backtest.ts).
+// Prints predicted T, measured T, error and verdict per scenario; exits 1 when a judged scenario fails.
+// Starts its own local broker (WARDEN_BACKTEST_PORT_BASE + 92) unless KAFKA_BROKERS is set; uses its own
+// database next to the configured one (`warden` → `warden_backtest`, migrated first).
+import path from 'node:path';
+import { loadBenchConfig } from '../../lib/config';
+import { createDatabase } from '../../lib/db';
+import { ClusterReader } from '../../lib/kafka/cluster-reader';
+import { createKafka, kafkaSecurityFrom } from '../../lib/kafka/client';
+import { LagSampler } from '../../worker/sampler/lag-sampler';
+import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
+import { parseCommandLine, runCommandLine } from '../lib/command-line';
+import { portsFromBase } from '../lib/port-base';
+import { migrateDatabase } from '../lib/database';
+import { runBacktest } from './run-backtest';
+import { formatBacktestTable, judgeRow } from './verdict';
+
+const GROUP_PREFIX = 'warden-backtest-';
+/** One round a second: catch-up times of tens of seconds are measured to about a second. */
+const SAMPLE_INTERVAL_MS = 1_000;
+/** Rates over the last 8 s: a consumer's rate settles within a scenario, and a scale-out shows within seconds. */
+const RATE_WINDOW_MS = 8_000;
+
+const USAGE = `usage: npm run backtest
+  Builds a backlog per scenario on its own bundled broker (WARDEN_BACKTEST_PORT_BASE + 92) and database
+  (<name>_backtest), reads the capacity advice, follows it and prints predicted vs measured catch-up.`;
+
+/** The backtest's own database next to the configured one (`warden` → `warden_backtest`). */
+function backtestDatabaseUrl(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  url.pathname = `${url.pathname}_backtest`;
+  return url.toString();
+}
+
+async function main(argv: string[]): Promise<number | 'help'> {
+  const { values } = parseCommandLine(argv, {});
+  if (values.help) return 'help';
+  const config = loadBenchConfig();
+  // Its own ports, broker directory and database, so it runs beside `npm run demo`, bench and verify.
+  const ports = portsFromBase(config.WARDEN_BACKTEST_PORT_BASE);
+  const databaseUrl = backtestDatabaseUrl(config.DATABASE_URL);
+  let localBroker: LocalBrokerOptions | null = null;
+  let brokerStartedHere = false;
+  let brokers = config.kafkaBrokers;
+  if (config.usesLocalBroker) {
+    localBroker = {
+      port: ports.broker,
+      controllerPort: ports.controller,
+      home: config.WARDEN_KAFKA_HOME ?? path.resolve(__dirname, '..', '..', '.warden', 'kafka-backtest'),
+    };
+    brokerStartedHere = !(await localBrokerRunning(localBroker));
+    brokers = [await startLocalBroker(localBroker)];
+  }
+  await migrateDatabase(databaseUrl);
+  const kafka = createKafka({
+    brokers,
+    clientId: 'warden-backtest',
+    logLevel: 'nothing',
+    ...kafkaSecurityFrom(config),
+  });
+  const admin = kafka.admin();
+  await admin.connect();
+  const db = createDatabase(databaseUrl);
+  const sampler = new LagSampler({
+    reader: new ClusterReader({
+      kafka,
+      ownGroupId: config.WARDEN_GROUP_ID,
+      include: new RegExp(`^${GROUP_PREFIX}`),
+      exclude: null,
+    }),
+    db,
+    lock: null,
+    instanceId: 'warden-backtest',
+    intervalMs: SAMPLE_INTERVAL_MS,
+    maxBackoffMs: config.SAMPLER_MAX_BACKOFF_MS,
+    state: {
+      timeLagPoints: config.SAMPLER_TIME_LAG_POINTS,
+      timeLagSpacingMs: config.SAMPLER_TIME_LAG_SPACING_MS,
+      rateWindowMs: RATE_WINDOW_MS,
+      exactTimeLagIntervalMs: config.SAMPLER_EXACT_TIME_LAG_INTERVAL_MS,
+      exactTimeLagMaxPartitions: config.SAMPLER_EXACT_TIME_LAG_MAX_PARTITIONS,
+    },
+    retention: { rawDays: config.SAMPLER_RETENTION_DAYS, rollupDays: config.SAMPLER_ROLLUP_RETENTION_DAYS },
+  });
+  sampler.start();
+  try {
+    const rows = await runBacktest({
+      kafka,
+      admin,
+      db,
+      groupPrefix: GROUP_PREFIX,
+      advice: { rateWindowMs: RATE_WINDOW_MS, timeLagObjectiveMs: null },
+      log: (line) => console.log(line),
+    });
+    console.log(formatBacktestTable(rows));
+    return rows.every((row) => judgeRow(row).passed) ? 0 : 1;
+  } finally {
+    await sampler.stop();
+    await admin.disconnect();
+    await db.$disconnect();
+    if (brokerStartedHere && localBroker) await stopLocalBroker(localBroker);
+  }
+}
+
+runCommandLine('backtest', USAGE, main, { errorExitCode: 2 });
