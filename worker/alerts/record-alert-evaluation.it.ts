@@ -55,6 +55,23 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     });
   }
 
+  /** A round at which the consumer has caught up (current lag 0): OK whatever the window held before. */
+  async function caughtUp(groupId: string, atMs: number): Promise<void> {
+    await db.lagSample.create({
+      data: {
+        sampledAt: new Date(atMs),
+        groupId,
+        topic: `${groupId}-t`,
+        partition: 0,
+        committedOffset: 14n,
+        logStartOffset: 0n,
+        logEndOffset: 14n,
+        lag: 0n,
+        groupState: 'Stable',
+      },
+    });
+  }
+
   const evaluate = async (nowMs: number) =>
     recordAlertEvaluation(db, context, await observeForAlerts(db, context, healthy, nowMs));
 
@@ -106,7 +123,9 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
       cluster: 'test-cluster',
       dashboardUrl: `http://127.0.0.1:3000/groups/${encodeURIComponent(groupId)}`,
     });
-    expect(payload.summary).toBe(`${groupId} is QUARANTINED: ${groupId}-t-0 is quarantined`);
+    expect(payload.summary).toBe(
+      `${groupId} is QUARANTINED: ${groupId}-t-0 is quarantined (its WARN is explained by the quarantine)`,
+    );
     const slack = JSON.parse(rows.find((r) => r.receiver === 'slack')!.body) as { text: string };
     expect(slack.text).toContain('[FIRING]');
 
@@ -175,6 +194,8 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
       },
     });
     await db.alertSilence.update({ where: { id: silence.id }, data: { endsAt: new Date(t0 + 62_000) } });
+    // Released and caught up: with lag left at every commit the group would be WARN, not resolved.
+    await caughtUp(groupId, t0 + 66_000);
     await evaluate(t0 + 70_000);
     const resolved = (await notificationsOf(groupId)).filter((r) => r.kind === 'resolved' && r.receiver === 'webhook');
     expect(resolved.map((r) => r.alert.condition).sort()).toEqual(['group-status', 'partition-quarantined']);
