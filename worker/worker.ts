@@ -25,6 +25,9 @@ import { startOperatorCommands } from './start-operator-commands';
 import { workerInstanceId } from './shared/worker-types';
 import { startAlerts, type AlertsHandle } from './alerts/start-alerts';
 
+/** How long each observer (sampler, alerts, offsets-topic reader, state writers, commands) may take to stop. */
+const OBSERVER_STOP_LIMIT_MS = 5_000;
+
 /**
  * The worker process: the document pipeline on a WardenConsumer, the lag sampler and the HTTP port.
  * Start order: database and producer first (a record must be able to complete before one is fetched),
@@ -227,11 +230,13 @@ export class WardenWorker {
   async stop(deadlineMs: number): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    await this.sampler?.stop();
-    await this.alerts?.stop();
-    await this.offsetsReader?.stop();
-    await this.consumerState?.stop();
-    await this.commands?.stop();
+    // The observers hold no work the consumer must drain or commit: one that fails or hangs (a query or a
+    // kafkajs disconnect stuck after a database outage) is logged and left behind, never blocking the drain.
+    await this.stopObserver('sampler', this.sampler);
+    await this.stopObserver('alerts', this.alerts);
+    await this.stopObserver('offsets-topic reader', this.offsetsReader);
+    await this.stopObserver('consumer state writer', this.consumerState);
+    await this.stopObserver('operator commands', this.commands);
     await this.consumer?.stop(deadlineMs);
     await this.ownRebalances?.close();
     await this.producer?.disconnect();
@@ -239,5 +244,26 @@ export class WardenWorker {
     await this.db?.$disconnect();
     await this.server?.stop();
     this.logger.info({ counters: this.consumer?.core.snapshot().counters }, 'worker stopped');
+  }
+  private async stopObserver(part: string, observer: { stop(): Promise<void> } | null | undefined): Promise<void> {
+    if (!observer) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), OBSERVER_STOP_LIMIT_MS);
+    });
+    const outcome = await Promise.race([
+      observer.stop().then(
+        () => 'stopped' as const,
+        (error: Error) => {
+          this.logger.warn({ err: error, part }, 'stopping failed; shutdown goes on without it');
+          return 'failed' as const;
+        },
+      ),
+      late,
+    ]);
+    clearTimeout(timer);
+    if (outcome === 'late') {
+      this.logger.warn({ part, limitMs: OBSERVER_STOP_LIMIT_MS }, 'did not stop in time; shutdown goes on without it');
+    }
   }
 }
