@@ -25,6 +25,8 @@ import { startOperatorCommands } from './start-operator-commands';
 import { workerInstanceId } from './shared/worker-types';
 import { startAlerts, type AlertsHandle } from './alerts/start-alerts';
 
+import { stopObserver } from './stop-observer';
+
 /** How long each observer (sampler, alerts, offsets-topic reader, state writers, commands) may take to stop. */
 const OBSERVER_STOP_LIMIT_MS = 5_000;
 
@@ -230,13 +232,12 @@ export class WardenWorker {
   async stop(deadlineMs: number): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    // The observers hold no work the consumer must drain or commit: one that fails or hangs (a query or a
-    // kafkajs disconnect stuck after a database outage) is logged and left behind, never blocking the drain.
-    await this.stopObserver('sampler', this.sampler);
-    await this.stopObserver('alerts', this.alerts);
-    await this.stopObserver('offsets-topic reader', this.offsetsReader);
-    await this.stopObserver('consumer state writer', this.consumerState);
-    await this.stopObserver('operator commands', this.commands);
+    // An observer that fails or hangs is logged and left behind: it never blocks the drain (stop-observer.ts).
+    await stopObserver('sampler', this.sampler, OBSERVER_STOP_LIMIT_MS, this.logger);
+    await stopObserver('alerts', this.alerts, OBSERVER_STOP_LIMIT_MS, this.logger);
+    await stopObserver('offsets-topic reader', this.offsetsReader, OBSERVER_STOP_LIMIT_MS, this.logger);
+    await stopObserver('consumer state writer', this.consumerState, OBSERVER_STOP_LIMIT_MS, this.logger);
+    await stopObserver('operator commands', this.commands, OBSERVER_STOP_LIMIT_MS, this.logger);
     await this.consumer?.stop(deadlineMs);
     await this.ownRebalances?.close();
     await this.producer?.disconnect();
@@ -244,26 +245,5 @@ export class WardenWorker {
     await this.db?.$disconnect();
     await this.server?.stop();
     this.logger.info({ counters: this.consumer?.core.snapshot().counters }, 'worker stopped');
-  }
-  private async stopObserver(part: string, observer: { stop(): Promise<void> } | null | undefined): Promise<void> {
-    if (!observer) return;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), OBSERVER_STOP_LIMIT_MS);
-    });
-    const outcome = await Promise.race([
-      observer.stop().then(
-        () => 'stopped' as const,
-        (error: Error) => {
-          this.logger.warn({ err: error, part }, 'stopping failed; shutdown goes on without it');
-          return 'failed' as const;
-        },
-      ),
-      late,
-    ]);
-    clearTimeout(timer);
-    if (outcome === 'late') {
-      this.logger.warn({ part, limitMs: OBSERVER_STOP_LIMIT_MS }, 'did not stop in time; shutdown goes on without it');
-    }
   }
 }
