@@ -296,10 +296,10 @@ const alertShape = {
   /** Name of the cluster in alerts (several Wardens may report to one receiver). */
   ALERT_CLUSTER_NAME: z.string().min(1).default('default'),
   /** Delivery attempts per notification and receiver before it ends failed. */
-  ALERT_DELIVERY_MAX_ATTEMPTS: positiveInt(10),
+  ALERT_DELIVERY_MAX_ATTEMPTS: positiveInt(20),
   /** One delivery attempt is abandoned after this long. */
   ALERT_DELIVERY_TIMEOUT_MS: positiveMs(5_000),
-  /** Retry backoff of deliveries: exponential from this base with full jitter... */
+  /** Retry backoff of deliveries: exponential from this base with equal jitter... */
   ALERT_DELIVERY_BACKOFF_BASE_MS: positiveMs(1_000),
   /** ...capped at this. */
   ALERT_DELIVERY_BACKOFF_MAX_MS: positiveMs(120_000),
@@ -480,7 +480,7 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   ALERT_WEBHOOK_SECRET: '<openssl rand -hex 32>',
   ALERT_DASHBOARD_URL: 'https://warden.example.com',
   ALERT_CLUSTER_NAME: 'prod-eu',
-  ALERT_DELIVERY_MAX_ATTEMPTS: '10',
+  ALERT_DELIVERY_MAX_ATTEMPTS: '20',
   ALERT_DELIVERY_TIMEOUT_MS: '5000',
   ALERT_DELIVERY_BACKOFF_BASE_MS: '1000',
   ALERT_DELIVERY_BACKOFF_MAX_MS: '120000',

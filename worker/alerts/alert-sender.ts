@@ -1,7 +1,7 @@
 import type { Database } from '../../lib/db';
 import { SIGNATURE_HEADER, signBody } from '../../lib/alerts/alert-payload';
 import type { Secret } from '../../lib/kafka/security';
-import { backoffDelayMs, type BackoffPolicy } from '../core/backoff';
+import { backoffCeilingMs, backoffDelayMs, type BackoffPolicy } from '../core/backoff';
 import { PeriodicTask } from '../periodic-task';
 import type { ConsumerLogger } from '../shared/worker-types';
 
@@ -31,10 +31,18 @@ type AttemptOutcome = { statusCode: number | null; error: string | null; deliver
  * at a time, and a sender killed mid-attempt releases the row with its connection (the next sender retries
  * it: at-least-once; receivers deduplicate on the notification id). Every attempt is recorded (status code,
  * error, duration). 2xx delivers; 408, 425, 429, 5xx, timeouts and network errors retry with exponential
- * backoff and full jitter up to maxAttempts; any other 4xx is a receiver refusing the message and fails at
+ * backoff and equal jitter (at least half of each ceiling, so the retries' minimum span is known: with the
+ * defaults over 13 minutes, longer than a 10-minute receiver outage) up to maxAttempts; any other 4xx is a receiver refusing the message and fails at
  * once. A row ends `failed` with the last error. The sender runs on its own pool and loop: a slow or dead
  * receiver never touches the sampler or the consumer.
  */
+/** The least time between a notification's first and last attempt: equal jitter waits at least half a ceiling. */
+export function minimumRetrySpanMs(maxAttempts: number, backoff: BackoffPolicy): number {
+  let total = 0;
+  for (let attempt = 1; attempt < maxAttempts; attempt++) total += Math.ceil(backoffCeilingMs(attempt, backoff) / 2);
+  return total;
+}
+
 export class AlertSender {
   private readonly loop: PeriodicTask;
   private readonly now: () => number;
@@ -124,7 +132,7 @@ export class AlertSender {
             deliveredAt: outcome.delivered ? new Date(this.now()) : null,
             lastError: outcome.error,
             nextAttemptAt: new Date(
-              final ? this.now() : this.now() + backoffDelayMs(attempt, this.options.backoff, this.random),
+              final ? this.now() : this.now() + backoffDelayMs(attempt, this.options.backoff, this.random, 'equal'),
             ),
           },
         });
