@@ -1,5 +1,4 @@
 import type { Database } from '../db';
-import { ZPartitionRouteParams } from '../schemas/common';
 import {
   OPERATOR_ACTION_CHANNEL,
   ZActionRequest,
@@ -7,9 +6,6 @@ import {
   type TOperatorAction,
 } from '../schemas/operator-actions';
 import { ApiError, notFound } from './api-error';
-import { routeParams } from './api-response';
-import type { Principal } from './auth/access';
-import { checkAccess } from './auth/request-auth';
 import { operatorActionJson } from './operator-action-json';
 
 export interface ActionTarget {
@@ -122,28 +118,6 @@ export async function requestOperatorAction(
     throw error;
   }
   return operatorActionJson(created);
-}
-
-/**
- * The operator-role check of the actions route: the caller's principal, or the refusal thrown (401, 403). A
- * 403 of a known caller is audited first (recordRefusedAttempt).
- */
-export async function authorizeOperatorAttempt(
-  db: Database,
-  request: Request,
-  params: Promise<Record<string, string>>,
-): Promise<Principal> {
-  const access = await checkAccess(request, 'operator');
-  if (access.ok) return access.principal;
-  if (access.who !== null) {
-    await recordRefusedAttempt(db, {
-      who: access.who,
-      refusal: access.refusal,
-      target: await routeParams(ZPartitionRouteParams, params).catch(() => null),
-      body: await request.json().catch(() => null),
-    });
-  }
-  throw access.refusal;
 }
 
 /**

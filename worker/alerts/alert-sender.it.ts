@@ -124,8 +124,8 @@ describe('AlertSender', () => {
     expect(await flaky.deliverDue()).toBe(1);
     const afterFirst = await db.alertNotification.findUniqueOrThrow({ where: { id: ids[0] } });
     expect(afterFirst.status).toBe('pending');
-    // Backoff of the first retry: half (the draw) of the 1000 ms base; not due before it.
-    expect(afterFirst.nextAttemptAt.getTime()).toBe(clock + 500);
+    // Backoff of the first retry, equal jitter: half of the 1000 ms base plus half of the rest for the draw 0.5.
+    expect(afterFirst.nextAttemptAt.getTime()).toBe(clock + 750);
     expect(await flaky.deliverDue()).toBe(0);
     await drain(flaky);
     expect(await db.alertNotification.findUniqueOrThrow({ where: { id: ids[0] } })).toMatchObject({

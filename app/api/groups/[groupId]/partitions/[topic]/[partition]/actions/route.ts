@@ -4,7 +4,8 @@ import { ZPartitionRouteParams } from '@/lib/schemas/common';
 import { ZActionRequest } from '@/lib/schemas/operator-actions';
 import { errorResponse, readJsonBody, routeParams } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
-import { authorizeOperatorAttempt, requestOperatorAction } from '@/lib/server/request-operator-action';
+import { authorizeOperatorAttempt } from '@/lib/server/authorize-operator-attempt';
+import { requestOperatorAction } from '@/lib/server/request-operator-action';
 
 export const dynamic = 'force-dynamic';
 
