@@ -2,15 +2,13 @@
 // Prints predicted T, measured T, error and verdict per scenario; exits 1 when a judged scenario fails.
 // Starts its own local broker (WARDEN_BACKTEST_PORT_BASE + 92) unless KAFKA_BROKERS is set; uses its own
 // database next to the configured one (`warden` → `warden_backtest`, migrated first).
-import path from 'node:path';
 import { loadBenchConfig } from '../../lib/config';
 import { createDatabase } from '../../lib/db';
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
 import { createKafka, kafkaSecurityFrom } from '../../lib/kafka/client';
 import { LagSampler } from '../../worker/sampler/lag-sampler';
-import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
 import { parseCommandLine, runCommandLine } from '../lib/command-line';
-import { portsFromBase } from '../lib/port-base';
+import { siblingDatabaseUrl, startOwnBroker } from '../lib/own-services';
 import { migrateDatabase } from '../lib/database';
 import { runBacktest } from './run-backtest';
 import { formatBacktestTable, judgeRow } from './verdict';
@@ -25,32 +23,17 @@ const USAGE = `usage: npm run backtest
   Builds a backlog per scenario on its own bundled broker (WARDEN_BACKTEST_PORT_BASE + 92) and database
   (<name>_backtest), reads the capacity advice, follows it and prints predicted vs measured catch-up.`;
 
-/** The backtest's own database next to the configured one (`warden` → `warden_backtest`). */
-function backtestDatabaseUrl(databaseUrl: string): string {
-  const url = new URL(databaseUrl);
-  url.pathname = `${url.pathname}_backtest`;
-  return url.toString();
-}
-
 async function main(argv: string[]): Promise<number | 'help'> {
   const { values } = parseCommandLine(argv, {});
   if (values.help) return 'help';
   const config = loadBenchConfig();
   // Its own ports, broker directory and database, so it runs beside `npm run demo`, bench and verify.
-  const ports = portsFromBase(config.WARDEN_BACKTEST_PORT_BASE);
-  const databaseUrl = backtestDatabaseUrl(config.DATABASE_URL);
-  let localBroker: LocalBrokerOptions | null = null;
-  let brokerStartedHere = false;
-  let brokers = config.kafkaBrokers;
-  if (config.usesLocalBroker) {
-    localBroker = {
-      port: ports.broker,
-      controllerPort: ports.controller,
-      home: config.WARDEN_KAFKA_HOME ?? path.resolve(__dirname, '..', '..', '.warden', 'kafka-backtest'),
-    };
-    brokerStartedHere = !(await localBrokerRunning(localBroker));
-    brokers = [await startLocalBroker(localBroker)];
-  }
+  const databaseUrl = siblingDatabaseUrl(config.DATABASE_URL, 'backtest');
+  const { brokers, stop: stopBroker } = await startOwnBroker(
+    config,
+    config.WARDEN_BACKTEST_PORT_BASE,
+    'kafka-backtest',
+  );
   await migrateDatabase(databaseUrl);
   const kafka = createKafka({
     brokers,
@@ -98,7 +81,7 @@ async function main(argv: string[]): Promise<number | 'help'> {
     await sampler.stop();
     await admin.disconnect();
     await db.$disconnect();
-    if (brokerStartedHere && localBroker) await stopLocalBroker(localBroker);
+    await stopBroker();
   }
 }
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { loadBenchConfig } from '../../lib/config';
 import { createDatabase } from '../../lib/db';
 import { createKafka, kafkaSecurityFrom } from '../../lib/kafka/client';
-import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
+import { siblingDatabaseUrl, startOwnBroker } from '../lib/own-services';
 import { parseCommandLine, runCommandLine, UsageError } from '../lib/command-line';
 import { migrateDatabase } from '../lib/database';
 import { portsFromBase } from '../lib/port-base';
@@ -20,13 +20,6 @@ import { formatReports } from './report';
 import { runVerification, SCENARIOS, type ScenarioName } from './run-verification';
 
 const RESULTS_DIR = path.resolve(__dirname, '..', '..', 'verify-results');
-
-/** Verify's own database next to the configured one (`warden` → `warden_verify`). */
-function verifyDatabaseUrl(databaseUrl: string): string {
-  const url = new URL(databaseUrl);
-  url.pathname = `${url.pathname}_verify`;
-  return url.toString();
-}
 
 const USAGE = `usage: npm run verify [-- [--scenarios a,b] [--quick] [--records N] [--keys K] [--partitions P]
                          [--transient-rate R] [--latency-ms MS] [--ordering key|partition|unordered]]
@@ -64,19 +57,12 @@ async function main(argv: string[]): Promise<number | 'help'> {
   // Its own ports (WARDEN_VERIFY_PORT_BASE), broker directory and database, so verify runs while
   // `npm run demo` holds 9092/9464 and its workers never contend for the demo's sampler lock.
   const ports = portsFromBase(config.WARDEN_VERIFY_PORT_BASE);
-  const databaseUrl = verifyDatabaseUrl(config.DATABASE_URL);
-  let localBroker: LocalBrokerOptions | null = null;
-  let brokerStartedHere = false;
-  let brokers = config.kafkaBrokers;
-  if (config.usesLocalBroker) {
-    localBroker = {
-      port: ports.broker,
-      controllerPort: ports.controller,
-      home: config.WARDEN_KAFKA_HOME ?? path.resolve(__dirname, '..', '..', '.warden', 'kafka-verify'),
-    };
-    brokerStartedHere = !(await localBrokerRunning(localBroker));
-    brokers = [await startLocalBroker(localBroker)];
-  }
+  const databaseUrl = siblingDatabaseUrl(config.DATABASE_URL, 'verify');
+  const {
+    brokers,
+    localBroker,
+    stop: stopBroker,
+  } = await startOwnBroker(config, config.WARDEN_VERIFY_PORT_BASE, 'kafka-verify');
   await migrateDatabase(databaseUrl);
   const kafka = createKafka({
     brokers,
@@ -120,7 +106,7 @@ async function main(argv: string[]): Promise<number | 'help'> {
   } finally {
     await admin.disconnect();
     await db.$disconnect();
-    if (brokerStartedHere && localBroker) await stopLocalBroker(localBroker);
+    await stopBroker();
   }
 }
 
