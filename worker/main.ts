@@ -7,7 +7,7 @@ import { KafkaStartupError } from './kafka/startup-check';
 import { WardenWorker } from './worker';
 
 const SHUTDOWN_DEADLINE_MS = 15_000;
-/** The drain deadline, the observers' stop limits and the disconnects, with room to spare. */
+/** The drain deadline and every bounded step (5 s each), with room to spare. */
 const HARD_EXIT_AFTER_MS = SHUTDOWN_DEADLINE_MS + 45_000;
 
 async function main(): Promise<void> {
@@ -35,7 +35,10 @@ async function main(): Promise<void> {
     // A supervisor must never wait on a shutdown that hangs: past the drain deadline and the observers' limits,
     // the worker exits 1 (what is committed stays committed; the rest is redelivered).
     setTimeout(() => {
-      logger.error({ limitMs: HARD_EXIT_AFTER_MS }, 'shutdown did not finish in time: exiting without it');
+      logger.error(
+        { limitMs: HARD_EXIT_AFTER_MS, step: worker.currentShutdownStep() },
+        'shutdown did not finish in time: exiting without it',
+      );
       process.exit(1);
     }, HARD_EXIT_AFTER_MS).unref();
     worker.stop(SHUTDOWN_DEADLINE_MS).then(

@@ -27,8 +27,8 @@ import { startAlerts, type AlertsHandle } from './alerts/start-alerts';
 
 import { stopObserver } from './stop-observer';
 
-/** How long each observer (sampler, alerts, offsets-topic reader, state writers, commands) may take to stop. */
-const OBSERVER_STOP_LIMIT_MS = 5_000;
+/** How long each shutdown step but the drain (observers, disconnects) may take. */
+const STOP_STEP_LIMIT_MS = 5_000;
 
 /**
  * The worker process: the document pipeline on a WardenConsumer, the lag sampler and the HTTP port.
@@ -50,6 +50,8 @@ export class WardenWorker {
   /** Applies operator actions (resume/skip/seek) on partitions this worker owns; stopped before the consumer. */
   private commands: { stop: () => Promise<void> } | null = null;
   private server: WorkerServer | null = null;
+  /** What the shutdown is doing now: 'running' until stop(), for the log line of a shutdown that hangs. */
+  private shutdownStep = 'running';
   /** Heartbeat, alert evaluation after the leading sampler's rounds, and the outbox sender. */
   private alerts: AlertsHandle | null = null;
   private stopping = false;
@@ -224,6 +226,10 @@ export class WardenWorker {
     void this.stop(5_000).finally(() => process.exit(1));
   }
 
+  currentShutdownStep(): string {
+    return this.shutdownStep;
+  }
+
   private readiness() {
     if (this.stopping) return { ready: false, detail: 'shutting down' };
     return this.consumer?.readiness() ?? { ready: false, detail: 'starting' };
@@ -232,18 +238,27 @@ export class WardenWorker {
   async stop(deadlineMs: number): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    // An observer that fails or hangs is logged and left behind: it never blocks the drain (stop-observer.ts).
-    await stopObserver('sampler', this.sampler, OBSERVER_STOP_LIMIT_MS, this.logger);
-    await stopObserver('alerts', this.alerts, OBSERVER_STOP_LIMIT_MS, this.logger);
-    await stopObserver('offsets-topic reader', this.offsetsReader, OBSERVER_STOP_LIMIT_MS, this.logger);
-    await stopObserver('consumer state writer', this.consumerState, OBSERVER_STOP_LIMIT_MS, this.logger);
-    await stopObserver('operator commands', this.commands, OBSERVER_STOP_LIMIT_MS, this.logger);
+    // Every step but the drain is bounded: one that fails or hangs is logged and left behind (stop-observer.ts).
+    // Observers first (none holds work to drain), then the drain and last commit, then the disconnects.
+    const bounded = async (part: string, step: { stop(): Promise<unknown> } | null) => {
+      this.shutdownStep = part;
+      await stopObserver(part, step && { stop: async () => void (await step.stop()) }, STOP_STEP_LIMIT_MS, this.logger);
+    };
+    const { sampler, alerts, offsetsReader, consumerState, commands, ownRebalances, producer, admin, db, server } =
+      this;
+    await bounded('sampler', sampler);
+    await bounded('alerts', alerts);
+    await bounded('offsets-topic reader', offsetsReader);
+    await bounded('consumer state writer', consumerState);
+    await bounded('operator commands', commands);
+    this.shutdownStep = 'consumer drain and commit';
     await this.consumer?.stop(deadlineMs);
-    await this.ownRebalances?.close();
-    await this.producer?.disconnect();
-    await this.admin?.disconnect();
-    await this.db?.$disconnect();
-    await this.server?.stop();
+    await bounded('own rebalance recorder', ownRebalances && { stop: () => ownRebalances.close() });
+    await bounded('producer', producer && { stop: () => producer.disconnect() });
+    await bounded('admin', admin && { stop: () => admin.disconnect() });
+    await bounded('database', db && { stop: () => db.$disconnect() });
+    await bounded('http server', server);
+    this.shutdownStep = 'stopped';
     this.logger.info({ counters: this.consumer?.core.snapshot().counters }, 'worker stopped');
   }
 }
