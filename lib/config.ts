@@ -35,33 +35,30 @@ const optionalPattern = z
     }
   });
 
+/**
+ * A JSON setting parsed by its own module: unset or blank is `empty`; a parse error becomes the variable's
+ * issue, whose message names the path inside the JSON.
+ */
+function jsonSetting<T>(empty: T, parse: (json: string) => T) {
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return empty;
+      try {
+        return parse(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    });
+}
+
 /** ADVISOR_CLIENT_SETTINGS: JSON keyed by group id or /pattern/ (lib/advisor/client-settings.ts). */
-const clientSettingsJson = z
-  .string()
-  .optional()
-  .transform((value, ctx) => {
-    if (value === undefined || value.trim() === '') return EMPTY_CLIENT_SETTINGS;
-    try {
-      return parseClientSettings(value);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message });
-      return z.NEVER;
-    }
-  });
+const clientSettingsJson = jsonSetting(EMPTY_CLIENT_SETTINGS, parseClientSettings);
 
 /** ALERT_SETTINGS: JSON keyed by group id, /pattern/ or "*" (lib/alerts/alert-settings.ts). */
-const alertSettingsJson = z
-  .string()
-  .optional()
-  .transform((value, ctx) => {
-    if (value === undefined || value.trim() === '') return EMPTY_ALERT_SETTINGS;
-    try {
-      return parseAlertSettings(value);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message });
-      return z.NEVER;
-    }
-  });
+const alertSettingsJson = jsonSetting(EMPTY_ALERT_SETTINGS, parseAlertSettings);
 
 /** An http(s) URL, or unset. */
 const optionalHttpUrl = z

@@ -8,7 +8,7 @@ import type { ConsumerLogger } from './shared/worker-types';
  */
 export async function stopObserver(
   part: string,
-  observer: { stop(): Promise<void> } | null | undefined,
+  observer: { stop(): Promise<unknown> } | null | undefined,
   limitMs: number,
   logger: Pick<ConsumerLogger, 'warn'>,
 ): Promise<'stopped' | 'failed' | 'late' | 'absent'> {

@@ -242,7 +242,7 @@ export class WardenWorker {
     // Observers first (none holds work to drain), then the drain and last commit, then the disconnects.
     const bounded = async (part: string, step: { stop(): Promise<unknown> } | null) => {
       this.shutdownStep = part;
-      await stopObserver(part, step && { stop: async () => void (await step.stop()) }, STOP_STEP_LIMIT_MS, this.logger);
+      await stopObserver(part, step, STOP_STEP_LIMIT_MS, this.logger);
     };
     const { sampler, alerts, offsetsReader, consumerState, commands, ownRebalances, producer, admin, db, server } =
       this;
