@@ -69,7 +69,7 @@ test.beforeAll(async () => {
     WARDEN_INPUT_PARTITIONS: String(PARTITIONS),
     WORKER_PORT: String(loadConfig().WORKER_PORT + 1),
     COMMAND_POLL_INTERVAL_MS: '500',
-    SAMPLER_GROUP_INCLUDE: `^(${workerGroup}|${slowGroup})$`,
+    SAMPLER_GROUP_INCLUDE: `^(${workerGroup}|${slowGroup}|${hotGroup})$`,
     LOG_LEVEL: 'warn',
   });
 });
