@@ -23,8 +23,8 @@ import { createTopicWhenReady } from './support';
 // Seeded (WARDEN_FUZZ_SEED, printed); a failure names the request and the seed to replay it.
 
 const RUNS_PER_ROUTE = 40;
-const SEED = Number(process.env.WARDEN_FUZZ_SEED ?? 20261201);
-const baseUrl = `http://127.0.0.1:${loadConfig().UI_PORT}`;
+const { WARDEN_FUZZ_SEED: SEED, UI_PORT } = loadConfig();
+const baseUrl = `http://127.0.0.1:${UI_PORT}`;
 const document = buildOpenApiDocument() as {
   paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string; schema: JsonSchema }> }>>;
 };
@@ -179,7 +179,7 @@ const FIXTURE_PARAMS: Record<string, () => string[]> = {
 const encodeSegment = (value: string) => encodeURIComponent(value.replace(/\p{Cs}/gu, '\uFFFD'));
 
 /**
- * A path segment: never empty, "." or "..", which address another path (the client's URL parser removes dot
+ * A path segment: never empty, "." or ".." (nor "%2E%2E"), which address another path (the URL parser removes dot
  * segments, and Next.js redirects "//"), not this route with an odd parameter.
  */
 function pathSegmentArbitrary(name: string, schema: JsonSchema): fc.Arbitrary<string> {
