@@ -287,6 +287,8 @@ function requestArbitrary(route: ApiRoute) {
 // --- the property -----------------------------------------------------------------------------------------
 
 let requestsSent = 0;
+/** How often each status answered, for the closing line: the fuzz must reach successes, not only refusals. */
+const statusCounts = new Map<number, number>();
 
 for (const [index, route] of API_ROUTES.entries()) {
   test(`fuzz: ${route.method} ${route.path}`, async () => {
@@ -304,6 +306,7 @@ for (const [index, route] of API_ROUTES.entries()) {
         const before = await stateFingerprint();
         const response = await fetch(url, { method: route.method, headers, body: body?.text, redirect: 'manual' });
         requestsSent++;
+        statusCounts.set(response.status, (statusCounts.get(response.status) ?? 0) + 1);
         const text = await response.text();
         const what = `${route.method} ${url} as ${who.caller} (origin ${who.origin}) body ${body?.text.slice(0, 300)} → ${response.status} ${text.slice(0, 300)}`;
         expect(response.status, what).toBeLessThan(500);
@@ -329,5 +332,8 @@ for (const [index, route] of API_ROUTES.entries()) {
 }
 
 test.afterAll(() => {
-  console.log(`api fuzz: ${requestsSent} requests over ${API_ROUTES.length} operations (seed ${SEED})`);
+  const statuses = [...statusCounts].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`);
+  console.log(
+    `api fuzz: ${requestsSent} requests over ${API_ROUTES.length} operations (seed ${SEED}); ${statuses.join(', ')}`,
+  );
 });
