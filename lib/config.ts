@@ -337,6 +337,8 @@ const demoShape = {
 const testRunnerShape = {
   /** npm test's ports: broker base+92, controller base+93, UI base+100, workers base+464 and up. */
   WARDEN_TEST_PORT_BASE: portBase(19_000),
+  /** The API fuzz test's seed (e2e/api-fuzz.spec.ts); a failure prints the one to replay. */
+  WARDEN_FUZZ_SEED: z.coerce.number().int().min(0).max(2_147_483_647).default(20_261_201),
 } as const;
 
 /** Every program's variables: what the test runner and the tests (which run every program) read. */
@@ -459,6 +461,7 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   WARDEN_KAFKA_HOME: '/var/lib/warden/kafka',
   WARDEN_KAFKA_CONTROLLER_PORT: '9093',
   WARDEN_TEST_PORT_BASE: '19000',
+  WARDEN_FUZZ_SEED: '20261201',
   WARDEN_BENCH_PORT_BASE: '20000',
   WARDEN_VERIFY_PORT_BASE: '21000',
   WARDEN_BACKTEST_PORT_BASE: '22000',
