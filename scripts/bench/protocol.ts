@@ -12,6 +12,7 @@ export type WorkloadKind =
   | 'memory'
   | 'pipeline'
   | 'sampler-round'
+  | 'sampler-scale'
   | 'api-reads'
   | 'action-round-trip';
 
@@ -52,6 +53,24 @@ export interface ChildSpec {
     partitions: number;
     rounds: number;
     intervalMs: number;
+    state: {
+      timeLagPoints: number;
+      timeLagSpacingMs: number;
+      rateWindowMs: number;
+      exactTimeLagIntervalMs: number;
+      exactTimeLagMaxPartitions: number;
+    };
+  };
+  /** sampler-scale: the bench database, the generated fleet's size and busy share, rounds and the sampler's settings. */
+  samplerScale?: {
+    databaseUrl: string;
+    groups: number;
+    partitions: number;
+    busyShare: number;
+    rounds: number;
+    intervalMs: number;
+    /** SAMPLE_IDLE_STORE_MS. */
+    idleStoreMs: number;
     state: {
       timeLagPoints: number;
       timeLagSpacingMs: number;
