@@ -38,17 +38,39 @@ function storeRound(filter: IdleGroupFilter, rows: LagSampleRow[], atMs: number)
 }
 
 describe('IdleGroupFilter', () => {
-  it('stores every group in the first round, then an unchanged group only once idleStoreMs passed', () => {
+  it('stores every group in the first round, then an unchanged group once per idleStoreMs, at most that plus a round apart', () => {
     const filter = new IdleGroupFilter(30_000);
     expect(storeRound(filter, roundAt(0), 0)).toEqual(['a', 'b']);
-    expect(storeRound(filter, roundAt(5_000), 5_000)).toEqual([]);
-    expect(storeRound(filter, roundAt(25_000), 25_000)).toEqual([]);
-    expect(storeRound(filter, roundAt(30_000), 30_000)).toEqual(['a', 'b']);
-    expect(storeRound(filter, roundAt(35_000), 35_000)).toEqual([]);
+    const storedAt = new Map<string, number[]>([
+      ['a', [0]],
+      ['b', [0]],
+    ]);
+    for (let atMs = 5_000; atMs <= 300_000; atMs += 5_000) {
+      for (const groupId of storeRound(filter, roundAt(atMs), atMs)) storedAt.get(groupId)!.push(atMs);
+    }
+    for (const times of storedAt.values()) {
+      // 300 s: ten periods of 30 s, one store in each (the first store may fall just before a phase point).
+      expect(times.length).toBeGreaterThanOrEqual(10);
+      expect(times.length).toBeLessThanOrEqual(11);
+      const gaps = times.slice(1).map((t, i) => t - times[i]!);
+      expect(Math.max(...gaps)).toBeLessThanOrEqual(35_000);
+      expect(gaps.slice(1).every((gap) => gap === 30_000)).toBe(true);
+    }
+  });
+
+  it('spreads the stores of groups that went idle together over the period', () => {
+    const filter = new IdleGroupFilter(30_000);
+    const fleet = (atMs: number) => Array.from({ length: 600 }, (_, g) => row(`group-${g}`, 0, {}, atMs));
+    storeRound(filter, fleet(0), 0);
+    const perRound: number[] = [];
+    for (let atMs = 5_000; atMs <= 30_000; atMs += 5_000) perRound.push(storeRound(filter, fleet(atMs), atMs).length);
+    // Six rounds per period: every group once, about a sixth in each round.
+    expect(perRound.reduce((a, b) => a + b, 0)).toBe(600);
+    for (const count of perRound) expect(count).toBeLessThan(200);
   });
 
   it('stores a changed group whole (every partition), whichever column changed, and leaves the others out', () => {
-    const filter = new IdleGroupFilter(30_000);
+    const filter = new IdleGroupFilter(3_600_000);
     storeRound(filter, roundAt(0), 0);
     const selection = filter.select(roundAt(5_000, { a: { logEndOffset: 101n, lag: 1n } }), 5_000);
     expect(selection.rows.map((r) => `${r.groupId}/${r.partition}`)).toEqual(['a/0', 'a/1']);
@@ -61,14 +83,14 @@ describe('IdleGroupFilter', () => {
       { groupState: 'PreparingRebalance' },
       { exactTimeLagMs: 10n },
     ] satisfies Array<Partial<LagSampleRow>>) {
-      const fresh = new IdleGroupFilter(30_000);
+      const fresh = new IdleGroupFilter(3_600_000);
       storeRound(fresh, roundAt(0), 0);
       expect(storeRound(fresh, roundAt(5_000, { b: change }), 5_000)).toEqual(['b']);
     }
   });
 
   it('compares with the last stored round, so a slow drift is stored once it differs from it', () => {
-    const filter = new IdleGroupFilter(30_000);
+    const filter = new IdleGroupFilter(3_600_000);
     storeRound(filter, roundAt(0), 0);
     expect(storeRound(filter, roundAt(5_000, { a: { logEndOffset: 101n } }), 5_000)).toEqual(['a']);
     // Equal to the round stored at 5 s: skipped again.
@@ -82,7 +104,7 @@ describe('IdleGroupFilter', () => {
   });
 
   it('forgets a group gone from the cluster and stores it at once when it comes back', () => {
-    const filter = new IdleGroupFilter(30_000);
+    const filter = new IdleGroupFilter(3_600_000);
     storeRound(filter, roundAt(0), 0);
     storeRound(filter, [row('a', 0, {}, 5_000), row('a', 1, {}, 5_000)], 5_000);
     expect(storeRound(filter, roundAt(10_000), 10_000)).toEqual(['b']);

@@ -1,8 +1,11 @@
 import type { LagSampleRow } from './sampler-state';
 
 // Which groups' rows a round stores. A group whose every row equals the one last stored for it (every
-// column but sampled_at) is unchanged: it is stored again only once `idleStoreMs` passed since its last
-// stored round, so an idle fleet costs a few rows a minute instead of one per partition per round. Readers
+// column but sampled_at) is unchanged: it is stored again only once per `idleStoreMs`, so an idle fleet costs
+// a few rows a minute instead of one per partition per round. Each group has its own phase in that period
+// (a hash of its id): an unchanged group is stored in the first round after its next phase point, so two of
+// its stored rounds are at most idleStoreMs + one round apart, and a fleet that went idle together is not
+// stored again all in one round. Readers
 // treat a round that was not stored as "unchanged" (lib/lag/idle-samples.ts), which is exact by this rule:
 // a stored round is always the group's whole round (every partition), and nothing skipped differs from it.
 // A changed partition stores its whole group, so readers never mix partitions of different rounds.
@@ -41,6 +44,13 @@ function rowText(row: LagSampleRow): string {
   ].join('\u0001');
 }
 
+/** FNV-1a of the group id: a stable, evenly spread phase. */
+function phaseOf(groupId: string, periodMs: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < groupId.length; i++) hash = Math.imul(hash ^ groupId.charCodeAt(i), 0x01000193) >>> 0;
+  return hash % periodMs;
+}
+
 export class IdleGroupFilter {
   private readonly last = new Map<string, { text: string; storedAtMs: number }>();
 
@@ -66,7 +76,7 @@ export class IdleGroupFilter {
       const text = groupRows.map(rowText).join('\u0002');
       const previous = this.last.get(groupId);
       const unchanged = previous !== undefined && previous.text === text;
-      if (unchanged && this.idleStoreMs > 0 && nowMs - previous.storedAtMs < this.idleStoreMs) {
+      if (unchanged && !this.isDue(groupId, previous.storedAtMs, nowMs)) {
         skippedGroups += 1;
         continue;
       }
@@ -74,6 +84,14 @@ export class IdleGroupFilter {
       stored.set(groupId, text);
     }
     return { rows: selected, storedGroups: stored.size, skippedGroups, stored };
+  }
+
+  /** Whether a phase point of the group lies in (storedAtMs, nowMs]. */
+  private isDue(groupId: string, storedAtMs: number, nowMs: number): boolean {
+    if (this.idleStoreMs === 0) return true;
+    const phase = phaseOf(groupId, this.idleStoreMs);
+    const period = (ms: number) => Math.floor((ms - phase) / this.idleStoreMs);
+    return period(nowMs) > period(storedAtMs);
   }
 
   /** The selection's rows reached Postgres at `nowMs`. */

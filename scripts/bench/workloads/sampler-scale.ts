@@ -3,13 +3,17 @@ import { LagSampler, type RoundResult } from '../../../worker/sampler/lag-sample
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
 import { percentileOfSorted, summarizeLatency } from '../stats';
 import { GeneratedCluster } from './generated-cluster';
-import { peakRssBytes, sleep } from './probe';
+import { peakRssBytes } from './probe';
 
 // (10s) The real LagSampler's compute and write path at fleet size: 2,000 groups x 50 partitions (100,000
 // group-partitions, every group on its own topic) from a generated cluster state (generated-cluster.ts),
 // against the real Postgres of the bench database. What it does not measure is the cluster read: (10) does
 // that on the real broker at the largest size that starts here. The timed round is the sampler's own work
-// (compute + writes); generating the observation is reported apart.
+// (compute + writes); generating the observation is reported apart, and so is the CPU the process spent.
+//
+// The sampler's clock is the interval's: round n starts at n x intervalMs after the first and moves with real
+// time inside the round. So idle skipping, rates and time lag behave as at a 5-second cadence even when this
+// shared machine makes a round take longer than the interval, and the rounds run back to back.
 //
 // Storage is a scaled measurement: the tables' size (pg_total_relation_size: heap, indexes, TOAST) grown
 // over the measured rounds, divided by the rounds, times the rounds of a day at the interval. The bench
@@ -44,6 +48,9 @@ export async function runSamplerScale(spec: ChildSpec): Promise<Measurement> {
   const settings = spec.samplerScale;
   if (!settings) throw new Error(`workload ${spec.workload}: the sampler-scale settings are missing`);
   const db = createDatabase(settings.databaseUrl, 2);
+  let roundStartMs = Date.now();
+  let roundStartedAt = performance.now();
+  const clock = () => roundStartMs + (performance.now() - roundStartedAt);
   const cluster = new GeneratedCluster({
     groups: settings.groups,
     partitions: settings.partitions,
@@ -51,7 +58,7 @@ export async function runSamplerScale(spec: ChildSpec): Promise<Measurement> {
     membersPerGroup: 3,
     prefix: SCALE_PREFIX,
     recordAgeMs: 2_000,
-    now: Date.now,
+    now: clock,
   });
   const sampler = new LagSampler({
     reader: cluster,
@@ -63,22 +70,27 @@ export async function runSamplerScale(spec: ChildSpec): Promise<Measurement> {
     maxBackoffMs: 60_000,
     state: settings.state,
     retention: { rawDays: 7, rollupDays: 90 },
+    now: clock,
   });
   try {
     await emptySampleTables(db, settings.databaseUrl);
     const baselineRssBytes = process.memoryUsage.rss();
     const results: RoundResult[] = [];
+    const cpuMs: number[] = [];
     let bytesBefore: Record<string, number> = {};
     const startEpochMs = epochNowMs();
+    const firstRoundMs = Date.now();
     for (let round = 0; round < settings.rounds; round++) {
-      const roundStarted = performance.now();
+      roundStartMs = firstRoundMs + round * settings.intervalMs;
+      roundStartedAt = performance.now();
+      const cpuBefore = process.cpuUsage();
       const result = await sampler.sampleOnce();
+      const cpu = process.cpuUsage(cpuBefore);
       if (!result.written) throw new Error(`round ${round + 1}: the rows did not reach Postgres`);
       results.push(result);
+      cpuMs.push((cpu.user + cpu.system) / 1000);
       // The first round (empty histories, every log_end_point row new) is reported apart, storage included.
       if (round === 0) bytesBefore = await tableBytes(db);
-      if (round === settings.rounds - 1) break;
-      await sleep(Math.max(0, settings.intervalMs - (performance.now() - roundStarted)));
     }
     const endEpochMs = epochNowMs();
     const bytesAfter = await tableBytes(db);
@@ -125,6 +137,7 @@ export async function runSamplerScale(spec: ChildSpec): Promise<Measurement> {
           sorted((r) => r.writeMs),
           50,
         ),
+        samplerCpuP50Ms: p(Float64Array.from(cpuMs.slice(1)).sort(), 50),
         writeP95Ms: p(
           sorted((r) => r.writeMs),
           95,
