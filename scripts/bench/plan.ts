@@ -48,7 +48,7 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     samplerRounds: 31,
     samplerIntervalMs: 5_000,
     scaleGroups: 2_000,
-    scaleRounds: 13,
+    scaleRounds: 7,
     apiIterations: 300,
     actionRounds: 20,
     repeat: 5,

@@ -237,7 +237,8 @@ async function runSamplerScaleWorkload(plan: WorkloadPlan, services: Services): 
   return runChild(
     {
       ...specFor(plan, services, '', []),
-      timeoutMs: Math.max(services.sizes.timeoutMs, 900_000),
+      // 100,000-row rounds take a minute each when the shared machine is at a load of 40.
+      timeoutMs: Math.max(services.sizes.timeoutMs, 1_800_000),
       samplerScale: {
         databaseUrl: services.databaseUrl,
         groups: services.sizes.scaleGroups,

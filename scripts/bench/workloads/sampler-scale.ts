@@ -1,9 +1,10 @@
 import { createDatabase, type Database } from '../../../lib/db';
 import { LagSampler, type RoundResult } from '../../../worker/sampler/lag-sampler';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
-import { percentileOfSorted, summarizeLatency } from '../stats';
+import { summarizeLatency } from '../stats';
 import { GeneratedCluster } from './generated-cluster';
 import { peakRssBytes } from './probe';
+import { percentileMs, roundTimings, sortedBy } from './round-timings';
 
 // (10s) The real LagSampler's compute and write path at fleet size: 2,000 groups x 50 partitions (100,000
 // group-partitions, every group on its own topic) from a generated cluster state (generated-cluster.ts),
@@ -100,10 +101,9 @@ export async function runSamplerScale(spec: ChildSpec): Promise<Measurement> {
     const maintenanceMs = performance.now() - maintenanceStarted;
 
     const [first, ...measured] = results;
-    const sorted = (pick: (r: RoundResult) => number) => Float64Array.from(measured.map(pick)).sort();
     const samplerMs = (r: RoundResult) => r.durationMs - r.clusterReadMs;
-    const durations = sorted(samplerMs);
-    const p = (values: Float64Array, q: number) => Math.round((percentileOfSorted(values, q) ?? Number.NaN) * 10) / 10;
+    const { clusterReadP50Ms, ...timings } = roundTimings(measured, samplerMs).details;
+    const durations = sortedBy(measured, samplerMs);
     const groupPartitions = settings.groups * settings.partitions;
     const measuredRowsWritten = measured.reduce((sum, r) => sum + r.storedRows, 0);
     const roundsPerDay = DAY_MS / settings.intervalMs;
@@ -120,28 +120,10 @@ export async function runSamplerScale(spec: ChildSpec): Promise<Measurement> {
         groups: settings.groups,
         partitions: settings.partitions,
         busyShare: settings.busyShare,
-        measuredRounds: measured.length,
-        roundP50Ms: p(durations, 50),
-        roundP95Ms: p(durations, 95),
-        roundMaxMs: p(durations, 100),
+        ...timings,
         firstRoundMs: Math.round(first ? samplerMs(first) : Number.NaN),
-        generateP50Ms: p(
-          sorted((r) => r.clusterReadMs),
-          50,
-        ),
-        computeP50Ms: p(
-          sorted((r) => r.computeMs),
-          50,
-        ),
-        writeP50Ms: p(
-          sorted((r) => r.writeMs),
-          50,
-        ),
-        samplerCpuP50Ms: p(Float64Array.from(cpuMs.slice(1)).sort(), 50),
-        writeP95Ms: p(
-          sorted((r) => r.writeMs),
-          95,
-        ),
+        generateP50Ms: clusterReadP50Ms,
+        samplerCpuP50Ms: percentileMs(Float64Array.from(cpuMs.slice(1)).sort(), 50),
         idleStoreMs: settings.idleStoreMs,
         lagSampleRowsPerRound: Math.round(measuredRowsWritten / Math.max(1, measured.length)),
         lagSampleBytesPerRound: Math.round(perRound('lag_sample')),
