@@ -32,6 +32,8 @@ async function runWorkload(spec: ChildSpec): Promise<Measurement> {
       return (await import('./workloads/pipeline')).runPipeline(spec, groupId);
     case 'sampler-round':
       return (await import('./workloads/sampler-round')).runSamplerRound(spec);
+    case 'sampler-scale':
+      return (await import('./workloads/sampler-scale')).runSamplerScale(spec);
     case 'api-reads':
       return (await import('./workloads/api-reads')).runApiReads(spec);
     case 'action-round-trip':

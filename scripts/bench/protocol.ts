@@ -12,8 +12,18 @@ export type WorkloadKind =
   | 'memory'
   | 'pipeline'
   | 'sampler-round'
+  | 'sampler-scale'
   | 'api-reads'
   | 'action-round-trip';
+
+/** The sampler's SAMPLER_* settings (from config), as (10) and (10s) pass them on. */
+export interface SamplerStateSettings {
+  timeLagPoints: number;
+  timeLagSpacingMs: number;
+  rateWindowMs: number;
+  exactTimeLagIntervalMs: number;
+  exactTimeLagMaxPartitions: number;
+}
 
 export interface ChildSpec {
   workload: string;
@@ -52,13 +62,19 @@ export interface ChildSpec {
     partitions: number;
     rounds: number;
     intervalMs: number;
-    state: {
-      timeLagPoints: number;
-      timeLagSpacingMs: number;
-      rateWindowMs: number;
-      exactTimeLagIntervalMs: number;
-      exactTimeLagMaxPartitions: number;
-    };
+    state: SamplerStateSettings;
+  };
+  /** sampler-scale: the bench database, the generated fleet's size and busy share, rounds and the sampler's settings. */
+  samplerScale?: {
+    databaseUrl: string;
+    groups: number;
+    partitions: number;
+    busyShare: number;
+    rounds: number;
+    intervalMs: number;
+    /** SAMPLE_IDLE_STORE_MS. */
+    idleStoreMs: number;
+    state: SamplerStateSettings;
   };
   /** api-reads: the seeded database, the group, which read, how often, and the analysis settings (from config). */
   apiReads?: {
