@@ -11,6 +11,7 @@ export type WorkloadKind =
   | 'keyed-retries'
   | 'memory'
   | 'pipeline'
+  | 'raw-pipeline'
   | 'sampler-round'
   | 'api-reads'
   | 'action-round-trip';
@@ -34,6 +35,8 @@ export interface ChildSpec {
     maxInFlight?: number;
     maxInFlightPerPartition?: number;
     maxPendingPerPartition?: number;
+    /** handleBatch workloads: records per batch (default the core's). */
+    batchSize?: number;
     commitIntervalMs: number;
     retry?: { baseMs: number; maxMs: number };
   };

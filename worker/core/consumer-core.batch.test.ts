@@ -25,6 +25,20 @@ describe('ConsumerCore batch formation', () => {
     ]);
     await h.clock.tick(0);
     expect(h.batches).toEqual([['0@0', '0@1', '0@3', '0@2', '0@4']]);
+    // Each record names the one before it in its lane within the batch, so a handler can keep lane order.
+    expect(h.batchPrevious).toEqual([[null, 0, 1, null, null]]);
+  });
+
+  it('a lane run never spans two batches: the rest of the lane waits until the run completed', async () => {
+    const h = createHarness({ batch: true, ordering: 'partition', batchSize: 2 });
+    h.core.deliver(makeRecords(0, 5));
+    await h.clock.tick(0);
+    expect(h.batches).toEqual([['0@0', '0@1']]);
+    expect(h.batchPrevious).toEqual([[null, 0]]);
+    await h.succeed(0);
+    await h.succeed(1);
+    await h.clock.tick(0);
+    expect(h.batches.at(-1)).toEqual(['0@2', '0@3']);
   });
 
   it('key mode: a key whose records are running contributes nothing more until they completed', async () => {

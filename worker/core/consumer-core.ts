@@ -419,6 +419,8 @@ export class ConsumerCore<T> {
     let previous = this.startBatchRecord(head, null);
     if (head.lane === null || head.lane === undefined) return;
     for (let next = head.laneNext; next !== null; next = next.laneNext) {
+      // A lane run never spans two batches: a full batch was handed over and the run ends with it.
+      if (this.batches!.size === 0) return;
       if (next.status !== 'buffered' || next.phase !== 'handle') return;
       if (this.calls.slotsInUse >= this.settings.maxInFlight) return;
       if (partition.inFlight >= this.settings.maxInFlightPerPartition) return;
@@ -447,20 +449,25 @@ export class ConsumerCore<T> {
    */
   private runBatch(batch: BatchSlot<T>[]): void {
     const live: BatchSlot<T>[] = [];
+    const indexOf = new Map<BatchSlot<T>, number>();
     for (const slot of batch) {
-      if (slot.call.detached === null && !slot.call.settled) {
+      const previousLeftOut = slot.previous !== null && !indexOf.has(slot.previous);
+      if (slot.call.detached === null && !slot.call.settled && !previousLeftOut) {
+        indexOf.set(slot, live.length);
         live.push(slot);
         continue;
       }
-      this.calls.end(slot.call);
       slot.previous = null;
       slot.openGate(false);
+      if (previousLeftOut && slot.call.detached === null) this.requeue(slot.call);
+      else this.calls.end(slot.call);
     }
     if (live.length > 0) {
       const items: BatchItem<T>[] = live.map((slot) => ({
         value: slot.call.entry.value as T,
         record: slot.call.entry.record!,
         context: slot.call,
+        previous: slot.previous === null ? null : indexOf.get(slot.previous)!,
       }));
       let results: readonly Promise<void>[];
       try {

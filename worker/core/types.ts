@@ -105,6 +105,12 @@ export interface BatchItem<T> {
   value: T;
   record: SourceRecord;
   context: HandlerContext;
+  /**
+   * Index in this batch of the record before this one in its ordering lane, or null when that record already
+   * completed. A handler keeping order applies this record's effect only after that one's, and not at all when
+   * that one failed: the core then runs this record again after it.
+   */
+  previous: number | null;
 }
 
 /**

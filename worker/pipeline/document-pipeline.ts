@@ -72,16 +72,13 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
     },
 
     handleBatch(items: readonly BatchItem<AdmittedEvent>[]): Promise<void>[] {
-      const stored = storeBatch(
-        db,
-        items.filter(({ value }) => value.resultKey !== null),
-        options.beforeStore,
-      );
+      const stored = storeBatch(db, items, options.beforeStore);
       return items.map(({ value, record }) => {
         const { event, resultKey } = value;
         if (resultKey === null) return Promise.resolve();
         return withRecordSpan('warden process', record.headers, spanAttributes(record), async (traceHeaders) => {
-          await stored.get(record)!;
+          const outcome = (await stored).get(record);
+          if (outcome !== STORED) throw outcome;
           await publish(
             resultKey,
             { eventId: event.eventId, businessId: event.businessId, status: 'stored', source: sourceOf(record) },
@@ -108,51 +105,86 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
   };
 }
 
+/** A record's store outcome when its row was written (or was a no-op); anything else is its failure. */
+const STORED = Symbol('stored');
+
 interface DocumentWrite {
   event: AdmittedEvent['event'];
   record: SourceRecord;
 }
 
 /**
- * Runs each item's `beforeStore` hook, then stores every item whose hook passed with one statement. Returns
- * each record's store outcome: its hook's failure, the statement's, or (when the statement was refused and
- * the batch held more than one row) its own row's statement.
+ * Runs each stored item's `beforeStore` hook, then stores every item whose hook passed with one statement, in
+ * batch order. Keeps lane order: an item whose lane predecessor in the batch (`previous`) was not stored is
+ * not stored either (the core runs it again after that one). Resolves once every record's outcome is known,
+ * with `STORED` or the record's failure (its hook's, the statement's, or, when the statement was refused and
+ * held more than one row, its own row's: the rows are then stored one by one, in order). One promise for
+ * the whole batch, so the records' results are published in one turn and share one produce request.
  */
 function storeBatch(
   db: Database,
   items: readonly BatchItem<AdmittedEvent>[],
   beforeStore: DocumentPipelineOptions['beforeStore'],
-): Map<SourceRecord, Promise<void>> {
-  const outcomes = new Map<SourceRecord, Promise<void>>();
+): Promise<Map<SourceRecord, unknown>> {
   const hooked = items.map(({ value, record }) =>
-    beforeStore === undefined ? Promise.resolve() : Promise.resolve().then(() => beforeStore(value, record)),
+    beforeStore === undefined || value.resultKey === null
+      ? Promise.resolve()
+      : Promise.resolve().then(() => beforeStore(value, record)),
   );
-  const written = Promise.allSettled(hooked).then(async (hooks) => {
-    const ready = items.filter((_, index) => hooks[index]!.status === 'fulfilled');
-    const rows = collapseByBusinessId(ready.map(({ value, record }) => ({ event: value.event, record })));
-    const perRow = new Map<SourceRecord, Promise<unknown>>();
+  return Promise.allSettled(hooked).then(async (hooks) => {
+    const outcomes = new Map<SourceRecord, unknown>();
+    const notStored = new Set<number>();
+    const indexOf = new Map<SourceRecord, number>();
+    const ready: DocumentWrite[] = [];
+    items.forEach(({ value, record, previous }, index) => {
+      const hook = hooks[index]!;
+      if (previous !== null && notStored.has(previous)) {
+        outcomes.set(record, new Error('the record before it in its lane was not stored'));
+        notStored.add(index);
+      } else if (hook.status === 'rejected') {
+        outcomes.set(record, hook.reason);
+        notStored.add(index);
+      } else if (value.resultKey !== null) {
+        indexOf.set(record, index);
+        ready.push({ event: value.event, record });
+      }
+    });
+    const rows = collapseByBusinessId(ready);
+    const settle = (row: DocumentRow, outcome: unknown) => {
+      for (const record of row.records) {
+        outcomes.set(record, outcome);
+        if (outcome !== STORED) notStored.add(indexOf.get(record)!);
+      }
+    };
     try {
       await upsertRows(db, rows);
+      for (const row of rows) settle(row, STORED);
     } catch (error) {
-      if (rows.length <= 1) throw error;
-      // One refused row fails the whole statement: find it by storing each row alone (the records of one
-      // business id share their row's outcome).
+      if (rows.length <= 1) {
+        for (const row of rows) settle(row, error);
+        return outcomes;
+      }
+      // One refused row fails the whole statement: find it by storing each row alone, in order (the
+      // records of one business id share their row's outcome).
       for (const row of rows) {
-        const alone = upsertRows(db, [row]);
-        for (const record of row.records) perRow.set(record, alone);
+        const behindFailure = row.records.some((record) => {
+          const previous = items[indexOf.get(record)!]!.previous;
+          return previous !== null && notStored.has(previous);
+        });
+        if (behindFailure) {
+          settle(row, new Error('the record before it in its lane was not stored'));
+          continue;
+        }
+        try {
+          await upsertRows(db, [row]);
+          settle(row, STORED);
+        } catch (rowError) {
+          settle(row, rowError);
+        }
       }
     }
-    return perRow;
+    return outcomes;
   });
-  items.forEach(({ record }, index) => {
-    outcomes.set(
-      record,
-      hooked[index]!.then(() => written).then(async (perRow) => {
-        await perRow.get(record);
-      }),
-    );
-  });
-  return outcomes;
 }
 
 /**

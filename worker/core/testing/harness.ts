@@ -103,6 +103,8 @@ export function createHarness(options: HarnessOptions = {}) {
   const calls: CallLog[] = [];
   /** Batch mode: every handleBatch call, as `partition@offset` of its records in the order given. */
   const batches: string[][] = [];
+  /** Batch mode: each batch's `previous` indices. */
+  const batchPrevious: Array<Array<number | null>> = [];
 
   const track = (entry: Omit<CallLog, 'deferred'>, autoAck: boolean): Promise<void> => {
     const call: CallLog = { ...entry, deferred: deferred() };
@@ -127,6 +129,7 @@ export function createHarness(options: HarnessOptions = {}) {
     ? {
         handleBatch: (items) => {
           batches.push(items.map(({ record }) => `${record.partition}@${record.offset}`));
+          batchPrevious.push(items.map(({ previous }) => previous));
           return items.map(({ record, context }) => handleOne(record, context));
         },
       }
@@ -188,6 +191,7 @@ export function createHarness(options: HarnessOptions = {}) {
     events,
     calls,
     batches,
+    batchPrevious,
     /** Offsets of handler calls in start order (with repeats for retries). */
     started(partition?: number, topic = TOPIC): string[] {
       return calls
