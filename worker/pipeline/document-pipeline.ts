@@ -160,7 +160,8 @@ function storeBatch(
       await upsertRows(db, rows);
       for (const row of rows) settle(row, STORED);
     } catch (error) {
-      if (rows.length <= 1) {
+      // A transient error (the database is away) would fail every row alone too: each record retries instead.
+      if (rows.length <= 1 || classifyPipelineError(error) === 'transient') {
         for (const row of rows) settle(row, error);
         return outcomes;
       }
