@@ -44,7 +44,7 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     memoryBacklog: 1_000_000,
     memoryHealthyPerPartition: 10_000,
     memoryObserveMs: 20_000,
-    pipelineRecords: 5_000,
+    pipelineRecords: 30_000,
     samplerRounds: 31,
     samplerIntervalMs: 5_000,
     scaleGroups: 2_000,
@@ -62,7 +62,7 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     memoryBacklog: 50_000,
     memoryHealthyPerPartition: 1_000,
     memoryObserveMs: 1_000,
-    pipelineRecords: 300,
+    pipelineRecords: 2_000,
     samplerRounds: 3,
     samplerIntervalMs: 250,
     scaleGroups: 100,
@@ -75,6 +75,10 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
 };
 
 export const PARTITIONS = 6;
+/** (9): the batch pipeline's budgets; several batches in flight at once, so the database and broker overlap. */
+export const PIPELINE_BATCH_SIZE = 200;
+export const PIPELINE_IN_FLIGHT = 1_200;
+export const PIPELINE_IN_FLIGHT_PER_PARTITION = 200;
 /** Commit interval of every Warden workload (the library default is 1000 ms). */
 export const BENCH_COMMIT_INTERVAL_MS = 1_000;
 export const KEYED_RETRY_KEYS = 10;
@@ -132,6 +136,7 @@ export interface WorkloadPlan {
   ordering?: OrderingMode;
   maxInFlight?: number;
   maxInFlightPerPartition?: number;
+  batchSize?: number;
   watchedPartitions?: number[];
   /** keyed-retries: records per second of the producer; null = as fast as it can. */
   paceRecordsPerSec?: number | null;
@@ -307,11 +312,22 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
   },
   {
     id: '9',
-    title: 'full pipeline: Postgres upsert + result publish, key mode',
+    title: `full pipeline: batched Postgres upsert + result publish, key mode, batches of ${PIPELINE_BATCH_SIZE}, ${PIPELINE_IN_FLIGHT} in flight (${PIPELINE_IN_FLIGHT_PER_PARTITION} per partition)`,
     kind: 'pipeline',
     layout: 'pipeline',
     handlerMs: 0,
     ordering: 'key',
+    maxInFlight: PIPELINE_IN_FLIGHT,
+    maxInFlightPerPartition: PIPELINE_IN_FLIGHT_PER_PARTITION,
+    batchSize: PIPELINE_BATCH_SIZE,
+    repeated: false,
+  },
+  {
+    id: '9r',
+    title: 'raw kafkajs + Postgres: the same batched upsert + result publish, no guarantees, commit per batch',
+    kind: 'raw-pipeline',
+    layout: 'pipeline',
+    handlerMs: 0,
     repeated: false,
   },
   {

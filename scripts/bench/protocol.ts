@@ -11,6 +11,7 @@ export type WorkloadKind =
   | 'keyed-retries'
   | 'memory'
   | 'pipeline'
+  | 'raw-pipeline'
   | 'sampler-round'
   | 'sampler-scale'
   | 'api-reads'
@@ -44,6 +45,8 @@ export interface ChildSpec {
     maxInFlight?: number;
     maxInFlightPerPartition?: number;
     maxPendingPerPartition?: number;
+    /** handleBatch workloads: records per batch (default the core's). */
+    batchSize?: number;
     commitIntervalMs: number;
     retry?: { baseMs: number; maxMs: number };
   };

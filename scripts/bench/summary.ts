@@ -115,6 +115,7 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
       break;
     }
     case 'pipeline':
+    case 'raw-pipeline':
       notes.push(
         `${formatCount(Number(d.storedDocuments))} documents, ${formatCount(Number(d.resultsPublished))} results`,
       );

@@ -61,7 +61,8 @@ export async function createRunTopics(admin: Admin, plans: readonly WorkloadPlan
   const topics = new Map<string, string>();
   for (const plan of plans) {
     if (plan.kind === 'keyed-retries') topics.set(plan.id, `warden-bench.keyed-retries.${run}.${plan.id}`);
-    if (plan.kind === 'pipeline') topics.set(plan.id, `warden-bench.results.${run}.${plan.id}`);
+    if (plan.kind === 'pipeline' || plan.kind === 'raw-pipeline')
+      topics.set(plan.id, `warden-bench.results.${run}.${plan.id}`);
     if (plan.kind === 'action-round-trip') {
       topics.set(plan.id, `warden-bench.actions.${run}.${plan.id}`);
       topics.set(`${plan.id}.dlq`, `warden-bench.actions-dlq.${run}.${plan.id}`);
@@ -108,6 +109,7 @@ function specFor(plan: WorkloadPlan, services: Services, topic: string, endOffse
           ordering: plan.ordering,
           maxInFlight: plan.maxInFlight,
           maxInFlightPerPartition: plan.maxInFlightPerPartition,
+          batchSize: plan.batchSize,
           commitIntervalMs: services.commitIntervalMs,
           retry: plan.kind === 'keyed-retries' ? KEYED_RETRY_BACKOFF : undefined,
         }
@@ -315,7 +317,7 @@ export async function runWorkload(plan: WorkloadPlan, services: Services): Promi
   if (plan.kind === 'action-round-trip') return runActionRoundTripWorkload(plan, services);
   const prepared = services.topics.get(plan.layout!);
   if (!prepared) throw new Error(`workload ${plan.id}: topic ${plan.layout} was not prepared`);
-  if (plan.kind === 'pipeline') return runPipelineWorkload(plan, services, prepared);
+  if (plan.kind === 'pipeline' || plan.kind === 'raw-pipeline') return runPipelineWorkload(plan, services, prepared);
   return runChild(
     {
       ...specFor(plan, services, prepared.topic, prepared.endOffsets),
