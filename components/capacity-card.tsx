@@ -72,6 +72,13 @@ function CapacityBody({ advice }: { advice: TGroupAdvice }) {
           <dt>Recommended</dt>
           <dd data-testid="recommended-consumers">{plan.recommendedConsumers}</dd>
         </div>
+        {plan.noGainBeyond !== null ? (
+          <div>
+            {/* Why is in the summary: the partition holding the backlog, or the measured scaling. */}
+            <dt>More consumers help up to</dt>
+            <dd data-testid="no-gain-beyond">{plan.noGainBeyond}: beyond, under 10% shorter</dd>
+          </div>
+        ) : null}
         <PerConsumerRate advice={advice} label="One consumer processes" />
         <div>
           <dt>Target</dt>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   assignPartitions,
+  findNoGainBeyond,
   type CapacityInput,
   consumerCatchUpSec,
   groupCatchUpSec,
@@ -327,5 +328,64 @@ describe('assignPartitions against a reference linear scan', () => {
     const plan = planCapacity({ partitions, consumers: 10, perConsumerRatePerSec: 500, targetCatchUpSec: 600 });
     expect(plan.catchUpSecByConsumers).toHaveLength(1_000);
     expect(plan.limitedByPartitions).toBe(false);
+  });
+});
+
+describe('the knee: the smallest count no larger count beats by 10% or more', () => {
+  const curve = (...secs: Array<number | null>) => secs.map((catchUpSec, i) => ({ consumers: i + 1, catchUpSec }));
+
+  it('compares with every larger count, so small steps that add up to a real gain do not stop it early', () => {
+    // Each step shortens by under 10%, but 4 consumers are 22% faster than 1 and 15% faster than 2.
+    expect(findNoGainBeyond(curve(100, 92, 85, 78))).toBe(3);
+    expect(findNoGainBeyond(curve(120, 120, 180, 120))).toBe(1); // a measured limit: not monotone
+    expect(findNoGainBeyond(curve(null, 100, 95, 91))).toBe(2); // 1 never catches up: not the knee
+    expect(findNoGainBeyond(curve(100, 90, 80, 70))).toBeNull(); // every consumer helps
+    expect(findNoGainBeyond(curve(null, 0, 0))).toBeNull(); // keeping up: nothing to shorten
+    expect(findNoGainBeyond(curve(null, null))).toBeNull();
+  });
+
+  it('recommends the knee, not one consumer per partition, when one partition holds the backlog (recorded)', () => {
+    // The backtest's hot-partition group when its plan was read: 5,700 records left on partition 0, 300 on
+    // partition 1, one consumer measured at 80.6/s; the target (half the fastest catch-up) is out of reach.
+    const partitions = [
+      { partition: 0, arrivalRatePerSec: 0, backlog: 5_700 },
+      { partition: 1, arrivalRatePerSec: 0, backlog: 300 },
+      { partition: 2, arrivalRatePerSec: 0, backlog: 0 },
+      { partition: 3, arrivalRatePerSec: 0, backlog: 0 },
+    ];
+    const plan = planCapacity({ partitions, consumers: 1, perConsumerRatePerSec: 80.6, targetCatchUpSec: 35 });
+    expect(plan.catchUpSecByConsumers.map((p) => Math.round(p.catchUpSec!))).toEqual([74, 71, 71, 71]);
+    expect(plan.limitedByPartitions).toBe(true);
+    expect(plan.noGainBeyond).toBe(1);
+    expect(plan.recommendedConsumers).toBe(1);
+    expect(plan.catchUpSec).toBeCloseTo(6_000 / 80.6);
+    expect(plan.summary).toBe(
+      'No consumer count catches up within the 35 s target: keep 1 consumer, it catches up in 1 min 14 s. ' +
+        'More than 1 consumer would shorten the catch-up by less than 10%: partition 0 holds 95% of the backlog ' +
+        'and a partition is consumed by one consumer only. Spread its key or make processing faster.',
+    );
+    // Seen from 3 running consumers: it says 1 would do, and from none it says to scale to 1.
+    expect(
+      planCapacity({ partitions, consumers: 3, perConsumerRatePerSec: 80.6, targetCatchUpSec: 35 }).summary,
+    ).toMatch(
+      /^No consumer count catches up within the 35 s target: 1 consumer would catch up in 1 min 14 s; 3 are running\. /,
+    );
+    expect(
+      planCapacity({ partitions, consumers: 0, perConsumerRatePerSec: 80.6, targetCatchUpSec: 35 }).summary,
+    ).toMatch(
+      /^No consumer count catches up within the 35 s target: scale consumers to 1 to catch up in 1 min 14 s\. /,
+    );
+  });
+
+  it('still recommends one per partition when every consumer up to it helps', () => {
+    const plan = planCapacity({
+      partitions: uniform(4, 0, 1_000),
+      consumers: 1,
+      perConsumerRatePerSec: 100,
+      targetCatchUpSec: 5,
+    });
+    expect(plan.noGainBeyond).toBeNull();
+    expect(plan.recommendedConsumers).toBe(4);
+    expect(plan.summary).toMatch(/^Even 4 consumers \(one per partition\) need 10 s to catch up/);
   });
 });

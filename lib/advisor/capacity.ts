@@ -39,7 +39,10 @@ export interface CapacityInput {
 }
 
 export interface CapacityPlan {
-  /** Never more than the partition count (0 only when there are no partitions). */
+  /**
+   * The smallest count within the target; when none is, the knee (noGainBeyond), else the partition count.
+   * Never more than the partition count (0 only when there are no partitions).
+   */
   recommendedConsumers: number;
   /** With recommendedConsumers; null means it never catches up. */
   catchUpSec: number | null;
@@ -54,9 +57,10 @@ export interface CapacityPlan {
   /** Echo of perConsumerRateIsLowerBound. */
   rateIsLowerBound: boolean;
   /**
-   * The smallest count from which more consumers no longer shorten the catch-up by more than 10%, when that is
-   * below the partition count: a partition holding most of the backlog, or a measured scaling limit. Null
-   * when every consumer up to the partition count helps, or nothing catches up.
+   * The knee of the curve: the smallest count N that catches up and that no larger count beats by 10% or more
+   * (every M > N has T(M) > 0.9 x T(N), or never catches up), when that is below the partition count: a
+   * partition holding most of the backlog, or a measured scaling limit. Null when every consumer up to the
+   * partition count helps, or nothing catches up.
    */
   noGainBeyond: number | null;
   summary: string;
@@ -183,7 +187,11 @@ export function planCapacity(input: CapacityInput): CapacityPlan {
     (point) => point.catchUpSec !== null && point.catchUpSec <= targetCatchUpSec,
   );
   const limitedByPartitions = partitionCount > 0 && withinTarget === undefined;
-  const recommended = withinTarget ?? catchUpSecByConsumers[partitionCount - 1] ?? { consumers: 0, catchUpSec: 0 };
+  const noGainBeyond = findNoGainBeyond(catchUpSecByConsumers);
+  // No count meets the target: consumers past the knee would cost a rebalance and buy less than 10%.
+  const recommended = withinTarget ??
+    (noGainBeyond === null ? undefined : catchUpSecByConsumers[noGainBeyond - 1]) ??
+    catchUpSecByConsumers[partitionCount - 1] ?? { consumers: 0, catchUpSec: 0 };
   const hotPartitions = partitions
     .filter((p) => isHotPartition(p.arrivalRatePerSec, rate))
     .map((p) => p.partition)
@@ -200,7 +208,7 @@ export function planCapacity(input: CapacityInput): CapacityPlan {
     limitedByPartitions,
     hotPartitions,
     rateIsLowerBound,
-    noGainBeyond: findNoGainBeyond(catchUpSecByConsumers),
+    noGainBeyond,
   };
   return { ...plan, summary: summarize({ ...plan, input, currentCatchUpSec }) };
 }
@@ -215,14 +223,27 @@ export function scaledRate(rate: number, current: number, consumers: number, eff
   return (rate * (current + (consumers - current) * efficiency)) / consumers;
 }
 
-/** Relative change in catch-up time below which one more consumer counts as no gain. */
+/** Relative shortening of the catch-up below which more consumers count as no gain. */
 const NO_GAIN_TOLERANCE = 0.1;
 
-function findNoGainBeyond(curve: ReadonlyArray<{ consumers: number; catchUpSec: number | null }>): number | null {
-  const best = curve[curve.length - 1]?.catchUpSec;
-  if (best === undefined || best === null || best === 0) return null;
-  const first = curve.find((p) => p.catchUpSec !== null && p.catchUpSec <= best * (1 + NO_GAIN_TOLERANCE));
-  return first === undefined || first.consumers === curve.length ? null : first.consumers;
+/**
+ * The knee (see CapacityPlan.noGainBeyond). Compared with every larger count, not only the next one: many
+ * small steps can add up to a real gain, and a measured scaling limit makes the curve non-monotone.
+ */
+export function findNoGainBeyond(
+  curve: ReadonlyArray<{ consumers: number; catchUpSec: number | null }>,
+): number | null {
+  // Nothing to shorten when a count already keeps up with no backlog left (T = 0).
+  if (curve.some((point) => point.catchUpSec === 0)) return null;
+  // The shortest catch-up of any larger count, from the right (never = Infinity): linear in the partitions.
+  const shortestAfter: number[] = new Array<number>(curve.length).fill(Infinity);
+  for (let i = curve.length - 2; i >= 0; i -= 1)
+    shortestAfter[i] = Math.min(shortestAfter[i + 1] as number, curve[i + 1]?.catchUpSec ?? Infinity);
+  const knee = curve.findIndex(
+    (point, i) =>
+      point.catchUpSec !== null && (shortestAfter[i] as number) > (1 - NO_GAIN_TOLERANCE) * point.catchUpSec,
+  );
+  return knee === -1 || knee === curve.length - 1 ? null : knee + 1;
 }
 
 function summarize(
@@ -255,6 +276,20 @@ function summarize(
           `and one consumer processes ${formatRate(rate)}; a partition is consumed by one consumer only, so adding ` +
           'consumers cannot help. Re-key or move the hot key, or make processing faster.',
       );
+    } else if (n < partitionCount) {
+      // The knee: why it is enough follows in the no-gain sentence.
+      const head = `No consumer count catches up within the ${formatDuration(targetCatchUpSec)} target`;
+      if (n > current) sentences.push(`${head}: scale consumers to ${n} to catch up in ${formatDuration(catchUpSec)}.`);
+      else if (n === current)
+        sentences.push(
+          `${head}: keep ${plural(n, 'consumer')}, ${n === 1 ? 'it catches' : 'they catch'} up in ${formatDuration(catchUpSec)}.`,
+        );
+      else
+        sentences.push(
+          `${head}: ${plural(n, 'consumer')} would catch up in ${formatDuration(catchUpSec)}; ${current} are running.`,
+        );
+      if (current > 0 && current < n)
+        sentences.push(`At the current ${current} ${describe(plan.currentCatchUpSec ?? null)}.`);
     } else {
       sentences.push(
         `Even ${plural(partitionCount, 'consumer')} (one per partition) ${partitionCount === 1 ? 'needs' : 'need'} ${formatDuration(catchUpSec)} to catch up, ` +
@@ -276,7 +311,7 @@ function summarize(
       `${plan.idleConsumers} of the ${current} current consumers ${plan.idleConsumers === 1 ? 'is' : 'are'} idle: there ${partitionCount === 1 ? 'is only 1 partition' : `are only ${partitionCount} partitions`}.`,
     );
   }
-  if (plan.noGainBeyond !== null) sentences.push(noGainSentence(plan.noGainBeyond, input, efficiency(input)));
+  if (plan.noGainBeyond !== null) sentences.push(noGainSentence(plan.noGainBeyond, input));
   if (input.scaling) sentences.push(input.scaling.statement);
   if (plan.rateIsLowerBound) {
     sentences.push(
@@ -286,14 +321,24 @@ function summarize(
   return sentences.join(' ');
 }
 
-const efficiency = (input: CapacityInput) => input.scaling?.efficiency ?? 1;
-
-/** Why more consumers stop helping: the measured scaling, or the partition whose backlog sets the pace. */
-function noGainSentence(from: number, input: CapacityInput, scalingEfficiency: number): string {
+/**
+ * Why more consumers stop helping. The measured scaling when it is the cause: under linear scaling the knee
+ * would come later (or not at all). Otherwise the partition whose backlog sets the pace.
+ */
+function noGainSentence(from: number, input: CapacityInput): string {
   const head = `More than ${plural(from, 'consumer')} would shorten the catch-up by less than 10%`;
-  if (scalingEfficiency < 0.25) return `${head}: the measured scaling says added consumers bring little throughput.`;
-  const totalBacklog = input.partitions.reduce((sum, p) => sum + p.backlog, 0);
-  const largest = [...input.partitions].sort((a, b) => b.backlog - a.backlog || a.partition - b.partition)[0];
+  const { partitions, perConsumerRatePerSec: rate } = input;
+  if (input.scaling !== undefined && input.scaling.efficiency < 1) {
+    const linear = partitions.map((_, i) => ({
+      consumers: i + 1,
+      catchUpSec: groupCatchUpSec(partitions, i + 1, rate),
+    }));
+    const linearKnee = findNoGainBeyond(linear);
+    if (linearKnee === null || linearKnee > from)
+      return `${head}: the measured scaling says added consumers bring little throughput.`;
+  }
+  const totalBacklog = partitions.reduce((sum, p) => sum + p.backlog, 0);
+  const largest = [...partitions].sort((a, b) => b.backlog - a.backlog || a.partition - b.partition)[0];
   if (largest === undefined || totalBacklog === 0) return `${head}.`;
   const share = Math.round((largest.backlog / totalBacklog) * 100);
   return (

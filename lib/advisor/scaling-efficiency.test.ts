@@ -234,3 +234,31 @@ describe('planCapacity with measured scaling', () => {
     );
   });
 });
+
+describe('the recommendation past the knee, from recorded rounds', () => {
+  it('recommends fewer consumers than run when a measured shared limit makes the added one add nothing', () => {
+    // The backtest's shared-limit group: one consumer committed 100/s, two committed 101/s (a store limit of
+    // 100 records/s for all of them), 1 s rounds; 3,000 records left on each of 4 partitions.
+    const recorded = rounds([
+      { consumers: 1, perSec: 100, count: 6 },
+      { consumers: 2, perSec: 101, count: 6 },
+    ]);
+    const scaling = summarizeScaling(findConsumerCountChanges(recorded), 60_000);
+    expect(scaling.basis).toBe('measured');
+    const plan = planCapacity({
+      partitions: [0, 1, 2, 3].map((partition) => ({ partition, arrivalRatePerSec: 0, backlog: 3_000 })),
+      consumers: 2,
+      perConsumerRatePerSec: 50.5,
+      targetCatchUpSec: 30,
+      scaling: { efficiency: scaling.efficiency, statement: scaling.statement },
+    });
+    // 12,000 records at about 101/s whatever the count: 2 min or more, never within 30 s; one consumer alone
+    // gets the group's throughput less the second one's 1%.
+    expect(plan.limitedByPartitions).toBe(true);
+    expect(plan.noGainBeyond).toBe(1);
+    expect(plan.recommendedConsumers).toBe(1);
+    expect(plan.summary).toMatch(
+      /^No consumer count catches up within the 30 s target: 1 consumer would catch up in 1 min 59 s; 2 are running\. More than 1 consumer would shorten the catch-up by less than 10%: the measured scaling says added consumers bring little throughput\. Scaling measured: 1 → 2 consumers gave 1\.01x/,
+    );
+  });
+});

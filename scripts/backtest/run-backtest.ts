@@ -7,6 +7,8 @@ import { loadGroupRoundTotals } from '../../lib/server/load-group-round-totals';
 import { ensureTopics } from '../../worker/kafka/topics';
 import { eventually } from '../lib/eventually';
 import { uniqueName } from '../lib/unique-name';
+import type { ScenarioName } from './cli-args';
+import { drainComponents, type DrainComponents, type HandledRecord } from './drain-components';
 import type { BacktestRow, ScenarioKind } from './verdict';
 
 // Backtests the capacity advice on the real broker: a backlog, one consumer whose handler simulates an
@@ -25,11 +27,14 @@ export interface BacktestOptions {
   /** Group ids start with this; the sampler samples only them. */
   groupPrefix: string;
   advice: Omit<GroupAdviceOptions, 'targetCatchUpSec'>;
+  /** Scenarios to run, in BACKTEST_SCENARIOS order; each is run `repeat` times. */
+  only: readonly ScenarioName[];
+  repeat: number;
   log: (line: string) => void;
 }
 
 interface ScenarioSpec {
-  name: 'io-bound' | 'hot-partition' | 'shared-limit';
+  name: ScenarioName;
   partitions: number;
   /** Records waiting per partition before the first consumer starts. */
   backlog: number[];
@@ -44,20 +49,25 @@ interface ScenarioSpec {
   targetFactor: number;
 }
 
+// Sizes: each judged drain lasts about a minute, so the sampler's 1 s rounds, the commit interval and a
+// scale-out's rebalance pause are a few percent of T, not a tenth of it. 40 ms a record keeps the handler
+// I/O-bound on a loaded machine: at 10 ms, with the load average at 20 on two cores, a record took 12-18 ms
+// (timers fire late when the process waits for a core), so the rate moved with the load by 10-20% between
+// the plan's rate window and the drain; the same few milliseconds are under a tenth of 40.
 export const BACKTEST_SCENARIOS: readonly ScenarioSpec[] = [
   {
     name: 'io-bound',
     partitions: 4,
     backlog: [1_500, 1_500, 1_500, 1_500],
-    perRecordMs: 10,
+    perRecordMs: 40,
     sharedLimitPerSec: null,
     targetFactor: 1.05,
   },
   {
     name: 'hot-partition',
     partitions: 4,
-    backlog: [3_000, 150, 150, 150],
-    perRecordMs: 10,
+    backlog: [1_500, 75, 75, 75],
+    perRecordMs: 40,
     sharedLimitPerSec: null,
     targetFactor: 0.5,
   },
@@ -71,8 +81,8 @@ export const BACKTEST_SCENARIOS: readonly ScenarioSpec[] = [
   },
 ];
 
-/** Rate window (8 s) plus a few rounds. */
-const WARM_UP_MS = 12_000;
+/** The rate window (20 s, main.ts) plus a few rounds. */
+const WARM_UP_MS = 24_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
@@ -100,13 +110,31 @@ class SimulatedStore {
 
 export async function runBacktest(options: BacktestOptions): Promise<BacktestRow[]> {
   const rows: BacktestRow[] = [];
-  for (const spec of BACKTEST_SCENARIOS) {
-    const scenarioRows = await runScenario(spec, options);
-    for (const row of scenarioRows)
-      options.log(`backtest ${row.scenario}: predicted ${row.predictedSec} s, measured ${row.measuredSec} s`);
-    rows.push(...scenarioRows);
+  for (let run = 1; run <= options.repeat; run += 1) {
+    for (const spec of BACKTEST_SCENARIOS.filter((s) => options.only.includes(s.name))) {
+      const scenarioRows = await runScenario(spec, options);
+      for (const row of scenarioRows) {
+        options.log(
+          `backtest ${row.scenario} [run ${run}/${options.repeat}]: predicted ${seconds(row.predictedSec)}, ` +
+            `measured ${seconds(row.measuredSec)}${row.components ? `; ${describeComponents(row.components)}` : ''}`,
+        );
+      }
+      rows.push(...scenarioRows);
+    }
   }
   return rows;
+}
+
+const seconds = (sec: number | null | undefined) => (sec == null ? 'never' : `${sec.toFixed(1)} s`);
+
+function describeComponents(c: DrainComponents): string {
+  const partitions = [...c.drainSecByPartition].map(([p, sec]) => `p${p} ${seconds(sec)}`).join(', ');
+  const rate = c.medianConsumerRatePerSec === null ? '—' : `${c.medianConsumerRatePerSec.toFixed(1)}/s`;
+  return (
+    `advice age ${seconds(c.adviceAgeSec)}, first record of a new consumer ${seconds(c.joinSec)} after the ` +
+    `scale-out, longest pause ${seconds(c.longestPauseSec)}, handler drained in ${seconds(c.handlerDrainSec)} ` +
+    `(${partitions}), median consumer rate after ${rate}`
+  );
 }
 
 async function runScenario(spec: ScenarioSpec, options: BacktestOptions): Promise<BacktestRow[]> {
@@ -115,8 +143,14 @@ async function runScenario(spec: ScenarioSpec, options: BacktestOptions): Promis
   const groupId = uniqueName(`${options.groupPrefix}${spec.name}`);
   const store = new SimulatedStore(spec.perRecordMs, spec.sharedLimitPerSec);
   const consumers: Consumer[] = [];
+  const handled: HandledRecord[] = [];
   log(`backtest ${spec.name}: ${spec.backlog.join('+')} records on ${spec.partitions} partitions`);
-  await ensureTopics(admin, [{ topic, numPartitions: spec.partitions }]);
+  // A topic created a moment ago may answer metadata with "does not host this topic-partition" before its
+  // leaders settle (seen on Kafka 4.1): retried; a second call finds the topic and returns.
+  await eventually(`topic ${topic}`, async () => {
+    await ensureTopics(admin, [{ topic, numPartitions: spec.partitions }]);
+    return true;
+  });
   await eventually(`leaders for ${topic}`, async () => {
     const [metadata] = (await admin.fetchTopicMetadata({ topics: [topic] })).topics;
     return metadata?.partitions.length === spec.partitions && metadata.partitions.every((p) => p.leader >= 0)
@@ -124,15 +158,27 @@ async function runScenario(spec: ScenarioSpec, options: BacktestOptions): Promis
       : undefined;
   });
   await produceBacklog(kafka, topic, spec.backlog);
+  // Offsets committed at 0 before any consumer runs: the sampler knows every partition's backlog from its
+  // first round. A partition never committed has an unknown backlog, which the plan counts as 0 and the
+  // first consumer's uneven drain leaves that way for tens of seconds.
+  await admin.setOffsets({
+    groupId,
+    topic,
+    partitions: spec.backlog.map((_, partition) => ({ partition, offset: '0' })),
+  });
 
   const startConsumer = async () => {
     const consumer = kafka.consumer({
       groupId,
       heartbeatInterval: 500,
       sessionTimeout: 10_000,
-      // Small fetches: a batch is a few seconds of work, so a rebalance never waits on a long one.
-      maxBytesPerPartition: 8_192,
+      // 64 KiB a partition (about 1,500 records, a minute of work): a fetch's round trip is small against
+      // the work it brings whether a consumer reads one partition or four, so the rate measured on the single
+      // consumer holds for each one after the scale-out. A rebalance does not wait for the batch: kafkajs's
+      // heartbeat between records sees it and drops the rest of the batch.
+      maxBytesPerPartition: 65_536,
     });
+    const index = consumers.length;
     consumers.push(consumer);
     await consumer.connect();
     // Metadata of a topic created a moment ago may still be settling on the broker: retried.
@@ -140,7 +186,13 @@ async function runScenario(spec: ScenarioSpec, options: BacktestOptions): Promis
       await consumer.subscribe({ topic, fromBeginning: true });
       return true;
     });
-    await consumer.run({ autoCommitInterval: 500, eachMessage: () => store.write() });
+    await consumer.run({
+      autoCommitInterval: 500,
+      eachMessage: async ({ partition, message }) => {
+        await store.write();
+        handled.push({ consumer: index, partition, offset: Number(message.offset), atMs: Date.now() });
+      },
+    });
   };
 
   try {
@@ -149,7 +201,10 @@ async function runScenario(spec: ScenarioSpec, options: BacktestOptions): Promis
     // its first fetches) are not its rate.
     await sleep(WARM_UP_MS);
     const measured = (a: TGroupAdvice) =>
-      a.planState === 'planned' && !a.perConsumerRate.isLowerBound && a.plan?.catchUpSec != null;
+      a.planState === 'planned' &&
+      !a.perConsumerRate.isLowerBound &&
+      a.plan?.catchUpSec != null &&
+      a.partitions.every((p) => p.backlog !== null);
     const probe = await waitForAdvice(db, groupId, { ...options.advice, targetCatchUpSec: 3_600 }, measured, 90_000);
     const curve = probe.plan!.catchUpSecByConsumers;
     const adviceOptions: GroupAdviceOptions = {
@@ -158,9 +213,36 @@ async function runScenario(spec: ScenarioSpec, options: BacktestOptions): Promis
     };
     const first = await waitForAdvice(db, groupId, adviceOptions, measured, 10_000);
     const plan = first.plan!;
-    log(`backtest ${spec.name}: advice "${plan.summary}"`);
+    log(
+      `backtest ${spec.name}: advice "${plan.summary}" (one consumer ${first.perConsumerRate.ratePerSec?.toFixed(1)}/s, ` +
+        `backlog ${first.partitions.map((p) => p.backlog).join('+')})`,
+    );
     // Every recommended consumer joins at once: one rebalance, not one per member.
+    const consumersBefore = consumers.length;
+    const scaleOutAtMs = Date.now();
     await Promise.all(Array.from({ length: Math.max(0, plan.recommendedConsumers - consumers.length) }, startConsumer));
+    const lastOffsets = spec.backlog.map((count, partition) => [partition, count - 1] as const);
+    // The sampled catch-up ends at the plan's threshold, before the last records: the handler's own drain
+    // end is waited for (a minute at most) so the components say where the rest of the time went.
+    const components = async () => {
+      await eventually(
+        `the last backlog records of ${topic}`,
+        async () =>
+          lastOffsets.every(([partition, offset]) =>
+            handled.some((r) => r.partition === partition && r.offset === offset),
+          )
+            ? true
+            : undefined,
+        60_000,
+      ).catch(() => undefined);
+      return drainComponents({
+        handled,
+        sampledAtMs: Date.parse(first.sampledAt),
+        scaleOutAtMs,
+        consumersBefore,
+        lastOffsetByPartition: new Map(lastOffsets),
+      });
+    };
     const firstRow = (measuredSec: number | null): BacktestRow => ({
       scenario: (spec.name === 'shared-limit' ? 'shared-limit-first-plan' : spec.name) as ScenarioKind,
       consumersThen: first.consumers,
@@ -172,7 +254,7 @@ async function runScenario(spec: ScenarioSpec, options: BacktestOptions): Promis
     });
     if (spec.name !== 'shared-limit') {
       const measured = await measureCatchUp(db, groupId, first, limitSec(plan.catchUpSec));
-      return [firstRow(measured)];
+      return [{ ...firstRow(measured), components: await components() }];
     }
 
     // The shared limit: once the advisor has seen the scale-out, its next plan must be one it can keep.
@@ -190,7 +272,7 @@ async function runScenario(spec: ScenarioSpec, options: BacktestOptions): Promis
       measureCatchUp(db, groupId, seen, limitSec(second.catchUpSec)),
     ]);
     return [
-      firstRow(firstMeasured),
+      { ...firstRow(firstMeasured), components: await components() },
       {
         scenario: 'shared-limit-after-scale-out',
         consumersThen: seen.consumers,
@@ -217,8 +299,10 @@ async function produceBacklog(kafka: Kafka, topic: string, backlog: readonly num
   await producer.connect();
   try {
     for (const [partition, count] of backlog.entries()) {
-      for (let from = 0; from < count; from += 500) {
-        const messages = Array.from({ length: Math.min(500, count - from) }, (_, i) => ({
+      // 100 records a request: a fetch returns whole record batches, so with 500 a consumer would work
+      // through 5 s of one partition before it touched the next.
+      for (let from = 0; from < count; from += 100) {
+        const messages = Array.from({ length: Math.min(100, count - from) }, (_, i) => ({
           partition,
           key: `k${partition}`,
           value: `record ${partition}-${from + i}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBacktestTable, judgeRow, type BacktestRow } from './verdict';
+import { formatBacktestTable, formatRepeatTable, judgeRow, summarizeRepeats, type BacktestRow } from './verdict';
 
 const row = (over: Partial<BacktestRow>): BacktestRow => ({
   scenario: 'io-bound',
@@ -57,5 +57,58 @@ describe('formatBacktestTable', () => {
         '| hot-partition | 1 → 4 | 20.0 s | never | — | FAIL: did not catch up before the time ran out |',
       ].join('\n'),
     );
+  });
+});
+
+describe('summarizeRepeats', () => {
+  it('judges each scenario on its median error and reports the spread and the runs that passed', () => {
+    const summaries = summarizeRepeats([
+      row({ measuredSec: 21 }), // +5%
+      row({ measuredSec: 26 }), // +30%: this run alone fails
+      row({ measuredSec: 18 }), // -10%
+      row({ scenario: 'hot-partition', measuredSec: 26 }),
+      row({ scenario: 'hot-partition', measuredSec: 28 }),
+      row({ scenario: 'shared-limit-first-plan', measuredSec: 60 }),
+    ]);
+    expect(summaries).toEqual([
+      { scenario: 'io-bound', runs: 3, passedRuns: 2, medianError: 0.05, minError: -0.1, maxError: 0.3, passed: true },
+      {
+        scenario: 'hot-partition',
+        runs: 2,
+        passedRuns: 0,
+        medianError: expect.closeTo(0.35, 9),
+        minError: 0.3,
+        maxError: 0.4,
+        passed: false,
+      },
+      {
+        scenario: 'shared-limit-first-plan',
+        runs: 1,
+        passedRuns: 1,
+        medianError: 2,
+        minError: 2,
+        maxError: 2,
+        passed: true,
+      },
+    ]);
+    expect(formatRepeatTable(summaries)).toBe(
+      [
+        '| scenario | runs | median error | spread | runs passed | verdict |',
+        '|---|---|---|---|---|---|',
+        '| io-bound | 3 | +5% | -10% … +30% | 2 of 3 | PASS |',
+        '| hot-partition | 2 | +35% | +30% … +40% | 0 of 2 | FAIL |',
+        '| shared-limit-first-plan | 1 | +200% | +200% … +200% | 1 of 1 | informational |',
+      ].join('\n'),
+    );
+  });
+
+  it('fails a scenario with a run that never caught up or missed its statement, whatever the median', () => {
+    const [never] = summarizeRepeats([row({}), row({}), row({ measuredSec: null })]);
+    expect(never).toMatchObject({ runs: 3, medianError: 0.2, passed: false });
+    const [silent] = summarizeRepeats([
+      row({ scenario: 'hot-partition', requiredStatement: false }),
+      row({ scenario: 'hot-partition' }),
+    ]);
+    expect(silent).toMatchObject({ medianError: 0.2, passed: false });
   });
 });
