@@ -16,6 +16,7 @@ export function formatReports(reports: readonly ScenarioReport[]): string {
     'quarantined',
     'dropped',
     'commit viol.',
+    'longest stop s',
   ];
   const rows = reports.map((r) => [
     r.scenario,
@@ -31,9 +32,18 @@ export function formatReports(reports: readonly ScenarioReport[]): string {
     String(r.verdict.quarantined),
     String(r.verdict.silentlyDropped.length),
     String(r.verdict.commitViolations.length + r.checkpoints.reduce((sum, c) => sum + c.commitViolations, 0)),
+    r.faults.length > 0 ? String(Math.max(...r.faults.map((f) => f.longestStopSeconds))) : '-',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   const notes = reports.flatMap((r) => r.notes.map((n) => `  ${r.scenario}: ${n}`));
-  return [line(header), ...rows.map(line), ...(notes.length > 0 ? ['notes:', ...notes] : [])].join('\n');
+  const faults = reports.flatMap((r) =>
+    r.faults.map((f) => `  ${r.scenario}: at ${f.atSeconds} s ${f.fault}: longest stop ${f.longestStopSeconds} s`),
+  );
+  return [
+    line(header),
+    ...rows.map(line),
+    ...(faults.length > 0 ? ['faults (longest stop in processing until the next fault):', ...faults] : []),
+    ...(notes.length > 0 ? ['notes:', ...notes] : []),
+  ].join('\n');
 }

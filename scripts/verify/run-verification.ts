@@ -2,11 +2,13 @@ import type { Admin, Kafka } from 'kafkajs';
 import type { Database } from '../../lib/db';
 import { ensureTopics } from '../../worker/kafka/topics';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
+import type { ClusterNode, LocalCluster } from '../lib/cluster';
 import { eventually } from '../lib/eventually';
 import { uniqueName } from '../lib/unique-name';
 import { WorkerProcess } from '../lib/worker-process';
 import { observe, readWholeTopic } from './observe';
 import { encodeRecord, planRecords, type PlanOptions } from './records';
+import { longestStops, type FaultMark, type FaultStall, type ProgressSample } from './stalls';
 import { TcpProxy } from './tcp-proxy';
 import { judge, passes, type Observation, type ProducedRecord, type Verdict } from './verdict';
 
@@ -23,7 +25,16 @@ export const SCENARIOS = [
   'keys1000',
   'isolation',
 ] as const;
-export type ScenarioName = (typeof SCENARIOS)[number];
+/** The failover scenarios, run on the three-node cluster (`--cluster 3`). */
+export const CLUSTER_SCENARIOS = [
+  'leader-kill',
+  'results-leader-kill',
+  'rolling-restart',
+  'controller-kill',
+  'below-min-isr',
+  'coordinator-kill',
+] as const;
+export type ScenarioName = (typeof SCENARIOS)[number] | (typeof CLUSTER_SCENARIOS)[number];
 
 export interface VerifyOptions {
   kafka: Kafka;
@@ -34,6 +45,8 @@ export interface VerifyOptions {
   brokers: readonly string[];
   /** Only when the broker was started here can the broker-restart scenario restart it. */
   localBroker: LocalBrokerOptions | null;
+  /** The three-node cluster the workers run on (`--cluster 3`); the cluster scenarios need it. */
+  cluster?: LocalCluster | null;
   scenarios: ScenarioName[];
   records: number;
   keys: number;
@@ -55,6 +68,8 @@ export interface ScenarioReport {
   seconds: number;
   verdict: Verdict;
   checkpoints: Array<{ after: string; commitViolations: number }>;
+  /** Per fault: when it happened and the longest stop in processing in its window. */
+  faults: FaultStall[];
   notes: string[];
 }
 
@@ -63,7 +78,21 @@ interface ScenarioContext {
   stopWorker(index: number, signal: NodeJS.Signals): Promise<void>;
   progress(fraction: number): Promise<void>;
   checkpoint(after: string): Promise<void>;
+  /** Marks a fault (for its longest stop in processing), injects it, then checks commits after it. */
+  fault(name: string, inject: () => Promise<void>): Promise<void>;
+  /** Polls every worker's /readyz until `stop` resolves; returns whether any was seen not ready. */
+  watchReadiness(until: Promise<unknown>): Promise<{ sawNotReady: boolean }>;
+  /** Waits until every running worker reports ready. */
+  workersReady(timeoutMs: number): Promise<void>;
   note(line: string): void;
+}
+
+interface ScenarioFaults {
+  broker: LocalBrokerOptions | null;
+  proxy: TcpProxy;
+  cluster: LocalCluster | null;
+  admin: Admin;
+  topics: { input: string; results: string; dlq: string };
 }
 
 type ScenarioPlan = {
@@ -72,10 +101,118 @@ type ScenarioPlan = {
   ordered: boolean;
   /** Mixes of bad records; the isolation scenario places its one poison record itself. */
   mixes: boolean;
-  run(ctx: ScenarioContext, faults: { broker: LocalBrokerOptions | null; proxy: TcpProxy }): Promise<void>;
+  run(ctx: ScenarioContext, faults: ScenarioFaults): Promise<void>;
 };
 
-const SCENARIO_PLANS: Record<ScenarioName, ScenarioPlan> = {
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function needCluster(cluster: LocalCluster | null): LocalCluster {
+  if (!cluster) throw new Error('this scenario needs the three-node cluster (npm run verify -- --cluster 3)');
+  return cluster;
+}
+
+/** kill -9 of `node`, a pause while the rest of the cluster carries on, then its restart. */
+async function killAndRestart(ctx: ScenarioContext, cluster: LocalCluster, node: ClusterNode, why: string) {
+  await ctx.fault(`kill -9 of node ${node} (${why})`, () => cluster.killNode(node));
+  await pause(5_000);
+  await ctx.fault(`node ${node} restarted`, () => cluster.startNode(node));
+}
+
+const CLUSTER_PLANS: Record<(typeof CLUSTER_SCENARIOS)[number], ScenarioPlan> = {
+  'leader-kill': {
+    policy: 'dead-letter',
+    ordered: true,
+    mixes: true,
+    async run(ctx, { cluster, admin, topics }) {
+      const nodes = needCluster(cluster);
+      await ctx.startWorker(0);
+      await ctx.startWorker(1);
+      await ctx.progress(0.3);
+      const leader = await nodes.waitForLeader(admin, topics.input, 0);
+      await killAndRestart(ctx, nodes, leader, `leader of ${topics.input}[0]`);
+    },
+  },
+  'results-leader-kill': {
+    policy: 'dead-letter',
+    ordered: true,
+    mixes: true,
+    async run(ctx, { cluster, admin, topics }) {
+      const nodes = needCluster(cluster);
+      await ctx.startWorker(0);
+      await ctx.progress(0.25);
+      const resultsLeader = await nodes.waitForLeader(admin, topics.results, 0);
+      await killAndRestart(ctx, nodes, resultsLeader, 'leader of the results topic');
+      await ctx.progress(0.55);
+      const dlqLeader = await nodes.waitForLeader(admin, topics.dlq, 0);
+      await killAndRestart(ctx, nodes, dlqLeader, 'leader of the dead-letter topic');
+    },
+  },
+  'rolling-restart': {
+    policy: 'dead-letter',
+    ordered: true,
+    mixes: true,
+    async run(ctx, { cluster }) {
+      const nodes = needCluster(cluster);
+      await ctx.startWorker(0);
+      for (const node of [1, 2, 3] as const) {
+        await ctx.progress(0.2 * node);
+        await ctx.fault(`SIGTERM of node ${node} (controlled shutdown)`, () => nodes.stopNode(node));
+        await ctx.fault(`node ${node} restarted`, () => nodes.startNode(node));
+      }
+    },
+  },
+  'controller-kill': {
+    policy: 'dead-letter',
+    ordered: true,
+    mixes: true,
+    async run(ctx, { cluster }) {
+      const nodes = needCluster(cluster);
+      await ctx.startWorker(0);
+      await ctx.progress(0.3);
+      const controller = await nodes.activeController();
+      await killAndRestart(ctx, nodes, controller, 'the active controller');
+      const next = await nodes.activeController();
+      if (next === controller) ctx.note(`node ${controller} is the active controller again after its restart`);
+    },
+  },
+  'below-min-isr': {
+    policy: 'dead-letter',
+    ordered: true,
+    mixes: true,
+    async run(ctx, { cluster, admin }) {
+      const nodes = needCluster(cluster);
+      await ctx.startWorker(0);
+      await ctx.progress(0.3);
+      // Two of three down: one replica left, below min.insync.replicas=2 and without a controller quorum.
+      const survivor = await nodes.groupCoordinator(admin);
+      const down = ([1, 2, 3] as const).filter((n) => n !== survivor);
+      const outage = (async () => {
+        for (const node of down) await ctx.fault(`kill -9 of node ${node} (two nodes down)`, () => nodes.killNode(node));
+        await pause(20_000);
+      })();
+      const { sawNotReady } = await ctx.watchReadiness(outage);
+      await outage;
+      if (!sawNotReady) ctx.note('the worker never reported not ready while two of three nodes were down');
+      for (const node of down) await ctx.fault(`node ${node} restarted`, () => nodes.startNode(node));
+      await ctx.workersReady(120_000);
+    },
+  },
+  'coordinator-kill': {
+    policy: 'dead-letter',
+    ordered: true,
+    mixes: true,
+    async run(ctx, { cluster, admin }) {
+      const nodes = needCluster(cluster);
+      await ctx.startWorker(0);
+      await ctx.startWorker(1);
+      await ctx.progress(0.3);
+      const coordinator = await nodes.groupCoordinator(admin);
+      await killAndRestart(ctx, nodes, coordinator, 'coordinator of the group');
+    },
+  },
+};
+
+const SCENARIO_PLANS: Record<(typeof SCENARIOS)[number], ScenarioPlan> = {
   steady: { policy: 'dead-letter', ordered: true, mixes: true, run: async (ctx) => ctx.startWorker(0) },
   kill9: {
     policy: 'dead-letter',
@@ -135,6 +272,8 @@ const SCENARIO_PLANS: Record<ScenarioName, ScenarioPlan> = {
   isolation: { policy: 'pause', ordered: true, mixes: false, run: async (ctx) => ctx.startWorker(0) },
 };
 
+const PLANS: Record<ScenarioName, ScenarioPlan> = { ...SCENARIO_PLANS, ...CLUSTER_PLANS };
+
 export async function runVerification(options: VerifyOptions): Promise<ScenarioReport[]> {
   const reports: ScenarioReport[] = [];
   for (const scenario of options.scenarios) reports.push(await runScenario(scenario, options));
@@ -142,7 +281,7 @@ export async function runVerification(options: VerifyOptions): Promise<ScenarioR
 }
 
 async function runScenario(scenario: ScenarioName, options: VerifyOptions): Promise<ScenarioReport> {
-  const plan = SCENARIO_PLANS[scenario];
+  const plan = PLANS[scenario];
   const started = Date.now();
   const runId = uniqueName(`verify-${scenario}`);
   const topics = { input: `${runId}-in`, results: `${runId}-results`, dlq: `${runId}-dlq` };
@@ -216,6 +355,20 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
       60_000,
     );
   const validCount = produced.filter((r) => r.kind === 'valid').length;
+  if (options.cluster) await checkReplication(admin, Object.values(topics), notes);
+  const storedCount = () => db.storedDocument.count({ where: { businessId: { startsWith: `${runId}-` } } });
+  // The stored count over time, for the longest stop in processing after each fault.
+  const samples: ProgressSample[] = [];
+  const marks: FaultMark[] = [];
+  const sampleStart = Date.now();
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const handled = await storedCount().catch(() => null);
+      if (handled !== null) samples.push({ atMs: Date.now(), handled });
+      await pause(250);
+    }
+  })();
 
   const ctx: ScenarioContext = {
     async startWorker(index) {
@@ -231,12 +384,33 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
       const target = Math.floor(validCount * fraction);
       await eventually(
         `${Math.round(fraction * 100)}% of ${scenario} processed`,
-        async () =>
-          (await db.storedDocument.count({ where: { businessId: { startsWith: `${runId}-` } } })) >= target
-            ? true
-            : undefined,
+        async () => ((await storedCount()) >= target ? true : undefined),
         300_000,
       );
+    },
+    async fault(name, inject) {
+      log(`verify ${scenario}: ${name}`);
+      marks.push({ fault: name, atMs: Date.now() });
+      await inject();
+      await ctx.checkpoint(name);
+    },
+    async watchReadiness(until) {
+      let done = false;
+      let sawNotReady = false;
+      void until.finally(() => (done = true));
+      while (!done) {
+        for (const worker of workers.values()) if (!(await worker.ready())) sawNotReady = true;
+        await pause(500);
+      }
+      return { sawNotReady };
+    },
+    async workersReady(timeoutMs) {
+      for (const [index, worker] of workers)
+        await eventually(
+          `worker ${index} ready again`,
+          async () => ((await worker.ready()) ? true : undefined),
+          timeoutMs,
+        );
     },
     async checkpoint(after) {
       const verdict = judge(produced, await seen(), false);
@@ -248,7 +422,7 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
   };
 
   try {
-    await plan.run(ctx, { broker: options.localBroker, proxy });
+    await plan.run(ctx, { broker: options.localBroker, proxy, cluster: options.cluster ?? null, admin, topics });
     await waitForCompletion(produced, seen, plan.policy);
   } catch (error) {
     notes.push(`scenario failed: ${(error as Error).message}`);
@@ -260,7 +434,10 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
         notes.push(`worker ${index} logged ${errors.length} error(s); last: ${errors.at(-1)!.slice(0, 300)}`);
     }
     await proxy.stop();
+    sampling = false;
+    await sampler;
   }
+  const faults = longestStops(samples, marks, sampleStart, Date.now(), validCount);
   // The final verdict also checks every stored record's result reached the results topic.
   const final = await seen(true);
   const verdict = judge(produced, final, true);
@@ -274,7 +451,7 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
     !notes.some((n) => n.startsWith('scenario failed') || n.startsWith('isolation'));
   const seconds = Math.round((Date.now() - started) / 100) / 10;
   log(`verify ${scenario}: ${passed ? 'PASS' : 'FAIL'} in ${seconds} s`);
-  return { scenario, passed, seconds, verdict, checkpoints, notes };
+  return { scenario, passed, seconds, verdict, checkpoints, faults, notes };
 }
 
 /** No progress for this long ends the wait: what is missing then is reported as lost. */
@@ -296,6 +473,15 @@ async function waitForCompletion(
     else if (Date.now() - lastProgress.at > STALLED_RUN_MS) return verdict;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
+}
+
+/** On the cluster every scenario topic must have three replicas (RF 3, from the brokers' default). */
+async function checkReplication(admin: Admin, topics: string[], notes: string[]): Promise<void> {
+  const { topics: described } = await admin.fetchTopicMetadata({ topics });
+  for (const topic of described)
+    for (const partition of topic.partitions)
+      if (partition.replicas.length !== 3)
+        notes.push(`scenario failed: ${topic.name}[${partition.partitionId}] has ${partition.replicas.length} replicas, not 3`);
 }
 
 /** While one partition is quarantined, all other partitions finish and its commit stays at the poison. */
