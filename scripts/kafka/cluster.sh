@@ -16,15 +16,27 @@ CHOME="${WARDEN_KAFKA_CLUSTER_HOME:-$REPO_ROOT/.warden/kafka-cluster}"
 [[ "$CHOME" == /* ]] || CHOME="$PWD/$CHOME"
 FIRST_PORT="${WARDEN_KAFKA_CLUSTER_PORT:-9192}"
 FIRST_CONTROLLER_PORT="${WARDEN_KAFKA_CLUSTER_CONTROLLER_PORT:-9195}"
+# Each node also listens on FIRST_PROXIED_PORT+n-1 and advertises FIRST_PROXY_PORT+n-1 there, for clients
+# that reach it through a proxy (npm run verify's slow-network scenario runs the proxies).
+FIRST_PROXIED_PORT="${WARDEN_KAFKA_CLUSTER_PROXIED_PORT:-9198}"
+FIRST_PROXY_PORT="${WARDEN_KAFKA_CLUSTER_PROXY_PORT:-9201}"
 FRESH="${WARDEN_KAFKA_FRESH:-0}"
+# A node restarted after kill -9 waits for its old session to expire and recovers its logs: on a loaded
+# machine that has taken 60 s, broker.sh's default.
+export WARDEN_KAFKA_START_TIMEOUT="${WARDEN_KAFKA_START_TIMEOUT:-180}"
 
 die() { echo "kafka-cluster: error: $*" >&2; exit 1; }
-for v in FIRST_PORT FIRST_CONTROLLER_PORT; do
+FIRSTS=(FIRST_PORT FIRST_CONTROLLER_PORT FIRST_PROXIED_PORT FIRST_PROXY_PORT)
+for v in "${FIRSTS[@]}"; do
   [[ "${!v}" =~ ^[0-9]+$ ]] || die "$v must be a number, got '${!v}'"
 done
-# Node n (1..3) listens on FIRST_PORT+n-1 and FIRST_CONTROLLER_PORT+n-1; the two ranges must not overlap.
-((FIRST_CONTROLLER_PORT >= FIRST_PORT + NODES || FIRST_PORT >= FIRST_CONTROLLER_PORT + NODES)) ||
-  die "WARDEN_KAFKA_CLUSTER_PORT ($FIRST_PORT) and WARDEN_KAFKA_CLUSTER_CONTROLLER_PORT ($FIRST_CONTROLLER_PORT) ranges of $NODES ports overlap"
+# Node n (1..3) uses the n-th port of each range; no two ranges of $NODES ports may overlap.
+for a in "${FIRSTS[@]}"; do
+  for b in "${FIRSTS[@]}"; do
+    [[ "$a" == "$b" ]] || ((${!a} >= ${!b} + NODES || ${!b} >= ${!a} + NODES)) ||
+      die "the port ranges $a (${!a}) and $b (${!b}) of $NODES ports overlap (WARDEN_KAFKA_CLUSTER_PORT, _CONTROLLER_PORT, _PROXIED_PORT, _PROXY_PORT)"
+  done
+done
 
 VOTERS=""
 for ((n = 1; n <= NODES; n++)); do VOTERS+="${VOTERS:+,}$n@$HOST:$((FIRST_CONTROLLER_PORT + n - 1))"; done
@@ -39,6 +51,8 @@ on_node() {
     WARDEN_KAFKA_NODE_ID="$n" \
     WARDEN_KAFKA_PORT="$((FIRST_PORT + n - 1))" \
     WARDEN_KAFKA_CONTROLLER_PORT="$((FIRST_CONTROLLER_PORT + n - 1))" \
+    WARDEN_KAFKA_PROXIED_PORT="$((FIRST_PROXIED_PORT + n - 1))" \
+    WARDEN_KAFKA_PROXIED_ADVERTISED_PORT="$((FIRST_PROXY_PORT + n - 1))" \
     WARDEN_KAFKA_QUORUM_VOTERS="$VOTERS" \
     WARDEN_KAFKA_REPLICATION_FACTOR="$NODES" \
     "$BROKER" "$@"
@@ -90,6 +104,7 @@ case "$cmd" in
 usage: $0 start|stop|status|start-node N|stop-node N|kill-node N|status-node N|tool <main class> [args...]
   env: WARDEN_KAFKA_CLUSTER_HOME=$CHOME WARDEN_KAFKA_CLUSTER_PORT=$FIRST_PORT
        WARDEN_KAFKA_CLUSTER_CONTROLLER_PORT=$FIRST_CONTROLLER_PORT WARDEN_KAFKA_FRESH=$FRESH
+       WARDEN_KAFKA_CLUSTER_PROXIED_PORT=$FIRST_PROXIED_PORT WARDEN_KAFKA_CLUSTER_PROXY_PORT=$FIRST_PROXY_PORT
 USAGE
     exit 2
     ;;

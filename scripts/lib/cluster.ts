@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { Admin } from 'kafkajs';
 import { childProcessEnv } from '../../lib/config';
 import { eventually } from './eventually';
@@ -11,15 +12,25 @@ const CLUSTER_SCRIPT = path.join(__dirname, '..', 'kafka', 'cluster.sh');
 export const CLUSTER_NODES = [1, 2, 3] as const;
 export type ClusterNode = (typeof CLUSTER_NODES)[number];
 
-/** The cluster's ports from a port base: brokers base+600..602, controllers base+610..612. */
-export function clusterPortsFromBase(base: number): { firstBrokerPort: number; firstControllerPort: number } {
-  return { firstBrokerPort: base + 600, firstControllerPort: base + 610 };
+/**
+ * The cluster's ports from a port base: brokers base+600..602, controllers base+610..612, the listeners
+ * proxies forward to base+620..622, and the proxies' own ports (which those listeners advertise) base+630..632.
+ */
+export function clusterPortsFromBase(base: number): Omit<LocalClusterOptions, 'home'> {
+  return {
+    firstBrokerPort: base + 600,
+    firstControllerPort: base + 610,
+    firstProxiedPort: base + 620,
+    firstProxyPort: base + 630,
+  };
 }
 
 export interface LocalClusterOptions {
   home: string;
   firstBrokerPort: number;
   firstControllerPort: number;
+  firstProxiedPort: number;
+  firstProxyPort: number;
 }
 
 /**
@@ -36,6 +47,18 @@ export class LocalCluster {
 
   address(node: ClusterNode): string {
     return `127.0.0.1:${this.options.firstBrokerPort + node - 1}`;
+  }
+
+  /**
+   * Where a proxy in front of `node` forwards to (`target`), and the port it must listen on (`listen`):
+   * clients that bootstrap at the proxies are told every node's proxy address, so all their traffic passes
+   * the proxies while the nodes replicate among themselves directly.
+   */
+  proxyRoute(node: ClusterNode): { target: { host: string; port: number }; listen: number } {
+    return {
+      target: { host: '127.0.0.1', port: this.options.firstProxiedPort + node - 1 },
+      listen: this.options.firstProxyPort + node - 1,
+    };
   }
 
   /** Starts every node (idempotent: running ones are reused); `fresh` wipes every node's data first. */
@@ -112,13 +135,19 @@ export class LocalCluster {
     return node;
   }
 
+  /** Starts a class from the broker's jars (cluster.sh tool: its own JVM, heap ≤ 512 MiB) in its own process group. */
+  spawnTool(args: string[]): ChildProcessByStdio<null, Readable, Readable> {
+    return spawn('bash', [CLUSTER_SCRIPT, 'tool', ...args], {
+      env: this.env(false),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+  }
+
   /** Runs a class from the broker's jars (cluster.sh tool) and resolves with its stdout; rejects on a non-zero exit. */
   toolOutput(args: string[]): Promise<string> {
     return new Promise((resolve, reject) => {
-      const child = spawn('bash', [CLUSTER_SCRIPT, 'tool', ...args], {
-        env: this.env(false),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = this.spawnTool(args);
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -135,6 +164,8 @@ export class LocalCluster {
       WARDEN_KAFKA_CLUSTER_HOME: this.options.home,
       WARDEN_KAFKA_CLUSTER_PORT: String(this.options.firstBrokerPort),
       WARDEN_KAFKA_CLUSTER_CONTROLLER_PORT: String(this.options.firstControllerPort),
+      WARDEN_KAFKA_CLUSTER_PROXIED_PORT: String(this.options.firstProxiedPort),
+      WARDEN_KAFKA_CLUSTER_PROXY_PORT: String(this.options.firstProxyPort),
       WARDEN_KAFKA_FRESH: fresh ? '1' : '0',
     });
   }

@@ -18,8 +18,12 @@ import { siblingDatabaseUrl, startOwnBroker, startOwnCluster } from '../lib/own-
 import { parseCommandLine, runCommandLine, UsageError } from '../lib/command-line';
 import { migrateDatabase } from '../lib/database';
 import { portsFromBase } from '../lib/port-base';
-import { formatReports } from './report';
+import { formatReports, formatToolsReports } from './report';
 import { CLUSTER_SCENARIOS, runVerification, SCENARIOS, type ScenarioName } from './run-verification';
+import { runVerifiableTools, type VerifiableToolsReport } from './verifiable-tools';
+
+/** Kafka's own VerifiableProducer/VerifiableConsumer through a leader kill, beside Warden's scenarios. */
+const TOOLS_SCENARIO = 'kafka-tools-leader-kill';
 
 const RESULTS_DIR = path.resolve(__dirname, '..', '..', 'verify-results');
 
@@ -46,7 +50,7 @@ async function main(argv: string[]): Promise<number | 'help'> {
   if (values.cluster !== undefined && values.cluster !== '3')
     throw new UsageError(`--cluster must be 3 (the only cluster size verify runs), got "${values.cluster}"`);
   const onCluster = values.cluster === '3';
-  const choices: readonly string[] = onCluster ? CLUSTER_SCENARIOS : SCENARIOS;
+  const choices: readonly string[] = onCluster ? [...CLUSTER_SCENARIOS, TOOLS_SCENARIO] : SCENARIOS;
   const scenarios = (values.scenarios ?? choices.join(',')).split(',').map((s) => s.trim());
   const unknown = scenarios.filter((s) => !choices.includes(s));
   if (unknown.length > 0)
@@ -95,7 +99,7 @@ async function main(argv: string[]): Promise<number | 'help'> {
       brokers,
       localBroker,
       cluster: ownCluster?.cluster ?? null,
-      scenarios: scenarios as ScenarioName[],
+      scenarios: scenarios.filter((s) => s !== TOOLS_SCENARIO) as ScenarioName[],
       records: values.records ? number('records', values.records) : values.quick ? 3_000 : 50_000,
       keys: number('keys', values.keys),
       partitions: number('partitions', values.partitions),
@@ -108,15 +112,32 @@ async function main(argv: string[]): Promise<number | 'help'> {
       firstWorkerPort: ports.worker,
       log: (line) => console.log(line),
     });
+    const toolReports: VerifiableToolsReport[] = [];
+    if (ownCluster && scenarios.includes(TOOLS_SCENARIO)) {
+      toolReports.push(
+        await runVerifiableTools({
+          cluster: ownCluster.cluster,
+          admin,
+          messages: values.records ? number('records', values.records) : values.quick ? 3_000 : 50_000,
+          partitions: number('partitions', values.partitions),
+          log: (line) => console.log(line),
+        }),
+      );
+    }
     console.log(formatReports(reports));
+    if (toolReports.length > 0) console.log(formatToolsReports(toolReports));
     const file = path.join(RESULTS_DIR, `verify-${new Date().toISOString().replaceAll(':', '-')}.json`);
     mkdirSync(RESULTS_DIR, { recursive: true });
     writeFileSync(
       file,
-      JSON.stringify(reports, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2),
+      JSON.stringify(
+        [...reports, ...toolReports],
+        (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value),
+        2,
+      ),
     );
     console.log(`verify: results written to ${path.relative(process.cwd(), file)}`);
-    return reports.every((r) => r.passed) ? 0 : 1;
+    return [...reports, ...toolReports].every((r) => r.passed) ? 0 : 1;
   } finally {
     await admin.disconnect();
     await db.$disconnect();

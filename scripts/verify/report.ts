@@ -1,4 +1,6 @@
 import type { ScenarioReport } from './run-verification';
+import type { FaultStall } from './stalls';
+import type { VerifiableToolsReport } from './verifiable-tools';
 
 /** A plain-text table of scenario verdicts, then the notes that explain any failure. */
 export function formatReports(reports: readonly ScenarioReport[]): string {
@@ -32,8 +34,49 @@ export function formatReports(reports: readonly ScenarioReport[]): string {
     String(r.verdict.quarantined),
     String(r.verdict.silentlyDropped.length),
     String(r.verdict.commitViolations.length + r.checkpoints.reduce((sum, c) => sum + c.commitViolations, 0)),
-    r.faults.length > 0 ? String(Math.max(...r.faults.map((f) => f.longestStopSeconds))) : '-',
+    longestStop(r.faults),
   ]);
+  return table(header, rows, reports);
+}
+
+/** Kafka's own tools through the same fault: acked and consumed counts, beside Warden's table. */
+export function formatToolsReports(reports: readonly VerifiableToolsReport[]): string {
+  const header = [
+    'kafka tools',
+    'result',
+    'seconds',
+    'attempted',
+    'acked',
+    'send errors',
+    'consumed',
+    'lost',
+    'duplicates',
+    'longest stop s',
+  ];
+  const rows = reports.map((r) => [
+    r.scenario,
+    r.passed ? 'PASS' : 'FAIL',
+    String(r.seconds),
+    String(r.tally.attempted),
+    String(r.tally.acked),
+    String(r.tally.sendErrors),
+    String(r.tally.consumed),
+    String(r.tally.lost.length),
+    String(r.tally.duplicates),
+    longestStop(r.faults),
+  ]);
+  return table(header, rows, reports);
+}
+
+const longestStop = (faults: readonly FaultStall[]) =>
+  faults.length > 0 ? String(Math.max(...faults.map((f) => f.longestStopSeconds))) : '-';
+
+/** Aligned columns, then each report's faults with their longest stop, then the notes that explain any failure. */
+function table(
+  header: string[],
+  rows: string[][],
+  reports: ReadonlyArray<{ scenario: string; faults: readonly FaultStall[]; notes: readonly string[] }>,
+): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   const notes = reports.flatMap((r) => r.notes.map((n) => `  ${r.scenario}: ${n}`));

@@ -2,7 +2,7 @@ import type { Admin, Kafka } from 'kafkajs';
 import type { Database } from '../../lib/db';
 import { ensureTopics } from '../../worker/kafka/topics';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
-import type { ClusterNode, LocalCluster } from '../lib/cluster';
+import { CLUSTER_NODES, type ClusterNode, type LocalCluster } from '../lib/cluster';
 import { eventually } from '../lib/eventually';
 import { uniqueName } from '../lib/unique-name';
 import { WorkerProcess } from '../lib/worker-process';
@@ -33,6 +33,7 @@ export const CLUSTER_SCENARIOS = [
   'controller-kill',
   'below-min-isr',
   'coordinator-kill',
+  'slow-broker',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number] | (typeof CLUSTER_SCENARIOS)[number];
 
@@ -93,6 +94,8 @@ interface ScenarioFaults {
   cluster: LocalCluster | null;
   admin: Admin;
   topics: { input: string; results: string; dlq: string };
+  /** Proxies in front of every node, which the workers reach the cluster through (plans with throughProxies). */
+  brokerProxies: ReadonlyMap<ClusterNode, TcpProxy>;
 }
 
 type ScenarioPlan = {
@@ -101,6 +104,8 @@ type ScenarioPlan = {
   ordered: boolean;
   /** Mixes of bad records; the isolation scenario places its one poison record itself. */
   mixes: boolean;
+  /** The workers reach the cluster through a TcpProxy per node, so the network to one node can degrade. */
+  throughProxies?: boolean;
   run(ctx: ScenarioContext, faults: ScenarioFaults): Promise<void>;
 };
 
@@ -187,7 +192,8 @@ const CLUSTER_PLANS: Record<(typeof CLUSTER_SCENARIOS)[number], ScenarioPlan> = 
       const survivor = await nodes.groupCoordinator(admin);
       const down = ([1, 2, 3] as const).filter((n) => n !== survivor);
       const outage = (async () => {
-        for (const node of down) await ctx.fault(`kill -9 of node ${node} (two nodes down)`, () => nodes.killNode(node));
+        for (const node of down)
+          await ctx.fault(`kill -9 of node ${node} (two nodes down)`, () => nodes.killNode(node));
         await pause(20_000);
       })();
       const { sawNotReady } = await ctx.watchReadiness(outage);
@@ -208,6 +214,31 @@ const CLUSTER_PLANS: Record<(typeof CLUSTER_SCENARIOS)[number], ScenarioPlan> = 
       await ctx.progress(0.3);
       const coordinator = await nodes.groupCoordinator(admin);
       await killAndRestart(ctx, nodes, coordinator, 'coordinator of the group');
+    },
+  },
+  'slow-broker': {
+    policy: 'dead-letter',
+    ordered: true,
+    mixes: true,
+    throughProxies: true,
+    async run(ctx, { cluster, admin, topics, brokerProxies }) {
+      const nodes = needCluster(cluster);
+      await ctx.startWorker(0);
+      await ctx.progress(0.2);
+      const node = await nodes.waitForLeader(admin, topics.input, 0);
+      const proxy = brokerProxies.get(node)!;
+      // The node stays in the cluster (replication is direct): only the workers' network to it degrades.
+      await ctx.fault(`300 ms latency to node ${node}`, async () => proxy.setLatency(300));
+      await pause(15_000);
+      await ctx.fault(`node ${node} silent (connections open, no bytes pass)`, async () => proxy.setStalled(true));
+      await pause(40_000);
+      await ctx.fault(`connections to node ${node} cut and refused`, async () => proxy.setDown(true));
+      await pause(10_000);
+      await ctx.fault(`network to node ${node} healthy again`, async () => {
+        proxy.setDown(false);
+        proxy.setStalled(false);
+        proxy.setLatency(0);
+      });
     },
   },
 };
@@ -318,10 +349,23 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
   const proxyPort = await proxy.start();
   const workerDatabaseUrl = new URL(options.databaseUrl);
   if (scenario === 'db-outage') workerDatabaseUrl.port = String(proxyPort);
+  const brokerProxies = new Map<ClusterNode, TcpProxy>();
+  if (plan.throughProxies) {
+    const cluster = needCluster(options.cluster ?? null);
+    for (const node of CLUSTER_NODES) {
+      const route = cluster.proxyRoute(node);
+      const brokerProxy = new TcpProxy(route.target);
+      await brokerProxy.start(route.listen);
+      brokerProxies.set(node, brokerProxy);
+    }
+  }
+  const workerBrokers = plan.throughProxies
+    ? [...brokerProxies.keys()].map((node) => `127.0.0.1:${options.cluster!.proxyRoute(node).listen}`)
+    : options.brokers;
   const workers = new Map<number, WorkerProcess>();
   const env = (index: number) => ({
     DATABASE_URL: workerDatabaseUrl.toString(),
-    KAFKA_BROKERS: options.brokers.join(','),
+    KAFKA_BROKERS: workerBrokers.join(','),
     WARDEN_GROUP_ID: groupId,
     WARDEN_INPUT_TOPIC: topics.input,
     WARDEN_RESULTS_TOPIC: topics.results,
@@ -422,7 +466,14 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
   };
 
   try {
-    await plan.run(ctx, { broker: options.localBroker, proxy, cluster: options.cluster ?? null, admin, topics });
+    await plan.run(ctx, {
+      broker: options.localBroker,
+      proxy,
+      cluster: options.cluster ?? null,
+      admin,
+      topics,
+      brokerProxies,
+    });
     await waitForCompletion(produced, seen, plan.policy);
   } catch (error) {
     notes.push(`scenario failed: ${(error as Error).message}`);
@@ -434,6 +485,7 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
         notes.push(`worker ${index} logged ${errors.length} error(s); last: ${errors.at(-1)!.slice(0, 300)}`);
     }
     await proxy.stop();
+    for (const brokerProxy of brokerProxies.values()) await brokerProxy.stop();
     sampling = false;
     await sampler;
   }
@@ -481,7 +533,9 @@ async function checkReplication(admin: Admin, topics: string[], notes: string[])
   for (const topic of described)
     for (const partition of topic.partitions)
       if (partition.replicas.length !== 3)
-        notes.push(`scenario failed: ${topic.name}[${partition.partitionId}] has ${partition.replicas.length} replicas, not 3`);
+        notes.push(
+          `scenario failed: ${topic.name}[${partition.partitionId}] has ${partition.replicas.length} replicas, not 3`,
+        );
 }
 
 /** While one partition is quarantined, all other partitions finish and its commit stays at the poison. */

@@ -46,12 +46,32 @@ describe('longestStops', () => {
   });
 
   it('counts a stop that lasts to the end of the window when records are still missing', () => {
-    const stalls = longestStops(samples([[0, 5], [1_000, 5], [2_000, 5]]), [{ fault: 'two down', atMs: 500 }], 0, 10_500, 50);
+    const stalls = longestStops(
+      samples([
+        [0, 5],
+        [1_000, 5],
+        [2_000, 5],
+      ]),
+      [{ fault: 'two down', atMs: 500 }],
+      0,
+      10_500,
+      50,
+    );
     expect(stalls[0]!.longestStopSeconds).toBe(10);
   });
 
   it('ends a window at the last record once everything is handled', () => {
-    const stalls = longestStops(samples([[0, 40], [1_000, 50], [9_000, 50]]), [{ fault: 'late', atMs: 500 }], 0, 9_000, 50);
+    const stalls = longestStops(
+      samples([
+        [0, 40],
+        [1_000, 50],
+        [9_000, 50],
+      ]),
+      [{ fault: 'late', atMs: 500 }],
+      0,
+      9_000,
+      50,
+    );
     expect(stalls[0]!.longestStopSeconds).toBe(0.5);
   });
 });
