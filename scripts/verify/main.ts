@@ -3,6 +3,7 @@
 //   npm run verify -- --scenarios kill9,rebalance   a selection
 //   npm run verify -- --quick                       3,000 records per scenario
 //   npm run verify -- --cluster 3                   the failover scenarios on a three-node cluster of its own
+//   npm run verify -- --nemesis --duration 20m --seed N   randomized overlapping faults on the cluster
 //   options: --records N --keys K --partitions P --transient-rate 0.1 --latency-ms 5 --ordering key
 // Prints a table and writes it as JSON to verify-results/ (git-ignored); exits 1 on any loss, violation
 // or silent drop.
@@ -32,11 +33,16 @@ const USAGE = `usage: npm run verify [-- [--cluster 3] [--scenarios a,b] [--quic
   --scenarios     a selection of ${SCENARIOS.join(', ')} (default: all)
   --cluster 3     run on a three-node cluster of its own instead, with a selection of
                   ${CLUSTER_SCENARIOS.join(', ')} (default: all)
+  --nemesis       randomized overlapping faults on the cluster for --duration (e.g. 20m, 90s; default 20m)
+                  from --seed N (default: drawn and printed), worker RSS slope reported
   --quick         3,000 records per scenario (default 50,000)`;
 
 async function main(argv: string[]): Promise<number | 'help'> {
   const { values } = parseCommandLine(argv, {
     cluster: { type: 'string' },
+    nemesis: { type: 'boolean', default: false },
+    duration: { type: 'string', default: '20m' },
+    seed: { type: 'string' },
     scenarios: { type: 'string' },
     records: { type: 'string' },
     keys: { type: 'string', default: '10' },
@@ -49,9 +55,19 @@ async function main(argv: string[]): Promise<number | 'help'> {
   if (values.help) return 'help';
   if (values.cluster !== undefined && values.cluster !== '3')
     throw new UsageError(`--cluster must be 3 (the only cluster size verify runs), got "${values.cluster}"`);
-  const onCluster = values.cluster === '3';
-  const choices: readonly string[] = onCluster ? [...CLUSTER_SCENARIOS, TOOLS_SCENARIO] : SCENARIOS;
+  const onCluster = values.cluster === '3' || values.nemesis;
+  if (values.nemesis && values.scenarios !== undefined)
+    throw new UsageError('--nemesis runs the nemesis alone: drop --scenarios');
+  const choices: readonly string[] = values.nemesis
+    ? ['nemesis']
+    : onCluster
+      ? [...CLUSTER_SCENARIOS, TOOLS_SCENARIO]
+      : SCENARIOS;
   const scenarios = (values.scenarios ?? choices.join(',')).split(',').map((s) => s.trim());
+  const nemesis = values.nemesis
+    ? { seed: parseSeed(values.seed), durationMs: parseDuration(values.duration) }
+    : undefined;
+  if (nemesis) console.log(`verify: nemesis seed ${nemesis.seed} (replay with --seed ${nemesis.seed})`);
   const unknown = scenarios.filter((s) => !choices.includes(s));
   if (unknown.length > 0)
     throw new UsageError(
@@ -100,7 +116,15 @@ async function main(argv: string[]): Promise<number | 'help'> {
       localBroker,
       cluster: ownCluster?.cluster ?? null,
       scenarios: scenarios.filter((s) => s !== TOOLS_SCENARIO) as ScenarioName[],
-      records: values.records ? number('records', values.records) : values.quick ? 3_000 : 50_000,
+      ...(nemesis ? { nemesis } : {}),
+      // The nemesis needs records for its whole duration: about 60 a second (the rate of one worker here).
+      records: values.records
+        ? number('records', values.records)
+        : nemesis
+          ? Math.round(nemesis.durationMs / 1_000) * 60
+          : values.quick
+            ? 3_000
+            : 50_000,
       keys: number('keys', values.keys),
       partitions: number('partitions', values.partitions),
       transientRate: number('transient-rate', values['transient-rate']),
@@ -143,6 +167,18 @@ async function main(argv: string[]): Promise<number | 'help'> {
     await db.$disconnect();
     await stopBroker();
   }
+}
+
+function parseDuration(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)(s|m)$/.exec(value);
+  if (!match) throw new UsageError(`--duration must be like 90s or 20m, got "${value}"`);
+  return Math.round(Number(match[1]) * (match[2] === 'm' ? 60_000 : 1_000));
+}
+
+function parseSeed(value: string | undefined): number {
+  if (value === undefined) return Math.floor(Math.random() * 1_000_000);
+  if (!/^\d+$/.test(value)) throw new UsageError(`--seed must be a non-negative integer, got "${value}"`);
+  return Number(value);
 }
 
 // Exit 1 is a failed verdict; a run that could not finish exits 2.

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Admin, Kafka } from 'kafkajs';
 import type { Database } from '../../lib/db';
 import { ensureTopics } from '../../worker/kafka/topics';
@@ -8,6 +9,7 @@ import { uniqueName } from '../lib/unique-name';
 import { WorkerProcess } from '../lib/worker-process';
 import { observe, readWholeTopic } from './observe';
 import { encodeRecord, planRecords, type PlanOptions } from './records';
+import { planNemesis, rssSlopeMiBPerMinute, type NemesisStep, type RssSample } from './nemesis';
 import { longestStops, type FaultMark, type FaultStall, type ProgressSample } from './stalls';
 import { TcpProxy } from './tcp-proxy';
 import { judge, passes, type Observation, type ProducedRecord, type Verdict } from './verdict';
@@ -35,7 +37,7 @@ export const CLUSTER_SCENARIOS = [
   'coordinator-kill',
   'slow-broker',
 ] as const;
-export type ScenarioName = (typeof SCENARIOS)[number] | (typeof CLUSTER_SCENARIOS)[number];
+export type ScenarioName = (typeof SCENARIOS)[number] | (typeof CLUSTER_SCENARIOS)[number] | 'nemesis';
 
 export interface VerifyOptions {
   kafka: Kafka;
@@ -49,6 +51,8 @@ export interface VerifyOptions {
   /** The three-node cluster the workers run on (`--cluster 3`); the cluster scenarios need it. */
   cluster?: LocalCluster | null;
   scenarios: ScenarioName[];
+  /** The nemesis's schedule: a seed (printed, so a failure replays) and how long faults are drawn for. */
+  nemesis?: { seed: number; durationMs: number };
   records: number;
   keys: number;
   partitions: number;
@@ -75,7 +79,8 @@ export interface ScenarioReport {
 }
 
 interface ScenarioContext {
-  startWorker(index: number): Promise<void>;
+  /** Starts worker `index` and waits until it is ready, unless `waitReady` is false. */
+  startWorker(index: number, waitReady?: boolean): Promise<void>;
   stopWorker(index: number, signal: NodeJS.Signals): Promise<void>;
   progress(fraction: number): Promise<void>;
   checkpoint(after: string): Promise<void>;
@@ -99,6 +104,7 @@ interface ScenarioFaults {
   topics: { input: string; results: string; dlq: string };
   /** Proxies in front of every node, which the workers reach the cluster through (plans with throughProxies). */
   brokerProxies: ReadonlyMap<ClusterNode, TcpProxy>;
+  nemesis: { seed: number; durationMs: number } | null;
 }
 
 type ScenarioPlan = {
@@ -308,7 +314,65 @@ const SCENARIO_PLANS: Record<(typeof SCENARIOS)[number], ScenarioPlan> = {
   isolation: { policy: 'pause', ordered: true, mixes: false, run: async (ctx) => ctx.startWorker(0) },
 };
 
-const PLANS: Record<ScenarioName, ScenarioPlan> = { ...SCENARIO_PLANS, ...CLUSTER_PLANS };
+/**
+ * The nemesis: the seeded schedule of planNemesis, applied at its times (late when a step takes long). The
+ * checker runs after every step that leaves all nodes and the database up; while anything is down its
+ * reads could not be served or would judge a moment the schedule already moved past.
+ */
+const NEMESIS_PLAN: ScenarioPlan = {
+  policy: 'dead-letter',
+  ordered: true,
+  mixes: true,
+  async run(ctx, { cluster, proxy, nemesis }) {
+    const nodes = needCluster(cluster);
+    if (!nemesis) throw new Error('the nemesis needs --seed and --duration');
+    const steps = planNemesis(nemesis.seed, nemesis.durationMs);
+    ctx.note(`seed ${nemesis.seed}: ${steps.length} steps over ${nemesis.durationMs / 60_000} min`);
+    await ctx.startWorker(0);
+    const nodesDown = new Set<number>();
+    let databaseDown = false;
+    const started = Date.now();
+    for (const step of steps) {
+      await pause(started + step.atMs - Date.now());
+      const { name, inject } = nemesisStep(step, nodes, ctx, proxy);
+      const { action } = step;
+      if (action.kind === 'kill-node' || action.kind === 'stop-node') nodesDown.add(action.node);
+      if (action.kind === 'start-node') nodesDown.delete(action.node);
+      if (action.kind === 'database-down' || action.kind === 'database-up')
+        databaseDown = action.kind === 'database-down';
+      await ctx.fault(name, inject, { checkpoint: nodesDown.size === 0 && !databaseDown });
+    }
+  },
+};
+
+function nemesisStep(
+  { action }: NemesisStep,
+  nodes: LocalCluster,
+  ctx: ScenarioContext,
+  database: TcpProxy,
+): { name: string; inject: () => Promise<void> } {
+  switch (action.kind) {
+    case 'kill-node':
+      return { name: `kill -9 of node ${action.node}`, inject: () => nodes.killNode(action.node) };
+    case 'stop-node':
+      return { name: `SIGTERM of node ${action.node}`, inject: () => nodes.stopNode(action.node) };
+    case 'start-node':
+      return { name: `node ${action.node} restarted`, inject: () => nodes.startNode(action.node) };
+    case 'kill-worker':
+      return { name: `kill -9 of worker ${action.worker}`, inject: () => ctx.stopWorker(action.worker, 'SIGKILL') };
+    case 'stop-worker':
+      return { name: `SIGTERM of worker ${action.worker}`, inject: () => ctx.stopWorker(action.worker, 'SIGTERM') };
+    case 'start-worker':
+      // Not waiting for ready: the cluster or the database may be down at this moment.
+      return { name: `worker ${action.worker} started`, inject: () => ctx.startWorker(action.worker, false) };
+    case 'database-down':
+      return { name: 'database unreachable', inject: async () => database.setDown(true) };
+    case 'database-up':
+      return { name: 'database back', inject: async () => database.setDown(false) };
+  }
+}
+
+const PLANS: Record<ScenarioName, ScenarioPlan> = { ...SCENARIO_PLANS, ...CLUSTER_PLANS, nemesis: NEMESIS_PLAN };
 
 export async function runVerification(options: VerifyOptions): Promise<ScenarioReport[]> {
   const reports: ScenarioReport[] = [];
@@ -353,7 +417,7 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
   });
   const proxyPort = await proxy.start();
   const workerDatabaseUrl = new URL(options.databaseUrl);
-  if (scenario === 'db-outage') workerDatabaseUrl.port = String(proxyPort);
+  if (scenario === 'db-outage' || scenario === 'nemesis') workerDatabaseUrl.port = String(proxyPort);
   const brokerProxies = new Map<ClusterNode, TcpProxy>();
   if (plan.throughProxies) {
     const cluster = needCluster(options.cluster ?? null);
@@ -410,20 +474,28 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
   const samples: ProgressSample[] = [];
   const marks: FaultMark[] = [];
   const sampleStart = Date.now();
+  // Every worker process's resident memory every 5 s, one series per process (a restart starts a new one).
+  const rssSeries: Array<{ worker: number; samples: RssSample[]; process: WorkerProcess }> = [];
   let sampling = true;
   const sampler = (async () => {
-    while (sampling) {
+    for (let round = 0; sampling; round++) {
       const handled = await storedCount().catch(() => null);
       if (handled !== null) samples.push({ atMs: Date.now(), handled });
+      if (round % 20 === 0)
+        for (const series of rssSeries) {
+          const rssBytes = series.process.pid === null ? null : readRssBytes(series.process.pid);
+          if (rssBytes !== null) series.samples.push({ atMs: Date.now(), rssBytes });
+        }
       await pause(250);
     }
   })();
 
   const ctx: ScenarioContext = {
-    async startWorker(index) {
+    async startWorker(index, waitReady = true) {
       const worker = new WorkerProcess(env(index));
       workers.set(index, worker);
-      await worker.start();
+      rssSeries.push({ worker: index, samples: [], process: worker });
+      await worker.start(waitReady);
     },
     async stopWorker(index, signal) {
       await workers.get(index)?.stop(signal);
@@ -479,6 +551,7 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
       admin,
       topics,
       brokerProxies,
+      nemesis: options.nemesis ?? null,
     });
     await waitForCompletion(produced, seen, plan.policy);
   } catch (error) {
@@ -496,6 +569,7 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
     await sampler;
   }
   const faults = longestStops(samples, marks, sampleStart, Date.now(), validCount);
+  if (scenario === 'nemesis') notes.push(...describeRssSlopes(rssSeries));
   // The final verdict also checks every stored record's result reached the results topic.
   const final = await seen(true);
   const verdict = judge(produced, final, true);
@@ -531,6 +605,31 @@ async function waitForCompletion(
     else if (Date.now() - lastProgress.at > STALLED_RUN_MS) return verdict;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
+}
+
+/** A process's resident set size from /proc (Linux); null when it is gone or /proc cannot tell. */
+function readRssBytes(pid: number): number | null {
+  try {
+    const kib = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kib === undefined ? null : Number(kib) * 1024;
+  } catch {
+    return null;
+  }
+}
+
+/** One line per worker process that lived long enough for a slope; the longest-lived first. */
+function describeRssSlopes(series: ReadonlyArray<{ worker: number; samples: RssSample[] }>): string[] {
+  const span = (s: { samples: RssSample[] }) => (s.samples.at(-1)?.atMs ?? 0) - (s.samples[0]?.atMs ?? 0);
+  return [...series]
+    .filter((s) => s.samples.length >= 4)
+    .sort((a, b) => span(b) - span(a))
+    .map((s) => {
+      const mib = (bytes: number) => Math.round(bytes / 1_048_576);
+      return (
+        `worker ${s.worker} RSS over ${Math.round(span(s) / 60_000)} min: slope ${rssSlopeMiBPerMinute(s.samples)} MiB/min ` +
+        `(${mib(s.samples[0]!.rssBytes)} → ${mib(s.samples.at(-1)!.rssBytes)} MiB, max ${mib(Math.max(...s.samples.map((x) => x.rssBytes)))} MiB, ${s.samples.length} samples)`
+      );
+    });
 }
 
 /** On the cluster every scenario topic must have three replicas (RF 3, from the brokers' default). */
