@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planNemesis, rssSlopeMiBPerMinute, seededRandom, type NemesisStep } from './nemesis';
+import { planNemesis, rssSlopeMiBPerMinute, type NemesisStep } from './nemesis';
 
 /** Replays a schedule and returns what is down after every step, failing on a step that cannot apply. */
 function replay(steps: readonly NemesisStep[]) {
@@ -71,16 +71,6 @@ describe('planNemesis', () => {
       else if (down > 0 && action.kind !== 'database-up') overlapped = true;
     }
     expect(overlapped).toBe(true);
-  });
-});
-
-describe('seededRandom', () => {
-  it('draws in [0, 1) and repeats per seed', () => {
-    const a = seededRandom(9);
-    const b = seededRandom(9);
-    const draws = Array.from({ length: 1_000 }, () => a());
-    expect(draws.every((d) => d >= 0 && d < 1)).toBe(true);
-    expect(draws.slice(0, 5)).toEqual(Array.from({ length: 5 }, () => b()));
   });
 });
 

@@ -1,6 +1,8 @@
 // The nemesis's randomized fault schedule and the worker-memory slope it reports. Pure: the schedule is a
 // function of the seed and the duration alone, so a failing seed replays the same faults at the same times.
 
+import { seededRandom } from '../../test-support/seeded-random';
+
 export type NemesisAction =
   | { kind: 'kill-node'; node: 1 | 2 | 3 }
   | { kind: 'stop-node'; node: 1 | 2 | 3 }
@@ -14,18 +16,6 @@ export type NemesisAction =
 export interface NemesisStep {
   atMs: number;
   action: NemesisAction;
-}
-
-/** A small seeded generator (mulberry32): the same seed, the same sequence, on every machine. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 export interface NemesisLimits {

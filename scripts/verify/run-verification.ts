@@ -132,11 +132,12 @@ async function killAndRestart(ctx: ScenarioContext, cluster: LocalCluster, node:
   await ctx.fault(`node ${node} restarted`, () => cluster.startNode(node));
 }
 
+/** Every failover scenario: the mixes of bad records, dead-lettered, per-key order checked. */
+const FAILOVER = { policy: 'dead-letter', ordered: true, mixes: true } as const;
+
 const CLUSTER_PLANS: Record<(typeof CLUSTER_SCENARIOS)[number], ScenarioPlan> = {
   'leader-kill': {
-    policy: 'dead-letter',
-    ordered: true,
-    mixes: true,
+    ...FAILOVER,
     async run(ctx, { cluster, admin, topics }) {
       const nodes = needCluster(cluster);
       await ctx.startWorker(0);
@@ -147,9 +148,7 @@ const CLUSTER_PLANS: Record<(typeof CLUSTER_SCENARIOS)[number], ScenarioPlan> = 
     },
   },
   'results-leader-kill': {
-    policy: 'dead-letter',
-    ordered: true,
-    mixes: true,
+    ...FAILOVER,
     async run(ctx, { cluster, admin, topics }) {
       const nodes = needCluster(cluster);
       await ctx.startWorker(0);
@@ -162,9 +161,7 @@ const CLUSTER_PLANS: Record<(typeof CLUSTER_SCENARIOS)[number], ScenarioPlan> = 
     },
   },
   'rolling-restart': {
-    policy: 'dead-letter',
-    ordered: true,
-    mixes: true,
+    ...FAILOVER,
     async run(ctx, { cluster }) {
       const nodes = needCluster(cluster);
       await ctx.startWorker(0);
@@ -176,9 +173,7 @@ const CLUSTER_PLANS: Record<(typeof CLUSTER_SCENARIOS)[number], ScenarioPlan> = 
     },
   },
   'controller-kill': {
-    policy: 'dead-letter',
-    ordered: true,
-    mixes: true,
+    ...FAILOVER,
     async run(ctx, { cluster }) {
       const nodes = needCluster(cluster);
       await ctx.startWorker(0);
@@ -190,9 +185,7 @@ const CLUSTER_PLANS: Record<(typeof CLUSTER_SCENARIOS)[number], ScenarioPlan> = 
     },
   },
   'below-min-isr': {
-    policy: 'dead-letter',
-    ordered: true,
-    mixes: true,
+    ...FAILOVER,
     async run(ctx, { cluster, admin }) {
       const nodes = needCluster(cluster);
       await ctx.startWorker(0);
@@ -215,9 +208,7 @@ const CLUSTER_PLANS: Record<(typeof CLUSTER_SCENARIOS)[number], ScenarioPlan> = 
     },
   },
   'coordinator-kill': {
-    policy: 'dead-letter',
-    ordered: true,
-    mixes: true,
+    ...FAILOVER,
     async run(ctx, { cluster, admin }) {
       const nodes = needCluster(cluster);
       await ctx.startWorker(0);
@@ -228,9 +219,7 @@ const CLUSTER_PLANS: Record<(typeof CLUSTER_SCENARIOS)[number], ScenarioPlan> = 
     },
   },
   'slow-broker': {
-    policy: 'dead-letter',
-    ordered: true,
-    mixes: true,
+    ...FAILOVER,
     throughProxies: true,
     async run(ctx, { cluster, admin, topics, brokerProxies }) {
       const nodes = needCluster(cluster);
@@ -284,9 +273,7 @@ const SCENARIO_PLANS: Record<(typeof SCENARIOS)[number], ScenarioPlan> = {
     },
   },
   'broker-restart': {
-    policy: 'dead-letter',
-    ordered: true,
-    mixes: true,
+    ...FAILOVER,
     async run(ctx, { broker }) {
       await ctx.startWorker(0);
       if (!broker) return ctx.note('KAFKA_BROKERS is an external cluster: the broker was not restarted');
@@ -298,9 +285,7 @@ const SCENARIO_PLANS: Record<(typeof SCENARIOS)[number], ScenarioPlan> = {
     },
   },
   'db-outage': {
-    policy: 'dead-letter',
-    ordered: true,
-    mixes: true,
+    ...FAILOVER,
     async run(ctx, { proxy }) {
       await ctx.startWorker(0);
       await ctx.progress(0.3);
@@ -320,9 +305,7 @@ const SCENARIO_PLANS: Record<(typeof SCENARIOS)[number], ScenarioPlan> = {
  * reads could not be served or would judge a moment the schedule already moved past.
  */
 const NEMESIS_PLAN: ScenarioPlan = {
-  policy: 'dead-letter',
-  ordered: true,
-  mixes: true,
+  ...FAILOVER,
   async run(ctx, { cluster, proxy, nemesis }) {
     const nodes = needCluster(cluster);
     if (!nemesis) throw new Error('the nemesis needs --seed and --duration');
