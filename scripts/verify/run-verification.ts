@@ -202,7 +202,7 @@ const CLUSTER_PLANS: Record<(typeof CLUSTER_SCENARIOS)[number], ScenarioPlan> = 
       })();
       const { sawNotReady } = await ctx.watchReadiness(outage);
       await outage;
-      if (!sawNotReady) ctx.note('the worker never reported not ready while two of three nodes were down');
+      if (!sawNotReady) ctx.note('readiness: the worker never reported not ready while two of three nodes were down');
       for (const node of down) await ctx.fault(`node ${node} restarted`, () => nodes.startNode(node));
       await ctx.workersReady(120_000);
     },
@@ -563,7 +563,7 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
   const passed =
     passes(verdict, { ordered: plan.ordered && options.ordering !== 'unordered' }) &&
     checkpoints.every((c) => c.commitViolations === 0) &&
-    !notes.some((n) => n.startsWith('scenario failed') || n.startsWith('isolation'));
+    !notes.some((n) => n.startsWith('scenario failed') || n.startsWith('isolation') || n.startsWith('readiness'));
   const seconds = Math.round((Date.now() - started) / 100) / 10;
   log(`verify ${scenario}: ${passed ? 'PASS' : 'FAIL'} in ${seconds} s`);
   return { scenario, passed, seconds, verdict, checkpoints, faults, notes };

@@ -87,7 +87,8 @@ export async function runVerifiableTools(options: {
   await ensureTopics(admin, [{ topic, numPartitions: options.partitions }]);
   // The same producer guarantees Warden's producers use: idempotent, acks=all.
   const producerConfig = path.join(os.tmpdir(), `${runId}-producer.properties`);
-  writeFileSync(producerConfig, 'enable.idempotence=true\nacks=all\ndelivery.timeout.ms=120000\n');
+  // VerifiableProducer sets retries=0 unless told otherwise, which the idempotent producer refuses.
+  writeFileSync(producerConfig, 'enable.idempotence=true\nacks=all\nretries=2147483647\ndelivery.timeout.ms=120000\n');
   const bootstrap = cluster.brokers.join(',');
   log(
     `verify kafka-tools-leader-kill: VerifiableProducer → ${topic} (${options.messages} records), VerifiableConsumer`,
@@ -146,9 +147,24 @@ export async function runVerifiableTools(options: {
       const event = parseToolLine(line);
       if (event) producerEvents.push(event);
     });
-    const producerExit = new Promise<number | null>((resolve) => producer.on('close', (code) => resolve(code)));
+    let producerErrors = '';
+    producer.stderr.on('data', (chunk: Buffer) => (producerErrors = (producerErrors + chunk.toString()).slice(-2_000)));
+    let producerCode: number | null | undefined;
+    const producerExit = new Promise<number | null>((resolve) =>
+      producer.on('close', (code) => resolve((producerCode = code))),
+    );
     const acked = () => producerEvents.filter((e) => e.name === 'producer_send_success').length;
-    await eventually('30% acknowledged', async () => (acked() >= options.messages * 0.3 ? true : undefined), 300_000);
+    await eventually(
+      '30% acknowledged',
+      async () => {
+        if (acked() >= options.messages * 0.3) return true;
+        if (producerCode !== undefined)
+          throw new Error(`VerifiableProducer exited ${producerCode}: ${producerErrors.trim().slice(-500)}`);
+        return undefined;
+      },
+      300_000,
+      { rethrow: (error) => String(error).includes('VerifiableProducer exited') },
+    );
     const leader = await cluster.waitForLeader(admin, topic, 0);
     log(`verify kafka-tools-leader-kill: kill -9 of node ${leader} (leader of ${topic}[0])`);
     marks.push({ fault: `kill -9 of node ${leader} (leader of ${topic}[0])`, atMs: Date.now() });
