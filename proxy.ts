@@ -37,7 +37,7 @@ export async function proxy(request: NextRequest) {
     forwarded.set('content-security-policy', headers['content-security-policy']!);
     response = NextResponse.next({ request: { headers: forwarded } });
   } else if (decision.kind === 'refuse') {
-    response = Response.json(errorBody(decision.message), {
+    response = Response.json(errorBody(decision.message, decision.field), {
       status: decision.status,
       headers: { 'cache-control': 'no-store' },
     });

@@ -45,7 +45,16 @@ function compare(key: SortKey, a: TGroupSummary, b: TGroupSummary, serverRank: M
 }
 
 /** Overview: every sampled group, worst first; sortable by any column, filterable by name and status. */
-export function OverviewPageClient({ refreshMs, sampleIntervalMs }: { refreshMs: number; sampleIntervalMs: number }) {
+export function OverviewPageClient({
+  refreshMs,
+  sampleIntervalMs,
+  idleStoreMs,
+}: {
+  refreshMs: number;
+  sampleIntervalMs: number;
+  /** SAMPLE_IDLE_STORE_MS: an unchanged group's sample may be this much older without being stale. */
+  idleStoreMs: number;
+}) {
   const query = useGroups(refreshMs);
   const { data, error, isPending } = query;
   const now = useNow();
@@ -171,7 +180,12 @@ export function OverviewPageClient({ refreshMs, sampleIntervalMs }: { refreshMs:
                 </thead>
                 <tbody>
                   {groups.map((g) => (
-                    <GroupRow key={g.groupId} group={g} now={now} stale={isStale(g.sampledAt, now, sampleIntervalMs)} />
+                    <GroupRow
+                      key={g.groupId}
+                      group={g}
+                      now={now}
+                      stale={isStale(g.sampledAt, now, sampleIntervalMs, idleStoreMs)}
+                    />
                   ))}
                 </tbody>
               </table>

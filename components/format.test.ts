@@ -33,6 +33,9 @@ describe('isStale', () => {
   it('allows three sampler rounds and ten seconds of slack', () => {
     expect(isStale('2026-11-29T11:59:36Z', now, 5_000)).toBe(false); // 24 s
     expect(isStale('2026-11-29T11:59:34Z', now, 5_000)).toBe(true); // 26 s
+    // An idle group is stored only every idleStoreMs: 26 s is not stale then, 56 s is.
+    expect(isStale('2026-11-29T11:59:34Z', now, 5_000, 30_000)).toBe(false);
+    expect(isStale('2026-11-29T11:59:04Z', now, 5_000, 30_000)).toBe(true);
   });
 });
 

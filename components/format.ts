@@ -49,11 +49,12 @@ export function formatDateTime(iso: string | null | undefined): string {
 }
 
 /**
- * A sample is stale when three sampler rounds (plus slack for a slow round) passed without a newer one: the
- * sampler is down or no longer sees the group, and the numbers are history, not the present.
+ * A sample is stale when three sampler rounds (plus slack for a slow round) passed without a newer one, on
+ * top of the SAMPLE_IDLE_STORE_MS an unchanged group may go unstored: the sampler is down or no longer sees
+ * the group, and the numbers are history, not the present.
  */
-export function isStale(sampledAtIso: string, nowMs: number, sampleIntervalMs: number): boolean {
-  return nowMs - Date.parse(sampledAtIso) > 3 * sampleIntervalMs + 10_000;
+export function isStale(sampledAtIso: string, nowMs: number, sampleIntervalMs: number, idleStoreMs = 0): boolean {
+  return nowMs - Date.parse(sampledAtIso) > 3 * sampleIntervalMs + idleStoreMs + 10_000;
 }
 
 /** "06:21:01": a time of day in the viewer's time zone (24 h). */

@@ -19,6 +19,16 @@ describe('parseConfig', () => {
     expect(config.SAMPLE_INTERVAL_MS).toBe(5000);
   });
 
+  it('keeps an idle group stored at least once a minute', () => {
+    expect(parseConfig({}).SAMPLE_IDLE_STORE_MS).toBe(30_000);
+    expect(parseConfig({ SAMPLE_INTERVAL_MS: '60000' }).SAMPLE_IDLE_STORE_MS).toBe(30_000);
+    expect(parseConfig({ SAMPLE_IDLE_STORE_MS: '0' }).SAMPLE_IDLE_STORE_MS).toBe(0);
+    expect(() => parseConfig({ SAMPLE_IDLE_STORE_MS: '56000' })).toThrow(
+      /SAMPLE_IDLE_STORE_MS="56000": plus SAMPLE_INTERVAL_MS \(5000\) must be at most 60000/,
+    );
+    expect(() => parseConfig({ SAMPLE_IDLE_STORE_MS: '-1' })).toThrow(ConfigError);
+  });
+
   it('parses booleans, numbers and patterns', () => {
     const config = parseConfig({
       WARDEN_COMMIT_METADATA: 'false',

@@ -3,6 +3,7 @@ import { EMPTY_CLIENT_SETTINGS, parseClientSettings } from './advisor/client-set
 import { EMPTY_ALERT_SETTINGS, parseAlertSettings } from './alerts/alert-settings';
 import { parseTokens, parseUsers, type ParseResult } from './auth/credentials';
 import { SASL_MECHANISMS, Secret, resolveKafkaSecurity, type KafkaSecuritySettings } from './kafka/security';
+import { MAX_IDLE_GAP_MS } from './lag/idle-samples';
 
 // The one place that reads process.env. Every variable of the worker, the UI and the scripts is declared
 // here with its default, in the part of the program that reads it (a shared base, then one object per
@@ -173,6 +174,13 @@ const baseShape = {
     .optional()
     .transform((value) => (value === undefined ? undefined : new Secret(value))),
   SAMPLE_INTERVAL_MS: positiveMs(5_000),
+  /**
+   * An unchanged group (every partition as last stored) is stored again only after this long; readers treat
+   * the rounds between as unchanged (lib/lag/idle-samples.ts). 0 (or anything up to the interval) stores
+   * every round. Plus the interval at most 60 s when it skips, so every minute the rollups cover holds a
+   * stored round of every group.
+   */
+  SAMPLE_IDLE_STORE_MS: z.coerce.number().int().min(0).default(30_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** Set by `next start` (production) and `next dev`; any value is accepted, only "production" matters. */
   NODE_ENV: z.string().default('development'),
@@ -222,6 +230,10 @@ const workerShape = {
   WARDEN_MAX_IN_FLIGHT: positiveInt(64),
   WARDEN_MAX_IN_FLIGHT_PER_PARTITION: positiveInt(16),
   WARDEN_MAX_PENDING_PER_PARTITION: positiveInt(1000),
+  /** 'batch': the pipeline's handleBatch (one upsert and one produce request per batch); 'record': handle. */
+  WARDEN_HANDLER: z.enum(['batch', 'record']).default('batch'),
+  WARDEN_BATCH_SIZE: positiveInt(100),
+  WARDEN_BATCH_LINGER_MS: z.coerce.number().int().min(0).default(0),
   WARDEN_COMMIT_INTERVAL_MS: positiveMs(1_000),
   WARDEN_COMMIT_METADATA: booleanFlag(true),
   WARDEN_STALL_THRESHOLD_MS: positiveMs(30_000),
@@ -340,6 +352,8 @@ const demoShape = {
 const testRunnerShape = {
   /** npm test's ports: broker base+92, controller base+93, UI base+100, workers base+464 and up. */
   WARDEN_TEST_PORT_BASE: portBase(19_000),
+  /** The API fuzz test's seed (e2e/api-fuzz.spec.ts); a failure prints the one to replay. */
+  WARDEN_FUZZ_SEED: z.coerce.number().int().min(0).max(2_147_483_647).default(20_261_201),
 } as const;
 
 /** Every program's variables: what the test runner and the tests (which run every program) read. */
@@ -421,6 +435,7 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   WORKER_PORT: '9464',
   WORKER_HOST: '0.0.0.0',
   SAMPLE_INTERVAL_MS: '5000',
+  SAMPLE_IDLE_STORE_MS: '30000',
   SAMPLER_GROUP_INCLUDE: '^orders-.*',
   SAMPLER_GROUP_EXCLUDE: '^console-consumer-.*',
   SAMPLER_RETENTION_DAYS: '7',
@@ -453,6 +468,9 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   WARDEN_MAX_IN_FLIGHT: '64',
   WARDEN_MAX_IN_FLIGHT_PER_PARTITION: '16',
   WARDEN_MAX_PENDING_PER_PARTITION: '1000',
+  WARDEN_HANDLER: 'batch',
+  WARDEN_BATCH_SIZE: '100',
+  WARDEN_BATCH_LINGER_MS: '0',
   WARDEN_COMMIT_INTERVAL_MS: '1000',
   WARDEN_COMMIT_METADATA: 'true',
   WARDEN_STALL_THRESHOLD_MS: '30000',
@@ -462,6 +480,7 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   WARDEN_KAFKA_HOME: '/var/lib/warden/kafka',
   WARDEN_KAFKA_CONTROLLER_PORT: '9093',
   WARDEN_TEST_PORT_BASE: '19000',
+  WARDEN_FUZZ_SEED: '20261201',
   WARDEN_BENCH_PORT_BASE: '20000',
   WARDEN_VERIFY_PORT_BASE: '21000',
   WARDEN_BACKTEST_PORT_BASE: '22000',
@@ -524,6 +543,17 @@ export function parseConfig<P extends Program = 'all'>(
   }
   const parsed = result.data as z.infer<(typeof PROGRAM_SCHEMAS)[P]>;
   // Cross-variable checks and the PEM files, once every single variable is valid.
+  // An idle store time at or below the interval never skips a round (every round is that far apart).
+  const idleStore = parsed.SAMPLE_IDLE_STORE_MS;
+  if (idleStore > parsed.SAMPLE_INTERVAL_MS && idleStore + parsed.SAMPLE_INTERVAL_MS > MAX_IDLE_GAP_MS) {
+    throw new ConfigError([
+      describeProblem(
+        'SAMPLE_IDLE_STORE_MS',
+        cleaned,
+        `plus SAMPLE_INTERVAL_MS (${parsed.SAMPLE_INTERVAL_MS}) must be at most ${MAX_IDLE_GAP_MS}, so every minute the rollups cover holds a stored round of every group (lib/lag/idle-samples.ts)`,
+      ),
+    ]);
+  }
   const security = resolveKafkaSecurity(parsed);
   if (security.problems.length > 0) {
     throw new ConfigError(security.problems.map((p) => describeProblem(p.variable, cleaned, p.message)));

@@ -15,6 +15,8 @@ export async function startPipelineConsumer(options: {
   resultsTopic: string;
   dlqTopic?: string;
   beforeStore?: DocumentPipelineOptions['beforeStore'];
+  /** Run the pipeline's `handleBatch` (as the worker does) instead of `handle`; sizes are reported to it. */
+  batch?: { onBatch?: (size: number) => void };
   consumer?: Partial<WardenConsumerOptions<AdmittedEvent>>;
 }): Promise<{ consumer: WardenConsumer<AdmittedEvent>; producer: Producer; stop: () => Promise<void> }> {
   const producer = options.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
@@ -31,7 +33,14 @@ export async function startPipelineConsumer(options: {
     groupId: options.groupId,
     topics: options.topics,
     admit: pipeline.admit,
-    handle: (value, record) => pipeline.handle(value, record),
+    ...(options.batch
+      ? {
+          handleBatch: (items) => {
+            options.batch?.onBatch?.(items.length);
+            return pipeline.handleBatch(items);
+          },
+        }
+      : { handle: (value, record) => pipeline.handle(value, record) }),
     onPermanentFailure: (value, record, error) => pipeline.onPermanentFailure(value, record, error),
     classifyError: pipeline.classifyError,
     onQuarantine: (q) => quarantines.save(q),

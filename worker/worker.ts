@@ -10,6 +10,7 @@ import { ensureTopics } from './kafka/topics';
 import { createConsumer, type WardenConsumer } from './kafka/warden-consumer';
 import type { Logger } from './logger';
 import type { AdmittedEvent } from './pipeline/events';
+import type { SourceRecord } from './core/types';
 import { createDeadLetterWriter } from './pipeline/dead-letter';
 import { createDocumentPipeline } from './pipeline/document-pipeline';
 import { createFaultInjector } from './pipeline/fault-injection';
@@ -125,7 +126,11 @@ export class WardenWorker {
       fromBeginning: true,
       logger,
       admit: pipeline.admit,
-      handle: (value, record) => pipeline.handle(value, record),
+      ...(config.WARDEN_HANDLER === 'batch'
+        ? { handleBatch: pipeline.handleBatch }
+        : { handle: (value: AdmittedEvent, record: SourceRecord) => pipeline.handle(value, record) }),
+      batchSize: config.WARDEN_BATCH_SIZE,
+      batchLingerMs: config.WARDEN_BATCH_LINGER_MS,
       onPermanentFailure: (value, record, error) => pipeline.onPermanentFailure(value, record, error),
       classifyError: pipeline.classifyError,
       deadLetter: createDeadLetterWriter(this.producer, config.WARDEN_DLQ_TOPIC),

@@ -102,10 +102,14 @@ export const ZAcknowledgeRequest = z.object({
   comment: z.string().trim().max(500, 'must be at most 500 characters').optional(),
 });
 
+/** POST /api/alerts/{id}/acknowledge answers who took the alert, and when. */
+export const ZAcknowledgement = z.object({ alertId: z.string(), acknowledgedBy: z.string(), acknowledgedAt: ZIsoTime });
+
 export const ZAlertRouteParams = z.object({ id: z.string().min(1, 'is required').max(600) });
 
 export type TAlert = z.infer<typeof ZAlert>;
 export type TAlertsResponse = z.infer<typeof ZAlertsResponse>;
 export type TSilence = z.infer<typeof ZSilence>;
 export type TSilenceRequest = z.infer<typeof ZSilenceRequest>;
+export type TAcknowledgement = z.infer<typeof ZAcknowledgement>;
 export type TNotification = z.infer<typeof ZNotification>;

@@ -30,3 +30,10 @@ export const ZSessionInfo = z.object({
   next: z.string().optional(),
 });
 export type TSessionInfo = z.infer<typeof ZSessionInfo>;
+
+/** POST /api/auth/sign-out: whether the cookie was a session (a cookie that was none signs nobody out). */
+export const ZSignOutResult = z.object({ signedOut: z.boolean() });
+/** POST /api/auth/sign-out-all: how many of the user's sessions ended, this one included. */
+export const ZSignOutAllResult = z.object({ sessionsEnded: z.number().int().min(0) });
+export type TSignOutResult = z.infer<typeof ZSignOutResult>;
+export type TSignOutAllResult = z.infer<typeof ZSignOutAllResult>;

@@ -1,5 +1,5 @@
 import type { Database } from '../db';
-import type { TSilence, TSilenceRequest } from '../schemas/alerts';
+import type { TAcknowledgement, TSilence, TSilenceRequest } from '../schemas/alerts';
 import { ApiError, notFound } from './api-error';
 import { silenceJson } from './list-alerts';
 
@@ -38,7 +38,7 @@ export async function acknowledgeAlert(
   operator: string,
   comment: string | undefined,
   now = new Date(),
-): Promise<{ alertId: string; acknowledgedBy: string; acknowledgedAt: string }> {
+): Promise<TAcknowledgement> {
   return db.$transaction(async (tx) => {
     const [alert] = await tx.$queryRaw<Array<{ phase: string; acknowledged_by: string | null }>>`
       SELECT phase, acknowledged_by FROM alert WHERE id = ${alertId} FOR UPDATE`;

@@ -1,5 +1,6 @@
 import type { Database } from '../db';
 import { Prisma } from '../generated/prisma/client';
+import { MAX_IDLE_GAP_MS } from '../lag/idle-samples';
 import { appendLogEndPoint, estimateTimeLag, type LogEndPoint } from '../lag/time-lag';
 import {
   LAG_RANGES,
@@ -137,7 +138,7 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
   const firstStepEnd = new Date(window.fromMs + window.stepMs);
   // Independent look-ups, in parallel: each is one index probe.
   const [known, tenMinutesCover, minutesCover] = await Promise.all([
-    db.lagSample.findFirst({ where: { groupId }, select: { id: true } }),
+    db.lagSample.findFirst({ where: { groupId }, select: { sampledAt: true } }),
     window.stepMs % TEN_MINUTE_WIDTH_MS === 0
       ? db.lagRollup10m.findFirst({ where: { groupId, bucket: { lte: firstStepEnd } }, select: { samples: true } })
       : null,
@@ -192,7 +193,10 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
       WHERE group_id = ${groupId} AND sampled_at >= ${from} AND sampled_at < ${to}
       GROUP BY 1, 2, 3`;
   }
-  const byPartition = await readBuckets(db, steps);
+  const [byPartition, before] = await Promise.all([
+    readBuckets(db, steps),
+    rollup === null ? lastStepsBefore(db, groupId, window.fromMs) : Promise.resolve(new Map<string, BucketRow>()),
+  ]);
   const rows = byPartition.flat();
 
   const needsEstimate = new Set(rows.filter((r) => r.maxTimeLagMs === null && r.lastCommitted !== null).map(keyOf));
@@ -226,10 +230,27 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
     for (const p of earlierOf.get(key) ?? [])
       points = appendLogEndPoint(points, { offset: p.lastLogEnd, atMs: p.lastAtMs }, FALLBACK_MAX_POINTS);
     const estimating = needsEstimate.has(key);
-    let previous: BucketRow | undefined;
+    let previous: BucketRow | undefined = before.get(key);
+    // Steps with no stored round within MAX_IDLE_GAP_MS of the last one are that round unchanged (the sampler
+    // skips unchanged groups; lib/lag/idle-samples.ts): its lag and time lag, nothing arrived or consumed.
+    const fillUnchanged = (fromIndex: number, toIndex: number) => {
+      if (!previous) return;
+      const last = previous;
+      const lag = last.lastCommitted === null ? null : Math.max(0, last.lastLogEnd - last.lastCommitted);
+      for (let j = Math.max(0, fromIndex); j < Math.min(count, toIndex); j++) {
+        if (firstBucketMs + j * window.stepMs - last.lastAtMs >= MAX_IDLE_GAP_MS) break;
+        series.lag[j] = lag;
+        series.timeLagMs[j] = lag === 0 ? 0 : (last.maxTimeLagMs ?? null);
+        series.timeLagKind[j] =
+          lag === 0 ? 'caught-up' : series.timeLagMs[j] === null ? null : (last.timeLagKind as TTimeLagKind);
+        series.arrivalRatePerSec[j] = 0;
+        if (last.lastCommitted !== null) series.consumptionRatePerSec[j] = 0;
+      }
+    };
     for (const row of buckets) {
       const i = indexOf(row.bucketMs);
       const atMs = row.lastAtMs;
+      fillUnchanged(previous ? indexOf(previous.bucketMs) + 1 : 0, i);
       if (estimating) points = appendLogEndPoint(points, { offset: row.lastLogEnd, atMs }, FALLBACK_MAX_POINTS);
       if (i < 0 || i >= count) continue;
       series.lag[i] = row.maxLag;
@@ -254,6 +275,7 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
       }
       previous = row;
     }
+    fillUnchanged(previous ? indexOf(previous.bucketMs) + 1 : 0, count);
     return series;
   });
 
@@ -281,6 +303,49 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
     },
     partitions,
   });
+}
+
+/**
+ * Per partition, the newest stored sample within MAX_IDLE_GAP_MS before the range, as a one-sample step: the
+ * round an idle group's first steps are unchanged from.
+ */
+async function lastStepsBefore(db: Database, groupId: string, fromMs: number): Promise<Map<string, BucketRow>> {
+  const rows = await db.$queryRaw<
+    Array<{
+      topic: string;
+      partition: number;
+      at_ms: number;
+      lag: bigint | null;
+      time_lag_ms: bigint | null;
+      time_lag_kind: string | null;
+      log_end: bigint;
+      committed: bigint | null;
+    }>
+  >`
+    SELECT DISTINCT ON (topic, partition) topic, partition, (extract(epoch FROM sampled_at) * 1000)::float8 AS at_ms,
+      lag, coalesce(exact_time_lag_ms, time_lag_ms) AS time_lag_ms,
+      CASE WHEN exact_time_lag_ms IS NOT NULL THEN 'exact' ELSE time_lag_kind END AS time_lag_kind,
+      log_end_offset AS log_end, committed_offset AS committed
+    FROM lag_sample
+    WHERE group_id = ${groupId} AND sampled_at >= ${new Date(fromMs - MAX_IDLE_GAP_MS)} AND sampled_at < ${new Date(fromMs)}
+    ORDER BY topic, partition, sampled_at DESC`;
+  const toNumber = (value: bigint | null) => (value === null ? null : Number(value));
+  return new Map(
+    rows.map((r) => [
+      keyOf(r),
+      {
+        topic: r.topic,
+        partition: r.partition,
+        bucketMs: Number.NEGATIVE_INFINITY,
+        lastAtMs: r.at_ms,
+        maxLag: toNumber(r.lag),
+        maxTimeLagMs: toNumber(r.time_lag_ms),
+        timeLagKind: r.time_lag_kind,
+        lastLogEnd: Number(r.log_end),
+        lastCommitted: toNumber(r.committed),
+      },
+    ]),
+  );
 }
 
 /** Log-end points before the range, at most one per minute-or-step, oldest first. */

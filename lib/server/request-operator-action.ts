@@ -39,7 +39,7 @@ export async function requestOperatorAction(
 ): Promise<TOperatorAction> {
   const { groupId, topic, partition } = target;
   const name = `${topic}-${partition}`;
-  const groupSample = await db.lagSample.findFirst({ where: { groupId }, select: { id: true } });
+  const groupSample = await db.lagSample.findFirst({ where: { groupId }, select: { sampledAt: true } });
   if (!groupSample) throw notFound(`consumer group "${groupId}" has never been sampled`);
   const sample = await db.lagSample.findFirst({ where: { groupId, topic, partition }, orderBy: { sampledAt: 'desc' } });
   if (!sample) throw notFound(`partition ${name} of group "${groupId}" has never been sampled`);

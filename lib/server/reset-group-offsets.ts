@@ -45,7 +45,10 @@ export async function resetGroupOffsets(
       `consumer group "${groupId}" is a Warden consumer: its partitions are moved by the worker that owns them (resume, skip or seek on the Quarantine page), not by rewriting its offsets`,
     );
   }
-  const topicSample = await db.lagSample.findFirst({ where: { groupId, topic: request.topic }, select: { id: true } });
+  const topicSample = await db.lagSample.findFirst({
+    where: { groupId, topic: request.topic },
+    select: { sampledAt: true },
+  });
   if (!topicSample)
     throw new ApiError(
       404,

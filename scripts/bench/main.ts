@@ -57,8 +57,8 @@ async function main(): Promise<number> {
     // Its own data directory: the pre-produced topics are kept for the next run, away from the demo's.
     home: config.WARDEN_KAFKA_HOME ?? path.join(ROOT, '.warden', 'kafka-bench'),
   };
-  // The group-page reads (11a, 11b) need Postgres only: run alone, they start no broker.
-  const needsKafka = plans.some((p) => p.kind !== 'api-reads');
+  // The group-page reads (11a, 11b) and the generated fleet (10s) need Postgres only: run alone, they start no broker.
+  const needsKafka = plans.some((p) => p.kind !== 'api-reads' && p.kind !== 'sampler-scale');
   const brokerStartedHere = needsKafka && config.usesLocalBroker && !(await localBrokerRunning(broker));
   let admin: Admin | null = null;
   let producer: Producer | null = null;
@@ -95,6 +95,7 @@ async function main(): Promise<number> {
       cpuProfileDir: args.cpuProfile ? path.join(ROOT, 'bench-results', 'profiles', stamp) : undefined,
       runTopics,
       baseDatabaseUrl: config.DATABASE_URL,
+      samplerIdleStoreMs: config.SAMPLE_IDLE_STORE_MS,
       samplerState: {
         timeLagPoints: config.SAMPLER_TIME_LAG_POINTS,
         timeLagSpacingMs: config.SAMPLER_TIME_LAG_SPACING_MS,

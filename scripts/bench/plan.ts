@@ -22,6 +22,9 @@ export interface BenchSizes {
   /** Sampler rounds measured by (10) (the first, which connects, is reported apart) and their spacing. */
   samplerRounds: number;
   samplerIntervalMs: number;
+  /** (10s): groups of the generated fleet (x SCALE_PARTITIONS) and the rounds measured (the first is reported apart). */
+  scaleGroups: number;
+  scaleRounds: number;
   /** Timed calls of each read in (11a) and (11b), after a few untimed warm-up calls. */
   apiIterations: number;
   /** Operator actions timed by (12). */
@@ -41,9 +44,11 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     memoryBacklog: 1_000_000,
     memoryHealthyPerPartition: 10_000,
     memoryObserveMs: 20_000,
-    pipelineRecords: 5_000,
+    pipelineRecords: 30_000,
     samplerRounds: 31,
     samplerIntervalMs: 5_000,
+    scaleGroups: 2_000,
+    scaleRounds: 7,
     apiIterations: 300,
     actionRounds: 20,
     repeat: 5,
@@ -57,9 +62,11 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     memoryBacklog: 50_000,
     memoryHealthyPerPartition: 1_000,
     memoryObserveMs: 1_000,
-    pipelineRecords: 300,
+    pipelineRecords: 2_000,
     samplerRounds: 3,
     samplerIntervalMs: 250,
+    scaleGroups: 100,
+    scaleRounds: 3,
     apiIterations: 10,
     actionRounds: 3,
     repeat: 1,
@@ -68,6 +75,10 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
 };
 
 export const PARTITIONS = 6;
+/** (9): the batch pipeline's budgets; several batches in flight at once, so the database and broker overlap. */
+export const PIPELINE_BATCH_SIZE = 200;
+export const PIPELINE_IN_FLIGHT = 1_200;
+export const PIPELINE_IN_FLIGHT_PER_PARTITION = 200;
 /** Commit interval of every Warden workload (the library default is 1000 ms). */
 export const BENCH_COMMIT_INTERVAL_MS = 1_000;
 export const KEYED_RETRY_KEYS = 10;
@@ -96,6 +107,15 @@ export const SAMPLER_PARTITIONS = 50;
 export const SAMPLER_TOPICS = 10;
 /** (10): a round must take under this much sampler time. */
 export const SAMPLER_ROUND_TARGET_MS = 1_000;
+/**
+ * (10s): the fleet-scale sampler round from a generated cluster state: 2,000 groups x 50 partitions in full
+ * mode, each group on its own topic, a tenth of the groups busy in any one round (workloads/generated-cluster.ts).
+ */
+export const SCALE_PARTITIONS = 50;
+export const SCALE_BUSY_SHARE = 0.1;
+/** (10s): the round (compute + write) must stay inside the 5 s interval, and under this at p95. */
+export const SCALE_ROUND_TARGET_MS = 2_500;
+export const SCALE_ROUND_LIMIT_MS = 5_000;
 /** (11): seeded history: 7 days of 5-second samples of one group's 50 partitions, with rollups. */
 export const API_SEED = { days: 7, intervalMs: 5_000, partitions: 50 };
 /** (11): each read must answer within this at p95. */
@@ -116,6 +136,7 @@ export interface WorkloadPlan {
   ordering?: OrderingMode;
   maxInFlight?: number;
   maxInFlightPerPartition?: number;
+  batchSize?: number;
   watchedPartitions?: number[];
   /** keyed-retries: records per second of the producer; null = as fast as it can. */
   paceRecordsPerSec?: number | null;
@@ -129,7 +150,12 @@ export interface WorkloadPlan {
 
 /** Workloads that time operations rather than count records: no records/s, no ratio to (1). */
 export function isTimingWorkload(plan: Pick<WorkloadPlan, 'kind'>): boolean {
-  return plan.kind === 'sampler-round' || plan.kind === 'api-reads' || plan.kind === 'action-round-trip';
+  return (
+    plan.kind === 'sampler-round' ||
+    plan.kind === 'sampler-scale' ||
+    plan.kind === 'api-reads' ||
+    plan.kind === 'action-round-trip'
+  );
 }
 
 export function layouts(sizes: BenchSizes): Record<LayoutId, TopicLayout> {
@@ -286,17 +312,36 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
   },
   {
     id: '9',
-    title: 'full pipeline: Postgres upsert + result publish, key mode',
+    title: `full pipeline: batched Postgres upsert + result publish, key mode, batches of ${PIPELINE_BATCH_SIZE}, ${PIPELINE_IN_FLIGHT} in flight (${PIPELINE_IN_FLIGHT_PER_PARTITION} per partition)`,
     kind: 'pipeline',
     layout: 'pipeline',
     handlerMs: 0,
     ordering: 'key',
+    maxInFlight: PIPELINE_IN_FLIGHT,
+    maxInFlightPerPartition: PIPELINE_IN_FLIGHT_PER_PARTITION,
+    batchSize: PIPELINE_BATCH_SIZE,
+    repeated: false,
+  },
+  {
+    id: '9r',
+    title: 'raw kafkajs + Postgres: the same batched upsert + result publish, no guarantees, commit per batch',
+    kind: 'raw-pipeline',
+    layout: 'pipeline',
+    handlerMs: 0,
     repeated: false,
   },
   {
     id: '10',
     title: `sampler round: ${SAMPLER_GROUPS} groups x ${SAMPLER_PARTITIONS} partitions, real broker and Postgres`,
     kind: 'sampler-round',
+    layout: null,
+    handlerMs: 0,
+    repeated: false,
+  },
+  {
+    id: '10s',
+    title: `sampler round at fleet size: ${SIZES.full.scaleGroups.toLocaleString('en-US')} groups x ${SCALE_PARTITIONS} partitions (quick: ${SIZES.quick.scaleGroups}), generated cluster state, real Postgres`,
+    kind: 'sampler-scale',
     layout: null,
     handlerMs: 0,
     repeated: false,

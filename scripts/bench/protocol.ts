@@ -11,9 +11,20 @@ export type WorkloadKind =
   | 'keyed-retries'
   | 'memory'
   | 'pipeline'
+  | 'raw-pipeline'
   | 'sampler-round'
+  | 'sampler-scale'
   | 'api-reads'
   | 'action-round-trip';
+
+/** The sampler's SAMPLER_* settings (from config), as (10) and (10s) pass them on. */
+export interface SamplerStateSettings {
+  timeLagPoints: number;
+  timeLagSpacingMs: number;
+  rateWindowMs: number;
+  exactTimeLagIntervalMs: number;
+  exactTimeLagMaxPartitions: number;
+}
 
 export interface ChildSpec {
   workload: string;
@@ -34,6 +45,8 @@ export interface ChildSpec {
     maxInFlight?: number;
     maxInFlightPerPartition?: number;
     maxPendingPerPartition?: number;
+    /** handleBatch workloads: records per batch (default the core's). */
+    batchSize?: number;
     commitIntervalMs: number;
     retry?: { baseMs: number; maxMs: number };
   };
@@ -52,13 +65,19 @@ export interface ChildSpec {
     partitions: number;
     rounds: number;
     intervalMs: number;
-    state: {
-      timeLagPoints: number;
-      timeLagSpacingMs: number;
-      rateWindowMs: number;
-      exactTimeLagIntervalMs: number;
-      exactTimeLagMaxPartitions: number;
-    };
+    state: SamplerStateSettings;
+  };
+  /** sampler-scale: the bench database, the generated fleet's size and busy share, rounds and the sampler's settings. */
+  samplerScale?: {
+    databaseUrl: string;
+    groups: number;
+    partitions: number;
+    busyShare: number;
+    rounds: number;
+    intervalMs: number;
+    /** SAMPLE_IDLE_STORE_MS. */
+    idleStoreMs: number;
+    state: SamplerStateSettings;
   };
   /** api-reads: the seeded database, the group, which read, how often, and the analysis settings (from config). */
   apiReads?: {

@@ -6,6 +6,8 @@ import { prepareBenchDatabase } from './bench-database';
 import {
   PARTITIONS,
   SAMPLER_GROUPS,
+  SCALE_BUSY_SHARE,
+  SCALE_PARTITIONS,
   SAMPLER_PARTITIONS,
   SAMPLER_TOPICS,
   KEYED_RETRY_KEYS,
@@ -38,6 +40,8 @@ export interface Services {
   runTopics: Map<string, string>;
   /** The configured DATABASE_URL; (11) derives its own database from it. */
   baseDatabaseUrl: string;
+  /** SAMPLE_IDLE_STORE_MS: how often an unchanged group is stored (10s). */
+  samplerIdleStoreMs: number;
   /** (10) samples with the configured sampler settings; (11) analyses with the configured advisor settings. */
   samplerState: NonNullable<ChildSpec['sampler']>['state'];
   analysis: { timeLagObjectiveMs: number | null; rateWindowMs: number };
@@ -57,7 +61,8 @@ export async function createRunTopics(admin: Admin, plans: readonly WorkloadPlan
   const topics = new Map<string, string>();
   for (const plan of plans) {
     if (plan.kind === 'keyed-retries') topics.set(plan.id, `warden-bench.keyed-retries.${run}.${plan.id}`);
-    if (plan.kind === 'pipeline') topics.set(plan.id, `warden-bench.results.${run}.${plan.id}`);
+    if (plan.kind === 'pipeline' || plan.kind === 'raw-pipeline')
+      topics.set(plan.id, `warden-bench.results.${run}.${plan.id}`);
     if (plan.kind === 'action-round-trip') {
       topics.set(plan.id, `warden-bench.actions.${run}.${plan.id}`);
       topics.set(`${plan.id}.dlq`, `warden-bench.actions-dlq.${run}.${plan.id}`);
@@ -104,6 +109,7 @@ function specFor(plan: WorkloadPlan, services: Services, topic: string, endOffse
           ordering: plan.ordering,
           maxInFlight: plan.maxInFlight,
           maxInFlightPerPartition: plan.maxInFlightPerPartition,
+          batchSize: plan.batchSize,
           commitIntervalMs: services.commitIntervalMs,
           retry: plan.kind === 'keyed-retries' ? KEYED_RETRY_BACKOFF : undefined,
         }
@@ -227,6 +233,29 @@ async function runSamplerWorkload(plan: WorkloadPlan, services: Services): Promi
   );
 }
 
+/** (10s): the sampler's compute and write path over a generated fleet, against the bench database. */
+async function runSamplerScaleWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
+  await migrateDatabase(services.databaseUrl);
+  return runChild(
+    {
+      ...specFor(plan, services, '', []),
+      // 100,000-row rounds take a minute each when the shared machine is at a load of 40.
+      timeoutMs: Math.max(services.sizes.timeoutMs, 1_800_000),
+      samplerScale: {
+        databaseUrl: services.databaseUrl,
+        groups: services.sizes.scaleGroups,
+        partitions: SCALE_PARTITIONS,
+        busyShare: SCALE_BUSY_SHARE,
+        rounds: services.sizes.scaleRounds,
+        intervalMs: services.sizes.samplerIntervalMs,
+        idleStoreMs: services.samplerIdleStoreMs,
+        state: services.samplerState,
+      },
+    },
+    { cpuProfileDir: services.cpuProfileDir },
+  );
+}
+
 let apiSeed: Promise<ApiSeed> | null = null;
 
 /** (11a), (11b): the seeded API bench database (seeded once per bench run at most), then the timed reads. */
@@ -283,11 +312,12 @@ async function runActionRoundTripWorkload(plan: WorkloadPlan, services: Services
 export async function runWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
   if (plan.kind === 'keyed-retries') return runKeyedRetries(plan, services);
   if (plan.kind === 'sampler-round') return runSamplerWorkload(plan, services);
+  if (plan.kind === 'sampler-scale') return runSamplerScaleWorkload(plan, services);
   if (plan.kind === 'api-reads') return runApiReadsWorkload(plan, services);
   if (plan.kind === 'action-round-trip') return runActionRoundTripWorkload(plan, services);
   const prepared = services.topics.get(plan.layout!);
   if (!prepared) throw new Error(`workload ${plan.id}: topic ${plan.layout} was not prepared`);
-  if (plan.kind === 'pipeline') return runPipelineWorkload(plan, services, prepared);
+  if (plan.kind === 'pipeline' || plan.kind === 'raw-pipeline') return runPipelineWorkload(plan, services, prepared);
   return runChild(
     {
       ...specFor(plan, services, prepared.topic, prepared.endOffsets),

@@ -30,6 +30,8 @@ describe('CONSUMER_CORE_DEFAULTS', () => {
       stallThresholdMs: 30_000,
       stallDeadLetterAfterMs: null,
       stallCheckIntervalMs: 1000,
+      batchSize: 100,
+      batchLingerMs: 0,
     });
   });
 });
@@ -70,6 +72,8 @@ describe('resolveCoreSettings', () => {
     [{ stallThresholdMs: -5 }, /^stallThresholdMs must be >= 0/],
     [{ stallDeadLetterAfterMs: -1, deadLetter: () => Promise.resolve() }, /^stallDeadLetterAfterMs must be >= 0/],
     [{ stallCheckIntervalMs: 0 }, /^stallCheckIntervalMs must be a positive integer/],
+    [{ batchSize: 1.5 }, /^batchSize must be a positive integer/],
+    [{ batchLingerMs: -1 }, /^batchLingerMs must be >= 0/],
   ])('rejects %o', (bad, message) => {
     expect(() => resolveCoreSettings(options(bad))).toThrow(RangeError);
     expect(() => resolveCoreSettings(options(bad))).toThrow(message);

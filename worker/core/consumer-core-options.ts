@@ -6,6 +6,7 @@ import { DEFAULT_BACKOFF, validateBackoff, type BackoffPolicy } from './backoff'
 import { defaultClassifyError } from './classify-error';
 import type {
   Admission,
+  BatchHandler,
   Clock,
   CoreEvent,
   DeadLetterInfo,
@@ -78,6 +79,10 @@ const TUNABLES = {
   ),
   /** How often stuck records are checked when `stallDeadLetterAfterMs` is set. */
   stallCheckIntervalMs: tunable(1000, positiveInteger),
+  /** Most records in one `handleBatch` call (each still takes its own execution slot). */
+  batchSize: tunable(100, positiveInteger),
+  /** How long a batch that is not full waits for more records; 0: it goes at the end of its scheduling turn. */
+  batchLingerMs: tunable(0, nonNegative),
 };
 
 type Tunables = typeof TUNABLES;
@@ -92,8 +97,18 @@ export interface ConsumerCoreOptions<T> extends TunableOptions {
   random: Random;
   /** Decode, validate and derive the result key before the record takes an execution slot. Must be pure. */
   admit(record: SourceRecord): Admission<T>;
-  /** The work. Resolves when the record is complete (its result delivery acknowledged). */
-  handle(value: T, record: SourceRecord, ctx: HandlerContext): Promise<void>;
+  /**
+   * The work, one record per call (the default). Resolves when the record is complete (its result delivery
+   * acknowledged). Exactly one of `handle` and `handleBatch` is given.
+   */
+  handle?: (value: T, record: SourceRecord, ctx: HandlerContext) => Promise<void>;
+  /**
+   * The work, up to `batchSize` records per call. Batches keep the ordering mode: a key lane ('key') or the
+   * partition ('partition') contributes consecutive records in offset order, and a record completes only
+   * after the records before it in its lane in the batch did; when one of those fails, the later ones are
+   * run again after it (so handlers must be idempotent, as redelivery already requires).
+   */
+  handleBatch?: BatchHandler<T>;
   classifyError?: (err: unknown) => ErrorClass;
   /** Classifies `source.commit` rejections; 'permanent' makes the core fatal. Defaults to `classifyError`. */
   classifyCommitError?: (err: unknown) => ErrorClass;
@@ -128,6 +143,9 @@ export function resolveCoreSettings<T>(options: ConsumerCoreOptions<T>): CoreSet
     // Rows differ in their value type; each row checks the value of its own option.
     const row = TUNABLES[name] as Tunable<unknown>;
     (tunables as Record<keyof Tunables, unknown>)[name] = row.check(name, options[name] ?? row.default);
+  }
+  if ((options.handle === undefined) === (options.handleBatch === undefined)) {
+    throw new Error('give exactly one of handle and handleBatch');
   }
   if (tunables.quarantinePolicy === 'dead-letter' && !options.deadLetter) {
     throw new Error("quarantinePolicy 'dead-letter' needs a deadLetter port");

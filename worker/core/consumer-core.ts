@@ -22,6 +22,7 @@
 //   starting work and reports not ready, so it never consumes past input it could not hold back.
 
 import { Backpressure } from './backpressure';
+import { BatchFormer } from './batch-former';
 import { CallTracker } from './call-tracker';
 import { describeError } from './classify-error';
 import { CommitScheduler } from './commit-scheduler';
@@ -44,6 +45,7 @@ import { StallWatch } from './stall-watch';
 import { formatTopicPartition, topicPartitionKey } from './topic-partition';
 import type {
   Admission,
+  BatchItem,
   Clock,
   CommitRequest,
   CompletionOutcome,
@@ -65,6 +67,7 @@ import type {
   SourcePort,
   SourceRecord,
   StallInfo,
+  TimerHandle,
   TopicPartition,
 } from './types';
 
@@ -78,6 +81,23 @@ export interface DeliverResult {
   dropped: number;
 }
 
+/**
+ * A started record of batch mode. `previous` is the record before it in its lane when both were started in
+ * one scheduling turn (consecutive lane records share batches); `gate` resolves once this record's outcome is
+ * known: true when it completed, so the next one of its lane may complete too.
+ */
+interface BatchSlot<T> {
+  call: RecordCall<T>;
+  previous: BatchSlot<T> | null;
+  gate: Promise<boolean>;
+  openGate: (completed: boolean) => void;
+}
+
+/** How a batch record's own promise and its lane predecessor's outcome combine. */
+type BatchOutcome = { ok: true } | { ok: false; error: unknown } | { ok: 'requeue' };
+const BATCH_OK: BatchOutcome = { ok: true };
+const BATCH_REQUEUE: BatchOutcome = { ok: 'requeue' };
+
 export class ConsumerCore<T> {
   private readonly source: SourcePort;
   private readonly clock: Clock;
@@ -89,6 +109,10 @@ export class ConsumerCore<T> {
   private readonly sourceControl: SourceControl;
   private readonly stallWatch: StallWatch<T>;
   private readonly commits: CommitScheduler;
+  /** Batch mode only (`handleBatch`): the forming batch. */
+  private readonly batches: BatchFormer<BatchSlot<T>> | null;
+  /** Batch mode: the scheduling turn armed for the next timer turn. */
+  private batchTurnTimer: TimerHandle | null = null;
 
   private readonly partitions = new Map<string, OwnedPartition<T>>();
   /** The partitions in a stable order for round-robin scheduling; rebuilt only when the assignment changes. */
@@ -144,6 +168,12 @@ export class ConsumerCore<T> {
       () => this.commitOnce(),
       (err) => this.setFatal(`commit bookkeeping failed: ${describeError(err)}`),
     );
+    this.batches =
+      options.handleBatch === undefined
+        ? null
+        : new BatchFormer<BatchSlot<T>>(this.clock, this.settings.batchSize, this.settings.batchLingerMs, (batch) =>
+            this.runBatch(batch),
+          );
   }
 
   // --- state -----------------------------------------------------------------------------------------
@@ -312,6 +342,22 @@ export class ConsumerCore<T> {
    * (round robin), so one busy partition cannot take every slot first.
    */
   private pump(): void {
+    if (this.batches !== null) {
+      // Batch mode: one scheduling turn per timer turn, after every completion of this one has settled, so
+      // the records those completions free are taken together (and a lane's next records with them).
+      this.batchTurnTimer ??= this.clock.setTimeout(() => this.batchTurn(), 0);
+      return;
+    }
+    this.pumpNow();
+  }
+
+  private batchTurn(): void {
+    this.batchTurnTimer = null;
+    this.pumpNow();
+    this.batches!.turnEnded(this.calls.slotsInUse < this.settings.maxInFlight);
+  }
+
+  private pumpNow(): void {
     if (this.pumping) {
       this.pumpRequested = true;
       return;
@@ -356,10 +402,122 @@ export class ConsumerCore<T> {
     if (knownComplete !== undefined) {
       partition.skip.delete(head.offset);
       this.completeEntry(head, skipOutcome(knownComplete));
+    } else if (this.batches !== null) {
+      this.startLaneRun(partition, head);
     } else {
       this.startHandle(head);
     }
     return true;
+  }
+
+  /**
+   * Batch mode: starts the lane head and, while slots allow, the waiting records after it in its lane, so a
+   * lane contributes consecutive records in offset order. A record known complete, or whose earlier call still
+   * runs, ends the run (it is taken as a head later).
+   */
+  private startLaneRun(partition: OwnedPartition<T>, head: RecordEntry<T>): void {
+    let previous = this.startBatchRecord(head, null);
+    if (head.lane === null || head.lane === undefined) return;
+    for (let next = head.laneNext; next !== null; next = next.laneNext) {
+      // A lane run never spans two batches: a full batch was handed over and the run ends with it.
+      if (this.batches!.size === 0) return;
+      if (next.status !== 'buffered' || next.phase !== 'handle') return;
+      if (this.calls.slotsInUse >= this.settings.maxInFlight) return;
+      if (partition.inFlight >= this.settings.maxInFlightPerPartition) return;
+      if (partition.skip.size > 0 && partition.skip.has(next.offset)) return;
+      if (this.calls.isRunning(partition, next.offset)) return;
+      previous = this.startBatchRecord(next, previous);
+    }
+  }
+
+  private startBatchRecord(entry: RecordEntry<T>, previous: BatchSlot<T> | null): BatchSlot<T> {
+    if (!entry.record) throw new Error(`record ${entry.offset} has no payload`);
+    entry.status = 'running';
+    entry.handleAttempts++;
+    entry.firstStartedAtMs ??= this.clock.now();
+    const call = this.calls.begin(entry, 'handle', true, entry.handleAttempts);
+    let openGate!: (completed: boolean) => void;
+    const gate = new Promise<boolean>((resolve) => (openGate = resolve));
+    const slot: BatchSlot<T> = { call, previous, gate, openGate };
+    this.batches!.add(slot);
+    return slot;
+  }
+
+  /**
+   * Hands a formed batch to `handleBatch`. Records released while the batch formed (rewind, revoke, stall
+   * dead-letter, operator seek) are left out: their call ends unrun and their lane successors run again.
+   */
+  private runBatch(batch: BatchSlot<T>[]): void {
+    const live: BatchSlot<T>[] = [];
+    const indexOf = new Map<BatchSlot<T>, number>();
+    for (const slot of batch) {
+      const previousLeftOut = slot.previous !== null && !indexOf.has(slot.previous);
+      if (slot.call.detached === null && !slot.call.settled && !previousLeftOut) {
+        indexOf.set(slot, live.length);
+        live.push(slot);
+        continue;
+      }
+      slot.previous = null;
+      slot.openGate(false);
+      if (previousLeftOut && slot.call.detached === null) this.requeue(slot.call);
+      else this.calls.end(slot.call);
+    }
+    if (live.length > 0) {
+      const items: BatchItem<T>[] = live.map((slot) => ({
+        value: slot.call.entry.value as T,
+        record: slot.call.entry.record!,
+        context: slot.call,
+        previous: slot.previous === null ? null : indexOf.get(slot.previous)!,
+      }));
+      let results: readonly Promise<void>[];
+      try {
+        results = this.options.handleBatch!(items);
+        if (results.length !== live.length) {
+          throw new Error(`handleBatch returned ${results.length} results for ${live.length} records`);
+        }
+      } catch (err) {
+        const failed = Promise.reject(err);
+        results = live.map(() => failed);
+      }
+      for (let index = 0; index < live.length; index++) this.awaitBatchCall(live[index]!, results[index]!);
+    }
+    this.calls.notifyIfIdle();
+  }
+
+  /**
+   * A batch record settles once its own promise did and its lane predecessor in the batch completed; when that
+   * predecessor did not complete, the record waits in its lane and runs again after it (order kept).
+   */
+  private awaitBatchCall(slot: BatchSlot<T>, running: Promise<void>): void {
+    const own: Promise<BatchOutcome> = Promise.resolve(running).then(
+      () => BATCH_OK,
+      (error: unknown): BatchOutcome => ({ ok: false, error }),
+    );
+    const previousGate = slot.previous?.gate ?? null;
+    slot.previous = null;
+    const outcome =
+      previousGate === null ? own : previousGate.then((completed) => (completed ? own : own.then(() => BATCH_REQUEUE)));
+    void outcome.then((result) => {
+      slot.openGate(result.ok === true && slot.call.detached === null);
+      if (result.ok === 'requeue') this.requeue(slot.call);
+      else if (result.ok) this.settle(slot.call, true, undefined);
+      else this.settle(slot.call, false, result.error);
+    });
+  }
+
+  /** The record's attempt does not count: it waits in its lane for the record before it, then runs again. */
+  private requeue(call: RecordCall<T>): void {
+    this.calls.end(call);
+    const { entry } = call;
+    if (call.detached !== null) {
+      this.settleDetached(call, false);
+    } else {
+      entry.handleAttempts--;
+      entry.status = 'buffered';
+      entry.owner.lanes.headChanged(entry);
+    }
+    this.calls.notifyIfIdle();
+    this.pump();
   }
 
   /** The partition startNext scans; acceptReadyHead reads it (one function for all scans: no closure per call). */
@@ -386,7 +544,7 @@ export class ConsumerCore<T> {
     const call = this.calls.begin(entry, 'handle', true, entry.handleAttempts);
     let running: Promise<void>;
     try {
-      running = this.options.handle(entry.value as T, record, call);
+      running = this.options.handle!(entry.value as T, record, call);
     } catch (err) {
       running = Promise.reject(err);
     }
@@ -779,6 +937,7 @@ export class ConsumerCore<T> {
 
   /** Stops starting work and commits what is complete, before the partitions are handed over. */
   onRebalanceStart(): Promise<void> {
+    this.batches?.flush();
     this.rebalancing = true;
     return this.commitNow();
   }
@@ -790,6 +949,7 @@ export class ConsumerCore<T> {
    * already complete (or completing) are remembered and not run again. A kept quarantine stays.
    */
   onAssignment(assigned: readonly TopicPartition[]): void {
+    this.batches?.flush();
     const wanted = new Map(assigned.map((tp) => [topicPartitionKey(tp), tp] as const));
     for (const partition of [...this.partitions.values()]) {
       if (!wanted.has(partition.key)) this.revoke(partition);
@@ -861,6 +1021,8 @@ export class ConsumerCore<T> {
    */
   async drain(timeoutMs: number): Promise<DrainResult> {
     this.draining = true;
+    // Records already started in a forming batch run now; drain waits for them like for any call.
+    this.batches?.flush();
     const timedOut = await this.calls.waitForIdle(timeoutMs);
     const abandonedCalls = this.calls.running;
     this.calls.abortAll(this.deliveredEntries(), new Error('drain deadline passed'));
@@ -875,6 +1037,9 @@ export class ConsumerCore<T> {
 
   private close(): void {
     this.closed = true;
+    this.batches?.stop();
+    if (this.batchTurnTimer !== null) this.clock.clearTimeout(this.batchTurnTimer);
+    this.batchTurnTimer = null;
     this.commits.stopAutomatic();
     this.stallWatch.stop();
     for (const entry of this.deliveredEntries()) this.cancelRetry(entry);

@@ -100,6 +100,26 @@ export interface HandlerContext {
   signal?: AbortSignal;
 }
 
+/** One record of a `handleBatch` call: its admitted value, the record and its own attempt context. */
+export interface BatchItem<T> {
+  value: T;
+  record: SourceRecord;
+  context: HandlerContext;
+  /**
+   * Index in this batch of the record before this one in its ordering lane, or null when that record already
+   * completed. A handler keeping order applies this record's effect only after that one's, and not at all when
+   * that one failed: the core then runs this record again after it.
+   */
+  previous: number | null;
+}
+
+/**
+ * The batch work: returns one promise per item, in the items' order, each settling that record alone
+ * (resolved: complete; rejected: that record's failure, classified and routed like a `handle` failure). A
+ * throw or a result of the wrong length fails every record of the batch with that error.
+ */
+export type BatchHandler<T> = (batch: readonly BatchItem<T>[]) => readonly Promise<void>[];
+
 /** Which call currently owns a record: its handler, the failure-result publisher, or the dead-letter writer. */
 export type RecordPhase = 'handle' | 'permanent-failure' | 'dead-letter';
 

@@ -41,7 +41,17 @@ function lagRow(
 }
 
 function round(rows: LagSampleRow[], written = true): RoundResult {
-  return { rows, rebalances: [], written, clusterReadMs: 1, exactReadMs: 0, computeMs: 1, writeMs: 1, durationMs: 120 };
+  return {
+    rows,
+    storedRows: written ? rows.length : 0,
+    rebalances: [],
+    written,
+    clusterReadMs: 1,
+    exactReadMs: 0,
+    computeMs: 1,
+    writeMs: 1,
+    durationMs: 120,
+  };
 }
 
 function setup() {

@@ -1,6 +1,6 @@
 import type { Producer } from 'kafkajs';
 import type { Database } from '../../lib/db';
-import type { SourceRecord } from '../core/types';
+import type { BatchItem, SourceRecord } from '../core/types';
 import { BatchingPublisher } from './batching-publisher';
 import { admitEvent, type AdmittedEvent } from './events';
 import { classifyPipelineError } from './classify-error';
@@ -10,6 +10,11 @@ import { withRecordSpan } from './trace-context';
 // then publish a `stored` result; a record the store rejects for good publishes a `failed` result with
 // the same key. A record completes only when its result is acknowledged by the broker (acks=all). Results
 // waiting while a produce request is in flight share the next one (batching-publisher.ts).
+//
+// `handleBatch` (the worker's default) stores a whole batch with one multi-row upsert, then publishes the
+// batch's results together (one produce request); each record's promise is its own result's acknowledgement.
+// A statement the store refuses is retried row by row, so a poison record fails alone and its neighbours are
+// stored; a transient error (database down) fails each record of the batch, each retried on its own.
 
 export interface ResultEvent {
   eventId: string;
@@ -57,12 +62,29 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
       if (resultKey === null) return Promise.resolve();
       return withRecordSpan('warden process', record.headers, spanAttributes(record), async (traceHeaders) => {
         await options.beforeStore?.({ event, resultKey }, record);
-        await upsertDocument(db, event, record);
+        await upsertDocuments(db, [{ event, record }]);
         await publish(
           resultKey,
           { eventId: event.eventId, businessId: event.businessId, status: 'stored', source: sourceOf(record) },
           traceHeaders,
         );
+      });
+    },
+
+    handleBatch(items: readonly BatchItem<AdmittedEvent>[]): Promise<void>[] {
+      const stored = storeBatch(db, items, options.beforeStore);
+      return items.map(({ value, record }) => {
+        const { event, resultKey } = value;
+        if (resultKey === null) return Promise.resolve();
+        return withRecordSpan('warden process', record.headers, spanAttributes(record), async (traceHeaders) => {
+          const outcome = (await stored).get(record);
+          if (outcome !== STORED) throw outcome;
+          await publish(
+            resultKey,
+            { eventId: event.eventId, businessId: event.businessId, status: 'stored', source: sourceOf(record) },
+            traceHeaders,
+          );
+        });
       });
     },
 
@@ -83,23 +105,159 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
   };
 }
 
+/** A record's store outcome when its row was written (or was a no-op); anything else is its failure. */
+const STORED = Symbol('stored');
+
+interface DocumentWrite {
+  event: AdmittedEvent['event'];
+  record: SourceRecord;
+}
+
 /**
- * Insert or update the document by business id; a redelivery only bumps write_count. Plain SQL rather than
- * the model's upsert: Prisma's query compiler cost about 2-3 ms of CPU per upsert, which capped the whole
- * pipeline near 300 records/s here, against about 0.5 ms for the same statement sent as SQL. Postgres errors
- * (a payload jsonb refuses, say) surface as Prisma's raw-query error with the SQLSTATE, classified as before.
+ * Runs each stored item's `beforeStore` hook, then stores every item whose hook passed with one statement, in
+ * batch order. Keeps lane order: an item whose lane predecessor in the batch (`previous`) was not stored is
+ * not stored either (the core runs it again after that one). Resolves once every record's outcome is known,
+ * with `STORED` or the record's failure (its hook's, the statement's, or, when the statement was refused and
+ * held more than one row, its own row's: the rows are then stored one by one, in order). One promise for
+ * the whole batch, so the records' results are published in one turn and share one produce request.
  */
-function upsertDocument(db: Database, event: AdmittedEvent['event'], record: SourceRecord): Promise<number> {
-  return db.$executeRaw`
-    INSERT INTO stored_document (business_id, event_type, payload, source_topic, source_partition, source_offset)
-    VALUES (${event.businessId}, ${event.type}, ${JSON.stringify(event.payload)}::jsonb, ${record.topic}, ${record.partition},
-      ${BigInt(record.offset)})
+function storeBatch(
+  db: Database,
+  items: readonly BatchItem<AdmittedEvent>[],
+  beforeStore: DocumentPipelineOptions['beforeStore'],
+): Promise<Map<SourceRecord, unknown>> {
+  const hooked = items.map(({ value, record }) =>
+    beforeStore === undefined || value.resultKey === null
+      ? Promise.resolve()
+      : Promise.resolve().then(() => beforeStore(value, record)),
+  );
+  return Promise.allSettled(hooked).then(async (hooks) => {
+    const outcomes = new Map<SourceRecord, unknown>();
+    const notStored = new Set<number>();
+    const indexOf = new Map<SourceRecord, number>();
+    const ready: DocumentWrite[] = [];
+    items.forEach(({ value, record, previous }, index) => {
+      const hook = hooks[index]!;
+      if (previous !== null && notStored.has(previous)) {
+        outcomes.set(record, new Error('the record before it in its lane was not stored'));
+        notStored.add(index);
+      } else if (hook.status === 'rejected') {
+        outcomes.set(record, hook.reason);
+        notStored.add(index);
+      } else if (value.resultKey !== null) {
+        indexOf.set(record, index);
+        ready.push({ event: value.event, record });
+      }
+    });
+    const rows = collapseByBusinessId(ready);
+    const settle = (row: DocumentRow, outcome: unknown) => {
+      for (const record of row.records) {
+        outcomes.set(record, outcome);
+        if (outcome !== STORED) notStored.add(indexOf.get(record)!);
+      }
+    };
+    try {
+      await upsertRows(db, rows);
+      for (const row of rows) settle(row, STORED);
+    } catch (error) {
+      // A transient error (the database is away) would fail every row alone too: each record retries instead.
+      if (rows.length <= 1 || classifyPipelineError(error) === 'transient') {
+        for (const row of rows) settle(row, error);
+        return outcomes;
+      }
+      // One refused row fails the whole statement: find it by storing each row alone, in order (the
+      // records of one business id share their row's outcome).
+      for (const row of rows) {
+        const behindFailure = row.records.some((record) => {
+          const previous = items[indexOf.get(record)!]!.previous;
+          return previous !== null && notStored.has(previous);
+        });
+        if (behindFailure) {
+          settle(row, new Error('the record before it in its lane was not stored'));
+          continue;
+        }
+        try {
+          await upsertRows(db, [row]);
+          settle(row, STORED);
+        } catch (rowError) {
+          settle(row, rowError);
+        }
+      }
+    }
+    return outcomes;
+  });
+}
+
+/**
+ * Inserts or updates documents by business id in one statement (`unnest` of one array per column, rows in
+ * the given order, so first_store_seq follows it). Idempotent: a row whose stored document already came from
+ * the same record, or from a later record of the same partition, changes nothing (a redelivered or older
+ * record is a no-op). Records of one business id in one call collapse to one row: the later offset of their
+ * partition wins (different partitions: the later in the call), and that row counts them all.
+ *
+ * `write_count` is the number of source records whose write the document took: an insert counts its
+ * collapsed records, an update adds its collapsed records; a no-op adds nothing. So write_count - 1 counts
+ * later records of the same business id, never redeliveries.
+ *
+ * Plain SQL rather than the model's upsert: Prisma's query compiler cost about 2-3 ms of CPU per upsert,
+ * which capped the whole pipeline near 300 records/s here, against about 0.5 ms for the same statement sent as
+ * SQL. Postgres errors (a payload jsonb refuses, say) surface as Prisma's raw-query error with the SQLSTATE.
+ */
+export function upsertDocuments(db: Database, writes: readonly DocumentWrite[]): Promise<void> {
+  return upsertRows(db, collapseByBusinessId(writes));
+}
+
+interface DocumentRow {
+  write: DocumentWrite;
+  /** Source records collapsed into this row (distinct offsets). */
+  records: SourceRecord[];
+}
+
+async function upsertRows(db: Database, rows: readonly DocumentRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.$executeRaw`
+    INSERT INTO stored_document
+      (business_id, event_type, payload, source_topic, source_partition, source_offset, write_count)
+    SELECT row.business_id, row.event_type, row.payload::jsonb, row.source_topic, row.source_partition,
+      row.source_offset, row.writes
+    FROM unnest(
+      ${rows.map((row) => row.write.event.businessId)}::text[],
+      ${rows.map((row) => row.write.event.type)}::text[],
+      ${rows.map((row) => JSON.stringify(row.write.event.payload))}::text[],
+      ${rows.map((row) => row.write.record.topic)}::text[],
+      ${rows.map((row) => row.write.record.partition)}::int[],
+      ${rows.map((row) => row.write.record.offset)}::bigint[],
+      ${rows.map((row) => row.records.length)}::int[]
+    ) WITH ORDINALITY
+      AS row(business_id, event_type, payload, source_topic, source_partition, source_offset, writes, ordinal)
+    ORDER BY row.ordinal
     ON CONFLICT (business_id) DO UPDATE SET
       event_type = EXCLUDED.event_type,
       payload = EXCLUDED.payload,
       source_topic = EXCLUDED.source_topic,
       source_partition = EXCLUDED.source_partition,
       source_offset = EXCLUDED.source_offset,
-      write_count = stored_document.write_count + 1,
-      last_stored_at = now()`;
+      write_count = stored_document.write_count + EXCLUDED.write_count,
+      last_stored_at = now()
+    WHERE stored_document.source_topic <> EXCLUDED.source_topic
+      OR stored_document.source_partition <> EXCLUDED.source_partition
+      OR stored_document.source_offset < EXCLUDED.source_offset`;
+}
+
+/** One row per business id, at the position of its first write, carrying the winning write and the count. */
+function collapseByBusinessId(writes: readonly DocumentWrite[]): DocumentRow[] {
+  const rows = new Map<string, DocumentRow>();
+  for (const write of writes) {
+    const row = rows.get(write.event.businessId);
+    if (row === undefined) {
+      rows.set(write.event.businessId, { write, records: [write.record] });
+      continue;
+    }
+    const held = row.write.record;
+    const samePartition = held.topic === write.record.topic && held.partition === write.record.partition;
+    if (samePartition && held.offset === write.record.offset) continue; // the same record twice
+    row.records.push(write.record);
+    if (!samePartition || BigInt(write.record.offset) > BigInt(held.offset)) row.write = write;
+  }
+  return [...rows.values()];
 }

@@ -45,6 +45,7 @@ export function createLagSampler(options: {
     lock,
     instanceId: workerInstanceId(config.KAFKA_CLIENT_ID),
     intervalMs: config.SAMPLE_INTERVAL_MS,
+    idleStoreMs: config.SAMPLE_IDLE_STORE_MS,
     maxBackoffMs: config.SAMPLER_MAX_BACKOFF_MS,
     state: {
       timeLagPoints: config.SAMPLER_TIME_LAG_POINTS,

@@ -2,6 +2,7 @@ import type { Database } from '../../lib/db';
 import { PeriodicTask } from '../periodic-task';
 import type { ClusterReaderPort } from '../../lib/kafka/cluster-reader';
 import type { LockAttempt } from './leader-lock';
+import { IdleGroupFilter } from './idle-group-filter';
 import { insertLagSamples } from './lag-sample-store';
 import { LogEndPointStore } from './log-end-point-store';
 import { inferredRebalanceRow, rebalanceEventData, type RebalanceRow } from './rebalance-rows';
@@ -26,6 +27,11 @@ export interface LagSamplerOptions {
   lock: LeaderLockPort | null;
   instanceId: string;
   intervalMs: number;
+  /**
+   * An unchanged group is stored again only after this long (idle-group-filter.ts). Default 0: every round is
+   * stored (tests, backtests); the worker passes SAMPLE_IDLE_STORE_MS.
+   */
+  idleStoreMs?: number;
   maxBackoffMs: number;
   state: SamplerStateOptions;
   retention: { rawDays: number; rollupDays: number };
@@ -55,7 +61,10 @@ export interface SamplerStats {
 }
 
 export interface RoundResult {
+  /** Every group's rows of the round (metrics read them all). */
   rows: LagSampleRow[];
+  /** Rows stored: the groups that changed or were due (idle-group-filter.ts); 0 when not written. */
+  storedRows: number;
   rebalances: RebalanceRow[];
   /** Whether the rows reached Postgres. */
   written: boolean;
@@ -100,6 +109,7 @@ export class LagSampler {
   private leading = false;
   private lastMaintenanceMs = Number.NEGATIVE_INFINITY;
   private pendingRebalances: RebalanceRow[] = [];
+  private idleGroups: IdleGroupFilter;
   private readonly points: LogEndPointStore;
   private readonly gaps: SamplerGapStore;
   private readonly now: () => number;
@@ -119,6 +129,7 @@ export class LagSampler {
 
   constructor(private readonly options: LagSamplerOptions) {
     this.state = new SamplerState(options.state);
+    this.idleGroups = new IdleGroupFilter(options.idleStoreMs ?? 0);
     this.points = new LogEndPointStore(options.db);
     this.gaps = new SamplerGapStore(options.db, options.instanceId);
     this.now = options.now ?? Date.now;
@@ -233,7 +244,10 @@ export class LagSampler {
     const rebalances = prepared.rebalances.map(inferredRebalanceRow);
     this.queueRebalances(rebalances);
     // A leader whose lock session died during the round writes nothing: another instance may lead by now.
-    const written = this.options.lock && this.leading && !this.options.lock.isHeld ? false : await this.write(rows);
+    const selection = this.idleGroups.select(rows, prepared.nowMs);
+    const written =
+      this.options.lock && this.leading && !this.options.lock.isHeld ? false : await this.write(selection.rows);
+    if (written) this.idleGroups.remember(selection, prepared.nowMs);
     if (!written && this.options.lock && !this.options.lock.isHeld) this.counters.skippedRounds += 1;
     await this.gaps.roundSucceeded(new Date(prepared.nowMs)).catch(() => undefined);
     if (this.counters.consecutiveFailures > 0) {
@@ -245,6 +259,7 @@ export class LagSampler {
     this.counters.lastRoundMs = done - started;
     const result = {
       rows,
+      storedRows: written ? selection.rows.length : 0,
       rebalances,
       written,
       clusterReadMs,
@@ -320,10 +335,14 @@ export class LagSampler {
     }
   }
 
-  /** A new leader starts from the persisted points and empty histories (rates, rebalance trackers). */
+  /**
+   * A new leader starts from the persisted points and empty histories (rates, rebalance trackers, what was
+   * last stored: its first round stores every group).
+   */
   private gainLeadership(): void {
     this.leading = true;
     this.state = new SamplerState(this.options.state);
+    this.idleGroups = new IdleGroupFilter(this.options.idleStoreMs ?? 0);
     this.stateLoaded = false;
     this.pendingRebalances = [];
     this.counters.consecutiveFailures = 0;

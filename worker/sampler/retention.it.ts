@@ -3,6 +3,7 @@ import type { Database } from '../../lib/db';
 import { testDatabase } from '../../test-support/database';
 import { uniqueName } from '../../test-support/integration';
 import { runMaintenance } from './retention';
+import { listSamplePartitions, samplePartitionName } from './sample-partitions';
 
 // Rollups and retention on the real Postgres, with an explicit `now`; only this test's rows are old enough
 // to be deleted, so the other files' rows are left alone.
@@ -158,7 +159,10 @@ describe('runMaintenance', () => {
       [topic, 40n],
     ]);
     expect(await db.consumerPartitionState.count({ where: { groupId } })).toBe(0);
-    expect(result.deletedSamples).toBeGreaterThanOrEqual(1);
+    expect(result.deletedSamples).toBeGreaterThanOrEqual(1); // from the default partition: no day of its own
+    // The raw retention's days and two ahead have their partitions (made by this run or an earlier one).
+    const days = new Set((await listSamplePartitions(db)).map((p) => p.name));
+    for (let day = -7; day <= 2; day++) expect(days).toContain(samplePartitionName(now.getTime() + day * DAY));
 
     // Idempotent: a second run recomputes the newest bucket without double counting.
     await runMaintenance(db, { now, rawRetentionDays: 7, rollupRetentionDays: 90 });

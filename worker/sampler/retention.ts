@@ -1,4 +1,5 @@
 import type { Database } from '../../lib/db';
+import { deleteExpiredDefaultSamples, dropExpiredSamplePartitions, ensureSamplePartitions } from './sample-partitions';
 
 // Rollups and retention, run by the leading sampler about once a minute.
 // - 1-minute rollups of lag_sample into lag_rollup: every complete minute from the newest bucket already
@@ -8,8 +9,10 @@ import type { Database } from '../../lib/db';
 // - 10-minute rollups of those into lag_rollup_10m (long chart ranges): every ten minutes holding a minute the
 //   1-minute rollup just (re)computed is recomputed from its 1-minute rows, so the current ten minutes is
 //   partial (up to its last_minute) and brought up to date every run, never double counted.
-// - Raw lag_sample rows older than the raw retention are deleted only after their minute was rolled up, in
-//   bounded batches so a large backlog never holds long locks.
+// - lag_sample's day partitions (sample-partitions.ts) exist for the raw retention and SAMPLE_PARTITION_DAYS_AHEAD
+//   days ahead; raw retention drops a day's partition once the whole day is older than the retention and
+//   rolled up (so raw rows are kept up to one day longer than the retention), and deletes the default
+//   partition's expired rows in bounded batches so a large backlog never holds long locks.
 // - lag_rollup, lag_rollup_10m, rebalance_event and sampler_gap keep the longer rollup retention; log_end_point rows of
 //   partitions not observed for the raw retention go; consumer_partition_state rows not refreshed for an hour
 //   belong to instances that stopped and are removed.
@@ -26,7 +29,10 @@ export interface RetentionOptions {
 
 export interface MaintenanceResult {
   rolledUpBuckets: number;
+  /** Rows deleted from the default partition. */
   deletedSamples: number;
+  createdSamplePartitions: string[];
+  droppedSamplePartitions: string[];
   /** 1-minute and 10-minute rollup rows. */
   deletedRollups: number;
   deletedRebalances: number;
@@ -40,8 +46,15 @@ const MINUTE_MS = 60_000;
 export const TEN_MINUTES_MS = 10 * MINUTE_MS;
 export const ROLLUP_LOOKBACK_MINUTES = 2;
 export const STALE_CONSUMER_STATE_MS = 3_600_000;
+/** Day partitions of lag_sample kept ready after today. */
+export const SAMPLE_PARTITION_DAYS_AHEAD = 2;
 
 export async function runMaintenance(db: Database, options: RetentionOptions): Promise<MaintenanceResult> {
+  const createdSamplePartitions = await ensureSamplePartitions(db, {
+    now: options.now,
+    daysBack: options.rawRetentionDays,
+    daysAhead: SAMPLE_PARTITION_DAYS_AHEAD,
+  });
   const rolledUpBuckets = await rollUpLagSamples(db, options.now, options.rawRetentionDays);
   const rawCutoff = new Date(options.now.getTime() - options.rawRetentionDays * DAY_MS);
   const rollupCutoff = new Date(options.now.getTime() - options.rollupRetentionDays * DAY_MS);
@@ -52,15 +65,9 @@ export async function runMaintenance(db: Database, options: RetentionOptions): P
   // the current minute, so this only matters when the rollup failed).
   const rolledUpTo = await newestBucketBefore(db, options.now);
   const sampleCutoff = rolledUpTo === null ? null : new Date(Math.min(rawCutoff.getTime(), rolledUpTo.getTime()));
-  let deletedSamples = 0;
-  if (sampleCutoff !== null) {
-    for (let i = 0; i < maxBatches; i++) {
-      const deleted = await db.$executeRaw`
-        DELETE FROM lag_sample WHERE id IN (SELECT id FROM lag_sample WHERE sampled_at < ${sampleCutoff} LIMIT ${batchSize})`;
-      deletedSamples += deleted;
-      if (deleted < batchSize) break;
-    }
-  }
+  const droppedSamplePartitions = sampleCutoff === null ? [] : await dropExpiredSamplePartitions(db, sampleCutoff);
+  const deletedSamples =
+    sampleCutoff === null ? 0 : await deleteExpiredDefaultSamples(db, sampleCutoff, batchSize, maxBatches);
   const deletedRollups =
     (await db.lagRollup.deleteMany({ where: { bucket: { lt: rollupCutoff } } })).count +
     (await db.lagRollup10m.deleteMany({ where: { bucket: { lt: rollupCutoff } } })).count;
@@ -81,6 +88,8 @@ export async function runMaintenance(db: Database, options: RetentionOptions): P
   return {
     rolledUpBuckets,
     deletedSamples,
+    createdSamplePartitions,
+    droppedSamplePartitions,
     deletedRollups,
     deletedRebalances,
     deletedGaps,

@@ -26,10 +26,13 @@ export function GroupPageClient({
   groupId,
   refreshMs,
   sampleIntervalMs,
+  idleStoreMs,
 }: {
   groupId: string;
   refreshMs: number;
   sampleIntervalMs: number;
+  /** SAMPLE_IDLE_STORE_MS: an unchanged group's sample may be this much older without being stale. */
+  idleStoreMs: number;
 }) {
   const group = useGroup(groupId, refreshMs);
   const advice = useGroupAdvice(groupId, refreshMs);
@@ -76,7 +79,7 @@ export function GroupPageClient({
       </div>
       {group.error ? <ErrorState error={group.error} what="the group" hasStaleData={detail !== undefined} /> : null}
       <FiringAlerts refreshMs={refreshMs} groupId={groupId} />
-      {detail && isStale(detail.sampledAt, now, sampleIntervalMs) ? (
+      {detail && isStale(detail.sampledAt, now, sampleIntervalMs, idleStoreMs) ? (
         <p className="banner banner-warn" role="status">
           <strong>Stale:</strong> last sampled {formatAge(detail.sampledAt, now)}. The sampler is down or no longer sees
           this group; the numbers below are from that sample.

@@ -27,6 +27,7 @@ export default async function GroupPage({ params }: Params) {
       groupId={await groupIdOf(params)}
       refreshMs={config.UI_REFRESH_MS}
       sampleIntervalMs={config.SAMPLE_INTERVAL_MS}
+      idleStoreMs={config.SAMPLE_IDLE_STORE_MS}
     />
   );
 }

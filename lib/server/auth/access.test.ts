@@ -241,6 +241,23 @@ describe('proxyDecision', () => {
     });
     expect(await proxyDecision(settings, sessions, page('/sign-in'), now)).toEqual({ kind: 'pass' });
   });
+  it('refuses a path whose percent-escapes do not decode with 400 naming the path, before any other check', async () => {
+    for (const pathname of ['/api/groups/%zz', '/api/groups/%E0%A4%A/lag', '/api/auth/sign-in%', '/groups/a%zz']) {
+      expect(await proxyDecision(settings, sessions, page(pathname, { sessionCookie: sessionOf('vic') }), now)).toEqual(
+        {
+          kind: 'refuse',
+          status: 400,
+          message: 'path: has a percent-escape that does not decode',
+          field: 'path',
+        },
+      );
+    }
+    expect(
+      await proxyDecision(settings, sessions, page('/api/groups/a%2Fb', { sessionCookie: sessionOf('vic') }), now),
+    ).toEqual({
+      kind: 'pass',
+    });
+  });
   it('answers the API with 401/403 and lets sign-in and sign-out through to their own checks', async () => {
     expect(await proxyDecision(settings, sessions, page('/api/groups'), now)).toMatchObject({
       kind: 'refuse',

@@ -6,9 +6,14 @@ import { decideAccess, safeNextPath, type AuthSettings, type SessionLookup } fro
 // - /api/auth/sign-in and /api/auth/sign-out pass (their handlers check the Origin; nobody is signed in yet);
 // - other /api/** need a valid session cookie or bearer token (401), then an unsafe method our own Origin (403);
 // - pages need a valid session; without one they redirect to /sign-in?next=<the page>; /sign-in itself passes.
+// - before all of that, a path with a percent-escape that does not decode ("%zz", a cut UTF-8 sequence) is
+//   refused with 400: Next.js's router would otherwise fail on it with a bare 500 while matching a dynamic
+//   segment, before any route handler could answer.
 
 export type ProxyDecision =
-  { kind: 'pass' } | { kind: 'refuse'; status: 401 | 403; message: string } | { kind: 'redirect'; location: string };
+  | { kind: 'pass' }
+  | { kind: 'refuse'; status: 400 | 401 | 403; message: string; field?: string }
+  | { kind: 'redirect'; location: string };
 
 const OPEN_API = new Set(['/api/auth/sign-in', '/api/auth/sign-out']);
 
@@ -27,6 +32,9 @@ export async function proxyDecision(
   now: Date,
 ): Promise<ProxyDecision> {
   const { pathname } = request;
+  if (!decodesCleanly(pathname)) {
+    return { kind: 'refuse', status: 400, message: 'path: has a percent-escape that does not decode', field: 'path' };
+  }
   if (pathname === '/api' || pathname.startsWith('/api/')) {
     if (OPEN_API.has(pathname)) return { kind: 'pass' };
     const decision = await decideAccess(settings, sessions, request, 'viewer', now);
@@ -38,4 +46,13 @@ export async function proxyDecision(
   if (decision.ok) return { kind: 'pass' };
   const next = safeNextPath(`${pathname}${request.search}`);
   return { kind: 'redirect', location: next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}` };
+}
+
+function decodesCleanly(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,3 +1,4 @@
+import type { TSignOutAllResult, TSignOutResult } from '../../schemas/auth';
 import { ApiError } from '../api-error';
 import type { Principal } from './access';
 import type { AccessLog } from './access-log';
@@ -20,7 +21,7 @@ export async function signOut(
   token: string | undefined,
   client: ClientFacts,
   now = new Date(),
-): Promise<{ signedOut: boolean }> {
+): Promise<TSignOutResult> {
   const userName = await sessions.end(token);
   if (userName !== null) await log.record({ kind: 'sign-out', userName, client }, now);
   return { signedOut: userName !== null };
@@ -33,7 +34,7 @@ export async function signOutEverywhere(
   principal: Principal,
   client: ClientFacts,
   now = new Date(),
-): Promise<{ sessionsEnded: number }> {
+): Promise<TSignOutAllResult> {
   if (principal.via !== 'session') throw new ApiError(400, 'a bearer token has no sessions to end; sign in first');
   const sessionsEnded = await sessions.endAllOf(principal.name);
   await log.record(

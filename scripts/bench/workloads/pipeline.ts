@@ -6,9 +6,10 @@ import type { ChildSpec, Measurement } from '../protocol';
 import { watchedRecords } from './probe';
 import { WardenWorkload } from './warden-harness';
 
-// The default document pipeline wired as the worker wires it (worker/worker.ts): Postgres upsert by
-// business id, then a `stored` result on the results topic (idempotent producer, acks=all), a record
-// completing only when its result is acknowledged. Latency: admitted → result acknowledged.
+// The default document pipeline wired as the worker wires it (worker/worker.ts): `handleBatch` with the
+// worker's default batch settings, one multi-row Postgres upsert by business id per batch, then the batch's
+// `stored` results on the results topic (idempotent producer, acks=all), each record completing only when its
+// own result is acknowledged. Latency: admitted → result acknowledged.
 
 interface Timed {
   admitted: AdmittedEvent;
@@ -34,10 +35,12 @@ export async function runPipeline(spec: ChildSpec, groupId: string): Promise<Mea
   };
   bench.createConsumer({
     admit,
-    handle: async ({ admitted, admittedAt }, record) => {
-      await pipeline.handle(admitted, record);
-      latency.add(performance.now() - admittedAt);
-    },
+    handleBatch: (items) =>
+      pipeline.handleBatch(items.map((item) => ({ ...item, value: item.value.admitted }))).map((done, index) =>
+        done.then(() => {
+          latency.add(performance.now() - items[index]!.value.admittedAt);
+        }),
+      ),
     onPermanentFailure: ({ admitted }, record, error) => pipeline.onPermanentFailure(admitted, record, error),
     classifyError: pipeline.classifyError,
   });

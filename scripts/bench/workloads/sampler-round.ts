@@ -8,8 +8,9 @@ import type { CoordinatorCluster } from '../../../test-support/commit-offsets';
 import { LagSampler, type RoundResult } from '../../../worker/sampler/lag-sampler';
 import { eventually } from '../../lib/eventually';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
-import { percentileOfSorted, summarizeLatency } from '../stats';
+import { summarizeLatency } from '../stats';
 import { peakRssBytes, sleep } from './probe';
+import { percentileMs, roundTimings, sortedBy } from './round-timings';
 
 // (10) One sampling round of the real LagSampler (worker/sampler/lag-sampler.ts: cluster read, rows, exact
 // time lag when due, lag_sample / rebalance_event / log_end_point writes) against the real broker and
@@ -239,9 +240,7 @@ export async function runSamplerRound(spec: ChildSpec): Promise<Measurement> {
     const expectedRows = settings.groups * settings.partitions;
     const short = measured.find((r) => r.rows.length !== expectedRows);
     if (short) throw new Error(`a round wrote ${short.rows.length} lag_sample rows, expected ${expectedRows}`);
-    const sorted = (pick: (r: RoundResult) => number) => Float64Array.from(measured.map(pick)).sort();
-    const durations = sorted((r) => r.durationMs);
-    const p = (values: Float64Array, q: number) => Math.round((percentileOfSorted(values, q) ?? Number.NaN) * 10) / 10;
+    const timings = roundTimings(measured, (r) => r.durationMs);
     const withExact = measured.filter((r) => r.exactReadMs > 0);
     const points = await db.$queryRaw<
       Array<{ count: bigint }>
@@ -250,35 +249,21 @@ export async function runSamplerRound(spec: ChildSpec): Promise<Measurement> {
       records: expectedRows,
       startEpochMs,
       endEpochMs,
-      latency: summarizeLatency(durations),
+      latency: summarizeLatency(timings.durations),
       peakRssBytes: peak,
       baselineRssBytes,
       partitionDoneMs: [],
       details: {
-        measuredRounds: measured.length,
-        roundP50Ms: p(durations, 50),
-        roundP95Ms: p(durations, 95),
-        roundMaxMs: p(durations, 100),
+        ...timings.details,
         firstRoundMs: Math.round(first?.durationMs ?? Number.NaN),
-        clusterReadP50Ms: p(
-          sorted((r) => r.clusterReadMs),
-          50,
-        ),
-        computeP50Ms: p(
-          sorted((r) => r.computeMs),
-          50,
-        ),
-        writeP50Ms: p(
-          sorted((r) => r.writeMs),
-          50,
-        ),
-        writeP95Ms: p(
-          sorted((r) => r.writeMs),
-          95,
-        ),
         roundsWithExactReads: withExact.length,
         exactReadP50Ms:
-          withExact.length > 0 ? p(Float64Array.from(withExact.map((r) => r.exactReadMs)).sort(), 50) : null,
+          withExact.length > 0
+            ? percentileMs(
+                sortedBy(withExact, (r) => r.exactReadMs),
+                50,
+              )
+            : null,
         lagSampleRowsPerRound: expectedRows,
         lagSampleRowsWritten: results.reduce((sum, r) => sum + r.rows.length, 0),
         rebalanceRowsWritten: results.reduce((sum, r) => sum + r.rebalances.length, 0),

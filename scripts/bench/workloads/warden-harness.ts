@@ -14,7 +14,7 @@ import { partitionDoneMs, peakRssBytes, probeKafka, type KafkaProbe } from './pr
 /** What a workload decides; everything else comes from the spec. */
 export type WorkloadConsumerOptions<T> = Pick<
   WardenConsumerOptions<T>,
-  'admit' | 'handle' | 'classifyError' | 'onPermanentFailure' | 'quarantinePolicy' | 'onEvent'
+  'admit' | 'handle' | 'handleBatch' | 'classifyError' | 'onPermanentFailure' | 'quarantinePolicy' | 'onEvent'
 >;
 
 export interface WardenWorkloadOptions {
@@ -70,6 +70,7 @@ export class WardenWorkload<T> {
       maxInFlight: this.settings.maxInFlight,
       maxInFlightPerPartition: this.settings.maxInFlightPerPartition,
       maxPendingPerPartition: this.settings.maxPendingPerPartition,
+      batchSize: this.settings.batchSize,
       commitIntervalMs: this.settings.commitIntervalMs,
       retry: this.settings.retry,
       onEvent:

@@ -2,7 +2,7 @@
 // deferred the test settles by hand.
 
 import { ConsumerCore, type ConsumerCoreOptions } from '../consumer-core';
-import type { CoreEvent, SourceRecord, TopicPartition } from '../types';
+import type { CoreEvent, HandlerContext, SourceRecord, TopicPartition } from '../types';
 import { FakeSource } from './fake-source';
 import { flushMicrotasks, ManualClock } from './fake-clock';
 
@@ -91,14 +91,20 @@ export type HarnessOptions = Partial<ConsumerCoreOptions<TestValue>> & {
   /** Settle failure-result and dead-letter calls immediately with success (default true); false: by hand. */
   autoAckFailurePaths?: boolean;
   assign?: TopicPartition[];
+  /** Batch mode: the harness gives `handleBatch` instead of `handle`; each record is still a call of its own. */
+  batch?: boolean;
 };
 
 export function createHarness(options: HarnessOptions = {}) {
-  const { autoAckFailurePaths = true, assign = [tp(0)], ...overrides } = options;
+  const { autoAckFailurePaths = true, assign = [tp(0)], batch = false, ...overrides } = options;
   const clock = new ManualClock(1_000);
   const source = new FakeSource();
   const events: CoreEvent[] = [];
   const calls: CallLog[] = [];
+  /** Batch mode: every handleBatch call, as `partition@offset` of its records in the order given. */
+  const batches: string[][] = [];
+  /** Batch mode: each batch's `previous` indices. */
+  const batchPrevious: Array<Array<number | null>> = [];
 
   const track = (entry: Omit<CallLog, 'deferred'>, autoAck: boolean): Promise<void> => {
     const call: CallLog = { ...entry, deferred: deferred() };
@@ -106,6 +112,28 @@ export function createHarness(options: HarnessOptions = {}) {
     if (autoAck) call.deferred.resolve();
     return call.deferred.promise;
   };
+
+  const handleOne = (record: SourceRecord, ctx: HandlerContext): Promise<void> =>
+    track(
+      {
+        kind: 'handle',
+        topic: record.topic,
+        partition: record.partition,
+        offset: record.offset,
+        attempt: ctx.attempt,
+        signal: ctx.signal,
+      },
+      false,
+    );
+  const work: Pick<ConsumerCoreOptions<TestValue>, 'handle' | 'handleBatch'> = batch
+    ? {
+        handleBatch: (items) => {
+          batches.push(items.map(({ record }) => `${record.partition}@${record.offset}`));
+          batchPrevious.push(items.map(({ previous }) => previous));
+          return items.map(({ record, context }) => handleOne(record, context));
+        },
+      }
+    : { handle: (_value, record, ctx) => handleOne(record, ctx) };
 
   const core = new ConsumerCore<TestValue>({
     source,
@@ -115,18 +143,7 @@ export function createHarness(options: HarnessOptions = {}) {
       record.headers['invalid'] !== undefined
         ? { ok: false, reason: 'result key missing', errorClass: 'missing-result-key' }
         : { ok: true, value: { text: record.value?.toString() ?? null }, orderingKey: record.key?.toString() ?? null },
-    handle: (_value, record, ctx) =>
-      track(
-        {
-          kind: 'handle',
-          topic: record.topic,
-          partition: record.partition,
-          offset: record.offset,
-          attempt: ctx.attempt,
-          signal: ctx.signal,
-        },
-        false,
-      ),
+    ...work,
     onPermanentFailure: (_value, record, err) =>
       track(
         {
@@ -173,6 +190,8 @@ export function createHarness(options: HarnessOptions = {}) {
     core,
     events,
     calls,
+    batches,
+    batchPrevious,
     /** Offsets of handler calls in start order (with repeats for retries). */
     started(partition?: number, topic = TOPIC): string[] {
       return calls

@@ -1,0 +1,339 @@
+import fc from 'fast-check';
+import type { Admin } from 'kafkajs';
+import pg from 'pg';
+import { expect, test } from '@playwright/test';
+import { loadConfig } from '../lib/config';
+import { API_ROUTES, type ApiRoute } from '../lib/openapi/api-routes';
+import { buildOpenApiDocument } from '../lib/openapi/openapi-document';
+import { ZApiError } from '../lib/schemas/common';
+import { committedOffsets, testKafka, uniqueName } from '../test-support/integration';
+import { arbitraryOf, hostileString, type JsonSchema } from '../test-support/json-schema-arbitrary';
+import { OPERATOR, OPERATOR_TOKEN, VIEWER, VIEWER_TOKEN } from './credentials';
+import { createTopicWhenReady } from './support';
+
+// A property-based fuzz test of every endpoint in the OpenAPI document, against the production server
+// (`next start`) with its real database and broker. For each route: RUNS_PER_ROUTE requests with generated
+// callers (none, bad token, viewer and operator by token and by cookie, a wrong Origin), path parameters
+// (the fixtures below, schema-shaped and hostile strings), query strings and bodies (schema-shaped, one field
+// broken, an unknown field, any JSON, not JSON, too large). Every answer must be below 500, a status the
+// document lists for the route, of the documented shape (ApiError for a refusal, the success schema
+// otherwise), and a refusal must change nothing: the tables an API request can write, and the fixture
+// group's committed offsets on the broker, are compared before and after. The only rows a refusal may add
+// are the audit of refused attempts the API documents: failed sign-ins and rejected operator actions.
+// Seeded (WARDEN_FUZZ_SEED, printed); a failure names the request and the seed to replay it.
+
+const RUNS_PER_ROUTE = 40;
+const { WARDEN_FUZZ_SEED: SEED, UI_PORT } = loadConfig();
+const baseUrl = `http://127.0.0.1:${UI_PORT}`;
+const document = buildOpenApiDocument() as {
+  paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string; schema: JsonSchema }> }>>;
+};
+
+const groupId = uniqueName('e2e-fuzz');
+const topic = `${groupId}-orders`;
+/** A group with no members and committed offsets: a valid offset reset can succeed on it. */
+const resetGroup = `${groupId}-reset`;
+const alertId = `${groupId}-alert`;
+
+let db: pg.Client;
+let admin: Admin;
+/** A pending command's id, so GET /api/commands/{id} has one to find. */
+let commandId = '1';
+
+test.beforeAll(async () => {
+  db = new pg.Client({ connectionString: loadConfig().DATABASE_URL });
+  await db.connect();
+  admin = testKafka('warden-e2e-fuzz').admin();
+  await admin.connect();
+  await createTopicWhenReady(admin, topic, 2);
+  await admin.setOffsets({
+    groupId: resetGroup,
+    topic,
+    partitions: [0, 1].map((p) => ({ partition: p, offset: '0' })),
+  });
+  for (const group of [groupId, resetGroup]) {
+    for (const partition of [0, 1]) {
+      await db.query(
+        `INSERT INTO lag_sample (sampled_at, group_id, topic, partition, committed_offset, log_start_offset,
+           log_end_offset, lag, group_state) VALUES (now(), $1, $2, $3, 0, 0, 0, 0, 'Empty')`,
+        [group, topic, partition],
+      );
+    }
+  }
+  await db.query(
+    `INSERT INTO partition_quarantine (group_id, topic, partition, "offset", reason, error_class, since,
+       held_since, failures, attempts, record_headers)
+     VALUES ($1, $2, 0, 0, 'e2e: fuzz fixture', 'schema', now(), now(), 1, 0, '{}')`,
+    [groupId, topic],
+  );
+  await db.query(
+    `INSERT INTO alert (id, key, condition, group_id, phase, severity, active_since, firing_since, summary, reasons,
+       updated_at)
+     VALUES ($1, $2, 'partition-quarantined', $3, 'firing', 'critical', now(), now(), 'e2e: fuzz fixture', '[]', now())`,
+    [alertId, `partition-quarantined:${groupId}`, groupId],
+  );
+  const action = await db.query<{ id: string }>(
+    `INSERT INTO operator_action (group_id, topic, partition, action, reason, requested_by, status)
+     VALUES ($1, $2, 1, 'resume', 'e2e: fuzz fixture', 'e2e', 'done') RETURNING id::text`,
+    [groupId, topic],
+  );
+  commandId = action.rows[0]!.id;
+});
+
+test.afterAll(async () => {
+  for (const table of ['operator_action', 'partition_quarantine', 'lag_sample', 'alert_silence', 'advice_prediction'])
+    await db?.query(`DELETE FROM ${table} WHERE group_id = ANY($1)`, [[groupId, resetGroup]]);
+  await db?.query(`DELETE FROM alert WHERE id = $1`, [alertId]);
+  await db?.end();
+  await admin?.disconnect();
+});
+
+// --- state a request could change ---------------------------------------------------------------------------
+
+/**
+ * What an API request can write, as one comparable string. Sessions by id only (a request may move its own
+ * session's last-seen time); the audit of refused sign-ins and of rejected operator actions is left out,
+ * since writing it is what the API documents for a refusal.
+ */
+async function stateFingerprint(): Promise<string> {
+  const tables: Record<string, string> = {
+    operator_action: `SELECT * FROM operator_action WHERE status <> 'rejected'`,
+    partition_quarantine: `SELECT * FROM partition_quarantine`,
+    alert: `SELECT id, phase, acknowledged_by, acknowledged_at FROM alert`,
+    alert_acknowledgement: `SELECT * FROM alert_acknowledgement`,
+    alert_silence: `SELECT * FROM alert_silence`,
+    dashboard_session: `SELECT id_hash FROM dashboard_session`,
+    access_event: `SELECT * FROM access_event WHERE kind NOT IN ('sign-in-failed', 'sign-in-rate-limited')`,
+    advice_prediction: `SELECT * FROM advice_prediction`,
+  };
+  const parts: string[] = [];
+  for (const [name, sql] of Object.entries(tables)) {
+    const { rows } = await db.query<{ n: string; digest: string | null }>(
+      `SELECT count(*)::text AS n, md5(string_agg(t::text, '|' ORDER BY t::text)) AS digest FROM (${sql}) t`,
+    );
+    parts.push(`${name}:${rows[0]!.n}:${rows[0]!.digest ?? ''}`);
+  }
+  const offsets = await committedOffsets(admin, resetGroup, topic);
+  return [...parts, `offsets:${[...offsets].map(([p, o]) => `${p}=${o}`).join(',')}`].join('\n');
+}
+
+// --- callers ----------------------------------------------------------------------------------------------
+
+type Caller = 'none' | 'bad-token' | 'viewer-token' | 'operator-token' | 'viewer-cookie' | 'operator-cookie';
+const cookies = new Map<'viewer' | 'operator', string>();
+
+/** A session cookie of the user, signed in through the API once and again after a sign-out ended it. */
+async function sessionCookie(role: 'viewer' | 'operator'): Promise<string> {
+  const known = cookies.get(role);
+  if (known) return known;
+  const user = role === 'viewer' ? VIEWER : OPERATOR;
+  const response = await fetch(`${baseUrl}/api/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseUrl },
+    body: JSON.stringify({ name: user.name, password: user.password }),
+  });
+  expect(response.status, `sign-in of ${user.name}`).toBe(200);
+  const cookie = /^(warden_session=[^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+  if (!cookie) throw new Error(`sign-in of ${user.name} set no session cookie`);
+  cookies.set(role, cookie);
+  return cookie;
+}
+
+async function headersOf(caller: Caller, origin: 'own' | 'other' | 'none'): Promise<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  if (origin === 'own') headers.origin = baseUrl;
+  if (origin === 'other') headers.origin = 'https://evil.example';
+  if (caller === 'bad-token') headers.authorization = 'Bearer not-a-token';
+  if (caller === 'viewer-token') headers.authorization = `Bearer ${VIEWER_TOKEN}`;
+  if (caller === 'operator-token') headers.authorization = `Bearer ${OPERATOR_TOKEN}`;
+  if (caller === 'viewer-cookie') headers.cookie = await sessionCookie('viewer');
+  if (caller === 'operator-cookie') headers.cookie = await sessionCookie('operator');
+  return headers;
+}
+
+const callerArbitrary = fc.record({
+  caller: fc.constantFrom<Caller>(
+    'none',
+    'bad-token',
+    'viewer-token',
+    'operator-token',
+    'operator-token',
+    'viewer-cookie',
+    'operator-cookie',
+    'operator-cookie',
+  ),
+  origin: fc.constantFrom<'own' | 'other' | 'none'>('own', 'own', 'own', 'other', 'none'),
+});
+
+// --- inputs -------------------------------------------------------------------------------------------------
+
+/** Values that name the fixtures, so generated requests reach the checks behind "not found". */
+const FIXTURE_PARAMS: Record<string, () => string[]> = {
+  groupId: () => [groupId, resetGroup],
+  topic: () => [topic],
+  partition: () => ['0', '1'],
+  id: () => [alertId, commandId],
+};
+
+/** Percent-encoded; a lone surrogate (which no URL can carry) becomes U+FFFD first, as a browser does. */
+const encodeSegment = (value: string) => encodeURIComponent(value.replace(/\p{Cs}/gu, '\uFFFD'));
+
+/**
+ * A path segment: never empty, "." or ".." (nor "%2E%2E"), which address another path (the URL parser removes dot
+ * segments, and Next.js redirects "//"), not this route with an odd parameter.
+ */
+function pathSegmentArbitrary(name: string, schema: JsonSchema): fc.Arbitrary<string> {
+  return pathSegmentCandidates(name, schema).filter((s) => s !== '' && s !== '.' && s !== '..');
+}
+
+function pathSegmentCandidates(name: string, schema: JsonSchema): fc.Arbitrary<string> {
+  const fixtures = FIXTURE_PARAMS[name]?.() ?? [];
+  return fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fixtures.length > 0 ? fc.constantFrom(...fixtures) : (arbitraryOf(schema) as fc.Arbitrary<string>),
+    },
+    { weight: 2, arbitrary: (arbitraryOf(schema) as fc.Arbitrary<string>).map(encodeSegment) },
+    { weight: 2, arbitrary: hostileString.map(encodeSegment) },
+    // Raw: escapes that do not decode, and encoded slashes and dots, as a careless client sends them.
+    { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%E0%A4%A', '%00', '%2F', 'a%2Fb') },
+  );
+}
+
+function queryArbitrary(parameters: Array<{ name: string; schema: JsonSchema }>): fc.Arbitrary<string> {
+  const valid = fc.record(
+    Object.fromEntries(parameters.map((p) => [p.name, arbitraryOf(p.schema) as fc.Arbitrary<string>])),
+    { requiredKeys: [] },
+  );
+  const hostileValues = fc.dictionary(
+    fc.oneof(fc.constantFrom(...parameters.map((p) => p.name), 'unknown', ''), fc.string({ maxLength: 8 })),
+    hostileString,
+    { maxKeys: 4 },
+  );
+  return fc
+    .oneof(
+      { weight: 3, arbitrary: valid.map((q) => Object.entries(q as Record<string, string>)) },
+      { weight: 2, arbitrary: hostileValues.map((q) => Object.entries(q)) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(valid, hostileValues)
+          .map(([q, h]) => [...Object.entries(q as Record<string, string>), ...Object.entries(h)]),
+      },
+    )
+    .map((entries) => new URLSearchParams(entries).toString());
+}
+
+/** The raw body text and its content type; undefined sends none. */
+type Body = { text: string; contentType: string } | undefined;
+
+function bodyArbitrary(route: ApiRoute): fc.Arbitrary<Body> {
+  const json = (value: unknown): Body => ({ text: JSON.stringify(value), contentType: 'application/json' });
+  const random = fc.oneof(
+    fc.jsonValue().map(json),
+    fc.string({ maxLength: 40 }).map((text) => ({ text, contentType: 'application/json' })),
+    fc.constant<Body>(undefined),
+    fc.constant<Body>({ text: 'x'.repeat(40 * 1024), contentType: 'application/json' }),
+    fc.constant<Body>({ text: 'name=a&password=b', contentType: 'application/x-www-form-urlencoded' }),
+  );
+  if (!route.body) return random;
+  const schema = (
+    document.paths[route.path]![route.method.toLowerCase()] as {
+      requestBody: { content: { 'application/json': { schema: JsonSchema } } };
+    }
+  ).requestBody.content['application/json'].schema;
+  const valid = arbitraryOf(schema) as fc.Arbitrary<Record<string, unknown>>;
+  const fieldNames = Object.keys(schema.properties ?? {});
+  const oneFieldBroken = fc
+    .tuple(
+      valid,
+      fc.constantFrom(...(fieldNames.length > 0 ? fieldNames : ['x'])),
+      fc.oneof(fc.jsonValue(), hostileString),
+    )
+    .map(([body, field, value]) => ({ ...body, [field]: value }));
+  const unknownField = valid.map((body) => ({ ...body, unexpected: true }));
+  const withFixtures = valid.map((body) =>
+    'groupId' in body && body.groupId !== null ? { ...body, groupId } : 'topic' in body ? { ...body, topic } : body,
+  );
+  const variants = [
+    { weight: 4, arbitrary: valid.map(json) },
+    { weight: 2, arbitrary: withFixtures.map(json) },
+    { weight: 2, arbitrary: oneFieldBroken.map(json) },
+    { weight: 1, arbitrary: unknownField.map(json) },
+    { weight: 2, arbitrary: random },
+  ];
+  // Sign-in: the real users' passwords only unchanged, so no generated failure counts against their limit.
+  if (route.path === '/api/auth/sign-in') {
+    variants.push({
+      weight: 1,
+      arbitrary: fc.constantFrom(OPERATOR, VIEWER).map((u) => json({ name: u.name, password: u.password })),
+    });
+  }
+  return fc.oneof(...variants);
+}
+
+function requestArbitrary(route: ApiRoute) {
+  const parameters = document.paths[route.path]![route.method.toLowerCase()]!.parameters ?? [];
+  const inPath = parameters.filter((p) => p.in === 'path');
+  const inQuery = parameters.filter((p) => p.in === 'query');
+  return fc.record({
+    who: callerArbitrary,
+    segments: fc.record(Object.fromEntries(inPath.map((p) => [p.name, pathSegmentArbitrary(p.name, p.schema)]))),
+    query: inQuery.length > 0 ? queryArbitrary(inQuery) : fc.oneof(fc.constant(''), queryArbitrary([])),
+    body: route.method === 'GET' ? fc.constant<Body>(undefined) : bodyArbitrary(route),
+  });
+}
+
+// --- the property -----------------------------------------------------------------------------------------
+
+let requestsSent = 0;
+/** How often each status answered, for the closing line: the fuzz must reach successes, not only refusals. */
+const statusCounts = new Map<number, number>();
+
+for (const [index, route] of API_ROUTES.entries()) {
+  test(`fuzz: ${route.method} ${route.path}`, async () => {
+    const seed = SEED + index;
+    console.log(`api fuzz ${route.method} ${route.path}: seed ${seed}, ${RUNS_PER_ROUTE} requests`);
+    const documented = new Set([route.success.status, ...route.errors]);
+    await fc.assert(
+      fc.asyncProperty(requestArbitrary(route), async ({ who, segments, query, body }) => {
+        const url =
+          baseUrl +
+          route.path.replace(/\{([^}]+)\}/g, (_, name: string) => (segments as Record<string, string>)[name]!) +
+          (query ? `?${query}` : '');
+        const headers = await headersOf(who.caller, who.origin);
+        if (body) headers['content-type'] = body.contentType;
+        const before = await stateFingerprint();
+        const response = await fetch(url, { method: route.method, headers, body: body?.text, redirect: 'manual' });
+        requestsSent++;
+        statusCounts.set(response.status, (statusCounts.get(response.status) ?? 0) + 1);
+        const text = await response.text();
+        const what = `${route.method} ${url} as ${who.caller} (origin ${who.origin}) body ${body?.text.slice(0, 300)} → ${response.status} ${text.slice(0, 300)}`;
+        expect(response.status, what).toBeLessThan(500);
+        expect(documented.has(response.status as never), `undocumented status: ${what}`).toBe(true);
+        const json = JSON.parse(text) as unknown;
+        if (response.status >= 400) {
+          expect(ZApiError.strict().safeParse(json).success, `error body shape: ${what}`).toBe(true);
+          expect(await stateFingerprint(), `a refused request changed state: ${what}`).toBe(before);
+        } else {
+          const parsed = route.success.schema.safeParse(json);
+          expect(parsed.error?.issues ?? [], `success body shape: ${what}`).toEqual([]);
+          // A sign-out ends the fuzz's own session: sign in again at its next use.
+          if (route.path.startsWith('/api/auth/sign-out')) {
+            if (who.caller === 'viewer-cookie') cookies.delete('viewer');
+            if (who.caller === 'operator-cookie') cookies.delete('operator');
+            if (route.path.endsWith('-all')) cookies.delete(who.caller === 'viewer-cookie' ? 'viewer' : 'operator');
+          }
+        }
+      }),
+      { seed, numRuns: RUNS_PER_ROUTE, endOnFailure: true },
+    );
+  });
+}
+
+test.afterAll(() => {
+  const statuses = [...statusCounts].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`);
+  console.log(
+    `api fuzz: ${requestsSent} requests over ${API_ROUTES.length} operations (seed ${SEED}); ${statuses.join(', ')}`,
+  );
+});

@@ -1,0 +1,229 @@
+import { z } from 'zod';
+import {
+  ZAcknowledgement,
+  ZAcknowledgeRequest,
+  ZAlertRouteParams,
+  ZAlertsResponse,
+  ZSilence,
+  ZSilenceRequest,
+} from '../schemas/alerts';
+import { ZSessionInfo, ZSignInRequest, ZSignOutAllResult, ZSignOutResult } from '../schemas/auth';
+import { ZGroupRouteParams, ZPartitionRouteParams } from '../schemas/common';
+import { ZGroupAdvice } from '../schemas/advice';
+import { ZGroupDetail, ZGroupsResponse, ZLagSeries, ZLagSeriesQuery } from '../schemas/groups';
+import { ZOffsetResetRequest, ZOffsetResetResult } from '../schemas/offset-reset';
+import {
+  ZActionRequest,
+  ZAuditQuery,
+  ZAuditResponse,
+  ZCommand,
+  ZCommandIdParam,
+  ZOperatorAction,
+} from '../schemas/operator-actions';
+import { ZQuarantinesResponse } from '../schemas/quarantines';
+import { ZRebalancesQuery, ZRebalancesResponse } from '../schemas/rebalances';
+
+// Every API route, one entry each: the source of the OpenAPI document (openapi-document.ts) and of the fuzz
+// test (e2e/api-fuzz.spec.ts). The schemas are the very ones the route handlers parse with and the UI hooks
+// read with. A route file under app/api/ without an entry here (or an entry without its route) fails
+// api-routes.test.ts; adding a route is adding one entry below.
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Who may call it: `open` needs no credentials (its handler checks the Origin of a POST); else the least role. */
+export type RouteAccess = 'open' | 'viewer' | 'operator';
+
+/** Refusals a route can answer, every one with the ZApiError body. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503;
+
+export interface ApiRoute {
+  method: HttpMethod;
+  /** OpenAPI path template: `/api/groups/{groupId}` for `app/api/groups/[groupId]/route.ts`. */
+  path: string;
+  summary: string;
+  access: RouteAccess;
+  /** Path parameters (an object schema whose keys are the `{names}` of the path). */
+  params?: z.ZodObject;
+  /** Query parameters, all strings on the wire. */
+  query?: z.ZodObject;
+  /** JSON request body. */
+  body?: z.ZodType;
+  success: { status: 200 | 201 | 202; description: string; schema: z.ZodType };
+  errors: ErrorStatus[];
+}
+
+/** What every route but an open one can answer: 401 without valid credentials. */
+const SIGNED_IN: ErrorStatus[] = [401];
+/** A POST: 400 and 413 for the body, 403 for another Origin (or too small a role). */
+const WRITE: ErrorStatus[] = [400, 401, 403, 413];
+
+export const API_ROUTES: ApiRoute[] = [
+  {
+    method: 'GET',
+    path: '/api/openapi.json',
+    summary: 'This document: OpenAPI 3.1, generated from the schemas the routes parse with.',
+    access: 'viewer',
+    success: { status: 200, description: 'The OpenAPI document', schema: z.record(z.string(), z.unknown()) },
+    errors: SIGNED_IN,
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/sign-in',
+    summary: 'Signs in with a name and password; sets the session cookie (HttpOnly, SameSite=Lax).',
+    access: 'open',
+    body: ZSignInRequest,
+    success: { status: 200, description: 'Signed in; the session cookie is set', schema: ZSessionInfo },
+    errors: [400, 401, 403, 413, 429],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/sign-out',
+    summary: 'Ends the stored session of the cookie sent (every copy of it is refused after) and deletes the cookie.',
+    access: 'open',
+    success: { status: 200, description: 'The cookie is deleted', schema: ZSignOutResult },
+    errors: [403],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/sign-out-all',
+    summary: 'Ends every session of the signed-in user, this one included.',
+    access: 'viewer',
+    success: { status: 200, description: 'Every session of the user ended', schema: ZSignOutAllResult },
+    errors: [400, 401, 403],
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/session',
+    summary: 'Who is asking (session cookie or bearer token) and their role.',
+    access: 'viewer',
+    success: { status: 200, description: 'The caller', schema: ZSessionInfo },
+    errors: SIGNED_IN,
+  },
+  {
+    method: 'GET',
+    path: '/api/groups',
+    summary: 'Every recently sampled consumer group with status, lag, worst time lag and trend, worst first.',
+    access: 'viewer',
+    success: { status: 200, description: 'The groups', schema: ZGroupsResponse },
+    errors: SIGNED_IN,
+  },
+  {
+    method: 'GET',
+    path: '/api/groups/{groupId}',
+    summary: "One group's partitions: lag, time lag, rates, owner, status, quarantine, commit prefix.",
+    access: 'viewer',
+    params: ZGroupRouteParams,
+    success: { status: 200, description: 'The group', schema: ZGroupDetail },
+    errors: [400, 401, 404],
+  },
+  {
+    method: 'GET',
+    path: '/api/groups/{groupId}/lag',
+    summary: 'Per-partition lag, time lag and rate series for charts: a range, or from/to, and an optional step.',
+    access: 'viewer',
+    params: ZGroupRouteParams,
+    query: ZLagSeriesQuery,
+    success: { status: 200, description: 'The series, aligned on `times`', schema: ZLagSeries },
+    errors: [400, 401, 404],
+  },
+  {
+    method: 'GET',
+    path: '/api/groups/{groupId}/advice',
+    summary: 'Capacity plan ("scale consumers to N, catch up in T") with its what-if curve, and advice.',
+    access: 'viewer',
+    params: ZGroupRouteParams,
+    success: { status: 200, description: 'The plan and the advice', schema: ZGroupAdvice },
+    errors: [400, 401, 404],
+  },
+  {
+    method: 'POST',
+    path: '/api/groups/{groupId}/offsets/reset',
+    summary: "Resets a non-Warden group's committed offsets while it has no members (Empty or Dead).",
+    access: 'operator',
+    params: ZGroupRouteParams,
+    body: ZOffsetResetRequest,
+    success: {
+      status: 200,
+      description: 'The offsets written, one audit row per partition',
+      schema: ZOffsetResetResult,
+    },
+    errors: [...WRITE, 404, 409, 503],
+  },
+  {
+    method: 'POST',
+    path: '/api/groups/{groupId}/partitions/{topic}/{partition}/actions',
+    summary:
+      'Resume, skip or seek a quarantined partition; the owning worker applies it. A 403 or 409 refusal is kept as a rejected audit row.',
+    access: 'operator',
+    params: ZPartitionRouteParams,
+    body: ZActionRequest,
+    success: {
+      status: 202,
+      description: 'Recorded as pending; poll the Location (/api/commands/{id})',
+      schema: ZOperatorAction,
+    },
+    errors: [...WRITE, 404, 409],
+  },
+  {
+    method: 'GET',
+    path: '/api/commands/{id}',
+    summary: "An operator action's state: pending, applied or failed, with a message.",
+    access: 'viewer',
+    params: z.object({ id: ZCommandIdParam }),
+    success: { status: 200, description: 'The command', schema: ZCommand },
+    errors: [400, 401, 404],
+  },
+  {
+    method: 'GET',
+    path: '/api/quarantine',
+    summary: 'Every quarantined partition with its held record, log range and pending action.',
+    access: 'viewer',
+    success: { status: 200, description: 'The quarantines', schema: ZQuarantinesResponse },
+    errors: SIGNED_IN,
+  },
+  {
+    method: 'GET',
+    path: '/api/audit',
+    summary: 'Every operator action and access event (who, what, target, reason, when, outcome), newest first.',
+    access: 'viewer',
+    query: ZAuditQuery,
+    success: { status: 200, description: 'The audit log', schema: ZAuditResponse },
+    errors: [400, 401],
+  },
+  {
+    method: 'GET',
+    path: '/api/rebalances',
+    summary: 'Rebalance history, newest first, one entry per rebalance.',
+    access: 'viewer',
+    query: ZRebalancesQuery,
+    success: { status: 200, description: 'The rebalances', schema: ZRebalancesResponse },
+    errors: [400, 401],
+  },
+  {
+    method: 'GET',
+    path: '/api/alerts',
+    summary: "Open alerts, history, active silences, each alert's notifications and deliveries.",
+    access: 'viewer',
+    success: { status: 200, description: 'The alerts', schema: ZAlertsResponse },
+    errors: SIGNED_IN,
+  },
+  {
+    method: 'POST',
+    path: '/api/alerts/{id}/acknowledge',
+    summary: 'An operator takes a firing alert: no more reminders (its resolution is still sent).',
+    access: 'operator',
+    params: ZAlertRouteParams,
+    body: ZAcknowledgeRequest,
+    success: { status: 200, description: 'Acknowledged', schema: ZAcknowledgement },
+    errors: [...WRITE, 404, 409],
+  },
+  {
+    method: 'POST',
+    path: '/api/alerts/silences',
+    summary: 'Silences a group and/or a condition for a duration, with a reason.',
+    access: 'operator',
+    body: ZSilenceRequest,
+    success: { status: 201, description: 'The silence', schema: ZSilence },
+    errors: WRITE,
+  },
+];
