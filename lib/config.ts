@@ -324,7 +324,10 @@ const localBrokerShape = {
 const benchShape = {
   /** npm run bench's ports: broker base+92, controller base+93. */
   WARDEN_BENCH_PORT_BASE: portBase(20_000),
-  /** npm run verify's ports: broker base+92, controller base+93, workers base+464 and up. */
+  /**
+   * npm run verify's ports: broker base+92, controller base+93, workers base+464 and up; with --cluster 3
+   * brokers base+600..602, controllers base+610..612, proxied listeners base+620..622, proxies base+630..632.
+   */
   WARDEN_VERIFY_PORT_BASE: portBase(21_000),
   /** npm run backtest's ports: broker base+92, controller base+93. */
   WARDEN_BACKTEST_PORT_BASE: portBase(22_000),

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Local single-node Apache Kafka (KRaft, combined broker+controller) for development and tests.
-# Usage: scripts/kafka/broker.sh install|start|stop|status|tool <main class> [args...]
+# Local Apache Kafka node (KRaft, combined broker+controller) for development and tests: a single broker by
+# default, or one node of the three-node cluster scripts/kafka/cluster.sh runs (WARDEN_KAFKA_NODE_ID,
+# WARDEN_KAFKA_QUORUM_VOTERS, WARDEN_KAFKA_REPLICATION_FACTOR).
+# Usage: scripts/kafka/broker.sh install|start|stop|kill|status|tool <main class> [args...]
 # See scripts/kafka/README.md for the environment knobs.
 set -euo pipefail
 
@@ -14,6 +16,11 @@ PORT="${WARDEN_KAFKA_PORT:-9092}"
 CONTROLLER_PORT="${WARDEN_KAFKA_CONTROLLER_PORT:-9093}"
 FRESH="${WARDEN_KAFKA_FRESH:-0}"
 START_TIMEOUT="${WARDEN_KAFKA_START_TIMEOUT:-60}"
+NODE_ID="${WARDEN_KAFKA_NODE_ID:-1}"
+REPLICATION_FACTOR="${WARDEN_KAFKA_REPLICATION_FACTOR:-1}"
+# 0 = start returns once the JVM is launched: a node of a three-voter quorum cannot become ready before a
+# second voter runs, so cluster.sh launches all nodes first and waits after.
+WAIT_READY="${WARDEN_KAFKA_WAIT:-1}"
 STOP_TIMEOUT=30
 HOST=127.0.0.1
 # Any fixed base64url encoding of 16 bytes; this one is "WardenLocalKafka".
@@ -24,12 +31,18 @@ SSL_PORT="${WARDEN_KAFKA_SSL_PORT:-}"
 MTLS_PORT="${WARDEN_KAFKA_MTLS_PORT:-}"
 SASL_SSL_PORT="${WARDEN_KAFKA_SASL_SSL_PORT:-}"
 SASL_USERS="${WARDEN_KAFKA_SASL_USERS:-}"
+# Optional PLAINTEXT listener for clients that reach the node through a proxy (cluster.sh sets it): it
+# listens on PROXIED_PORT and advertises PROXIED_ADVERTISED_PORT, where the proxy forwards to it. Clients
+# that bootstrap there see every node's proxy address; inter-broker traffic never goes through it.
+PROXIED_PORT="${WARDEN_KAFKA_PROXIED_PORT:-}"
+PROXIED_ADVERTISED_PORT="${WARDEN_KAFKA_PROXIED_ADVERTISED_PORT:-}"
 SSL_CERT_FILE="${WARDEN_KAFKA_SSL_CERT_FILE:-}"
 SSL_KEY_FILE="${WARDEN_KAFKA_SSL_KEY_FILE:-}"
 SSL_CA_FILE="${WARDEN_KAFKA_SSL_CA_FILE:-}"
 
 KAFKA_VERSION="$(sed -n 's:.*<kafka\.version>\(.*\)</kafka\.version>.*:\1:p' "$POM")"
-LIBS="$KHOME/libs-$KAFKA_VERSION"
+# The cluster's nodes share one jar directory (WARDEN_KAFKA_LIBS) instead of resolving three copies.
+LIBS="${WARDEN_KAFKA_LIBS:-$KHOME/libs-$KAFKA_VERSION}"
 DATA="$KHOME/data"
 LOGS="$KHOME/logs"
 PIDFILE="$KHOME/broker.pid"
@@ -54,16 +67,27 @@ now_ms() {
 secs_since() { local d=$(($(now_ms) - $1)); echo "$((d / 1000)).$(((d % 1000) / 100))"; }
 
 [[ -n "$KAFKA_VERSION" ]] || die "cannot read <kafka.version> from $POM"
-for v in PORT CONTROLLER_PORT START_TIMEOUT; do
+for v in PORT CONTROLLER_PORT START_TIMEOUT NODE_ID REPLICATION_FACTOR; do
   [[ "${!v}" =~ ^[0-9]+$ ]] || die "$v must be a number, got '${!v}'"
 done
+QUORUM_VOTERS="${WARDEN_KAFKA_QUORUM_VOTERS:-$NODE_ID@$HOST:$CONTROLLER_PORT}"
+[[ "$QUORUM_VOTERS" =~ ^[0-9]+@[0-9.]+:[0-9]+(,[0-9]+@[0-9.]+:[0-9]+)*$ ]] ||
+  die "WARDEN_KAFKA_QUORUM_VOTERS must be id@host:port pairs, comma-separated, got '$QUORUM_VOTERS'"
+[[ ",$QUORUM_VOTERS" == *",$NODE_ID@$HOST:$CONTROLLER_PORT"* ]] ||
+  die "WARDEN_KAFKA_QUORUM_VOTERS ($QUORUM_VOTERS) must name this node ($NODE_ID@$HOST:$CONTROLLER_PORT)"
+((REPLICATION_FACTOR >= 1)) || die "WARDEN_KAFKA_REPLICATION_FACTOR must be at least 1"
+# With replicas to spare, an acks=all write needs two of them, so one lost node never loses an acknowledged record.
+MIN_ISR=$((REPLICATION_FACTOR > 1 ? 2 : 1))
+[[ "$WAIT_READY" == 0 || "$WAIT_READY" == 1 ]] || die "WARDEN_KAFKA_WAIT must be 0 or 1, got '$WAIT_READY'"
 [[ "$PORT" != "$CONTROLLER_PORT" ]] || die "WARDEN_KAFKA_PORT and WARDEN_KAFKA_CONTROLLER_PORT must differ"
-for v in SASL_PORT SSL_PORT MTLS_PORT SASL_SSL_PORT; do
+[[ -z "$PROXIED_PORT$PROXIED_ADVERTISED_PORT" || (-n "$PROXIED_PORT" && -n "$PROXIED_ADVERTISED_PORT") ]] ||
+  die "WARDEN_KAFKA_PROXIED_PORT and WARDEN_KAFKA_PROXIED_ADVERTISED_PORT go together"
+for v in SASL_PORT SSL_PORT MTLS_PORT SASL_SSL_PORT PROXIED_PORT PROXIED_ADVERTISED_PORT; do
   [[ -z "${!v}" || "${!v}" =~ ^[0-9]+$ ]] || die "WARDEN_KAFKA_$v must be a number, got '${!v}'"
 done
 # Every port the broker listens on: client, controller, then the security listeners that are set.
 ALL_PORTS=("$PORT" "$CONTROLLER_PORT")
-for p in "$SASL_PORT" "$SSL_PORT" "$MTLS_PORT" "$SASL_SSL_PORT"; do [[ -z "$p" ]] || ALL_PORTS+=("$p"); done
+for p in "$SASL_PORT" "$SSL_PORT" "$MTLS_PORT" "$SASL_SSL_PORT" "$PROXIED_PORT"; do [[ -z "$p" ]] || ALL_PORTS+=("$p"); done
 [[ "$(printf '%s\n' "${ALL_PORTS[@]}" | sort | uniq -d)" == "" ]] ||
   die "the broker's ports must all differ, got ${ALL_PORTS[*]} (WARDEN_KAFKA_PORT, _CONTROLLER_PORT, _SASL_PORT, _SSL_PORT, _MTLS_PORT, _SASL_SSL_PORT)"
 
@@ -265,27 +289,36 @@ write_config() {
     listeners+=",$name://$HOST:$port"
     protocols+=",$name:$protocol"
   done < <(security_listeners)
+  local advertised="$listeners"
+  if [[ -n "$PROXIED_PORT" ]]; then
+    listeners+=",PROXIED://$HOST:$PROXIED_PORT"
+    advertised+=",PROXIED://$HOST:$PROXIED_ADVERTISED_PORT"
+    protocols+=",PROXIED:PLAINTEXT"
+  fi
   cat >"$SERVER_PROPS" <<EOF
 # Generated by scripts/kafka/broker.sh on every start; edits are overwritten.
 process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@$HOST:$CONTROLLER_PORT
+node.id=$NODE_ID
+controller.quorum.voters=$QUORUM_VOTERS
 listeners=$listeners,CONTROLLER://$HOST:$CONTROLLER_PORT
-advertised.listeners=$listeners
+advertised.listeners=$advertised
 inter.broker.listener.name=PLAINTEXT
 controller.listener.names=CONTROLLER
 listener.security.protocol.map=$protocols
 log.dirs=$DATA
 num.partitions=1
-default.replication.factor=1
+default.replication.factor=$REPLICATION_FACTOR
+min.insync.replicas=$MIN_ISR
+unclean.leader.election.enable=false
 auto.create.topics.enable=true
-offsets.topic.replication.factor=1
+offsets.topic.replication.factor=$REPLICATION_FACTOR
+# One offsets partition: one broker coordinates every group, which a failover test can find and kill.
 offsets.topic.num.partitions=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
+transaction.state.log.replication.factor=$REPLICATION_FACTOR
+transaction.state.log.min.isr=$MIN_ISR
 transaction.state.log.num.partitions=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
+share.coordinator.state.topic.replication.factor=$REPLICATION_FACTOR
+share.coordinator.state.topic.min.isr=$MIN_ISR
 group.initial.rebalance.delay.ms=0
 # After a kill -9 the controller refuses the restarted broker until the old session
 # expires (default 9 s); a short session keeps crash/restart tests fast.
@@ -445,6 +478,9 @@ cmd_start() {
         say "WARDEN_KAFKA_FRESH=1: restarting running broker pid $pid with an empty data dir"
         kill_broker "$pid"
         rm -f "$PIDFILE"
+      elif [[ "$WAIT_READY" == 0 ]]; then
+        say "already running pid $pid (not waiting for it to be ready)"
+        return 0
       elif port_open "$PORT" || wait_ready "$pid" "$(file_size "$SERVER_LOG")"; then
         say "already running pid $pid on $HOST:$PORT"
         return 0
@@ -472,6 +508,10 @@ cmd_start() {
 
   offset="$(file_size "$SERVER_LOG")"
   pid="$(launch)"
+  if [[ "$WAIT_READY" == 0 ]]; then
+    say "launched node $NODE_ID pid $pid on $HOST:$PORT (not waiting for it to be ready)"
+    return 0
+  fi
   if ! wait_ready "$pid" "$offset"; then
     print_log_tail "$offset"
     # A broker that missed the deadline is stopped, so a failed start never leaves a stray JVM.
@@ -503,6 +543,24 @@ cmd_stop() {
   say "stopped pid $pid in $(secs_since "$t0") s"
 }
 
+# kill -9: a crash, for fault tests. The data dir stays; the next start recovers from it.
+cmd_kill() {
+  local pid i
+  lock
+  pid="$(read_pid)"
+  if [[ -z "$pid" ]] || ! pid_alive "$pid" || ! is_ours "$pid"; then
+    rm -f "$PIDFILE"
+    say "not running"
+    return 0
+  fi
+  kill -KILL "$pid" 2>/dev/null || true
+  for ((i = 0; i < 40; i++)); do
+    pid_alive "$pid" || { rm -f "$PIDFILE"; say "killed pid $pid (SIGKILL)"; return 0; }
+    sleep 0.25
+  done
+  die "pid $pid survived SIGKILL"
+}
+
 cmd_status() {
   local pid
   pid="$(read_pid)"
@@ -530,10 +588,12 @@ cmd_tool() {
 
 usage() {
   cat <<EOF
-usage: $0 install|start|stop|status|tool <main class> [args...]
+usage: $0 install|start|stop|kill|status|tool <main class> [args...]
   env: WARDEN_KAFKA_HOME=$KHOME WARDEN_KAFKA_PORT=$PORT
        WARDEN_KAFKA_CONTROLLER_PORT=$CONTROLLER_PORT WARDEN_KAFKA_FRESH=$FRESH
        WARDEN_KAFKA_START_TIMEOUT=$START_TIMEOUT
+  cluster node (see cluster.sh): WARDEN_KAFKA_NODE_ID=$NODE_ID WARDEN_KAFKA_QUORUM_VOTERS=$QUORUM_VOTERS
+       WARDEN_KAFKA_REPLICATION_FACTOR=$REPLICATION_FACTOR WARDEN_KAFKA_LIBS=$LIBS WARDEN_KAFKA_WAIT=$WAIT_READY
   optional listeners: WARDEN_KAFKA_SASL_PORT WARDEN_KAFKA_SSL_PORT WARDEN_KAFKA_MTLS_PORT
        WARDEN_KAFKA_SASL_SSL_PORT, with WARDEN_KAFKA_SASL_USERS, WARDEN_KAFKA_SSL_CERT_FILE,
        WARDEN_KAFKA_SSL_KEY_FILE, WARDEN_KAFKA_SSL_CA_FILE (see scripts/kafka/README.md)
@@ -546,6 +606,7 @@ case "$cmd" in
   install) cmd_install ;;
   start) cmd_start ;;
   stop) cmd_stop ;;
+  kill) cmd_kill ;;
   status) cmd_status ;;
   tool) cmd_tool "$@" ;;
   -h | --help | help) usage ;;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from './broker';
+import { clusterPortsFromBase, LocalCluster } from './cluster';
 import { portsFromBase } from './port-base';
 
 // The broker and database a script (verify, backtest) runs on by itself, so it runs beside `npm run demo`
@@ -39,4 +40,31 @@ export async function startOwnBroker(
   const startedHere = !(await localBrokerRunning(localBroker));
   const brokers = [await startLocalBroker(localBroker)];
   return { brokers, localBroker, stop: async () => (startedHere ? stopLocalBroker(localBroker) : undefined) };
+}
+
+export interface OwnCluster extends OwnBroker {
+  cluster: LocalCluster;
+}
+
+/**
+ * The three-node cluster on `portBase` + 600.. in `.warden/<homeName>` (or WARDEN_KAFKA_HOME), started here
+ * unless it already runs; stopped at the end only when this script started it.
+ */
+export async function startOwnCluster(
+  config: { WARDEN_KAFKA_HOME?: string | undefined },
+  portBase: number,
+  homeName: string,
+): Promise<OwnCluster> {
+  const cluster = new LocalCluster({
+    home: config.WARDEN_KAFKA_HOME ?? path.resolve(__dirname, '..', '..', '.warden', homeName),
+    ...clusterPortsFromBase(portBase),
+  });
+  const startedHere = !(await cluster.running());
+  await cluster.start();
+  return {
+    brokers: cluster.brokers,
+    localBroker: null,
+    cluster,
+    stop: async () => (startedHere ? cluster.stop() : undefined),
+  };
 }

@@ -16,7 +16,13 @@ export class WorkerProcess {
     return this.env.WORKER_PORT!;
   }
 
-  async start(): Promise<void> {
+  /** The worker's process id while it runs (it is the node process itself, for RSS readings). */
+  get pid(): number | null {
+    return this.child?.pid !== undefined && this.child.exitCode === null ? this.child.pid : null;
+  }
+
+  /** Starts the worker and, unless `waitReady` is false, waits until its /readyz says ready. */
+  async start(waitReady = true): Promise<void> {
     const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
       cwd: ROOT,
       detached: true,
@@ -28,6 +34,7 @@ export class WorkerProcess {
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     this.child = child;
+    if (!waitReady) return;
     await eventually(
       `worker on port ${this.port} ready`,
       () => this.ready().then((ok) => (ok ? true : undefined)),

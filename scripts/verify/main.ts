@@ -2,33 +2,48 @@
 //   npm run verify                                  every scenario, the keyed-retries size (50,000 records, 10 keys)
 //   npm run verify -- --scenarios kill9,rebalance   a selection
 //   npm run verify -- --quick                       3,000 records per scenario
+//   npm run verify -- --cluster 3                   the failover scenarios on a three-node cluster of its own
+//   npm run verify -- --nemesis --duration 20m --seed N   randomized overlapping faults on the cluster
 //   options: --records N --keys K --partitions P --transient-rate 0.1 --latency-ms 5 --ordering key
 // Prints a table and writes it as JSON to verify-results/ (git-ignored); exits 1 on any loss, violation
 // or silent drop.
-// Starts its own local broker (WARDEN_VERIFY_PORT_BASE + 92) unless KAFKA_BROKERS is set; uses its own
+// Starts its own local broker (WARDEN_VERIFY_PORT_BASE + 92) unless KAFKA_BROKERS is set, or with --cluster 3
+// its own three-node cluster (brokers WARDEN_VERIFY_PORT_BASE + 600..602, controllers + 610..612); uses its own
 // database next to the configured one (`warden` → `warden_verify`, migrated first).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadBenchConfig } from '../../lib/config';
 import { createDatabase } from '../../lib/db';
 import { createKafka, kafkaSecurityFrom } from '../../lib/kafka/client';
-import { siblingDatabaseUrl, startOwnBroker } from '../lib/own-services';
+import { siblingDatabaseUrl, startOwnBroker, startOwnCluster } from '../lib/own-services';
 import { parseCommandLine, runCommandLine, UsageError } from '../lib/command-line';
 import { migrateDatabase } from '../lib/database';
 import { portsFromBase } from '../lib/port-base';
-import { formatReports } from './report';
-import { runVerification, SCENARIOS, type ScenarioName } from './run-verification';
+import { formatReports, formatToolsReports } from './report';
+import { CLUSTER_SCENARIOS, runVerification, SCENARIOS, type ScenarioName } from './run-verification';
+import { runVerifiableTools, type VerifiableToolsReport } from './verifiable-tools';
+
+/** Kafka's own VerifiableProducer/VerifiableConsumer through a leader kill, beside Warden's scenarios. */
+const TOOLS_SCENARIO = 'kafka-tools-leader-kill';
 
 const RESULTS_DIR = path.resolve(__dirname, '..', '..', 'verify-results');
 
-const USAGE = `usage: npm run verify [-- [--scenarios a,b] [--quick] [--records N] [--keys K] [--partitions P]
+const USAGE = `usage: npm run verify [-- [--cluster 3] [--scenarios a,b] [--quick] [--records N] [--keys K] [--partitions P]
                          [--transient-rate R] [--latency-ms MS] [--ordering key|partition|unordered]]
   --scenarios     a selection of ${SCENARIOS.join(', ')} (default: all)
+  --cluster 3     run on a three-node cluster of its own instead, with a selection of
+                  ${CLUSTER_SCENARIOS.join(', ')} (default: all)
+  --nemesis       randomized overlapping faults on the cluster for --duration (e.g. 20m, 90s; default 20m)
+                  from --seed N (default: drawn and printed), worker RSS slope reported
   --quick         3,000 records per scenario (default 50,000)`;
 
 async function main(argv: string[]): Promise<number | 'help'> {
   const { values } = parseCommandLine(argv, {
-    scenarios: { type: 'string', default: SCENARIOS.join(',') },
+    cluster: { type: 'string' },
+    nemesis: { type: 'boolean', default: false },
+    duration: { type: 'string', default: '20m' },
+    seed: { type: 'string' },
+    scenarios: { type: 'string' },
     records: { type: 'string' },
     keys: { type: 'string', default: '10' },
     partitions: { type: 'string', default: '6' },
@@ -38,10 +53,26 @@ async function main(argv: string[]): Promise<number | 'help'> {
     ordering: { type: 'string', default: 'key' },
   });
   if (values.help) return 'help';
-  const scenarios = values.scenarios.split(',').map((s) => s.trim());
-  const unknown = scenarios.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
+  if (values.cluster !== undefined && values.cluster !== '3')
+    throw new UsageError(`--cluster must be 3 (the only cluster size verify runs), got "${values.cluster}"`);
+  const onCluster = values.cluster === '3' || values.nemesis;
+  if (values.nemesis && values.scenarios !== undefined)
+    throw new UsageError('--nemesis runs the nemesis alone: drop --scenarios');
+  const choices: readonly string[] = values.nemesis
+    ? ['nemesis']
+    : onCluster
+      ? [...CLUSTER_SCENARIOS, TOOLS_SCENARIO]
+      : SCENARIOS;
+  const scenarios = (values.scenarios ?? choices.join(',')).split(',').map((s) => s.trim());
+  const nemesis = values.nemesis
+    ? { seed: parseSeed(values.seed), durationMs: parseDuration(values.duration) }
+    : undefined;
+  if (nemesis) console.log(`verify: nemesis seed ${nemesis.seed} (replay with --seed ${nemesis.seed})`);
+  const unknown = scenarios.filter((s) => !choices.includes(s));
   if (unknown.length > 0)
-    throw new UsageError(`unknown scenario(s) ${unknown.join(', ')}; choose from ${SCENARIOS.join(', ')}`);
+    throw new UsageError(
+      `unknown scenario(s) ${unknown.join(', ')}${onCluster ? ' with --cluster 3' : ''}; choose from ${choices.join(', ')}`,
+    );
   const number = (name: string, value: string) => {
     const parsed = Number(value);
     if (!Number.isFinite(parsed) || parsed < 0)
@@ -54,15 +85,17 @@ async function main(argv: string[]): Promise<number | 'help'> {
     throw new UsageError(`--ordering must be key, partition or unordered, got "${ordering}"`);
   }
   const config = loadBenchConfig();
+  if (onCluster && !config.usesLocalBroker)
+    throw new UsageError('--cluster 3 starts a cluster of its own: unset KAFKA_BROKERS');
   // Its own ports (WARDEN_VERIFY_PORT_BASE), broker directory and database, so verify runs while
   // `npm run demo` holds 9092/9464 and its workers never contend for the demo's sampler lock.
   const ports = portsFromBase(config.WARDEN_VERIFY_PORT_BASE);
   const databaseUrl = siblingDatabaseUrl(config.DATABASE_URL, 'verify');
-  const {
-    brokers,
-    localBroker,
-    stop: stopBroker,
-  } = await startOwnBroker(config, config.WARDEN_VERIFY_PORT_BASE, 'kafka-verify');
+  const ownCluster = onCluster
+    ? await startOwnCluster(config, config.WARDEN_VERIFY_PORT_BASE, 'kafka-verify-cluster')
+    : null;
+  const own = ownCluster ?? (await startOwnBroker(config, config.WARDEN_VERIFY_PORT_BASE, 'kafka-verify'));
+  const { brokers, localBroker, stop: stopBroker } = own;
   await migrateDatabase(databaseUrl);
   const kafka = createKafka({
     brokers,
@@ -81,8 +114,17 @@ async function main(argv: string[]): Promise<number | 'help'> {
       databaseUrl,
       brokers,
       localBroker,
-      scenarios: scenarios as ScenarioName[],
-      records: values.records ? number('records', values.records) : values.quick ? 3_000 : 50_000,
+      cluster: ownCluster?.cluster ?? null,
+      scenarios: scenarios.filter((s) => s !== TOOLS_SCENARIO) as ScenarioName[],
+      ...(nemesis ? { nemesis } : {}),
+      // The nemesis needs records for its whole duration: about 60 a second (the rate of one worker here).
+      records: values.records
+        ? number('records', values.records)
+        : nemesis
+          ? Math.round(nemesis.durationMs / 1_000) * 60
+          : values.quick
+            ? 3_000
+            : 50_000,
       keys: number('keys', values.keys),
       partitions: number('partitions', values.partitions),
       transientRate: number('transient-rate', values['transient-rate']),
@@ -94,20 +136,49 @@ async function main(argv: string[]): Promise<number | 'help'> {
       firstWorkerPort: ports.worker,
       log: (line) => console.log(line),
     });
+    const toolReports: VerifiableToolsReport[] = [];
+    if (ownCluster && scenarios.includes(TOOLS_SCENARIO)) {
+      toolReports.push(
+        await runVerifiableTools({
+          cluster: ownCluster.cluster,
+          admin,
+          messages: values.records ? number('records', values.records) : values.quick ? 3_000 : 50_000,
+          partitions: number('partitions', values.partitions),
+          log: (line) => console.log(line),
+        }),
+      );
+    }
     console.log(formatReports(reports));
+    if (toolReports.length > 0) console.log(formatToolsReports(toolReports));
     const file = path.join(RESULTS_DIR, `verify-${new Date().toISOString().replaceAll(':', '-')}.json`);
     mkdirSync(RESULTS_DIR, { recursive: true });
     writeFileSync(
       file,
-      JSON.stringify(reports, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2),
+      JSON.stringify(
+        [...reports, ...toolReports],
+        (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value),
+        2,
+      ),
     );
     console.log(`verify: results written to ${path.relative(process.cwd(), file)}`);
-    return reports.every((r) => r.passed) ? 0 : 1;
+    return [...reports, ...toolReports].every((r) => r.passed) ? 0 : 1;
   } finally {
     await admin.disconnect();
     await db.$disconnect();
     await stopBroker();
   }
+}
+
+function parseDuration(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)(s|m)$/.exec(value);
+  if (!match) throw new UsageError(`--duration must be like 90s or 20m, got "${value}"`);
+  return Math.round(Number(match[1]) * (match[2] === 'm' ? 60_000 : 1_000));
+}
+
+function parseSeed(value: string | undefined): number {
+  if (value === undefined) return Math.floor(Math.random() * 1_000_000);
+  if (!/^\d+$/.test(value)) throw new UsageError(`--seed must be a non-negative integer, got "${value}"`);
+  return Number(value);
 }
 
 // Exit 1 is a failed verdict; a run that could not finish exits 2.

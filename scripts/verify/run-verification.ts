@@ -1,12 +1,16 @@
+import { readFileSync } from 'node:fs';
 import type { Admin, Kafka } from 'kafkajs';
 import type { Database } from '../../lib/db';
 import { ensureTopics } from '../../worker/kafka/topics';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
+import { CLUSTER_NODES, type ClusterNode, type LocalCluster } from '../lib/cluster';
 import { eventually } from '../lib/eventually';
 import { uniqueName } from '../lib/unique-name';
 import { WorkerProcess } from '../lib/worker-process';
 import { observe, readWholeTopic } from './observe';
 import { encodeRecord, planRecords, type PlanOptions } from './records';
+import { planNemesis, rssSlopeMiBPerMinute, type NemesisStep, type RssSample } from './nemesis';
+import { longestStops, type FaultMark, type FaultStall, type ProgressSample } from './stalls';
 import { TcpProxy } from './tcp-proxy';
 import { judge, passes, type Observation, type ProducedRecord, type Verdict } from './verdict';
 
@@ -23,7 +27,17 @@ export const SCENARIOS = [
   'keys1000',
   'isolation',
 ] as const;
-export type ScenarioName = (typeof SCENARIOS)[number];
+/** The failover scenarios, run on the three-node cluster (`--cluster 3`). */
+export const CLUSTER_SCENARIOS = [
+  'leader-kill',
+  'results-leader-kill',
+  'rolling-restart',
+  'controller-kill',
+  'below-min-isr',
+  'coordinator-kill',
+  'slow-broker',
+] as const;
+export type ScenarioName = (typeof SCENARIOS)[number] | (typeof CLUSTER_SCENARIOS)[number] | 'nemesis';
 
 export interface VerifyOptions {
   kafka: Kafka;
@@ -34,7 +48,11 @@ export interface VerifyOptions {
   brokers: readonly string[];
   /** Only when the broker was started here can the broker-restart scenario restart it. */
   localBroker: LocalBrokerOptions | null;
+  /** The three-node cluster the workers run on (`--cluster 3`); the cluster scenarios need it. */
+  cluster?: LocalCluster | null;
   scenarios: ScenarioName[];
+  /** The nemesis's schedule: a seed (printed, so a failure replays) and how long faults are drawn for. */
+  nemesis?: { seed: number; durationMs: number };
   records: number;
   keys: number;
   partitions: number;
@@ -55,15 +73,38 @@ export interface ScenarioReport {
   seconds: number;
   verdict: Verdict;
   checkpoints: Array<{ after: string; commitViolations: number }>;
+  /** Per fault: when it happened and the longest stop in processing in its window. */
+  faults: FaultStall[];
   notes: string[];
 }
 
 interface ScenarioContext {
-  startWorker(index: number): Promise<void>;
+  /** Starts worker `index` and waits until it is ready, unless `waitReady` is false. */
+  startWorker(index: number, waitReady?: boolean): Promise<void>;
   stopWorker(index: number, signal: NodeJS.Signals): Promise<void>;
   progress(fraction: number): Promise<void>;
   checkpoint(after: string): Promise<void>;
+  /**
+   * Marks a fault (for its longest stop in processing), injects it, then checks commits after it unless
+   * `checkpoint` is false (while the cluster cannot serve the checker's reads: two of three nodes down).
+   */
+  fault(name: string, inject: () => Promise<void>, options?: { checkpoint: boolean }): Promise<void>;
+  /** Polls every worker's /readyz until `stop` resolves; returns whether any was seen not ready. */
+  watchReadiness(until: Promise<unknown>): Promise<{ sawNotReady: boolean }>;
+  /** Waits until every running worker reports ready. */
+  workersReady(timeoutMs: number): Promise<void>;
   note(line: string): void;
+}
+
+interface ScenarioFaults {
+  broker: LocalBrokerOptions | null;
+  proxy: TcpProxy;
+  cluster: LocalCluster | null;
+  admin: Admin;
+  topics: { input: string; results: string; dlq: string };
+  /** Proxies in front of every node, which the workers reach the cluster through (plans with throughProxies). */
+  brokerProxies: ReadonlyMap<ClusterNode, TcpProxy>;
+  nemesis: { seed: number; durationMs: number } | null;
 }
 
 type ScenarioPlan = {
@@ -72,10 +113,137 @@ type ScenarioPlan = {
   ordered: boolean;
   /** Mixes of bad records; the isolation scenario places its one poison record itself. */
   mixes: boolean;
-  run(ctx: ScenarioContext, faults: { broker: LocalBrokerOptions | null; proxy: TcpProxy }): Promise<void>;
+  /** The workers reach the cluster through a TcpProxy per node, so the network to one node can degrade. */
+  throughProxies?: boolean;
+  run(ctx: ScenarioContext, faults: ScenarioFaults): Promise<void>;
 };
 
-const SCENARIO_PLANS: Record<ScenarioName, ScenarioPlan> = {
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function needCluster(cluster: LocalCluster | null): LocalCluster {
+  if (!cluster) throw new Error('this scenario needs the three-node cluster (npm run verify -- --cluster 3)');
+  return cluster;
+}
+
+/** kill -9 of `node`, a pause while the rest of the cluster carries on, then its restart. */
+async function killAndRestart(ctx: ScenarioContext, cluster: LocalCluster, node: ClusterNode, why: string) {
+  await ctx.fault(`kill -9 of node ${node} (${why})`, () => cluster.killNode(node));
+  await pause(5_000);
+  await ctx.fault(`node ${node} restarted`, () => cluster.startNode(node));
+}
+
+/** Every failover scenario: the mixes of bad records, dead-lettered, per-key order checked. */
+const FAILOVER = { policy: 'dead-letter', ordered: true, mixes: true } as const;
+
+const CLUSTER_PLANS: Record<(typeof CLUSTER_SCENARIOS)[number], ScenarioPlan> = {
+  'leader-kill': {
+    ...FAILOVER,
+    async run(ctx, { cluster, admin, topics }) {
+      const nodes = needCluster(cluster);
+      await ctx.startWorker(0);
+      await ctx.startWorker(1);
+      await ctx.progress(0.3);
+      const leader = await nodes.waitForLeader(admin, topics.input, 0);
+      await killAndRestart(ctx, nodes, leader, `leader of ${topics.input}[0]`);
+    },
+  },
+  'results-leader-kill': {
+    ...FAILOVER,
+    async run(ctx, { cluster, admin, topics }) {
+      const nodes = needCluster(cluster);
+      await ctx.startWorker(0);
+      await ctx.progress(0.25);
+      const resultsLeader = await nodes.waitForLeader(admin, topics.results, 0);
+      await killAndRestart(ctx, nodes, resultsLeader, 'leader of the results topic');
+      await ctx.progress(0.55);
+      const dlqLeader = await nodes.waitForLeader(admin, topics.dlq, 0);
+      await killAndRestart(ctx, nodes, dlqLeader, 'leader of the dead-letter topic');
+    },
+  },
+  'rolling-restart': {
+    ...FAILOVER,
+    async run(ctx, { cluster }) {
+      const nodes = needCluster(cluster);
+      await ctx.startWorker(0);
+      for (const node of [1, 2, 3] as const) {
+        await ctx.progress(0.2 * node);
+        await ctx.fault(`SIGTERM of node ${node} (controlled shutdown)`, () => nodes.stopNode(node));
+        await ctx.fault(`node ${node} restarted`, () => nodes.startNode(node));
+      }
+    },
+  },
+  'controller-kill': {
+    ...FAILOVER,
+    async run(ctx, { cluster }) {
+      const nodes = needCluster(cluster);
+      await ctx.startWorker(0);
+      await ctx.progress(0.3);
+      const controller = await nodes.activeController();
+      await killAndRestart(ctx, nodes, controller, 'the active controller');
+      const next = await nodes.activeController();
+      if (next === controller) ctx.note(`node ${controller} is the active controller again after its restart`);
+    },
+  },
+  'below-min-isr': {
+    ...FAILOVER,
+    async run(ctx, { cluster, admin }) {
+      const nodes = needCluster(cluster);
+      await ctx.startWorker(0);
+      await ctx.progress(0.3);
+      // Two of three down: one replica left, below min.insync.replicas=2 and without a controller quorum.
+      const survivor = await nodes.groupCoordinator(admin);
+      const down = ([1, 2, 3] as const).filter((n) => n !== survivor);
+      const outage = (async () => {
+        for (const node of down)
+          await ctx.fault(`kill -9 of node ${node} (two nodes down)`, () => nodes.killNode(node), {
+            checkpoint: false,
+          });
+        await pause(20_000);
+      })();
+      const { sawNotReady } = await ctx.watchReadiness(outage);
+      await outage;
+      if (!sawNotReady) ctx.note('readiness: the worker never reported not ready while two of three nodes were down');
+      for (const node of down) await ctx.fault(`node ${node} restarted`, () => nodes.startNode(node));
+      await ctx.workersReady(120_000);
+    },
+  },
+  'coordinator-kill': {
+    ...FAILOVER,
+    async run(ctx, { cluster, admin }) {
+      const nodes = needCluster(cluster);
+      await ctx.startWorker(0);
+      await ctx.startWorker(1);
+      await ctx.progress(0.3);
+      const coordinator = await nodes.groupCoordinator(admin);
+      await killAndRestart(ctx, nodes, coordinator, 'coordinator of the group');
+    },
+  },
+  'slow-broker': {
+    ...FAILOVER,
+    throughProxies: true,
+    async run(ctx, { cluster, admin, topics, brokerProxies }) {
+      const nodes = needCluster(cluster);
+      await ctx.startWorker(0);
+      await ctx.progress(0.2);
+      const node = await nodes.waitForLeader(admin, topics.input, 0);
+      const proxy = brokerProxies.get(node)!;
+      // The node stays in the cluster (replication is direct): only the workers' network to it degrades.
+      await ctx.fault(`300 ms latency to node ${node}`, async () => proxy.setLatency(300));
+      await pause(15_000);
+      await ctx.fault(`node ${node} silent (connections open, no bytes pass)`, async () => proxy.setStalled(true));
+      await pause(40_000);
+      await ctx.fault(`connections to node ${node} cut and refused`, async () => proxy.setDown(true));
+      await pause(10_000);
+      await ctx.fault(`network to node ${node} healthy again`, async () => {
+        proxy.setDown(false);
+        proxy.setStalled(false);
+        proxy.setLatency(0);
+      });
+    },
+  },
+};
+
+const SCENARIO_PLANS: Record<(typeof SCENARIOS)[number], ScenarioPlan> = {
   steady: { policy: 'dead-letter', ordered: true, mixes: true, run: async (ctx) => ctx.startWorker(0) },
   kill9: {
     policy: 'dead-letter',
@@ -105,9 +273,7 @@ const SCENARIO_PLANS: Record<ScenarioName, ScenarioPlan> = {
     },
   },
   'broker-restart': {
-    policy: 'dead-letter',
-    ordered: true,
-    mixes: true,
+    ...FAILOVER,
     async run(ctx, { broker }) {
       await ctx.startWorker(0);
       if (!broker) return ctx.note('KAFKA_BROKERS is an external cluster: the broker was not restarted');
@@ -119,9 +285,7 @@ const SCENARIO_PLANS: Record<ScenarioName, ScenarioPlan> = {
     },
   },
   'db-outage': {
-    policy: 'dead-letter',
-    ordered: true,
-    mixes: true,
+    ...FAILOVER,
     async run(ctx, { proxy }) {
       await ctx.startWorker(0);
       await ctx.progress(0.3);
@@ -135,6 +299,64 @@ const SCENARIO_PLANS: Record<ScenarioName, ScenarioPlan> = {
   isolation: { policy: 'pause', ordered: true, mixes: false, run: async (ctx) => ctx.startWorker(0) },
 };
 
+/**
+ * The nemesis: the seeded schedule of planNemesis, applied at its times (late when a step takes long). The
+ * checker runs after every step that leaves all nodes and the database up; while anything is down its
+ * reads could not be served or would judge a moment the schedule already moved past.
+ */
+const NEMESIS_PLAN: ScenarioPlan = {
+  ...FAILOVER,
+  async run(ctx, { cluster, proxy, nemesis }) {
+    const nodes = needCluster(cluster);
+    if (!nemesis) throw new Error('the nemesis needs --seed and --duration');
+    const steps = planNemesis(nemesis.seed, nemesis.durationMs);
+    ctx.note(`seed ${nemesis.seed}: ${steps.length} steps over ${nemesis.durationMs / 60_000} min`);
+    await ctx.startWorker(0);
+    const nodesDown = new Set<number>();
+    let databaseDown = false;
+    const started = Date.now();
+    for (const step of steps) {
+      await pause(started + step.atMs - Date.now());
+      const { name, inject } = nemesisStep(step, nodes, ctx, proxy);
+      const { action } = step;
+      if (action.kind === 'kill-node' || action.kind === 'stop-node') nodesDown.add(action.node);
+      if (action.kind === 'start-node') nodesDown.delete(action.node);
+      if (action.kind === 'database-down' || action.kind === 'database-up')
+        databaseDown = action.kind === 'database-down';
+      await ctx.fault(name, inject, { checkpoint: nodesDown.size === 0 && !databaseDown });
+    }
+  },
+};
+
+function nemesisStep(
+  { action }: NemesisStep,
+  nodes: LocalCluster,
+  ctx: ScenarioContext,
+  database: TcpProxy,
+): { name: string; inject: () => Promise<void> } {
+  switch (action.kind) {
+    case 'kill-node':
+      return { name: `kill -9 of node ${action.node}`, inject: () => nodes.killNode(action.node) };
+    case 'stop-node':
+      return { name: `SIGTERM of node ${action.node}`, inject: () => nodes.stopNode(action.node) };
+    case 'start-node':
+      return { name: `node ${action.node} restarted`, inject: () => nodes.startNode(action.node) };
+    case 'kill-worker':
+      return { name: `kill -9 of worker ${action.worker}`, inject: () => ctx.stopWorker(action.worker, 'SIGKILL') };
+    case 'stop-worker':
+      return { name: `SIGTERM of worker ${action.worker}`, inject: () => ctx.stopWorker(action.worker, 'SIGTERM') };
+    case 'start-worker':
+      // Not waiting for ready: the cluster or the database may be down at this moment.
+      return { name: `worker ${action.worker} started`, inject: () => ctx.startWorker(action.worker, false) };
+    case 'database-down':
+      return { name: 'database unreachable', inject: async () => database.setDown(true) };
+    case 'database-up':
+      return { name: 'database back', inject: async () => database.setDown(false) };
+  }
+}
+
+const PLANS: Record<ScenarioName, ScenarioPlan> = { ...SCENARIO_PLANS, ...CLUSTER_PLANS, nemesis: NEMESIS_PLAN };
+
 export async function runVerification(options: VerifyOptions): Promise<ScenarioReport[]> {
   const reports: ScenarioReport[] = [];
   for (const scenario of options.scenarios) reports.push(await runScenario(scenario, options));
@@ -142,7 +364,7 @@ export async function runVerification(options: VerifyOptions): Promise<ScenarioR
 }
 
 async function runScenario(scenario: ScenarioName, options: VerifyOptions): Promise<ScenarioReport> {
-  const plan = SCENARIO_PLANS[scenario];
+  const plan = PLANS[scenario];
   const started = Date.now();
   const runId = uniqueName(`verify-${scenario}`);
   const topics = { input: `${runId}-in`, results: `${runId}-results`, dlq: `${runId}-dlq` };
@@ -178,11 +400,24 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
   });
   const proxyPort = await proxy.start();
   const workerDatabaseUrl = new URL(options.databaseUrl);
-  if (scenario === 'db-outage') workerDatabaseUrl.port = String(proxyPort);
+  if (scenario === 'db-outage' || scenario === 'nemesis') workerDatabaseUrl.port = String(proxyPort);
+  const brokerProxies = new Map<ClusterNode, TcpProxy>();
+  if (plan.throughProxies) {
+    const cluster = needCluster(options.cluster ?? null);
+    for (const node of CLUSTER_NODES) {
+      const route = cluster.proxyRoute(node);
+      const brokerProxy = new TcpProxy(route.target);
+      await brokerProxy.start(route.listen);
+      brokerProxies.set(node, brokerProxy);
+    }
+  }
+  const workerBrokers = plan.throughProxies
+    ? [...brokerProxies.keys()].map((node) => `127.0.0.1:${options.cluster!.proxyRoute(node).listen}`)
+    : options.brokers;
   const workers = new Map<number, WorkerProcess>();
   const env = (index: number) => ({
     DATABASE_URL: workerDatabaseUrl.toString(),
-    KAFKA_BROKERS: options.brokers.join(','),
+    KAFKA_BROKERS: workerBrokers.join(','),
     WARDEN_GROUP_ID: groupId,
     WARDEN_INPUT_TOPIC: topics.input,
     WARDEN_RESULTS_TOPIC: topics.results,
@@ -216,12 +451,34 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
       60_000,
     );
   const validCount = produced.filter((r) => r.kind === 'valid').length;
+  if (options.cluster) await checkReplication(admin, Object.values(topics), notes);
+  const storedCount = () => db.storedDocument.count({ where: { businessId: { startsWith: `${runId}-` } } });
+  // The stored count over time, for the longest stop in processing after each fault.
+  const samples: ProgressSample[] = [];
+  const marks: FaultMark[] = [];
+  const sampleStart = Date.now();
+  // Every worker process's resident memory every 5 s, one series per process (a restart starts a new one).
+  const rssSeries: Array<{ worker: number; samples: RssSample[]; process: WorkerProcess }> = [];
+  let sampling = true;
+  const sampler = (async () => {
+    for (let round = 0; sampling; round++) {
+      const handled = await storedCount().catch(() => null);
+      if (handled !== null) samples.push({ atMs: Date.now(), handled });
+      if (round % 20 === 0)
+        for (const series of rssSeries) {
+          const rssBytes = series.process.pid === null ? null : readRssBytes(series.process.pid);
+          if (rssBytes !== null) series.samples.push({ atMs: Date.now(), rssBytes });
+        }
+      await pause(250);
+    }
+  })();
 
   const ctx: ScenarioContext = {
-    async startWorker(index) {
+    async startWorker(index, waitReady = true) {
       const worker = new WorkerProcess(env(index));
       workers.set(index, worker);
-      await worker.start();
+      rssSeries.push({ worker: index, samples: [], process: worker });
+      await worker.start(waitReady);
     },
     async stopWorker(index, signal) {
       await workers.get(index)?.stop(signal);
@@ -231,12 +488,34 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
       const target = Math.floor(validCount * fraction);
       await eventually(
         `${Math.round(fraction * 100)}% of ${scenario} processed`,
-        async () =>
-          (await db.storedDocument.count({ where: { businessId: { startsWith: `${runId}-` } } })) >= target
-            ? true
-            : undefined,
+        async () => ((await storedCount()) >= target ? true : undefined),
         300_000,
       );
+    },
+    async fault(name, inject, { checkpoint } = { checkpoint: true }) {
+      log(`verify ${scenario}: ${name}`);
+      marks.push({ fault: name, atMs: Date.now() });
+      await inject();
+      if (checkpoint) await ctx.checkpoint(name);
+    },
+    async watchReadiness(until) {
+      let done = false;
+      let sawNotReady = false;
+      const finish = () => void (done = true);
+      until.then(finish, finish);
+      while (!done) {
+        for (const worker of workers.values()) if (!(await worker.ready())) sawNotReady = true;
+        await pause(500);
+      }
+      return { sawNotReady };
+    },
+    async workersReady(timeoutMs) {
+      for (const [index, worker] of workers)
+        await eventually(
+          `worker ${index} ready again`,
+          async () => ((await worker.ready()) ? true : undefined),
+          timeoutMs,
+        );
     },
     async checkpoint(after) {
       const verdict = judge(produced, await seen(), false);
@@ -248,7 +527,15 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
   };
 
   try {
-    await plan.run(ctx, { broker: options.localBroker, proxy });
+    await plan.run(ctx, {
+      broker: options.localBroker,
+      proxy,
+      cluster: options.cluster ?? null,
+      admin,
+      topics,
+      brokerProxies,
+      nemesis: options.nemesis ?? null,
+    });
     await waitForCompletion(produced, seen, plan.policy);
   } catch (error) {
     notes.push(`scenario failed: ${(error as Error).message}`);
@@ -260,7 +547,12 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
         notes.push(`worker ${index} logged ${errors.length} error(s); last: ${errors.at(-1)!.slice(0, 300)}`);
     }
     await proxy.stop();
+    for (const brokerProxy of brokerProxies.values()) await brokerProxy.stop();
+    sampling = false;
+    await sampler;
   }
+  const faults = longestStops(samples, marks, sampleStart, Date.now(), validCount);
+  if (scenario === 'nemesis') notes.push(...describeRssSlopes(rssSeries));
   // The final verdict also checks every stored record's result reached the results topic.
   const final = await seen(true);
   const verdict = judge(produced, final, true);
@@ -271,10 +563,10 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
   const passed =
     passes(verdict, { ordered: plan.ordered && options.ordering !== 'unordered' }) &&
     checkpoints.every((c) => c.commitViolations === 0) &&
-    !notes.some((n) => n.startsWith('scenario failed') || n.startsWith('isolation'));
+    !notes.some((n) => n.startsWith('scenario failed') || n.startsWith('isolation') || n.startsWith('readiness'));
   const seconds = Math.round((Date.now() - started) / 100) / 10;
   log(`verify ${scenario}: ${passed ? 'PASS' : 'FAIL'} in ${seconds} s`);
-  return { scenario, passed, seconds, verdict, checkpoints, notes };
+  return { scenario, passed, seconds, verdict, checkpoints, faults, notes };
 }
 
 /** No progress for this long ends the wait: what is missing then is reported as lost. */
@@ -296,6 +588,42 @@ async function waitForCompletion(
     else if (Date.now() - lastProgress.at > STALLED_RUN_MS) return verdict;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
+}
+
+/** A process's resident set size from /proc (Linux); null when it is gone or /proc cannot tell. */
+function readRssBytes(pid: number): number | null {
+  try {
+    const kib = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kib === undefined ? null : Number(kib) * 1024;
+  } catch {
+    return null;
+  }
+}
+
+/** One line per worker process that lived long enough for a slope; the longest-lived first. */
+function describeRssSlopes(series: ReadonlyArray<{ worker: number; samples: RssSample[] }>): string[] {
+  const span = (s: { samples: RssSample[] }) => (s.samples.at(-1)?.atMs ?? 0) - (s.samples[0]?.atMs ?? 0);
+  return [...series]
+    .filter((s) => s.samples.length >= 4)
+    .sort((a, b) => span(b) - span(a))
+    .map((s) => {
+      const mib = (bytes: number) => Math.round(bytes / 1_048_576);
+      return (
+        `worker ${s.worker} RSS over ${Math.round(span(s) / 60_000)} min: slope ${rssSlopeMiBPerMinute(s.samples)} MiB/min ` +
+        `(${mib(s.samples[0]!.rssBytes)} → ${mib(s.samples.at(-1)!.rssBytes)} MiB, max ${mib(Math.max(...s.samples.map((x) => x.rssBytes)))} MiB, ${s.samples.length} samples)`
+      );
+    });
+}
+
+/** On the cluster every scenario topic must have three replicas (RF 3, from the brokers' default). */
+async function checkReplication(admin: Admin, topics: string[], notes: string[]): Promise<void> {
+  const { topics: described } = await admin.fetchTopicMetadata({ topics });
+  for (const topic of described)
+    for (const partition of topic.partitions)
+      if (partition.replicas.length !== 3)
+        notes.push(
+          `scenario failed: ${topic.name}[${partition.partitionId}] has ${partition.replicas.length} replicas, not 3`,
+        );
 }
 
 /** While one partition is quarantined, all other partitions finish and its commit stays at the poison. */
