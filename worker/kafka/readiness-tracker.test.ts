@@ -71,64 +71,47 @@ describe('ReadinessTracker', () => {
   });
 
   describe('held work that completes nothing', () => {
-    it('turns red once held records went a whole window without a completion, although heartbeats flow', () => {
-      const clock = new ManualClock(100_000);
+    /** A joined tracker whose consumer heartbeats at every step, so only held work can turn it red. */
+    function heartbeating(startMs: number) {
+      const clock = new ManualClock(startMs);
       const tracker = new ReadinessTracker(clock, 20_000);
       tracker.joinedGroup();
+      const after = (ms: number, work: WorkProgress) => {
+        clock.advance(ms);
+        tracker.progress();
+        return tracker.readiness(holding(work));
+      };
+      return { clock, after };
+    }
+
+    it('turns red once held records went a whole window without a completion, although heartbeats flow', () => {
+      const { clock, after } = heartbeating(100_000);
       const work = { heldRecords: 12, heldSinceMs: 90_000, lastCompletedAtMs: 95_000 };
-      clock.advance(10_000);
-      tracker.progress();
-      expect(tracker.readiness(holding(work)).ready).toBe(true);
-      clock.advance(5_000);
-      tracker.progress();
-      expect(tracker.readiness(holding(work)).ready).toBe(true);
-      clock.advance(1);
-      tracker.progress();
-      expect(tracker.readiness(holding(work))).toEqual({
-        ready: false,
-        detail: '12 record(s) waiting, none completed for 20 s',
-      });
+      expect(after(10_000, work).ready).toBe(true);
+      expect(after(5_000, work).ready).toBe(true);
+      expect(after(1, work)).toEqual({ ready: false, detail: '12 record(s) waiting, none completed for 20 s' });
       // A completion turns it green at once.
-      expect(tracker.readiness(holding({ ...work, lastCompletedAtMs: clock.now() })).ready).toBe(true);
+      expect(after(0, { ...work, lastCompletedAtMs: clock.now() }).ready).toBe(true);
     });
 
     it('gives work that arrives after an idle spell a full window, measured from the oldest held delivery', () => {
-      const clock = new ManualClock(0);
-      const tracker = new ReadinessTracker(clock, 20_000);
-      tracker.joinedGroup();
-      clock.advance(3_600_000);
-      tracker.progress();
+      const { after } = heartbeating(0);
       // Last completion an hour ago, the record just delivered: not stuck.
-      const work = { heldRecords: 1, heldSinceMs: clock.now(), lastCompletedAtMs: 0 };
-      expect(tracker.readiness(holding(work)).ready).toBe(true);
-      clock.advance(20_000);
-      tracker.progress();
-      expect(tracker.readiness(holding(work)).ready).toBe(true);
-      clock.advance(1);
-      tracker.progress();
-      expect(tracker.readiness(holding(work))).toEqual({
-        ready: false,
-        detail: '1 record(s) waiting, none completed for 20 s',
-      });
+      const work = { heldRecords: 1, heldSinceMs: 3_600_000, lastCompletedAtMs: 0 };
+      expect(after(3_600_000, work).ready).toBe(true);
+      expect(after(20_000, work).ready).toBe(true);
+      expect(after(1, work)).toEqual({ ready: false, detail: '1 record(s) waiting, none completed for 20 s' });
     });
 
     it('counts from the first delivery when nothing ever completed', () => {
-      const clock = new ManualClock(5_000);
-      const tracker = new ReadinessTracker(clock, 20_000);
-      tracker.joinedGroup();
+      const { after } = heartbeating(5_000);
       const work = { heldRecords: 3, heldSinceMs: 5_000, lastCompletedAtMs: null };
-      clock.advance(20_001);
-      tracker.progress();
-      expect(tracker.readiness(holding(work)).detail).toBe('3 record(s) waiting, none completed for 20 s');
+      expect(after(20_001, work).detail).toBe('3 record(s) waiting, none completed for 20 s');
     });
 
     it('stays ready on heartbeats alone while idle, however long ago the last completion', () => {
-      const clock = new ManualClock(0);
-      const tracker = new ReadinessTracker(clock, 20_000);
-      tracker.joinedGroup();
-      clock.advance(600_000);
-      tracker.progress();
-      expect(tracker.readiness(holding({ heldRecords: 0, heldSinceMs: null, lastCompletedAtMs: 0 })).ready).toBe(true);
+      const { after } = heartbeating(0);
+      expect(after(600_000, { heldRecords: 0, heldSinceMs: null, lastCompletedAtMs: 0 }).ready).toBe(true);
     });
 
     it('reports silence before stuck work, since a silent consumer is the more basic failure', () => {
