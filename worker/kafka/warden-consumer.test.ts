@@ -501,6 +501,27 @@ describe('WardenConsumer over a fake kafkajs: readiness of held work', () => {
     await s.consumer.stop(1_000);
   });
 
+  it('stays ready while one partition is stuck and others complete: that is the stall report, not readiness', async () => {
+    const stuck = heldHandler();
+    const stalls: number[][] = [];
+    const s = setup({
+      ordering: 'partition',
+      stallThresholdMs: 30_000,
+      handle: (value) => (value.startsWith('0@') ? stuck.handle() : Promise.resolve()),
+      onStalls: (found) => stalls.push(found.map((stall) => stall.partition)),
+    });
+    const kafkajs = await startAndJoin(s);
+    await deliver(kafkajs, 0, [0]);
+    for (let offset = 0; offset < 12; offset++) {
+      await heartbeatFor(s, kafkajs, 5_000);
+      await deliver(kafkajs, 1, [offset]);
+    }
+    expect(s.consumer.readiness().ready).toBe(true);
+    expect(stalls.at(-1)).toEqual([0]);
+    stuck.finishOne();
+    await s.consumer.stop(1_000);
+  });
+
   it('stays ready while a quarantined partition holds its records on purpose', async () => {
     const s = setup({ invalidOffsets: ['1'], ordering: 'partition' });
     const kafkajs = await startAndJoin(s);
