@@ -1,6 +1,6 @@
 'use client';
 
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import type { TGroupAdvice } from '@/lib/schemas/advice';
 import { ErrorState, LoadingState } from './states';
 import { formatDurationMs, formatRateRounded } from '@/lib/format';
@@ -16,7 +16,7 @@ function catchUpText(sec: number | null | undefined): string {
  * plan's curve (catch-up time for 1..partitions consumers). Honest about its inputs: a lower-bound rate and
  * every caveat the API returns are shown next to the number.
  */
-export function CapacityCard({
+export const CapacityCard = memo(function CapacityCard({
   advice,
   error,
   isPending,
@@ -36,7 +36,7 @@ export function CapacityCard({
       ) : null}
     </section>
   );
-}
+});
 
 function CapacityBody({ advice }: { advice: TGroupAdvice }) {
   const plan = advice.plan;

@@ -1,6 +1,6 @@
 'use client';
 
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { LAG_RANGES, type TLagRange, type TLagSeries } from '@/lib/schemas/groups';
 import { ErrorState, LoadingState } from './states';
@@ -38,7 +38,7 @@ function durationTick(ms: number): string {
 }
 
 /** Time lag and offset lag per partition, and the group's arrival and consumption rates, over a range. */
-export function LagCharts({
+export const LagCharts = memo(function LagCharts({
   series,
   range,
   onRange,
@@ -82,7 +82,7 @@ export function LagCharts({
       ) : null}
     </section>
   );
-}
+});
 
 function Charts({ series, range }: { series: TLagSeries; range: TLagRange }) {
   const ranked = series.partitions

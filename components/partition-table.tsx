@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import Link from 'next/link';
 import type { TPartitionDetail } from '@/lib/schemas/groups';
 import { PartitionStatusBadge } from './status-badge';
@@ -14,7 +15,7 @@ const RATES_BASIS: Record<TPartitionDetail['ratesBasis'], string> = {
  * Per-partition table of a group. Offsets are shown as the API sends them (int64 strings); the commit prefix
  * appears only for a Warden consumer and explains where its lag comes from.
  */
-export function PartitionTable({
+export const PartitionTable = memo(function PartitionTable({
   groupId,
   partitions,
   showCommitPrefix,
@@ -135,7 +136,7 @@ export function PartitionTable({
       </table>
     </div>
   );
-}
+});
 
 function CommitPrefix({ prefix }: { prefix: NonNullable<TPartitionDetail['commitPrefix']> }) {
   return (

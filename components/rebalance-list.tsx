@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import Link from 'next/link';
 import type { TRebalance } from '@/lib/schemas/rebalances';
 import { groupPath } from './api-client';
@@ -18,7 +19,13 @@ const TRIGGER_TEXT: Record<string, string> = {
  * Warden member's measured stop; an upper bound when only samples bound it), why, and who was in the group
  * before and after. The bar length compares durations on the page.
  */
-export function RebalanceTimeline({ rebalances, showGroup }: { rebalances: TRebalance[]; showGroup: boolean }) {
+export const RebalanceTimeline = memo(function RebalanceTimeline({
+  rebalances,
+  showGroup,
+}: {
+  rebalances: TRebalance[];
+  showGroup: boolean;
+}) {
   const longest = Math.max(1, ...rebalances.map((r) => r.durationMs));
   return (
     <ol className="timeline">
@@ -82,7 +89,7 @@ export function RebalanceTimeline({ rebalances, showGroup }: { rebalances: TReba
       ))}
     </ol>
   );
-}
+});
 
 function observedBy(r: TRebalance): string {
   if (r.stops.length === 0) return 'inferred from samples';

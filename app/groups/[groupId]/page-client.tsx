@@ -1,5 +1,6 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { useState } from 'react';
 import { AdviceList } from '@/components/advice-list';
@@ -7,7 +8,6 @@ import { ApiRequestError } from '@/components/api-client';
 import { CapacityCard } from '@/components/capacity-card';
 import { useGroup, useGroupAdvice, useLagSeries } from '@/components/hooks/use-group';
 import { useRebalances } from '@/components/hooks/use-rebalances';
-import { LagCharts } from '@/components/lag-charts';
 import { OffsetResetCard } from '@/components/offset-reset-card';
 import { PartitionTable } from '@/components/partition-table';
 import { RebalanceTimeline } from '@/components/rebalance-list';
@@ -20,6 +20,15 @@ import { useNow } from '@/components/use-now';
 import type { TGroupDetail, TLagRange } from '@/lib/schemas/groups';
 import { formatAge, formatCount, formatRateRounded } from '@/lib/format';
 import { isStale } from '@/components/format';
+
+/**
+ * The charts (recharts, the page's largest script) load after the page is interactive: their data arrives by a
+ * query after hydration anyway, so nothing is lost, and the tiles and table paint without waiting for them.
+ */
+const LagCharts = dynamic(() => import('@/components/lag-charts').then((m) => m.LagCharts), {
+  ssr: false,
+  loading: () => <LoadingState label="Loading the charts…" />,
+});
 
 /** Group page: partitions, capacity, advice, charts over a chosen range, and the rebalance history. */
 export function GroupPageClient({
