@@ -137,7 +137,7 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
   const firstStepEnd = new Date(window.fromMs + window.stepMs);
   // Independent look-ups, in parallel: each is one index probe.
   const [known, tenMinutesCover, minutesCover] = await Promise.all([
-    db.lagSample.findFirst({ where: { groupId }, select: { id: true } }),
+    db.lagSample.findFirst({ where: { groupId }, orderBy: { sampledAt: 'asc' }, select: { sampledAt: true } }),
     window.stepMs % TEN_MINUTE_WIDTH_MS === 0
       ? db.lagRollup10m.findFirst({ where: { groupId, bucket: { lte: firstStepEnd } }, select: { samples: true } })
       : null,
@@ -273,6 +273,7 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
     to: to.toISOString(),
     stepMs: window.stepMs,
     source,
+    firstSampledAt: known.sampledAt.toISOString(),
     times,
     totals: {
       lag: sumOf((p) => p.lag),

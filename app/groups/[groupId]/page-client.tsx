@@ -137,6 +137,7 @@ export function GroupPageClient({
         error={series.error}
         isPending={series.isPending}
         isFetching={series.isFetching}
+        lastSampledAt={detail?.sampledAt ?? null}
       />
 
       <section className="card" aria-labelledby="rebalances-heading">
