@@ -219,6 +219,15 @@ function WhatIf({ advice, plan }: { advice: TGroupAdvice; plan: NonNullable<TGro
           );
         })}
       </svg>
+      <div className="curve-axis muted small" aria-hidden="true" data-testid="whatif-axis">
+        <span>1</span>
+        {max > 2 ? <span>{Math.ceil(max / 2)}</span> : null}
+        {max > 1 ? <span>{max}</span> : null}
+      </div>
+      <p className="muted small" data-testid="whatif-caption">
+        Bars: catch-up time per consumer count (1 to {max}); the tallest that catches up takes{' '}
+        {formatDurationMs(worst * 1000)}.
+      </p>
       <div className="curve-legend muted small">
         <span>
           <span className="swatch swatch-never" /> never catches up

@@ -117,7 +117,7 @@ function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: 
           </time>
           {' · '}
           <span data-testid="quarantine-failures">{formatFailures(q.failures)}</span>
-          {q.attempts > 0 ? ` · ${q.attempts} handler attempt${q.attempts === 1 ? '' : 's'}` : ' · failed admission'}
+          {q.attempts > 0 ? ` · ${q.attempts} handler attempt${q.attempts === 1 ? '' : 's'}` : ' · refused before processing (failed admission)'}
         </span>
       </header>
 
