@@ -4,6 +4,8 @@ import { memo, useId, useState } from 'react';
 import type { TGroupAdvice } from '@/lib/schemas/advice';
 import { ErrorState, LoadingState } from './states';
 import { formatDurationMs, formatRateRounded } from '@/lib/format';
+import { useTimeZone } from './display-preferences';
+import { formatClock } from './format';
 
 function catchUpText(sec: number | null | undefined): string {
   if (sec === undefined) return '—';
@@ -110,6 +112,7 @@ function outcomeText(entry: TGroupAdvice['trackRecord'][number]): string {
 
 /** The advisor's own record for the group: the last plans shown, against what the samples showed after. */
 function TrackRecord({ entries }: { entries: TGroupAdvice['trackRecord'] }) {
+  const zone = useTimeZone();
   return (
     <div className="track-record" data-testid="capacity-track-record">
       <h3 className="small">Track record</h3>
@@ -119,7 +122,7 @@ function TrackRecord({ entries }: { entries: TGroupAdvice['trackRecord'] }) {
         <ul className="small">
           {entries.map((entry) => (
             <li key={entry.predictedAt}>
-              <time dateTime={entry.predictedAt}>{new Date(entry.predictedAt).toLocaleTimeString()}</time>: said{' '}
+              <time dateTime={entry.predictedAt}>{formatClock(entry.predictedAt, zone)}</time>: said{' '}
               {entry.predictedConsumers} consumer{entry.predictedConsumers === 1 ? '' : 's'},{' '}
               {entry.predictedCatchUpSec === null
                 ? 'never catches up'

@@ -4,6 +4,7 @@ import type { TRebalance } from '@/lib/schemas/rebalances';
 import { groupPath } from './api-client';
 import { formatDurationMs } from '@/lib/format';
 import { formatDateTime } from './format';
+import { useTimeZone } from './display-preferences';
 
 const TRIGGER_TEXT: Record<string, string> = {
   join: 'a member joined',
@@ -26,13 +27,14 @@ export const RebalanceTimeline = memo(function RebalanceTimeline({
   rebalances: TRebalance[];
   showGroup: boolean;
 }) {
+  const zone = useTimeZone();
   const longest = Math.max(1, ...rebalances.map((r) => r.durationMs));
   return (
     <ol className="timeline">
       {rebalances.map((r) => (
         <li key={r.id} className="timeline-item" data-testid="rebalance-item" data-trigger={r.trigger}>
           <div className="timeline-when">
-            <time dateTime={r.startedAt}>{formatDateTime(r.startedAt)}</time>
+            <time dateTime={r.startedAt}>{formatDateTime(r.startedAt, zone)}</time>
             <span className="muted small">{observedBy(r)}</span>
           </div>
           <div className="timeline-body">
