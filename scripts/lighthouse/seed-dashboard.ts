@@ -5,14 +5,20 @@ import { rollUpLagSamples } from '../../worker/sampler/retention';
 import { seedSamples, seedSurroundings, type SeedHistory } from '../bench/api-seed';
 import { migrateDatabase } from '../lib/database';
 
-// Seeds DATABASE_URL's database for measuring the dashboard (npm run lighthouse) and looking at it: a Warden
-// consumer group with two days of 5-second samples on 12 partitions (the demo's sample interval; partition 7
-// quarantined, a rebalance every two hours) and a wide group of 1,000 partitions with ten minutes of samples,
-// written by the bench's seeding SQL and rolled up by the sampler's own rollup. Refuses a database whose name
-// does not end in `_ui` or `_lighthouse`, since it empties the sampler's tables first.
+// Seeds a database for measuring the dashboard (npm run lighthouse) and for the dashboard's e2e checks: a
+// Warden consumer group with two days of 5-second samples on 12 partitions (the demo's sample interval;
+// partition 7 quarantined, a rebalance every two hours) and a wide group of 1,000 partitions with ten minutes
+// of samples, written by the bench's seeding SQL and rolled up by the sampler's own rollup. With `empty`, the
+// sampler's tables are emptied first, which it refuses unless the database's name ends in `_ui` or
+// `_lighthouse`; without it, only rows of the two groups are written (and `removeSeed` deletes them), which it
+// refuses outside a `_test` database or those two.
 
 export const SEEDED_GROUP = 'orders-pipeline';
 export const WIDE_GROUP = 'clickstream-wide';
+export interface SeedGroups {
+  main: string;
+  wide: string;
+}
 const TABLES = [
   'lag_sample',
   'lag_rollup',
@@ -23,27 +29,36 @@ const TABLES = [
   'log_end_point',
 ];
 
-export async function seedDashboard(databaseUrl: string, log: (line: string) => void): Promise<void> {
+function checkDatabase(databaseUrl: string, empty: boolean): void {
   const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
-  if (!/_(ui|lighthouse)$/.test(name)) throw new Error(`refusing to seed "${name}": name it *_ui or *_lighthouse`);
+  const allowed = empty ? /_(ui|lighthouse)$/ : /_(ui|lighthouse|test)$/;
+  if (!allowed.test(name)) throw new Error(`refusing to seed "${name}": its name must match ${allowed}`);
+}
+
+export async function seedDashboard(
+  databaseUrl: string,
+  log: (line: string) => void,
+  { empty = true, groups = { main: SEEDED_GROUP, wide: WIDE_GROUP } }: { empty?: boolean; groups?: SeedGroups } = {},
+): Promise<void> {
+  checkDatabase(databaseUrl, empty);
   await migrateDatabase(databaseUrl);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query(`TRUNCATE ${TABLES.join(', ')}`);
+    if (empty) await client.query(`TRUNCATE ${TABLES.join(', ')}`);
     const endMs = Math.floor(Date.now() / 5_000) * 5_000;
     const main: SeedHistory = {
-      groupId: SEEDED_GROUP,
+      groupId: groups.main,
       topic: 'orders',
       endMs,
       days: 2,
       intervalMs: 5_000,
       partitions: 12,
     };
-    await seedSamples(client, main, (day) => log(`seeded ${SEEDED_GROUP} day ${day}/${main.days}`));
+    await seedSamples(client, main, (day) => log(`seeded ${groups.main} day ${day}/${main.days}`));
     await seedSurroundings(client, main);
     const wide: SeedHistory = {
-      groupId: WIDE_GROUP,
+      groupId: groups.wide,
       topic: 'clicks',
       endMs,
       days: 10 / 1440,
@@ -51,7 +66,7 @@ export async function seedDashboard(databaseUrl: string, log: (line: string) => 
       partitions: 1_000,
     };
     await seedSamples(client, wide);
-    log(`seeded ${WIDE_GROUP}: ${wide.partitions} partitions`);
+    log(`seeded ${groups.wide}: ${wide.partitions} partitions`);
   } finally {
     await client.end();
   }
@@ -62,6 +77,21 @@ export async function seedDashboard(databaseUrl: string, log: (line: string) => 
     await db.$disconnect();
   }
   log('rolled up');
+}
+
+/** Deletes every row `seedDashboard` wrote for `groups` (and any operator action on them). */
+export async function removeSeed(databaseUrl: string, groups: SeedGroups): Promise<void> {
+  checkDatabase(databaseUrl, false);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    // Table names are constants; the groups are bound parameters.
+    for (const table of [...TABLES.filter((t) => t !== 'log_end_point'), 'operator_action']) {
+      await client.query(`DELETE FROM ${table} WHERE group_id = ANY($1)`, [[groups.main, groups.wide]]);
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 if (require.main === module) {
