@@ -1,9 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { loadConfig } from '../lib/config';
-import { removeSeed, seedDashboard, type SeedGroups } from '../scripts/lighthouse/seed-dashboard';
+import { childProcessEnv } from '../lib/config';
 import { uniqueName } from '../scripts/lib/unique-name';
 import { OPERATOR } from './credentials';
 import { ROOT, signIn } from './support';
@@ -14,18 +14,24 @@ import { ROOT, signIn } from './support';
 // quarantine action. Screenshots land in docs/screenshots/ (committed; look at them when the UI changes).
 
 const SHOTS = path.join(ROOT, 'docs', 'screenshots');
-const groups: SeedGroups = { main: uniqueName('ui-orders'), wide: uniqueName('ui-clicks') };
-const databaseUrl = loadConfig().DATABASE_URL;
+const groups = { main: uniqueName('ui-orders'), wide: uniqueName('ui-clicks') };
+/** The seed runs as a child process: Playwright cannot load the Prisma client its rollup uses. */
+const seed = (mode: '--add' | '--remove') =>
+  execFileSync('npx', ['tsx', 'scripts/lighthouse/seed-dashboard.ts', mode, groups.main, groups.wide], {
+    cwd: ROOT,
+    env: childProcessEnv(),
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
 const groupPath = (g: string) => `/groups/${encodeURIComponent(g)}`;
 
-test.beforeAll(async () => {
+test.beforeAll(() => {
   test.setTimeout(180_000);
   mkdirSync(SHOTS, { recursive: true });
-  await seedDashboard(databaseUrl, () => {}, { empty: false, groups });
+  seed('--add');
 });
 
-test.afterAll(async () => {
-  await removeSeed(databaseUrl, groups);
+test.afterAll(() => {
+  seed('--remove');
 });
 
 const PAGES: Array<{ name: string; path: () => string; ready: (page: Page) => Promise<void> }> = [
@@ -126,8 +132,10 @@ test('charts: round 24-hour ticks, a UTC switch kept across reloads, legends tha
   await signIn(page, OPERATOR, groupPath(groups.main));
   const charts = page.getByTestId('lag-charts');
   await expect(charts.getByTestId('legend-item').first()).toBeVisible();
-  // 15 minutes of 5 s samples: ticks every few whole minutes, 24-hour "HH:MM".
-  const ticks = await charts.locator('.recharts-xAxis .recharts-cartesian-axis-tick-value').allTextContents();
+  // 15 minutes of 5 s samples: ticks every few whole minutes, 24-hour "HH:MM" (drawn once the chart measured its width).
+  const xTicks = charts.locator('.recharts-xAxis .recharts-cartesian-axis-tick-value');
+  await expect(xTicks.first()).toBeVisible();
+  const ticks = await xTicks.allTextContents();
   expect(ticks.length).toBeGreaterThanOrEqual(3);
   for (const t of ticks) expect(t).toMatch(/^([01]\d|2[0-3]):[0-5][05]$/);
   const yTicks = await charts

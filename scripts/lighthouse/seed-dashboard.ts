@@ -94,8 +94,25 @@ export async function removeSeed(databaseUrl: string, groups: SeedGroups): Promi
   }
 }
 
+/**
+ * `tsx scripts/lighthouse/seed-dashboard.ts` empties and seeds DATABASE_URL's database; `--add <main> <wide>`
+ * only adds those two groups and `--remove <main> <wide>` deletes them (the e2e suite's use: Playwright cannot
+ * load the Prisma client the rollup needs, so it runs this as a child process).
+ */
+async function runCommandLine(argv: string[]): Promise<void> {
+  const databaseUrl = loadConfig().DATABASE_URL;
+  const [mode, main, wide] = argv;
+  if (mode === undefined) return seedDashboard(databaseUrl, (line) => console.log(line));
+  if ((mode !== '--add' && mode !== '--remove') || !main || !wide) {
+    throw new Error('usage: seed-dashboard.ts [--add <main group> <wide group> | --remove <main group> <wide group>]');
+  }
+  const groups = { main, wide };
+  if (mode === '--remove') return removeSeed(databaseUrl, groups);
+  return seedDashboard(databaseUrl, () => {}, { empty: false, groups });
+}
+
 if (require.main === module) {
-  seedDashboard(loadConfig().DATABASE_URL, (line) => console.log(line)).then(
+  runCommandLine(process.argv.slice(2)).then(
     () => process.exit(0),
     (error: Error) => {
       console.error(error.message);

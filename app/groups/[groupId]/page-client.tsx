@@ -188,7 +188,7 @@ function Overview({ detail, now }: { detail: TGroupDetail; now: number }) {
           <dt>Total lag</dt>
           <dd data-testid="group-total-lag">{formatCount(detail.totalLag)}</dd>
           {detail.partitionsWithoutCommit > 0 ? (
-            <span className="tile-note">+ {detail.partitionsWithoutCommit} never committed</span>
+            <dd className="tile-note">+ {detail.partitionsWithoutCommit} never committed</dd>
           ) : null}
         </div>
         <div className="tile">
@@ -197,25 +197,25 @@ function Overview({ detail, now }: { detail: TGroupDetail; now: number }) {
             <TimeLagValue lag={detail.worstTimeLag} />
           </dd>
           {detail.worstTimeLag ? (
-            <span className="tile-note mono">{`${detail.worstTimeLag.topic}-${detail.worstTimeLag.partition}`}</span>
+            <dd className="tile-note mono">{`${detail.worstTimeLag.topic}-${detail.worstTimeLag.partition}`}</dd>
           ) : null}
         </div>
         <div className="tile">
           <dt>In</dt>
           <dd>{formatRateRounded(arrival)}</dd>
-          <span className="tile-note">records appended</span>
+          <dd className="tile-note">records appended</dd>
         </div>
         <div className="tile">
           <dt>Out</dt>
           <dd>{formatRateRounded(consumption)}</dd>
-          <span className="tile-note">records committed</span>
+          <dd className="tile-note">records committed</dd>
         </div>
         <div className="tile">
           <dt>Quarantined</dt>
           <dd>
             {detail.quarantinedPartitions > 0 ? <Link href="/quarantine">{detail.quarantinedPartitions}</Link> : '0'}
           </dd>
-          <span className="tile-note">partitions held</span>
+          <dd className="tile-note">partitions held</dd>
         </div>
         <div className="tile">
           <dt>Last rebalance</dt>
