@@ -135,26 +135,8 @@ export function niceValueTicks(max: number, maxTicks = 5): number[] {
   return ticksUpTo(max, step);
 }
 
-const DURATION_STEPS_MS = [
-  SECOND,
-  2 * SECOND,
-  5 * SECOND,
-  10 * SECOND,
-  15 * SECOND,
-  30 * SECOND,
-  MINUTE,
-  2 * MINUTE,
-  5 * MINUTE,
-  10 * MINUTE,
-  15 * MINUTE,
-  30 * MINUTE,
-  HOUR,
-  2 * HOUR,
-  3 * HOUR,
-  6 * HOUR,
-  12 * HOUR,
-  DAY,
-];
+/** Duration steps: the time steps up to a day (a lag axis has no use for midnights). */
+const DURATION_STEPS_MS = TIME_STEPS_MS.filter((s) => s <= DAY);
 
 /** Duration ticks (ms) from 0 to at least `maxMs` at round durations: 30 s, 1 min, 5 min, 1 h…; ms below 1 s. */
 export function niceDurationTicks(maxMs: number, maxTicks = 5): number[] {

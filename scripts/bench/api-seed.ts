@@ -16,7 +16,8 @@ import { API_SEED } from './plan';
 
 export const API_GROUP = 'warden-bench.api.group';
 const API_TOPIC = 'warden-bench.api.orders';
-const SEEDED_TABLES = [
+/** The tables this seed writes (and empties before seeding). */
+export const SEEDED_TABLES = [
   'lag_sample',
   'lag_rollup',
   'lag_rollup_10m',

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { createDatabase } from '../../lib/db';
 import { loadConfig } from '../../lib/config';
 import { rollUpLagSamples } from '../../worker/sampler/retention';
-import { seedSamples, seedSurroundings, type SeedHistory } from '../bench/api-seed';
+import { SEEDED_TABLES, seedSamples, seedSurroundings, type SeedHistory } from '../bench/api-seed';
 import { migrateDatabase } from '../lib/database';
 
 // Seeds a database for measuring the dashboard (npm run lighthouse) and for the dashboard's e2e checks: a
@@ -19,15 +19,7 @@ export interface SeedGroups {
   main: string;
   wide: string;
 }
-const TABLES = [
-  'lag_sample',
-  'lag_rollup',
-  'lag_rollup_10m',
-  'consumer_partition_state',
-  'partition_quarantine',
-  'rebalance_event',
-  'log_end_point',
-];
+const TABLES = SEEDED_TABLES;
 
 function checkDatabase(databaseUrl: string, empty: boolean): void {
   const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
