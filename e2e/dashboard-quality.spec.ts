@@ -132,18 +132,16 @@ test('charts: round 24-hour ticks, a UTC switch kept across reloads, legends tha
   await signIn(page, OPERATOR, groupPath(groups.main));
   const charts = page.getByTestId('lag-charts');
   await expect(charts.getByTestId('legend-item').first()).toBeVisible();
-  // 15 minutes of 5 s samples: ticks every few whole minutes, 24-hour "HH:MM" (drawn once the chart measured its width).
-  const xTicks = charts.locator('.recharts-xAxis .recharts-cartesian-axis-tick-value');
-  await expect(xTicks.first()).toBeVisible();
-  const ticks = await xTicks.allTextContents();
-  expect(ticks.length).toBeGreaterThanOrEqual(3);
+  // 15 minutes of 5 s samples: x ticks every few whole minutes, 24-hour "HH:MM"; y ticks at round durations.
+  const timeChart = charts.locator('.chart').first();
+  const labels = () => timeChart.locator('svg text').allTextContents();
+  await expect.poll(async () => (await labels()).filter((t) => /^\d\d:\d\d/.test(t)).length).toBeGreaterThanOrEqual(3);
+  const texts = await labels();
+  const ticks = texts.filter((t) => /^\d\d:\d\d/.test(t));
   for (const t of ticks) expect(t).toMatch(/^([01]\d|2[0-3]):[0-5][05]$/);
-  const yTicks = await charts
-    .locator('.recharts-yAxis')
-    .first()
-    .locator('.recharts-cartesian-axis-tick-value')
-    .allTextContents();
-  for (const t of yTicks.slice(1)) expect(t).toMatch(/^(\d+(ms|s|m|h)|(\d+m\d+s))$/);
+  const yTicks = texts.filter((t) => !/^\d\d:\d\d/.test(t) && t !== '0');
+  expect(yTicks.length).toBeGreaterThan(0);
+  for (const t of yTicks) expect(t).toMatch(/^(\d+(ms|s|m|h|d))+$/);
 
   // The zone switch: UTC is shown on the chart, and kept after a reload (localStorage).
   await page.getByTestId('time-zone-toggle').click();
@@ -156,7 +154,6 @@ test('charts: round 24-hour ticks, a UTC switch kept across reloads, legends tha
   const legend = charts.getByRole('group', { name: /Partitions drawn/ }).getByTestId('legend-item');
   await expect(legend).toHaveCount(8);
   await expect(legend.first()).toHaveText(/-7$/);
-  const timeChart = charts.locator('.chart').first();
   await expect(timeChart.locator('.recharts-line')).toHaveCount(8);
   await legend.first().click();
   await expect(legend.first()).toHaveAttribute('aria-pressed', 'false');
@@ -174,8 +171,9 @@ test('charts: round 24-hour ticks, a UTC switch kept across reloads, legends tha
   await page.mouse.move(box.x + box.width * 0.7, box.y + box.height / 2, { steps: 8 });
   await page.mouse.up();
   await expect(charts.getByTestId('zoom-reset')).toBeVisible();
-  const zoomedTicks = await charts.locator('.recharts-xAxis .recharts-cartesian-axis-tick-value').first().textContent();
-  expect(zoomedTicks).toMatch(/^\d\d:\d\d(:\d\d)?$/);
+  const zoomedTicks = (await labels()).filter((t) => /^\d\d:\d\d/.test(t));
+  expect(zoomedTicks.length).toBeGreaterThan(0);
+  for (const t of zoomedTicks) expect(t).toMatch(/^\d\d:\d\d(:\d\d)?$/);
   await charts.getByTestId('zoom-reset').click();
   await expect(charts.getByTestId('zoom-reset')).toHaveCount(0);
 
