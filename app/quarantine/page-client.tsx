@@ -22,6 +22,7 @@ import { useNow } from '@/components/use-now';
 import { commandStateOf, type TOperatorAction } from '@/lib/schemas/operator-actions';
 import type { TQuarantine } from '@/lib/schemas/quarantines';
 import { formatAge, formatCount } from '@/lib/format';
+import { useTimeZone } from '@/components/display-preferences';
 
 /**
  * Quarantine: every held partition with its record, and Resume / Skip / Seek behind a confirmation. The recent
@@ -79,6 +80,7 @@ export function QuarantinePageClient({ refreshMs }: { refreshMs: number }) {
 }
 
 function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: number }) {
+  const zone = useTimeZone();
   const [open, setOpen] = useState<ActionKind | null>(null);
   const opener = useRef<HTMLButtonElement | null>(null);
   const name = `${q.topic}-${q.partition}`;
@@ -112,12 +114,14 @@ function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: 
         </Link>
         <span className="badge badge-quarantined">{q.errorClass}</span>
         <span className="muted" data-testid="quarantine-since">
-          <time dateTime={q.since} title={formatDateTime(q.since)}>
-            {formatHeldSince(q.since, now)}
+          <time dateTime={q.since} title={formatDateTime(q.since, zone)}>
+            {formatHeldSince(q.since, now, zone)}
           </time>
           {' · '}
           <span data-testid="quarantine-failures">{formatFailures(q.failures)}</span>
-          {q.attempts > 0 ? ` · ${q.attempts} handler attempt${q.attempts === 1 ? '' : 's'}` : ' · failed admission'}
+          {q.attempts > 0
+            ? ` · ${q.attempts} handler attempt${q.attempts === 1 ? '' : 's'}`
+            : ' · refused before processing (failed admission)'}
         </span>
       </header>
 
@@ -126,8 +130,8 @@ function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: 
       </p>
       {q.retrying ? (
         <p className="banner banner-info" role="status" data-testid="quarantine-retrying">
-          Resume #{q.retrying.actionId} applied at {formatClock(q.retrying.since)}: retrying offset {q.offset}. The card
-          goes once the commit passes it, or shows the record held again.
+          Resume #{q.retrying.actionId} applied at {formatClock(q.retrying.since, zone)}: retrying offset {q.offset}.
+          The card goes once the commit passes it, or shows the record held again.
         </p>
       ) : null}
 
@@ -152,7 +156,7 @@ function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: 
             </div>
             <div>
               <dt>Timestamp</dt>
-              <dd>{formatDateTime(q.record.timestamp)}</dd>
+              <dd>{formatDateTime(q.record.timestamp, zone)}</dd>
             </div>
           </dl>
           <h3 className="subhead">
@@ -266,7 +270,7 @@ function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: 
             {q.history.map((a) => (
               <li key={a.id} data-status={a.status}>
                 <span className={`badge badge-status-${a.status}`}>{a.status.replace('_', ' ')}</span>{' '}
-                {describeHistoryEntry(a)}
+                {describeHistoryEntry(a, zone)}
               </li>
             ))}
           </ul>

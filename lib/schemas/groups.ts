@@ -186,6 +186,8 @@ export const ZLagSeries = z.object({
   stepMs: z.number().int().min(1),
   /** 'samples': raw lag_sample rows; 'rollup': the one-minute lag_rollup or (steps of whole ten minutes) the ten-minute lag_rollup_10m table (long ranges). */
   source: z.enum(['samples', 'rollup']),
+  /** The oldest raw sample stored for the group (older ones are past SAMPLER_RETENTION_DAYS): says why a range is empty. */
+  firstSampledAt: ZIsoTime,
   /** Bucket starts; every array below is aligned with it. Buckets with no sample hold null (a gap, not a zero). */
   times: z.array(ZIsoTime),
   totals: z.object({ lag: nullableSeries, arrivalRatePerSec: nullableSeries, consumptionRatePerSec: nullableSeries }),

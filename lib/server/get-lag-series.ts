@@ -138,7 +138,7 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
   const firstStepEnd = new Date(window.fromMs + window.stepMs);
   // Independent look-ups, in parallel: each is one index probe.
   const [known, tenMinutesCover, minutesCover] = await Promise.all([
-    db.lagSample.findFirst({ where: { groupId }, select: { sampledAt: true } }),
+    db.lagSample.findFirst({ where: { groupId }, orderBy: { sampledAt: 'asc' }, select: { sampledAt: true } }),
     window.stepMs % TEN_MINUTE_WIDTH_MS === 0
       ? db.lagRollup10m.findFirst({ where: { groupId, bucket: { lte: firstStepEnd } }, select: { samples: true } })
       : null,
@@ -295,6 +295,7 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
     to: to.toISOString(),
     stepMs: window.stepMs,
     source,
+    firstSampledAt: known.sampledAt.toISOString(),
     times,
     totals: {
       lag: sumOf((p) => p.lag),
