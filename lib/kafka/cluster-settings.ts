@@ -83,7 +83,7 @@ export function parseClusterList(
   try {
     value = JSON.parse(json);
   } catch (error) {
-    throw new Error(`is not JSON (${(error as Error).message})`);
+    throw new Error(`is not JSON (${(error as Error).message})`, { cause: error });
   }
   if (!Array.isArray(value)) throw new Error('must be a JSON array of clusters ([{"name":..., "brokers":...}])');
   const problems: string[] = [];
