@@ -2,12 +2,7 @@ import { z } from 'zod';
 import { EMPTY_CLIENT_SETTINGS, parseClientSettings } from './advisor/client-settings';
 import { EMPTY_ALERT_SETTINGS, parseAlertSettings } from './alerts/alert-settings';
 import { parseTokens, parseUsers, type ParseResult } from './auth/credentials';
-import {
-  DEFAULT_CLUSTER,
-  parseBrokerList,
-  parseClusterList,
-  type ClusterConnection,
-} from './kafka/cluster-settings';
+import { DEFAULT_CLUSTER, parseBrokerList, parseClusterList, type ClusterConnection } from './kafka/cluster-settings';
 import { SASL_MECHANISMS, Secret, resolveKafkaSecurity, type KafkaSecuritySettings } from './kafka/security';
 
 // The one place that reads process.env. Every variable of the worker, the UI and the scripts is declared
@@ -548,7 +543,10 @@ export function parseConfig<P extends Program = 'all'>(
     kafkaBrokers,
     usesLocalBroker: parsed.KAFKA_BROKERS === null,
     kafkaSecurity: security.settings,
-    clusters: [{ name: DEFAULT_CLUSTER, brokers: kafkaBrokers, security: security.settings }, ...parsed.WARDEN_CLUSTERS],
+    clusters: [
+      { name: DEFAULT_CLUSTER, brokers: kafkaBrokers, security: security.settings },
+      ...parsed.WARDEN_CLUSTERS,
+    ],
   };
 }
 

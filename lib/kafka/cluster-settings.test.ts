@@ -34,7 +34,9 @@ const clusters = (value: unknown) => JSON.stringify(value);
 describe('WARDEN_CLUSTERS', () => {
   it('is only `default` when unset: the single-cluster variables keep working', () => {
     const config = parseConfig({ KAFKA_BROKERS: 'a:1,b:2' });
-    expect(config.clusters).toEqual([{ name: 'default', brokers: ['a:1', 'b:2'], security: { tls: null, sasl: null } }]);
+    expect(config.clusters).toEqual([
+      { name: 'default', brokers: ['a:1', 'b:2'], security: { tls: null, sasl: null } },
+    ]);
     expect(parseConfig({}).clusters.map((c) => [c.name, c.brokers])).toEqual([['default', ['127.0.0.1:9092']]]);
   });
 
@@ -63,7 +65,9 @@ describe('WARDEN_CLUSTERS', () => {
     expect(eu.security.sasl?.mechanism).toBe('scram-sha-512');
     expect(eu.security.sasl?.password.reveal()).toBe('pw');
     expect(clusterNamed(config.clusters, 'staging').security).toEqual({ tls: null, sasl: null });
-    expect(() => clusterNamed(config.clusters, 'nope')).toThrow('no cluster "nope" is configured (configured: default, staging, prod-eu)');
+    expect(() => clusterNamed(config.clusters, 'nope')).toThrow(
+      'no cluster "nope" is configured (configured: default, staging, prod-eu)',
+    );
   });
 
   it('stops start-up on a duplicate name, naming the cluster and the setting', () => {
@@ -101,9 +105,9 @@ describe('WARDEN_CLUSTERS', () => {
   });
 
   it('refuses TLS files that do not parse or cannot be read, naming the cluster and the key', () => {
-    expect(() =>
-      parseClusterList(clusters([{ name: 'eu', brokers: 'a:1', ssl: true, sslCaFile: notPem }])),
-    ).toThrow('cluster "eu" sslCaFile: holds no PEM certificate');
+    expect(() => parseClusterList(clusters([{ name: 'eu', brokers: 'a:1', ssl: true, sslCaFile: notPem }]))).toThrow(
+      'cluster "eu" sslCaFile: holds no PEM certificate',
+    );
     expect(() =>
       parseClusterList(clusters([{ name: 'eu', brokers: 'a:1', ssl: true, sslCaFile: path.join(dir, 'missing.pem') }])),
     ).toThrow('cluster "eu" sslCaFile: cannot read the file (ENOENT)');
