@@ -23,6 +23,7 @@ const action = (over: Partial<TOperatorAction> = {}): TOperatorAction => ({
 });
 
 const quarantine = (over: Partial<TQuarantine> = {}): TQuarantine => ({
+  cluster: 'default',
   groupId: 'g',
   topic: 't',
   partition: 1,

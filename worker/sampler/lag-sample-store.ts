@@ -4,17 +4,17 @@ import type { LagSampleRow } from './sampler-state';
 /**
  * Inserts a round's lag_sample rows in one statement: one array parameter per column, unnested by Postgres.
  * (Prisma's createMany binds every value separately and splits large rounds into many statements.) All rows
- * are written or none.
+ * are written or none, all tagged with `cluster`.
  */
-export async function insertLagSamples(db: Database, rows: readonly LagSampleRow[]): Promise<number> {
+export async function insertLagSamples(db: Database, cluster: string, rows: readonly LagSampleRow[]): Promise<number> {
   if (rows.length === 0) return 0;
   const column = <K extends keyof LagSampleRow>(key: K): Array<LagSampleRow[K]> => rows.map((row) => row[key]);
   return db.$executeRaw`
     INSERT INTO lag_sample (
-      sampled_at, group_id, topic, partition, committed_offset, log_start_offset, log_end_offset, lag, group_state,
+      cluster, sampled_at, group_id, topic, partition, committed_offset, log_start_offset, log_end_offset, lag, group_state,
       member_id, member_client_id, member_host, group_protocol, time_lag_ms, time_lag_kind, exact_time_lag_ms,
       arrival_rate_per_sec, consumption_rate_per_sec)
-    SELECT * FROM unnest(
+    SELECT ${cluster}, * FROM unnest(
       ${column('sampledAt')}::timestamptz[], ${column('groupId')}::text[], ${column('topic')}::text[],
       ${column('partition')}::int[], ${column('committedOffset')}::bigint[], ${column('logStartOffset')}::bigint[],
       ${column('logEndOffset')}::bigint[], ${column('lag')}::bigint[], ${column('groupState')}::text[],
