@@ -1,4 +1,4 @@
--- Every row of a watched cluster carries its name (lib/kafka/cluster-settings.ts); rows from before are 'default'.
+-- Every row of a watched cluster carries its name (lib/kafka/cluster-settings.ts), rows from before are 'default'.
 -- DropIndex
 DROP INDEX "advice_prediction_group_id_predicted_at_key";
 
