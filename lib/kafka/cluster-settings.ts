@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { CLUSTER_NAME_PATTERN, CLUSTER_NAME_RULE, DEFAULT_CLUSTER } from '../schemas/clusters';
 import {
   SASL_MECHANISMS,
   Secret,
@@ -13,16 +14,7 @@ import {
 // own brokers, TLS and SASL. Every entry is checked at start-up as the single-cluster variables are (the PEM
 // files read, the combinations checked); a problem names the cluster and the entry's key.
 
-/** The name of the cluster the single-cluster variables configure. */
-export const DEFAULT_CLUSTER = 'default';
-
-/** A URL-safe cluster name: it is a path segment of the dashboard's and the API's URLs. */
-export const CLUSTER_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
-export const CLUSTER_NAME_RULE = 'lower-case letters, digits, - and _, starting with a letter or digit, at most 63';
-
-export const clusterNameSchema = z
-  .string()
-  .regex(CLUSTER_NAME_PATTERN, `must be a URL-safe cluster name (${CLUSTER_NAME_RULE})`);
+export { DEFAULT_CLUSTER };
 
 export interface ClusterConnection {
   name: string;

@@ -66,10 +66,14 @@ export async function listQuarantines(db: Database): Promise<TQuarantinesRespons
   ]);
   const sampleOf = new Map(samples.map((s) => [`${s.cluster}\u0000${s.group_id}\u0000${partitionKey(s)}`, s]));
   const timeLags = await Promise.all(
-    quarantines.map((q) => blockingTimeLag(db, q, sampleOf.get(`${q.cluster}\u0000${q.groupId}\u0000${partitionKey(q)}`))),
+    quarantines.map((q) =>
+      blockingTimeLag(db, q, sampleOf.get(`${q.cluster}\u0000${q.groupId}\u0000${partitionKey(q)}`)),
+    ),
   );
   const pendingOf = new Map(
-    actions.filter((a) => a.status === 'pending').map((a) => [`${a.cluster}\u0000${a.groupId}\u0000${partitionKey(a)}`, a]),
+    actions
+      .filter((a) => a.status === 'pending')
+      .map((a) => [`${a.cluster}\u0000${a.groupId}\u0000${partitionKey(a)}`, a]),
   );
 
   return ZQuarantinesResponse.parse({
@@ -173,7 +177,13 @@ async function blockingTimeLag(
   if (stored.exactTimeLagMs !== null || stored.timeLagKind !== null)
     return resolveTimeLag(stored, [], committed, nowMs);
   const rows = await db.lagSample.findMany({
-    where: { cluster: q.cluster, groupId: q.groupId, topic: q.topic, partition: q.partition, sampledAt: { lte: sample.sampled_at } },
+    where: {
+      cluster: q.cluster,
+      groupId: q.groupId,
+      topic: q.topic,
+      partition: q.partition,
+      sampledAt: { lte: sample.sampled_at },
+    },
     orderBy: { sampledAt: 'desc' },
     take: FALLBACK_MAX_POINTS,
     select: { sampledAt: true, committedOffset: true, logEndOffset: true },

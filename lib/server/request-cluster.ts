@@ -1,4 +1,5 @@
-import { DEFAULT_CLUSTER, clusterNameSchema, type ClusterConnection } from '../kafka/cluster-settings';
+import type { ClusterConnection } from '../kafka/cluster-settings';
+import { DEFAULT_CLUSTER, ZClusterName } from '../schemas/clusters';
 import { ApiError, notFound } from './api-error';
 
 /**
@@ -9,7 +10,7 @@ import { ApiError, notFound } from './api-error';
 export function requestedCluster(request: Request, clusters: readonly ClusterConnection[]): string {
   const given = new URL(request.url).searchParams.get('cluster');
   if (given === null || given === '') return DEFAULT_CLUSTER;
-  const parsed = clusterNameSchema.safeParse(given);
+  const parsed = ZClusterName.safeParse(given);
   if (!parsed.success)
     throw new ApiError(400, `cluster: ${parsed.error.issues[0]?.message ?? 'is invalid'}`, 'cluster');
   if (!clusters.some((c) => c.name === parsed.data)) {

@@ -13,7 +13,7 @@ import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../.
 import { linkInstalledJars } from '../../test-support/broker-home';
 import { commitOffsets } from '../../test-support/commit-offsets';
 import { testDatabase } from '../../test-support/database';
-import { createTopic, testKafka, uniqueName } from '../../test-support/integration';
+import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
 import { createLagSampler, type LagSamplerHandle } from './create-lag-sampler';
 
 // One worker's samplers on two real local brokers (two clusters on loopback ports): the same topic and group
@@ -37,7 +37,11 @@ beforeAll(async () => {
   linkInstalledJars(home, testConfig.WARDEN_KAFKA_HOME);
   second = { port: SECOND.port, controllerPort: SECOND.controller, home, fresh: true };
   await startLocalBroker(second);
-  secondKafka = createKafka({ brokers: [`127.0.0.1:${SECOND.port}`], clientId: 'multi-cluster-it', logLevel: 'nothing' });
+  secondKafka = createKafka({
+    brokers: [`127.0.0.1:${SECOND.port}`],
+    clientId: 'multi-cluster-it',
+    logLevel: 'nothing',
+  });
   db = testDatabase();
 }, 180_000);
 
@@ -138,7 +142,13 @@ describe('one worker sampling two clusters', () => {
 
       // Back up: the second cluster's next round closes its gap and samples again.
       await startLocalBroker({ ...second, fresh: false });
-      await expect(secondSampler!.sampleOnce()).resolves.toMatchObject({ written: true });
+      // A restarted broker answers "coordinator loading" for a moment: rounds fail until it has loaded.
+      await eventually('a round of the restarted second cluster', () =>
+        secondSampler!.sampleOnce().then(
+          (round) => (round.written ? round : undefined),
+          () => undefined,
+        ),
+      );
       const closed = await db.samplerGap.findFirstOrThrow({ where: { instanceId: { startsWith: prefix } } });
       expect(closed.cluster).toBe('second');
       expect(closed.endedAt).not.toBeNull();
