@@ -30,7 +30,7 @@ const TARGET_LABELS: Record<TResetTarget, string> = {
 export function OffsetResetCard({ detail }: { detail: TGroupDetail }) {
   const zone = useTimeZone();
   const id = useId();
-  const mutation = useOffsetReset(detail.groupId);
+  const mutation = useOffsetReset(detail.cluster, detail.groupId);
   const topics = useMemo(() => [...new Set(detail.partitions.map((p) => p.topic))].sort(), [detail.partitions]);
   const [topic, setTopic] = useState(topics[0] ?? '');
   const [scope, setScope] = useState('all');

@@ -4,9 +4,9 @@ import type { TLagRange } from '@/lib/schemas/groups';
 // operator action invalidates ['groups'], ['quarantines'] and ['audit'] and every view of them refetches.
 export const queryKeys = {
   groups: () => ['groups'] as const,
-  group: (groupId: string) => ['groups', groupId] as const,
-  groupLag: (groupId: string, range: TLagRange) => ['groups', groupId, 'lag', range] as const,
-  groupAdvice: (groupId: string) => ['groups', groupId, 'advice'] as const,
+  group: (cluster: string, groupId: string) => ['groups', cluster, groupId] as const,
+  groupLag: (cluster: string, groupId: string, range: TLagRange) => ['groups', cluster, groupId, 'lag', range] as const,
+  groupAdvice: (cluster: string, groupId: string) => ['groups', cluster, groupId, 'advice'] as const,
   rebalances: (groupId?: string) =>
     groupId === undefined ? (['rebalances'] as const) : (['rebalances', groupId] as const),
   quarantines: () => ['quarantines'] as const,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EMPTY_CLIENT_SETTINGS, parseClientSettings } from './advisor/client-settings';
 import { EMPTY_ALERT_SETTINGS, parseAlertSettings } from './alerts/alert-settings';
 import { parseTokens, parseUsers, type ParseResult } from './auth/credentials';
+import { DEFAULT_CLUSTER, parseBrokerList, parseClusterList, type ClusterConnection } from './kafka/cluster-settings';
 import { SASL_MECHANISMS, Secret, resolveKafkaSecurity, type KafkaSecuritySettings } from './kafka/security';
 import { MAX_IDLE_GAP_MS } from './lag/idle-samples';
 
@@ -80,15 +81,16 @@ const brokerList = z
   .optional()
   .transform((value, ctx) => {
     if (value === undefined || value.trim() === '') return null;
-    const brokers = value.split(',').map((b) => b.trim());
-    for (const broker of brokers) {
-      if (!/^[^\s:]+:\d{1,5}$/.test(broker)) {
-        ctx.addIssue({ code: 'custom', message: `"${broker}" is not host:port` });
-        return z.NEVER;
-      }
+    const list = parseBrokerList(value);
+    if ('problem' in list) {
+      ctx.addIssue({ code: 'custom', message: list.problem });
+      return z.NEVER;
     }
-    return brokers;
+    return list.brokers;
   });
+
+/** WARDEN_CLUSTERS: clusters besides `default`, each with its brokers, TLS and SASL (lib/kafka/cluster-settings.ts). */
+const clusterListJson = jsonSetting<ClusterConnection[]>([], (json) => parseClusterList(json));
 
 const booleanFlag = (fallback: boolean) =>
   z
@@ -173,6 +175,12 @@ const baseShape = {
     .string()
     .optional()
     .transform((value) => (value === undefined ? undefined : new Secret(value))),
+  /**
+   * More clusters to watch besides `default` (the one above): a JSON array of { name, brokers, ssl, sslCaFile,
+   * sslCertFile, sslKeyFile, sslKeyPassword, saslMechanism, saslUsername, saslPassword }. Its value is never
+   * quoted in an error (it may hold passwords).
+   */
+  WARDEN_CLUSTERS: clusterListJson,
   SAMPLE_INTERVAL_MS: positiveMs(5_000),
   /**
    * An unchanged group (every partition as last stored) is stored again only after this long; readers treat
@@ -403,6 +411,8 @@ interface DerivedSettings {
   usesLocalBroker: boolean;
   /** TLS and SASL of every Kafka client, with the PEM files read (lib/kafka/security.ts). */
   kafkaSecurity: KafkaSecuritySettings;
+  /** Every watched cluster: `default` (kafkaBrokers, kafkaSecurity) first, then WARDEN_CLUSTERS in order. */
+  clusters: ClusterConnection[];
 }
 
 export type ProgramConfig<P extends Program> = z.infer<(typeof PROGRAM_SCHEMAS)[P]> & DerivedSettings;
@@ -428,6 +438,7 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   KAFKA_SASL_MECHANISM: 'scram-sha-512',
   KAFKA_SASL_USERNAME: 'warden',
   KAFKA_SASL_PASSWORD: '<the password>',
+  WARDEN_CLUSTERS: '[{"name":"prod-eu","brokers":"kafka-1.eu:9093","ssl":true,"sslCaFile":"/etc/warden/eu-ca.pem"}]',
   WARDEN_GROUP_ID: 'warden-pipeline',
   WARDEN_INPUT_TOPIC: 'warden.demo.events',
   WARDEN_RESULTS_TOPIC: 'warden.demo.results',
@@ -512,6 +523,7 @@ const SECRET_VARIABLES = new Set<string>([
   'WARDEN_SESSION_SECRET',
   'KAFKA_SASL_PASSWORD',
   'KAFKA_SSL_KEY_PASSWORD',
+  'WARDEN_CLUSTERS',
   'ALERT_SLACK_WEBHOOK_URL',
   'ALERT_WEBHOOK_SECRET',
 ]);
@@ -558,11 +570,16 @@ export function parseConfig<P extends Program = 'all'>(
   if (security.problems.length > 0) {
     throw new ConfigError(security.problems.map((p) => describeProblem(p.variable, cleaned, p.message)));
   }
+  const kafkaBrokers = parsed.KAFKA_BROKERS ?? [`127.0.0.1:${parsed.WARDEN_KAFKA_PORT}`];
   return {
     ...parsed,
-    kafkaBrokers: parsed.KAFKA_BROKERS ?? [`127.0.0.1:${parsed.WARDEN_KAFKA_PORT}`],
+    kafkaBrokers,
     usesLocalBroker: parsed.KAFKA_BROKERS === null,
     kafkaSecurity: security.settings,
+    clusters: [
+      { name: DEFAULT_CLUSTER, brokers: kafkaBrokers, security: security.settings },
+      ...parsed.WARDEN_CLUSTERS,
+    ],
   };
 }
 

@@ -189,7 +189,7 @@ function AuditRow({ action: a }: { action: TOperatorAction }) {
           {a.topic}-{a.partition}
         </span>
         {a.quarantineOffset ? <span className="cell-note mono">held @ {a.quarantineOffset}</span> : null}
-        <Link href={groupPath(a.groupId)} className="cell-note">
+        <Link href={groupPath(a.groupId, a.cluster)} className="cell-note">
           {a.groupId}
         </Link>
       </td>

@@ -109,7 +109,7 @@ function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: 
         <h2 id={headingId} className="mono">
           {name} <span className="muted">@ {q.offset}</span>
         </h2>
-        <Link href={groupPath(q.groupId)} className="group-link">
+        <Link href={groupPath(q.groupId, q.cluster)} className="group-link">
           {q.groupId}
         </Link>
         <span className="badge badge-quarantined">{q.errorClass}</span>

@@ -5,6 +5,7 @@ import { awaitsWorker, withPendingAction } from './use-operator-action';
 
 const action = (over: Partial<TOperatorAction> = {}): TOperatorAction => ({
   id: '7',
+  cluster: 'default',
   groupId: 'g',
   topic: 't',
   partition: 1,
@@ -23,6 +24,7 @@ const action = (over: Partial<TOperatorAction> = {}): TOperatorAction => ({
 });
 
 const quarantine = (over: Partial<TQuarantine> = {}): TQuarantine => ({
+  cluster: 'default',
   groupId: 'g',
   topic: 't',
   partition: 1,

@@ -35,6 +35,8 @@ export const ZStatusWindow = z.object({
 // --- GET /api/groups -------------------------------------------------------------------------------------
 
 export const ZGroupSummary = z.object({
+  /** The watched cluster the group is in (lib/kafka/cluster-settings.ts); `default` for the single-cluster setup. */
+  cluster: z.string(),
   groupId: z.string(),
   state: z.string(),
   /** Assignor / protocol name from describeGroups; null until the sampler records it. */
@@ -180,6 +182,8 @@ export type TLagSeriesQuery = z.infer<typeof ZLagSeriesQuery>;
 const nullableSeries = z.array(z.number().nullable());
 
 export const ZLagSeries = z.object({
+  /** The watched cluster the group is in (lib/kafka/cluster-settings.ts); `default` for the single-cluster setup. */
+  cluster: z.string(),
   groupId: z.string(),
   from: ZIsoTime,
   to: ZIsoTime,

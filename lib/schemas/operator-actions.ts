@@ -52,6 +52,8 @@ export const ZActionStatus = z.enum(['pending', 'done', 'failed', 'failed_again'
 
 export const ZOperatorAction = z.object({
   id: z.string(),
+  /** The cluster of the group (`default` for the single-cluster setup). */
+  cluster: z.string(),
   groupId: z.string(),
   topic: z.string(),
   partition: z.number().int().min(0),

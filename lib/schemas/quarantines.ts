@@ -9,6 +9,8 @@ import { ZOperatorAction } from './operator-actions';
 export const PREVIEW_MAX_CHARS = 4_096;
 
 export const ZQuarantine = z.object({
+  /** The watched cluster the group is in (lib/kafka/cluster-settings.ts); `default` for the single-cluster setup. */
+  cluster: z.string(),
   groupId: z.string(),
   topic: z.string(),
   partition: z.number().int().min(0),

@@ -32,21 +32,24 @@ const LagCharts = dynamic(() => import('@/components/lag-charts').then((m) => m.
 
 /** Group page: partitions, capacity, advice, charts over a chosen range, and the rebalance history. */
 export function GroupPageClient({
+  cluster,
   groupId,
   refreshMs,
   sampleIntervalMs,
   idleStoreMs,
 }: {
+  /** The group's cluster (`?cluster=`; `default` without one). */
+  cluster: string;
   groupId: string;
   refreshMs: number;
   sampleIntervalMs: number;
   /** SAMPLE_IDLE_STORE_MS: an unchanged group's sample may be this much older without being stale. */
   idleStoreMs: number;
 }) {
-  const group = useGroup(groupId, refreshMs);
-  const advice = useGroupAdvice(groupId, refreshMs);
+  const group = useGroup(cluster, groupId, refreshMs);
+  const advice = useGroupAdvice(cluster, groupId, refreshMs);
   const [range, setRange] = useState<TLagRange>('15m');
-  const series = useLagSeries(groupId, range, refreshMs);
+  const series = useLagSeries(cluster, groupId, range, refreshMs);
   const rebalances = useRebalances(refreshMs, groupId, 20);
   const now = useNow();
   const canOperate = useCanOperate();
@@ -57,7 +60,9 @@ export function GroupPageClient({
         <Link href="/" className="back">
           ← All groups
         </Link>
-        <h1 id="group-heading">{groupId}</h1>
+        <h1 id="group-heading">
+          {groupId} <span className="pill">{cluster}</span>
+        </h1>
         <EmptyState title="This consumer group has never been sampled.">
           Check the name, and that the sampler&apos;s include and exclude patterns (SAMPLER_GROUP_INCLUDE,
           SAMPLER_GROUP_EXCLUDE) let it through.
@@ -76,6 +81,9 @@ export function GroupPageClient({
         <div className="title-row">
           <h1 id="group-heading" className="mono">
             {groupId}
+            <span className="pill" data-testid="group-cluster" title="The cluster this group is in">
+              {cluster}
+            </span>
           </h1>
           {detail ? (
             <>
