@@ -3,7 +3,13 @@ import type { FetchedRecord, RecordSource } from '../kafka/partition-records';
 import { DEAD_LETTER_HEADERS, decodeDeadLetter, headerPreviews } from './dead-letter-record';
 import { countDeadLetters, readDeadLetterPage } from './read-dead-letters';
 
-function letter(partition: number, offset: number, timestampMs: number, errorClass: string, key: string | null): FetchedRecord {
+function letter(
+  partition: number,
+  offset: number,
+  timestampMs: number,
+  errorClass: string,
+  key: string | null,
+): FetchedRecord {
   return {
     partition,
     offset: BigInt(offset),
@@ -85,9 +91,20 @@ describe('readDeadLetterPage', () => {
       filter: { from: new Date(1_100).toISOString(), to: new Date(1_130).toISOString() },
       limit: 50,
     });
-    expect(timed.letters.map((l) => `${l.record.partition}:${l.record.offset}`)).toEqual(['1:12', '0:12', '1:11', '0:11', '1:10', '0:10']);
+    expect(timed.letters.map((l) => `${l.record.partition}:${l.record.offset}`)).toEqual([
+      '1:12',
+      '0:12',
+      '1:11',
+      '0:11',
+      '1:10',
+      '0:10',
+    ]);
     const bounded = fakeSource(topic);
-    const limited = await readDeadLetterPage(bounded, 'dlq', { filter: { errorClass: 'none' }, limit: 5, scanLimit: 12 });
+    const limited = await readDeadLetterPage(bounded, 'dlq', {
+      filter: { errorClass: 'none' },
+      limit: 5,
+      scanLimit: 12,
+    });
     expect(limited.letters).toEqual([]);
     expect(limited.scanned).toBe(12);
     expect(bounded.reads).toBe(12);
@@ -100,8 +117,17 @@ describe('decodeDeadLetter', () => {
     const decoded = decodeDeadLetter(topic[0]![4]!);
     expect(decoded).toMatchObject({ sourceTopic: 'orders', sourcePartition: 10, sourceOffset: '12', attempts: 3 });
     expect(headerPreviews(topic[0]![4]!)).toEqual({ trace: 'hex:ff01' });
-    const foreign = decodeDeadLetter({ partition: 0, offset: 1n, timestampMs: 0, key: null, value: null, headers: {
-      [DEAD_LETTER_HEADERS.partition]: Buffer.from('x'), [DEAD_LETTER_HEADERS.offset]: Buffer.from('-5') } });
+    const foreign = decodeDeadLetter({
+      partition: 0,
+      offset: 1n,
+      timestampMs: 0,
+      key: null,
+      value: null,
+      headers: {
+        [DEAD_LETTER_HEADERS.partition]: Buffer.from('x'),
+        [DEAD_LETTER_HEADERS.offset]: Buffer.from('-5'),
+      },
+    });
     expect(foreign).toMatchObject({ sourceTopic: null, sourcePartition: null, sourceOffset: null, errorClass: null });
   });
 });

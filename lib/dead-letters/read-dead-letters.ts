@@ -106,7 +106,7 @@ export async function readDeadLetterPage(
   const cursor = new Map<number, bigint>();
   state.forEach((s, i) => {
     const untaken = s.matches.length > heads[i]!;
-    cursor.set(s.partition, untaken ? s.matches[heads[i]! - 1]?.record.offset ?? s.end : s.low);
+    cursor.set(s.partition, untaken ? (s.matches[heads[i]! - 1]?.record.offset ?? s.end) : s.low);
   });
   const exhausted = state.every((s, i) => s.low <= s.start && s.matches.length === heads[i]);
   return { letters, nextCursor: exhausted ? null : cursor, scanned };

@@ -28,7 +28,13 @@ export interface RecordSource {
   /** Every partition of `topic` with its log range; null when the topic does not exist. */
   partitionLogs(topic: string): Promise<PartitionLog[] | null>;
   /** Up to `maxRecords` records of one partition from `fromOffset` (inclusive) up to `endOffset` (exclusive). */
-  readRange(topic: string, partition: number, fromOffset: bigint, endOffset: bigint, maxRecords: number): Promise<FetchedRecord[]>;
+  readRange(
+    topic: string,
+    partition: number,
+    fromOffset: bigint,
+    endOffset: bigint,
+    maxRecords: number,
+  ): Promise<FetchedRecord[]>;
   /** Per partition, the first offset whose timestamp is at or after `timestampMs` (the log end when none is). */
   offsetsAtTime(topic: string, timestampMs: number): Promise<Map<number, bigint>>;
   close(): Promise<void>;
@@ -90,7 +96,9 @@ export async function connectRecordSource(kafka: Kafka): Promise<RecordSource> {
           maxWaitTime: 0,
           minBytes: 1,
           maxBytes: FETCH_PARTITION_MAX_BYTES,
-          topics: [{ topic, partitions: [{ partition, fetchOffset: next.toString(), maxBytes: FETCH_PARTITION_MAX_BYTES }] }],
+          topics: [
+            { topic, partitions: [{ partition, fetchOffset: next.toString(), maxBytes: FETCH_PARTITION_MAX_BYTES }] },
+          ],
         });
         const messages = response.responses.flatMap((t) =>
           t.partitions.flatMap((p) => (p.partition === partition ? (p.messages as unknown as RawMessage[]) : [])),

@@ -55,12 +55,20 @@ const filterQueryShape = {
 export const ZDeadLetterCursor = z
   .string()
   .regex(/^\d{1,9}:\d{1,19}(,\d{1,9}:\d{1,19})*$/, 'must be a cursor from a previous page')
-  .transform((value) => new Map(value.split(',').map((entry) => {
-    const [partition, offset] = entry.split(':');
-    return [Number(partition), BigInt(offset!)] as const;
-  })));
+  .transform(
+    (value) =>
+      new Map(
+        value.split(',').map((entry) => {
+          const [partition, offset] = entry.split(':');
+          return [Number(partition), BigInt(offset!)] as const;
+        }),
+      ),
+  );
 
-export const ZDeadLetterFilterQuery = z.object(filterQueryShape).strict().transform((q) => ZDeadLetterFilter.parse(q));
+export const ZDeadLetterFilterQuery = z
+  .object(filterQueryShape)
+  .strict()
+  .transform((q) => ZDeadLetterFilter.parse(q));
 
 export const ZDeadLettersQuery = z
   .object({
@@ -87,7 +95,11 @@ export const ZDeadLetter = z.object({
   /** When it was dead-lettered (the record's own timestamp is kept in the copy: this is that timestamp). */
   timestamp: ZIsoTime,
   /** Where it came from; null fields when the headers are missing (a record not written by Warden). */
-  source: z.object({ topic: z.string().nullable(), partition: z.number().int().nullable(), offset: ZOffset.nullable() }),
+  source: z.object({
+    topic: z.string().nullable(),
+    partition: z.number().int().nullable(),
+    offset: ZOffset.nullable(),
+  }),
   errorClass: z.string().nullable(),
   errorMessage: z.string().nullable(),
   attempts: z.number().int().nullable(),
@@ -140,10 +152,11 @@ export type TDeadLetterMatches = z.infer<typeof ZDeadLetterMatches>;
 
 // --- Redrive ---------------------------------------------------------------------------------------------
 
-export const REDRIVE_STATUSES = ['pending', 'running', 'paused', 'cancelled', 'done', 'failed'] as const;
+/** 'rejected': refused when requested (records redriven before, without force); kept for the audit. */
+export const REDRIVE_STATUSES = ['pending', 'running', 'paused', 'cancelled', 'done', 'failed', 'rejected'] as const;
 export const ZRedriveStatus = z.enum(REDRIVE_STATUSES);
 /** Statuses a job never leaves. */
-export const FINAL_REDRIVE_STATUSES = ['cancelled', 'done', 'failed'] as const;
+export const FINAL_REDRIVE_STATUSES = ['cancelled', 'done', 'failed', 'rejected'] as const;
 
 export const ZRedriveSelection = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('filter'), filter: ZDeadLetterFilter }).strict(),
@@ -199,7 +212,9 @@ export type TRedriveJob = z.infer<typeof ZRedriveJob>;
 export const ZRedriveJobsResponse = z.object({ jobs: z.array(ZRedriveJob) });
 export type TRedriveJobsResponse = z.infer<typeof ZRedriveJobsResponse>;
 
-export const ZRedriveControl = z.object({ action: z.enum(['pause', 'resume', 'cancel']), reason: ZAuditReason }).strict();
+export const ZRedriveControl = z
+  .object({ action: z.enum(['pause', 'resume', 'cancel']), reason: ZAuditReason })
+  .strict();
 export type TRedriveControl = z.infer<typeof ZRedriveControl>;
 
 export const ZRedriveIdParams = z.object({ id: z.string().regex(/^\d{1,19}$/, 'must be a redrive id') });
