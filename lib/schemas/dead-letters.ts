@@ -225,6 +225,3 @@ export const REDRIVE_HEADERS = {
   of: 'warden-redrive-of',
   id: 'warden-redrive-id',
 } as const;
-
-/** Postgres NOTIFY channel the API wakes redrive workers on. */
-export const REDRIVE_CHANNEL = 'warden_redrive';

@@ -1,5 +1,5 @@
 import type { Database } from '../../db';
-import { REDRIVE_CHANNEL, type TRedriveControl, type TRedriveJob } from '../../schemas/dead-letters';
+import { type TRedriveControl, type TRedriveJob } from '../../schemas/dead-letters';
 import { ApiError, notFound } from '../api-error';
 import { redriveJobJson } from './redrive-job-json';
 
@@ -40,7 +40,6 @@ export async function controlRedrive(
         ...(transition.to === 'cancelled' ? { completedAt: now } : {}),
       },
     });
-    await tx.$executeRaw`SELECT pg_notify(${REDRIVE_CHANNEL}, ${id.toString()})`;
     return redriveJobJson(updated);
   });
 }

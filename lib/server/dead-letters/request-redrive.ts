@@ -3,7 +3,6 @@ import { selectedRecords, selectionRanges, endsOf, SelectionTooLargeError } from
 import type { RecordSource } from '../../kafka/partition-records';
 import { MATCH_SCAN_LIMIT } from '../../dead-letters/read-dead-letters';
 import {
-  REDRIVE_CHANNEL,
   ZDeadLetterMatches,
   type TDeadLetterMatches,
   type TRedriveJob,
@@ -134,7 +133,6 @@ export async function requestRedrive(
   }
   const job = await db.$transaction(async (tx) => {
     const created = await tx.redriveJob.create({ data: base });
-    await tx.$executeRaw`SELECT pg_notify(${REDRIVE_CHANNEL}, ${created.id.toString()})`;
     return created;
   });
   return redriveJobJson(job);
