@@ -293,25 +293,19 @@ export class RedriveRunner {
     offsets: Map<PlannedRecord, bigint | null>,
     progress: { sent: number; skipped: number; position: PartitionOffsets },
   ): Promise<void> {
-    await this.options.db.$transaction(async (tx) => {
-      for (const p of planned) {
-        await tx.redrivenRecord.update({
-          where: {
-            jobId_dlqTopic_dlqPartition_dlqOffset: {
-              jobId: job.id,
-              dlqTopic: job.dlq_topic,
-              dlqPartition: p.letter.record.partition,
-              dlqOffset: p.letter.record.offset,
-            },
-          },
-          data: { state: 'sent', targetOffset: offsets.get(p) ?? null },
-        });
-      }
-      await tx.redriveJob.update({
+    const partitions = planned.map((p) => p.letter.record.partition);
+    const dlqOffsets = planned.map((p) => p.letter.record.offset);
+    const targetOffsets = planned.map((p) => offsets.get(p) ?? null);
+    await this.options.db.$transaction([
+      this.options.db.$executeRaw`
+        UPDATE redriven_record r SET state = 'sent', target_offset = q.t
+        FROM unnest(${partitions}::int[], ${dlqOffsets}::bigint[], ${targetOffsets}::bigint[]) AS q(p, o, t)
+        WHERE r.job_id = ${job.id} AND r.dlq_topic = ${job.dlq_topic} AND r.dlq_partition = q.p AND r.dlq_offset = q.o`,
+      this.options.db.redriveJob.update({
         where: { id: job.id },
         data: { sent: progress.sent, skipped: progress.skipped, position: progress.position, updatedAt: new Date() },
-      });
-    });
+      }),
+    ]);
   }
 
   /**
