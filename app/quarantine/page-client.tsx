@@ -158,7 +158,11 @@ function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: 
           <h3 className="subhead">
             Payload preview {q.record.previewTruncated ? <span className="pill pill-warn">truncated</span> : null}
           </h3>
-          {q.record.preview === null ? (
+          {q.record.payloadHidden ? (
+            <p className="muted" data-testid="payload-hidden">
+              Hidden from you (WARDEN_PAYLOAD_ACCESS).
+            </p>
+          ) : q.record.preview === null ? (
             <p className="muted">No value (a tombstone).</p>
           ) : (
             // Rendered as text only: React escapes it, and the store already escaped control characters.
