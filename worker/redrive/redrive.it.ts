@@ -7,6 +7,7 @@ import { connectRecordSource, type FetchedRecord, type RecordSource } from '../.
 import { REDRIVE_HEADERS } from '../../lib/schemas/dead-letters';
 import { ApiError } from '../../lib/server/api-error';
 import { listDeadLetters } from '../../lib/server/dead-letters/list-dead-letters';
+import { listAudit } from '../../lib/server/list-audit';
 import { requestRedrive } from '../../lib/server/dead-letters/request-redrive';
 import { WorkerProcess } from '../../scripts/lib/worker-process';
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
@@ -157,6 +158,16 @@ describe('redrive', () => {
       `redrive kill -9: rate ${rate.toFixed(0)} records/s (job rate ${RATE_PER_SEC}); sent at kill ${sentAtKill}, ` +
         `in flight ('sending') at kill ${sendingAtKill}; after takeover ${arrived.length} arrived, ${new Set(ofs).size} distinct`,
     );
+
+    // Audited through GET /api/audit: who, why, the filter and the outcome counts.
+    const audited = (await listAudit(db, { limit: 1_000 })).redrives.find((r) => r.id === job.id);
+    expect(audited).toMatchObject({
+      requestedBy: 'alice',
+      reason: 'bug 42 fixed',
+      selection,
+      status: 'done',
+      sent: RECORDS,
+    });
 
     // A second redrive of the same records is refused, naming when and by whom, and kept for the audit.
     const refusal = await requestRedrive(
