@@ -9,6 +9,7 @@ import { useQuarantines } from './hooks/use-quarantines';
 const LINKS = [
   { href: '/', label: 'Overview', match: (p: string) => p === '/' || p.startsWith('/groups') },
   { href: '/quarantine', label: 'Quarantine', match: (p: string) => p.startsWith('/quarantine') },
+  { href: '/dead-letters', label: 'Dead letters', match: (p: string) => p.startsWith('/dead-letters') },
   { href: '/rebalances', label: 'Rebalances', match: (p: string) => p.startsWith('/rebalances') },
   { href: '/alerts', label: 'Alerts', match: (p: string) => p.startsWith('/alerts') },
   { href: '/audit', label: 'Audit', match: (p: string) => p.startsWith('/audit') },

@@ -14,4 +14,8 @@ export const queryKeys = {
   recentActions: () => ['audit', 'recent'] as const,
   command: (id: string) => ['commands', id] as const,
   alerts: () => ['alerts'] as const,
+  deadLetters: (query: string) => ['dead-letters', 'page', query] as const,
+  deadLetterCounts: () => ['dead-letters', 'counts'] as const,
+  deadLetterMatches: (query: string) => ['dead-letters', 'matches', query] as const,
+  redrives: () => ['dead-letters', 'redrives'] as const,
 };

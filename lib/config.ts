@@ -201,7 +201,6 @@ const workerShape = {
   WARDEN_INPUT_TOPIC: topicName('warden.demo.events'),
   WARDEN_RESULTS_TOPIC: topicName('warden.demo.results'),
   WARDEN_INPUT_PARTITIONS: positiveInt(6),
-  WARDEN_DLQ_TOPIC: topicName('warden.demo.dlq'),
   WORKER_PORT: port(9464),
   /** Interface the worker's HTTP port binds; 0.0.0.0 in a container so Prometheus and probes reach it. */
   WORKER_HOST: z.string().min(1).default('127.0.0.1'),
@@ -250,6 +249,15 @@ const workerShape = {
   WARDEN_FAULT_LATENCY_MS: z.coerce.number().int().min(0).default(0),
 } as const;
 
+/** The dead-letter topic and redrives: the worker writes and redrives, the dashboard browses and requests. */
+const deadLetterShape = {
+  WARDEN_DLQ_TOPIC: topicName('warden.demo.dlq'),
+  /** Records per second a redrive job produces (stored on each job when it is requested). */
+  REDRIVE_RATE_PER_SEC: z.coerce.number().min(0.1).max(100_000).default(200),
+  /** A redrive job's worker renews its hold this often; another worker takes the job over once it lapses. */
+  REDRIVE_LEASE_MS: z.coerce.number().int().min(1_000).default(15_000),
+} as const;
+
 /** Statuses, time-lag objective and advice: the dashboard shows them, and the worker's alerts judge by them. */
 const analysisShape = {
   /** Group status turns WARN when the worst time lag is above this; 0: no objective. */
@@ -292,6 +300,10 @@ const dashboardShape = {
   WARDEN_COOKIE_SECURE: z.enum(['auto', 'true', 'false'], { message: 'must be auto, true or false' }).default('auto'),
   /** Origins accepted on POSTs besides the dashboard's own host, e.g. a reverse proxy's public name. */
   WARDEN_ALLOWED_ORIGINS: originList,
+  /** Who sees record payloads (keys, values, headers) on the quarantine and dead-letter pages: operators only, every signed-in user, or nobody. */
+  WARDEN_PAYLOAD_ACCESS: z
+    .enum(['operator', 'viewer', 'none'], { message: 'must be operator, viewer or none' })
+    .default('viewer'),
 } as const;
 
 /** Alerts (lib/alerts/ evaluates, worker/alerts/ delivers): read by the worker that leads the sampler. */
@@ -368,6 +380,7 @@ const testRunnerShape = {
 export const envSchema = z.object({
   ...baseShape,
   ...workerShape,
+  ...deadLetterShape,
   ...alertShape,
   ...analysisShape,
   ...dashboardShape,
@@ -380,12 +393,13 @@ export const envSchema = z.object({
 /** What each program reads; a variable outside its schema is not parsed by it, so it cannot stop it. */
 export const PROGRAM_SCHEMAS = {
   base: z.object(baseShape),
-  worker: z.object({ ...baseShape, ...workerShape, ...alertShape, ...analysisShape }),
-  dashboard: z.object({ ...baseShape, ...analysisShape, ...dashboardShape }),
+  worker: z.object({ ...baseShape, ...workerShape, ...deadLetterShape, ...alertShape, ...analysisShape }),
+  dashboard: z.object({ ...baseShape, ...analysisShape, ...dashboardShape, ...deadLetterShape }),
   demo: z.object({
     ...baseShape,
     ...localBrokerShape,
     ...workerShape,
+    ...deadLetterShape,
     ...alertShape,
     ...analysisShape,
     ...dashboardShape,
@@ -395,6 +409,7 @@ export const PROGRAM_SCHEMAS = {
     ...baseShape,
     ...localBrokerShape,
     ...workerShape,
+    ...deadLetterShape,
     ...alertShape,
     ...analysisShape,
     ...dashboardShape,
@@ -476,6 +491,9 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   WARDEN_ORDERING: 'key',
   WARDEN_QUARANTINE_POLICY: 'pause',
   WARDEN_DLQ_TOPIC: 'warden.demo.dlq',
+  REDRIVE_RATE_PER_SEC: '200',
+  REDRIVE_LEASE_MS: '15000',
+  WARDEN_PAYLOAD_ACCESS: 'operator',
   WARDEN_MAX_IN_FLIGHT: '64',
   WARDEN_MAX_IN_FLIGHT_PER_PARTITION: '16',
   WARDEN_MAX_PENDING_PER_PARTITION: '1000',

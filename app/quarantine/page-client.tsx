@@ -14,13 +14,13 @@ import {
 } from '@/components/format';
 import { useRecentActions } from '@/components/hooks/use-audit';
 import { ACTION_FOLLOW_MS, awaitsWorker } from '@/components/hooks/use-operator-action';
-import { useQuarantines } from '@/components/hooks/use-quarantines';
+import { useQuarantines, useRecordsAround } from '@/components/hooks/use-quarantines';
 import { quarantineAnchor } from '@/components/partition-table';
 import { useCanOperate } from '@/components/session-context';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
 import { useNow } from '@/components/use-now';
 import { commandStateOf, type TOperatorAction } from '@/lib/schemas/operator-actions';
-import type { TQuarantine } from '@/lib/schemas/quarantines';
+import type { TPartitionRecord, TQuarantine } from '@/lib/schemas/quarantines';
 import { formatAge, formatCount } from '@/lib/format';
 import { useTimeZone } from '@/components/display-preferences';
 
@@ -140,6 +140,8 @@ function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: 
         {q.reason}
       </p>
 
+      <RecordsAround quarantine={q} />
+
       <div className="quarantine-grid">
         <section aria-labelledby={`${headingId}-record`}>
           <h3 className="subhead" id={`${headingId}-record`}>
@@ -162,7 +164,11 @@ function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: 
           <h3 className="subhead">
             Payload preview {q.record.previewTruncated ? <span className="pill pill-warn">truncated</span> : null}
           </h3>
-          {q.record.preview === null ? (
+          {q.record.payloadHidden ? (
+            <p className="muted" data-testid="payload-hidden">
+              Hidden from you (WARDEN_PAYLOAD_ACCESS).
+            </p>
+          ) : q.record.preview === null ? (
             <p className="muted">No value (a tombstone).</p>
           ) : (
             // Rendered as text only: React escapes it, and the store already escaped control characters.
@@ -304,5 +310,58 @@ function ActionProgress({ action: a }: { action: TOperatorAction }) {
       </span>{' '}
       — {a.outcome ?? (a.status === 'pending' ? 'sent; waiting for the owning worker' : a.status)}
     </li>
+  );
+}
+
+/**
+ * The records just before and after the held one, read from the broker on request, so an operator can tell a
+ * lone bad record from the start of a bad batch before choosing skip or seek.
+ */
+function RecordsAround({ quarantine: q }: { quarantine: TQuarantine }) {
+  const [open, setOpen] = useState(false);
+  const around = useRecordsAround(q, open);
+  const row = (r: TPartitionRecord, held: boolean) => (
+    <tr key={r.offset} className={held ? 'held-row' : undefined} data-testid="around-record" data-offset={r.offset}>
+      <td className="mono">{held ? <strong>{r.offset} (held)</strong> : r.offset}</td>
+      <td>{formatDateTime(r.timestamp)}</td>
+      <td className="mono">
+        {r.key ?? <span className="muted">{around.data?.payloadHidden ? 'hidden' : 'none'}</span>}
+      </td>
+      <td>
+        {/* Text only: React escapes it, and the preview escaped control characters (hex for non-UTF-8). */}
+        {r.preview === null ? (
+          <span className="muted">{around.data?.payloadHidden ? 'hidden' : 'no value'}</span>
+        ) : (
+          <code className="payload-inline">{r.preview.slice(0, 200)}</code>
+        )}
+      </td>
+    </tr>
+  );
+  return (
+    <details className="around" onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
+      <summary>Records around offset {q.offset}</summary>
+      {around.error ? (
+        <ErrorState error={around.error} what="records around the held one" hasStaleData={false} />
+      ) : null}
+      {around.isPending && open ? <LoadingState label="Reading the partition…" /> : null}
+      {around.data ? (
+        <table className="grid grid-compact">
+          <caption className="visually-hidden">Records before and after the held one</caption>
+          <thead>
+            <tr>
+              <th scope="col">Offset</th>
+              <th scope="col">Timestamp</th>
+              <th scope="col">Key</th>
+              <th scope="col">Value</th>
+            </tr>
+          </thead>
+          <tbody>
+            {around.data.before.map((r) => row(r, false))}
+            {around.data.held ? row(around.data.held, true) : null}
+            {around.data.after.map((r) => row(r, false))}
+          </tbody>
+        </table>
+      ) : null}
+    </details>
   );
 }

@@ -38,7 +38,7 @@ const quarantine = (over: Partial<TQuarantine> = {}): TQuarantine => ({
   retrying: null,
   blocking: { records: 3, timeLag: { ms: null, kind: 'unknown', basis: 'none' } },
   history: [],
-  record: { key: null, preview: null, previewTruncated: false, headers: {}, timestamp: null },
+  record: { key: null, preview: null, previewTruncated: false, headers: {}, timestamp: null, payloadHidden: false },
   logStartOffset: '0',
   logEndOffset: '5',
   committedOffset: '2',

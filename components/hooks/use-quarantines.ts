@@ -1,8 +1,8 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { ZQuarantinesResponse } from '@/lib/schemas/quarantines';
-import { fetchJson } from '../api-client';
+import { ZQuarantinesResponse, ZRecordsAround } from '@/lib/schemas/quarantines';
+import { fetchJson, groupApiPath } from '../api-client';
 import { queryKeys } from '../query-keys';
 
 /** Polls GET /api/quarantine every `refreshMs` (the page passes a shorter interval while it awaits a worker). */
@@ -11,5 +11,18 @@ export function useQuarantines(refreshMs: number) {
     queryKey: queryKeys.quarantines(),
     queryFn: ({ signal }) => fetchJson('/api/quarantine', ZQuarantinesResponse, { signal }),
     refetchInterval: refreshMs,
+  });
+}
+
+/** The records around a quarantine's held offset, read from the broker when the operator asks (`enabled`). */
+export function useRecordsAround(
+  target: { groupId: string; topic: string; partition: number; offset: string },
+  enabled: boolean,
+) {
+  const path = `${groupApiPath(target.groupId)}/partitions/${encodeURIComponent(target.topic)}/${target.partition}/records`;
+  return useQuery({
+    queryKey: [...queryKeys.quarantines(), 'around', target.groupId, target.topic, target.partition, target.offset],
+    queryFn: ({ signal }) => fetchJson(path, ZRecordsAround, { signal }),
+    enabled,
   });
 }

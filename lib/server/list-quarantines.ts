@@ -12,7 +12,12 @@ import { operatorActionJson } from './operator-action-json';
  * The blocking cost reads the newest sample: records behind the commit, and the time lag as the group page
  * shows it (the sampler's stored value, else estimated from the partition's recent samples, as of that sample).
  */
-export async function listQuarantines(db: Database): Promise<TQuarantinesResponse> {
+export async function listQuarantines(
+  db: Database,
+  options: { showPayloads?: boolean } = {},
+): Promise<TQuarantinesResponse> {
+  // WARDEN_PAYLOAD_ACCESS: a caller it keeps from payloads gets the record's place and size, not its key, value or headers.
+  const showPayloads = options.showPayloads ?? true;
   const quarantines = await db.partitionQuarantine.findMany({
     orderBy: [{ since: 'asc' }, { cluster: 'asc' }, { groupId: 'asc' }, { topic: 'asc' }, { partition: 'asc' }],
   });
@@ -112,13 +117,23 @@ export async function listQuarantines(db: Database): Promise<TQuarantinesRespons
               a.quarantineOffset === q.offset,
           )
           .map(operatorActionJson),
-        record: {
-          key: q.recordKey,
-          preview: preview === null ? null : preview.slice(0, PREVIEW_MAX_CHARS),
-          previewTruncated: preview !== null && (preview.length > PREVIEW_MAX_CHARS || preview.endsWith('…')),
-          headers: headersOf(q.recordHeaders),
-          timestamp: q.recordTimestamp?.toISOString() ?? null,
-        },
+        record: showPayloads
+          ? {
+              key: q.recordKey,
+              preview: preview === null ? null : preview.slice(0, PREVIEW_MAX_CHARS),
+              previewTruncated: preview !== null && (preview.length > PREVIEW_MAX_CHARS || preview.endsWith('…')),
+              headers: headersOf(q.recordHeaders),
+              timestamp: q.recordTimestamp?.toISOString() ?? null,
+              payloadHidden: false,
+            }
+          : {
+              key: null,
+              preview: null,
+              previewTruncated: false,
+              headers: {},
+              timestamp: q.recordTimestamp?.toISOString() ?? null,
+              payloadHidden: true,
+            },
         logStartOffset: sample?.log_start_offset.toString() ?? null,
         logEndOffset: sample?.log_end_offset.toString() ?? null,
         committedOffset: sample?.committed_offset?.toString() ?? null,

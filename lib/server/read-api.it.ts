@@ -360,6 +360,10 @@ describe('group reads from stored samples', () => {
     expect(q?.blocking.records).toBe(30_000);
     // No time lag stored with the samples: estimated from them, as the group page does for the same sample.
     expect(q?.blocking.timeLag).toEqual({ ms: 150_000, kind: 'interpolated', basis: 'lag-samples' });
+    // A caller WARDEN_PAYLOAD_ACCESS keeps from payloads gets the card without key, value or headers.
+    const hidden = (await listQuarantines(db, { showPayloads: false })).quarantines.find((x) => x.groupId === groupId);
+    expect(hidden?.record).toMatchObject({ key: null, preview: null, headers: {}, payloadHidden: true });
+    expect(hidden?.reason).toBe(q?.reason);
   });
 
   it('GET /api/rebalances: newest first, members as display names whatever their stored shape', async () => {
