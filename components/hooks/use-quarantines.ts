@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { ZQuarantinesResponse, ZRecordsAround } from '@/lib/schemas/quarantines';
+import { DEFAULT_CLUSTER } from '@/lib/schemas/clusters';
 import { fetchJson, groupApiPath } from '../api-client';
 import { queryKeys } from '../query-keys';
 
@@ -19,7 +20,12 @@ export function useRecordsAround(
   target: { groupId: string; topic: string; partition: number; offset: string },
   enabled: boolean,
 ) {
-  const path = `${groupApiPath(target.groupId)}/partitions/${encodeURIComponent(target.topic)}/${target.partition}/records`;
+  // Quarantines are the worker's own pipeline's, on the default cluster.
+  const path = groupApiPath(
+    target.groupId,
+    DEFAULT_CLUSTER,
+    `/partitions/${encodeURIComponent(target.topic)}/${target.partition}/records`,
+  );
   return useQuery({
     queryKey: [...queryKeys.quarantines(), 'around', target.groupId, target.topic, target.partition, target.offset],
     queryFn: ({ signal }) => fetchJson(path, ZRecordsAround, { signal }),

@@ -211,7 +211,9 @@ export async function getLagSeries(
   }
   const [byPartition, before] = await Promise.all([
     readBuckets(db, steps),
-    rollup === null ? lastStepsBefore(db, cluster, groupId, window.fromMs) : Promise.resolve(new Map<string, BucketRow>()),
+    rollup === null
+      ? lastStepsBefore(db, cluster, groupId, window.fromMs)
+      : Promise.resolve(new Map<string, BucketRow>()),
   ]);
   const rows = byPartition.flat();
 

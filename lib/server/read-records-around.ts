@@ -1,6 +1,7 @@
 import type { Database } from '../db';
 import type { FetchedRecord, RecordSource } from '../kafka/partition-records';
 import { previewOf } from '../kafka/record-preview';
+import { DEFAULT_CLUSTER } from '../schemas/clusters';
 import {
   AROUND_AFTER,
   AROUND_BEFORE,
@@ -13,7 +14,8 @@ import { notFound } from './api-error';
 /**
  * GET /api/groups/{groupId}/partitions/{topic}/{partition}/records: AROUND_BEFORE records before the held
  * offset, the held record and AROUND_AFTER after it, read from the broker with a plain Fetch (no group, no
- * commit). 404 when the partition is not quarantined. Payload previews only when `showPayloads`.
+ * commit). 404 when the partition is not quarantined. Quarantines are held by the worker's own pipeline,
+ * which consumes the default cluster, so the hold and the records are read there. Payload previews only when `showPayloads`.
  */
 export async function readRecordsAround(
   db: Database,
@@ -22,7 +24,7 @@ export async function readRecordsAround(
   showPayloads: boolean,
 ): Promise<TRecordsAround> {
   const hold = await db.partitionQuarantine.findUnique({
-    where: { groupId_topic_partition: target },
+    where: { cluster_groupId_topic_partition: { cluster: DEFAULT_CLUSTER, ...target } },
     select: { offset: true },
   });
   if (!hold) throw notFound(`${target.topic}-${target.partition} of group "${target.groupId}" is not quarantined`);

@@ -4,7 +4,7 @@ import type { LagSampleRow } from './sampler-state';
 /**
  * Inserts a round's lag_sample rows in one statement: one array parameter per column, unnested by Postgres.
  * (Prisma's createMany binds every value separately and splits large rounds into many statements.) All rows
-  * are written or none; a row whose key (cluster, group, topic, partition, time) is already stored is kept
+ * are written or none; a row whose key (cluster, group, topic, partition, time) is already stored is kept
  * once. Every row is of `cluster`.
  */
 export async function insertLagSamples(db: Database, cluster: string, rows: readonly LagSampleRow[]): Promise<number> {
