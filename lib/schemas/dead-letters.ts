@@ -65,19 +65,25 @@ export const ZDeadLetterCursor = z
       ),
   );
 
-export const ZDeadLetterFilterQuery = z
-  .object(filterQueryShape)
-  .strict()
-  .transform((q) => ZDeadLetterFilter.parse(q));
+/** The filter's query parameters as they arrive (the API description documents these). */
+export const ZDeadLetterFilterQueryParams = z.object(filterQueryShape).strict();
 
-export const ZDeadLettersQuery = z
+export const ZDeadLetterFilterQuery = ZDeadLetterFilterQueryParams.transform((q) => ZDeadLetterFilter.parse(q));
+
+/** A page's query parameters as they arrive (the API description documents these). */
+export const ZDeadLettersQueryParams = z
   .object({
     ...filterQueryShape,
     cursor: ZDeadLetterCursor.optional(),
     limit: z.coerce.number().int().min(1).max(DEAD_LETTER_PAGE_MAX).default(DEAD_LETTER_PAGE_DEFAULT),
   })
-  .strict()
-  .transform(({ cursor, limit, ...filter }) => ({ cursor, limit, filter: ZDeadLetterFilter.parse(filter) }));
+  .strict();
+
+export const ZDeadLettersQuery = ZDeadLettersQueryParams.transform(({ cursor, limit, ...filter }) => ({
+  cursor,
+  limit,
+  filter: ZDeadLetterFilter.parse(filter),
+}));
 
 export const ZRecordCoordinates = z.object({ topic: z.string(), partition: z.number().int().min(0), offset: ZOffset });
 

@@ -4,11 +4,12 @@ import { connectRecordSource, type RecordSource } from '../../kafka/partition-re
 import type { Role } from '../../auth/credentials';
 import { withServerKafka } from '../offset-reset/server-kafka';
 import { canSeePayloads } from '../payload-access';
+import { DEFAULT_CLUSTER } from '../../schemas/clusters';
 
 /** The dead-letter topic the dashboard browses (WARDEN_DLQ_TOPIC), on the one cluster it reads. */
 export function serverDeadLetterTopic() {
   const config = loadDashboardConfig();
-  return { cluster: 'default', topic: config.WARDEN_DLQ_TOPIC, ratePerSec: config.REDRIVE_RATE_PER_SEC };
+  return { cluster: DEFAULT_CLUSTER, topic: config.WARDEN_DLQ_TOPIC, ratePerSec: config.REDRIVE_RATE_PER_SEC };
 }
 
 /** Runs `work` with a fresh record source on the configured cluster (503 when it cannot be reached). */
