@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { DisplayPreferences } from '@/components/display-preferences';
 import { MainNav } from '@/components/main-nav';
 import { SessionProvider, type SessionUser } from '@/components/session-context';
 import { UserMenu } from '@/components/user-menu';
@@ -21,7 +22,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   const principal = await principalOfSessionCookie((await cookies()).get(SESSION_COOKIE)?.value);
   const user: SessionUser | null = principal ? { name: principal.name, role: principal.role } : null;
   return (
-    <html lang="en">
+    // The theme attribute is set after hydration from the viewer's stored choice (display-preferences.tsx).
+    <html lang="en" suppressHydrationWarning>
       <body>
         <a className="skip-link" href="#main">
           Skip to content
@@ -41,6 +43,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                   <UserMenu />
                 </>
               ) : null}
+              <DisplayPreferences />
             </header>
             <main className="page" id="main">
               {children}

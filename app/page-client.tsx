@@ -14,10 +14,14 @@ import type { TGroupStatus, TGroupSummary } from '@/lib/schemas/groups';
 import { formatAge, formatCount, formatDurationMs } from '@/lib/format';
 import { isStale } from '@/components/format';
 
-type SortKey = 'worst' | 'group' | 'totalLag' | 'timeLag' | 'quarantined' | 'rebalance';
+type SortKey = 'worst' | 'cluster' | 'group' | 'totalLag' | 'timeLag' | 'quarantined' | 'rebalance';
+
+/** A group is its cluster and its id: the same id on two clusters is two groups. */
+const keyOf = (g: TGroupSummary) => `${g.cluster}\u0000${g.groupId}`;
 
 const COLUMNS: Array<{ key: SortKey; label: string; numeric?: boolean }> = [
   { key: 'worst', label: 'Status' },
+  { key: 'cluster', label: 'Cluster' },
   { key: 'group', label: 'Group' },
   { key: 'totalLag', label: 'Total lag', numeric: true },
   { key: 'timeLag', label: 'Worst time lag', numeric: true },
@@ -28,7 +32,9 @@ const COLUMNS: Array<{ key: SortKey; label: string; numeric?: boolean }> = [
 function compare(key: SortKey, a: TGroupSummary, b: TGroupSummary, serverRank: Map<string, number>): number {
   switch (key) {
     case 'worst':
-      return (serverRank.get(a.groupId) ?? 0) - (serverRank.get(b.groupId) ?? 0);
+      return (serverRank.get(keyOf(a)) ?? 0) - (serverRank.get(keyOf(b)) ?? 0);
+    case 'cluster':
+      return a.cluster.localeCompare(b.cluster);
     case 'group':
       return a.groupId.localeCompare(b.groupId);
     case 'totalLag':
@@ -60,22 +66,27 @@ export function OverviewPageClient({
   const now = useNow();
   const [filter, setFilter] = useState('');
   const [status, setStatus] = useState<'all' | TGroupStatus>('all');
+  const [cluster, setCluster] = useState<string>('all');
   const [sort, setSort] = useState<{ key: SortKey; reversed: boolean }>({ key: 'worst', reversed: false });
 
   const groups = useMemo(() => {
     const all = data?.groups ?? [];
-    const rank = new Map(all.map((g, i) => [g.groupId, i]));
+    const rank = new Map(all.map((g, i) => [keyOf(g), i]));
     const needle = filter.trim().toLowerCase();
     const shown = all.filter(
-      (g) => (status === 'all' || g.status === status) && (needle === '' || g.groupId.toLowerCase().includes(needle)),
+      (g) =>
+        (status === 'all' || g.status === status) &&
+        (cluster === 'all' || g.cluster === cluster) &&
+        (needle === '' || g.groupId.toLowerCase().includes(needle)),
     );
     shown.sort(
       (a, b) =>
         compare(sort.key, a, b, rank) * (sort.reversed ? -1 : 1) ||
-        (rank.get(a.groupId) ?? 0) - (rank.get(b.groupId) ?? 0),
+        (rank.get(keyOf(a)) ?? 0) - (rank.get(keyOf(b)) ?? 0),
     );
     return shown;
-  }, [data, filter, status, sort]);
+  }, [data, filter, status, cluster, sort]);
+  const clusters = useMemo(() => [...new Set((data?.groups ?? []).map((g) => g.cluster))].sort(), [data]);
 
   const counts = useMemo(() => {
     const c: Record<TGroupStatus, number> = { ERR: 0, QUARANTINED: 0, WARN: 0, OK: 0 };
@@ -127,6 +138,21 @@ export function OverviewPageClient({
         <>
           <div className="toolbar">
             <label className="field-inline">
+              <span>Cluster</span>
+              <select
+                value={cluster}
+                onChange={(e) => setCluster(e.target.value)}
+                aria-label="Filter groups by cluster"
+              >
+                <option value="all">all clusters</option>
+                {clusters.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="field-inline">
               <span>Filter</span>
               <input
                 type="search"
@@ -162,26 +188,26 @@ export function OverviewPageClient({
                 <caption className="visually-hidden">Consumer groups; column headers sort the table</caption>
                 <thead>
                   <tr>
-                    {COLUMNS.slice(0, 2).map((c) => (
+                    {COLUMNS.slice(0, 3).map((c) => (
                       <SortHeader key={c.key} column={c} sort={sort} onSort={onSort} />
                     ))}
                     <th scope="col">State</th>
-                    {COLUMNS.slice(2, 4).map((c) => (
+                    {COLUMNS.slice(3, 5).map((c) => (
                       <SortHeader key={c.key} column={c} sort={sort} onSort={onSort} />
                     ))}
                     <th scope="col">Lag trend (10 min)</th>
-                    <SortHeader column={COLUMNS[4]!} sort={sort} onSort={onSort} />
+                    <SortHeader column={COLUMNS[5]!} sort={sort} onSort={onSort} />
                     <th scope="col" className="num">
                       Members
                     </th>
-                    <SortHeader column={COLUMNS[5]!} sort={sort} onSort={onSort} />
+                    <SortHeader column={COLUMNS[6]!} sort={sort} onSort={onSort} />
                     <th scope="col">Sampled</th>
                   </tr>
                 </thead>
                 <tbody>
                   {groups.map((g) => (
                     <GroupRow
-                      key={g.groupId}
+                      key={keyOf(g)}
                       group={g}
                       now={now}
                       stale={isStale(g.sampledAt, now, sampleIntervalMs, idleStoreMs)}
@@ -223,12 +249,18 @@ function SortHeader({
 
 function GroupRow({ group, now, stale }: { group: TGroupSummary; now: number; stale: boolean }) {
   return (
-    <tr data-testid="group-row" data-group-id={group.groupId} className={`row-${group.status.toLowerCase()}`}>
+    <tr
+      data-testid="group-row"
+      data-group-id={group.groupId}
+      data-cluster={group.cluster}
+      className={`row-${group.status.toLowerCase()}`}
+    >
       <td>
         <GroupStatusBadge status={group.status} reasons={group.statusReasons} />
       </td>
+      <td data-testid="group-cluster">{group.cluster}</td>
       <th scope="row" className="group-name">
-        <Link href={groupPath(group.groupId)}>{group.groupId}</Link>
+        <Link href={groupPath(group.groupId, group.cluster)}>{group.groupId}</Link>
         {group.partitionsWithoutCommit > 0 ? (
           <span className="pill pill-warn" title="These partitions have no committed offset, so their lag is unknown">
             {group.partitionsWithoutCommit} never committed

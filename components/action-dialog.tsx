@@ -70,7 +70,15 @@ export function ActionDialog({
       }
     }
     mutation.mutate(
-      { target: { groupId: quarantine.groupId, topic: quarantine.topic, partition: quarantine.partition }, request },
+      {
+        target: {
+          cluster: quarantine.cluster,
+          groupId: quarantine.groupId,
+          topic: quarantine.topic,
+          partition: quarantine.partition,
+        },
+        request,
+      },
       {
         onSuccess: () => dialog.current?.close(),
         onError: (error) => fail(error.message, error instanceof ApiRequestError ? error.field : undefined),

@@ -1,10 +1,11 @@
+import { memo } from 'react';
 import type { TAdvice } from '@/lib/schemas/advice';
 import { ErrorState, LoadingState } from './states';
 
 const SEVERITY_TEXT: Record<TAdvice['severity'], string> = { critical: 'Critical', warning: 'Warning', info: 'Info' };
 
 /** The advisor's findings, most severe first, each with the numbers that triggered it. */
-export function AdviceList({
+export const AdviceList = memo(function AdviceList({
   advice,
   error,
   isPending,
@@ -49,4 +50,4 @@ export function AdviceList({
       )}
     </section>
   );
-}
+});

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { DEFAULT_CLUSTER } from '@/lib/schemas/clusters';
 import { ZApiError } from '@/lib/schemas/common';
 
 /** A refusal or failure from the API, with the server's own sentence and the offending field, if any. */
@@ -54,11 +55,25 @@ export async function fetchJson<T extends z.ZodType>(
   return parsed.data;
 }
 
-/** A URL path segment for a group id, which may contain any character. */
-export function groupPath(groupId: string): string {
-  return `/groups/${encodeURIComponent(groupId)}`;
+/** `?cluster=` for a cluster other than the default one, so every default-cluster URL stays as it was. */
+function clusterQuery(cluster: string, params: Record<string, string> = {}): string {
+  const query = new URLSearchParams(params);
+  if (cluster !== DEFAULT_CLUSTER) query.set('cluster', cluster);
+  const text = query.toString();
+  return text === '' ? '' : `?${text}`;
 }
 
-export function groupApiPath(groupId: string): string {
-  return `/api/groups/${encodeURIComponent(groupId)}`;
+/** The group page of `groupId` (a path segment; a group id may contain any character) in `cluster`. */
+export function groupPath(groupId: string, cluster: string = DEFAULT_CLUSTER): string {
+  return `/groups/${encodeURIComponent(groupId)}${clusterQuery(cluster)}`;
+}
+
+/** The API URL of `groupId` in `cluster`, with `suffix` (e.g. /lag) and query parameters. */
+export function groupApiPath(
+  groupId: string,
+  cluster: string,
+  suffix = '',
+  params: Record<string, string> = {},
+): string {
+  return `/api/groups/${encodeURIComponent(groupId)}${suffix}${clusterQuery(cluster, params)}`;
 }

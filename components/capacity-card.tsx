@@ -1,9 +1,11 @@
 'use client';
 
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import type { TGroupAdvice } from '@/lib/schemas/advice';
 import { ErrorState, LoadingState } from './states';
 import { formatDurationMs, formatRateRounded } from '@/lib/format';
+import { useTimeZone } from './display-preferences';
+import { formatClock } from './format';
 
 function catchUpText(sec: number | null | undefined): string {
   if (sec === undefined) return '—';
@@ -16,7 +18,7 @@ function catchUpText(sec: number | null | undefined): string {
  * plan's curve (catch-up time for 1..partitions consumers). Honest about its inputs: a lower-bound rate and
  * every caveat the API returns are shown next to the number.
  */
-export function CapacityCard({
+export const CapacityCard = memo(function CapacityCard({
   advice,
   error,
   isPending,
@@ -36,7 +38,7 @@ export function CapacityCard({
       ) : null}
     </section>
   );
-}
+});
 
 function CapacityBody({ advice }: { advice: TGroupAdvice }) {
   const plan = advice.plan;
@@ -117,6 +119,7 @@ function outcomeText(entry: TGroupAdvice['trackRecord'][number]): string {
 
 /** The advisor's own record for the group: the last plans shown, against what the samples showed after. */
 function TrackRecord({ entries }: { entries: TGroupAdvice['trackRecord'] }) {
+  const zone = useTimeZone();
   return (
     <div className="track-record" data-testid="capacity-track-record">
       <h3 className="small">Track record</h3>
@@ -126,7 +129,7 @@ function TrackRecord({ entries }: { entries: TGroupAdvice['trackRecord'] }) {
         <ul className="small">
           {entries.map((entry) => (
             <li key={entry.predictedAt}>
-              <time dateTime={entry.predictedAt}>{new Date(entry.predictedAt).toLocaleTimeString()}</time>: said{' '}
+              <time dateTime={entry.predictedAt}>{formatClock(entry.predictedAt, zone)}</time>: said{' '}
               {entry.predictedConsumers} consumer{entry.predictedConsumers === 1 ? '' : 's'},{' '}
               {entry.predictedCatchUpSec === null
                 ? 'never catches up'
@@ -226,6 +229,15 @@ function WhatIf({ advice, plan }: { advice: TGroupAdvice; plan: NonNullable<TGro
           );
         })}
       </svg>
+      <div className="curve-axis muted small" aria-hidden="true" data-testid="whatif-axis">
+        <span>1</span>
+        {max > 2 ? <span>{Math.ceil(max / 2)}</span> : null}
+        {max > 1 ? <span>{max}</span> : null}
+      </div>
+      <p className="muted small" data-testid="whatif-caption">
+        Bars: catch-up time per consumer count (1 to {max}); the tallest that catches up takes{' '}
+        {formatDurationMs(worst * 1000)}.
+      </p>
       <div className="curve-legend muted small">
         <span>
           <span className="swatch swatch-never" /> never catches up

@@ -4,12 +4,14 @@ import Link from 'next/link';
 import { formatDateTime } from './format';
 import { useAlerts } from './hooks/use-alerts';
 import type { TAlert } from '@/lib/schemas/alerts';
+import { useTimeZone } from './display-preferences';
 
 /**
  * The firing alerts of one group (or of all groups), as a banner: what, since when, whether someone has it,
  * whether it is silenced. Shown on the overview and the group page; the Alerts page has the rest.
  */
 export function FiringAlerts({ refreshMs, groupId }: { refreshMs: number; groupId?: string }) {
+  const zone = useTimeZone();
   const { data } = useAlerts(Math.max(refreshMs, 5_000));
   const firing = (data?.open ?? []).filter(
     (a) => a.phase === 'firing' && (groupId === undefined || a.groupId === groupId),
@@ -25,7 +27,7 @@ export function FiringAlerts({ refreshMs, groupId }: { refreshMs: number; groupI
         {firing.map((a) => (
           <li key={a.id} data-testid="firing-alert">
             <SeverityBadge severity={a.severity} /> {a.summary}{' '}
-            <span className="muted">since {formatDateTime(a.firingSince ?? a.activeSince)}</span>
+            <span className="muted">since {formatDateTime(a.firingSince ?? a.activeSince, zone)}</span>
             <AlertMarks alert={a} />
           </li>
         ))}
@@ -40,6 +42,7 @@ export function SeverityBadge({ severity }: { severity: TAlert['severity'] }) {
 
 /** Acknowledged and silenced marks, wherever an alert is shown. */
 export function AlertMarks({ alert }: { alert: TAlert }) {
+  const zone = useTimeZone();
   return (
     <>
       {alert.acknowledgedBy ? (
@@ -53,7 +56,7 @@ export function AlertMarks({ alert }: { alert: TAlert }) {
           data-testid="alert-silenced"
           title={`${alert.silence.reason} (by ${alert.silence.createdBy})`}
         >
-          silenced until {formatDateTime(alert.silence.endsAt)}
+          silenced until {formatDateTime(alert.silence.endsAt, zone)}
         </span>
       ) : null}
     </>

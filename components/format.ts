@@ -1,3 +1,4 @@
+import { formatWallClock, formatWallDateTime, type DisplayZone } from '@/lib/charts/axis';
 import { formatCount, formatDuration } from '@/lib/format';
 import type { TTimeLag } from '@/lib/schemas/groups';
 
@@ -40,12 +41,10 @@ export function describeTimeLag(lag: TTimeLag): { label: string; explanation: st
   return { label, explanation: `${how}; ${BASIS_TEXT[lag.basis]}.` };
 }
 
-/** "2026-11-29 14:03:07" in the viewer's time zone (24 h, sortable). */
-export function formatDateTime(iso: string | null | undefined): string {
+/** "2026-11-29 14:03:07" in the zone the viewer chose (useTimeZone: local or UTC; 24 h, sortable). */
+export function formatDateTime(iso: string | null | undefined, zone: DisplayZone = 'local'): string {
   if (!iso) return '—';
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return formatWallDateTime(Date.parse(iso), zone);
 }
 
 /**
@@ -57,16 +56,14 @@ export function isStale(sampledAtIso: string, nowMs: number, sampleIntervalMs: n
   return nowMs - Date.parse(sampledAtIso) > 3 * sampleIntervalMs + idleStoreMs + 10_000;
 }
 
-/** "06:21:01": a time of day in the viewer's time zone (24 h). */
-export function formatClock(iso: string): string {
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+/** "06:21:01": a time of day in the zone the viewer chose (24 h). */
+export function formatClock(iso: string, zone: DisplayZone = 'local'): string {
+  return formatWallClock(Date.parse(iso), zone);
 }
 
 /** "held since 06:21:01 (4 min 10 s)": when a record was first held and for how long, from the viewer's clock. */
-export function formatHeldSince(sinceIso: string, nowMs: number): string {
-  return `held since ${formatClock(sinceIso)} (${formatDuration(Math.max(0, nowMs - Date.parse(sinceIso)) / 1000)})`;
+export function formatHeldSince(sinceIso: string, nowMs: number, zone: DisplayZone = 'local'): string {
+  return `held since ${formatClock(sinceIso, zone)} (${formatDuration(Math.max(0, nowMs - Date.parse(sinceIso)) / 1000)})`;
 }
 
 /** "failed 3 times" / "failed once": how often a consumer stopped at the record. */
@@ -97,14 +94,17 @@ const STATUS_TEXT: Record<string, string> = {
 };
 
 /** "resumed by alice at 06:24:03 — failed again: <outcome>": one line of a record's action history. */
-export function describeHistoryEntry(action: {
-  action: string;
-  requestedBy: string;
-  requestedAt: string;
-  status: string;
-  outcome: string | null;
-}): string {
-  const what = `${ACTION_PAST[action.action] ?? action.action} by ${action.requestedBy} at ${formatClock(action.requestedAt)}`;
+export function describeHistoryEntry(
+  action: {
+    action: string;
+    requestedBy: string;
+    requestedAt: string;
+    status: string;
+    outcome: string | null;
+  },
+  zone: DisplayZone = 'local',
+): string {
+  const what = `${ACTION_PAST[action.action] ?? action.action} by ${action.requestedBy} at ${formatClock(action.requestedAt, zone)}`;
   const status = STATUS_TEXT[action.status] ?? action.status;
   return action.outcome ? `${what} — ${status}: ${action.outcome}` : `${what} — ${status}`;
 }

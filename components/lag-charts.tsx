@@ -1,13 +1,24 @@
 'use client';
 
-import { useId } from 'react';
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { memo, useCallback, useId, useMemo, useState, type ReactNode } from 'react';
+import { CartesianGrid, Line, LineChart, ReferenceArea, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  formatTimeTick,
+  formatWallDateTime,
+  niceDurationTicks,
+  niceTimeTicks,
+  niceValueTicks,
+  timeStepFor,
+  zoneLabel,
+  type DisplayZone,
+} from '@/lib/charts/axis';
+import { explainEmptyRange, partitionKey, rankPartitions, samplerGaps, type Gap } from '@/lib/charts/series-view';
 import { LAG_RANGES, type TLagRange, type TLagSeries } from '@/lib/schemas/groups';
-import { ErrorState, LoadingState } from './states';
 import { formatCount, formatDuration, formatDurationCompact, formatRateRounded } from '@/lib/format';
+import { useTimeZone } from './display-preferences';
+import { ErrorState, LoadingState } from './states';
 
-/** More lines than this turn a chart into noise; the partitions with the highest lag are shown. */
-const MAX_LINES = 12;
+/** Colours by the partition's place in the series (its number order), so a partition keeps its colour. */
 const PALETTE = [
   '#5fb3f9',
   '#f0883e',
@@ -22,29 +33,22 @@ const PALETTE = [
   '#f778ba',
   '#bc8cff',
 ];
+const TOP_CHOICES = [5, 8, 12, 20] as const;
+const DEFAULT_TOP = 8;
+const X_TICKS = 6;
+const axisTick = { fill: 'var(--muted)', fontSize: 11 };
 
-const axisTick = { fill: '#8b98a8', fontSize: 11 };
-
-function timeTick(ms: number, range: TLagRange): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  if (range === '7d') return `${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${hm}`;
-  return range === '15m' ? `${hm}:${pad(d.getSeconds())}` : hm;
-}
-
-function durationTick(ms: number): string {
-  return ms === 0 ? '0' : formatDurationCompact(ms);
-}
+type Series = TLagSeries['partitions'][number];
 
 /** Time lag and offset lag per partition, and the group's arrival and consumption rates, over a range. */
-export function LagCharts({
+export const LagCharts = memo(function LagCharts({
   series,
   range,
   onRange,
   error,
   isPending,
   isFetching,
+  lastSampledAt,
 }: {
   series: TLagSeries | undefined;
   range: TLagRange;
@@ -52,10 +56,12 @@ export function LagCharts({
   error: Error | null;
   isPending: boolean;
   isFetching: boolean;
+  /** The group's newest sample (its detail's sampledAt), to word an empty range. */
+  lastSampledAt: string | null;
 }) {
   const id = useId();
   return (
-    <section className="card" aria-labelledby={`${id}-heading`}>
+    <section className="card" aria-labelledby={`${id}-heading`} data-testid="lag-charts">
       <div className="card-head">
         <h2 id={`${id}-heading`}>Lag over time</h2>
         <fieldset className="segmented" aria-busy={isFetching}>
@@ -78,66 +84,169 @@ export function LagCharts({
       {isPending ? (
         <LoadingState label="Loading the lag series…" />
       ) : series ? (
-        <Charts series={series} range={range} />
+        // Keyed by range: zoom and the gap list belong to one range.
+        <Charts key={range} series={series} range={range} lastSampledAt={lastSampledAt} />
       ) : null}
     </section>
   );
+});
+
+interface Model {
+  timesMs: number[];
+  rows: Array<Record<string, number | null>>;
+  ranked: Series[];
+  colourOf: Map<string, string>;
+  gaps: Gap[];
+  hasData: boolean;
+  firstDataMs: number | null;
 }
 
-function Charts({ series, range }: { series: TLagSeries; range: TLagRange }) {
-  const ranked = series.partitions
-    .map((p) => ({ p, peak: Math.max(-1, ...p.lag.filter((v): v is number => v !== null)) }))
-    .sort((a, b) => b.peak - a.peak || a.p.partition - b.p.partition)
-    .slice(0, MAX_LINES)
-    .map(({ p }) => p)
-    .sort((a, b) => (a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1));
-  const keyOf = (p: { topic: string; partition: number }) => `${p.topic}-${p.partition}`;
-  const rows = series.times.map((t, i) => {
-    const row: Record<string, number | null> = { t: Date.parse(t) };
-    for (const p of ranked) {
-      row[`lag:${keyOf(p)}`] = p.lag[i] ?? null;
-      row[`time:${keyOf(p)}`] = p.timeLagMs[i] ?? null;
+function buildModel(series: TLagSeries): Model {
+  const timesMs = series.times.map((t) => Date.parse(t));
+  const rows = timesMs.map((t, i) => {
+    const row: Record<string, number | null> = { t };
+    for (const p of series.partitions) {
+      const key = partitionKey(p);
+      row[`lag:${key}`] = p.lag[i] ?? null;
+      row[`time:${key}`] = p.timeLagMs[i] ?? null;
     }
     row.arrival = series.totals.arrivalRatePerSec[i] ?? null;
     row.consumption = series.totals.consumptionRatePerSec[i] ?? null;
     return row;
   });
-  const hasData = series.partitions.some((p) => p.lag.some((v) => v !== null));
-  if (!hasData) return <p className="muted">No samples in the last {range}.</p>;
-  const hidden = series.partitions.length - ranked.length;
-  const lowerBound = series.partitions.some((p) => p.timeLagKind.includes('lower-bound'));
-  const lastTime = (p: (typeof ranked)[number]) => [...p.timeLagMs].reverse().find((v) => v !== null) ?? null;
-  const worstNow = ranked.reduce<{ name: string; ms: number } | null>((w, p) => {
-    const ms = lastTime(p);
-    return ms !== null && (w === null || ms > w.ms) ? { name: keyOf(p), ms } : w;
-  }, null);
-  const common = {
-    data: rows,
-    margin: { top: 8, right: 16, bottom: 0, left: 8 },
+  const hasSample = timesMs.map((_, i) => series.partitions.some((p) => p.lag[i] !== null && p.lag[i] !== undefined));
+  const first = hasSample.indexOf(true);
+  return {
+    timesMs,
+    rows,
+    ranked: rankPartitions(series.partitions),
+    colourOf: new Map(series.partitions.map((p, i) => [partitionKey(p), PALETTE[i % PALETTE.length]!])),
+    gaps: samplerGaps(timesMs, hasSample),
+    hasData: first >= 0,
+    firstDataMs: first >= 0 ? timesMs[first]! : null,
   };
-  const xAxis = (
-    <XAxis
-      dataKey="t"
-      type="number"
-      scale="time"
-      domain={['dataMin', 'dataMax']}
-      tickFormatter={(v: number) => timeTick(v, range)}
-      tick={axisTick}
-      stroke="#263040"
-      minTickGap={40}
-    />
-  );
-  const grid = <CartesianGrid stroke="#1e2733" vertical={false} />;
-  const tooltipStyle = {
-    contentStyle: { background: '#0f1419', border: '1px solid #263040', fontSize: 12 },
-    labelFormatter: (v: unknown) => new Date(Number(v)).toLocaleString(),
-  };
+}
 
+function Charts({
+  series,
+  range,
+  lastSampledAt,
+}: {
+  series: TLagSeries;
+  range: TLagRange;
+  lastSampledAt: string | null;
+}) {
+  const zone = useTimeZone();
+  const model = useMemo(() => buildModel(series), [series]);
+  const [top, setTop] = useState<number>(DEFAULT_TOP);
+  const [picked, setPicked] = useState<ReadonlySet<string> | null>(null);
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
+  const [zoom, setZoom] = useState<[number, number] | null>(null);
+  const fromMs = Date.parse(series.from);
+  const toMs = Date.parse(series.to);
+  const domain: [number, number] = zoom ?? [fromMs, toMs];
+
+  const drawn = useMemo(
+    () => (picked ? model.ranked.filter((p) => picked.has(partitionKey(p))) : model.ranked.slice(0, top)),
+    [model, picked, top],
+  );
+  const rows = useMemo(
+    () => (zoom ? model.rows.filter((r) => r.t! >= zoom[0] && r.t! <= zoom[1]) : model.rows),
+    [model, zoom],
+  );
+  const toggle = useCallback(
+    (key: string) =>
+      setHidden((h) => {
+        const next = new Set(h);
+        if (!next.delete(key)) next.add(key);
+        return next;
+      }),
+    [],
+  );
+
+  if (!model.hasData) {
+    return <EmptyRange series={series} range={range} zone={zone} lastSampledAt={lastSampledAt} />;
+  }
+  const visible = drawn.filter((p) => !hidden.has(partitionKey(p)));
+  const maxOf = (prefix: 'time' | 'lag') => {
+    let max = 0;
+    for (const r of rows) for (const p of visible) max = Math.max(max, r[`${prefix}:${partitionKey(p)}`] ?? 0);
+    return max;
+  };
+  const timeTicks = niceDurationTicks(maxOf('time'));
+  const lagTicks = niceValueTicks(maxOf('lag'));
+  const rateMax = Math.max(
+    0,
+    ...rows.map((r) =>
+      Math.max(hidden.has('arrival') ? 0 : (r.arrival ?? 0), hidden.has('consumption') ? 0 : (r.consumption ?? 0)),
+    ),
+  );
+  const rateTicks = niceValueTicks(rateMax);
+  const xStep = timeStepFor(domain[0], domain[1], X_TICKS);
+  const xTicks = niceTimeTicks(domain[0], domain[1], X_TICKS, zone);
+  const zoneName = zoneLabel(zone, domain[1]);
+  const firstSampledMs = Date.parse(series.firstSampledAt);
+  const startsLate = model.firstDataMs !== null && model.firstDataMs - fromMs > 2 * series.stepMs;
+  const lowerBound = series.partitions.some((p) => p.timeLagKind.includes('lower-bound'));
+  const worst = drawn[0];
+  const worstMs = worst ? [...worst.timeLagMs].reverse().find((v) => v !== null) : null;
+
+  const frame: FrameProps = {
+    rows,
+    domain,
+    xTicks,
+    xStep,
+    zone,
+    gaps: model.gaps,
+    onZoom: setZoom,
+  };
   return (
     <div className="charts">
-      {hidden > 0 ? (
-        <p className="muted small">
-          Showing the {ranked.length} partitions with the highest lag; {hidden} more are in the table.
+      <div className="chart-controls">
+        <PartitionPicker
+          ranked={model.ranked}
+          top={top}
+          onTop={(n) => {
+            setTop(n);
+            setPicked(null);
+          }}
+          picked={picked}
+          onPicked={setPicked}
+          drawnCount={drawn.length}
+        />
+        <span className="muted small" data-testid="chart-zone">
+          Times in {zoneName} (24 h){zoom ? '' : '; drag across a chart to zoom'}
+        </span>
+        {zoom ? (
+          <button type="button" className="button button-small" onClick={() => setZoom(null)} data-testid="zoom-reset">
+            Reset zoom ({formatWallDateTime(zoom[0], zone)} – {formatWallDateTime(zoom[1], zone).slice(11)})
+          </button>
+        ) : null}
+      </div>
+      <Legend
+        items={drawn.map((p) => ({
+          key: partitionKey(p),
+          label: partitionKey(p),
+          colour: model.colourOf.get(partitionKey(p))!,
+        }))}
+        hidden={hidden}
+        onToggle={toggle}
+        label="Partitions drawn (click to hide or show)"
+      />
+      {startsLate && firstSampledMs > fromMs ? (
+        <p className="muted small" data-testid="chart-coverage">
+          Nothing stored before {formatWallDateTime(firstSampledMs, zone)} {zoneName}: the group was first sampled then,
+          or its older samples are past retention.
+        </p>
+      ) : null}
+      {model.gaps.length > 0 ? (
+        <p className="muted small" data-testid="chart-gaps">
+          Sampler gap{model.gaps.length === 1 ? '' : 's'} (shaded, no samples):{' '}
+          {model.gaps
+            .slice(0, 3)
+            .map((g) => `${formatWallDateTime(g.fromMs, zone)} – ${formatWallDateTime(g.toMs, zone).slice(11)}`)
+            .join(', ')}
+          {model.gaps.length > 3 ? ` and ${model.gaps.length - 3} more` : ''}
         </p>
       ) : null}
       <figure className="chart">
@@ -147,99 +256,329 @@ function Charts({ series, range }: { series: TLagSeries; range: TLagRange }) {
             <span className="muted small"> · includes lower bounds (record older than the history)</span>
           ) : null}
         </figcaption>
-        <div
-          role="img"
-          aria-label={`Time lag per partition over the last ${range}${worstNow ? `; worst now ${formatDuration(worstNow.ms / 1000)} on ${worstNow.name}` : ''}`}
+        <ChartFrame
+          {...frame}
+          height={220}
+          label={`Time lag per partition over the last ${range}${worst && worstMs != null ? `; worst now ${formatDuration(worstMs / 1000)} on ${partitionKey(worst)}` : ''}`}
+          yTicks={timeTicks}
+          yFormat={(v) => (v === 0 ? '0' : formatDurationCompact(v))}
+          valueFormat={(v) => formatDuration(v / 1000)}
         >
-          <ResponsiveContainer width="100%" height={220}>
-            <LineChart {...common}>
-              {grid}
-              {xAxis}
-              <YAxis tickFormatter={durationTick} tick={axisTick} stroke="#263040" width={56} />
-              <Tooltip
-                {...tooltipStyle}
-                formatter={(v: unknown) => (typeof v === 'number' ? formatDuration(v / 1000) : '—')}
-              />
-              <Legend wrapperStyle={{ fontSize: 11 }} />
-              {ranked.map((p, i) => (
-                <Line
-                  key={keyOf(p)}
-                  type="monotone"
-                  dataKey={`time:${keyOf(p)}`}
-                  name={keyOf(p)}
-                  stroke={PALETTE[i % PALETTE.length]}
-                  dot={false}
-                  strokeWidth={1.5}
-                  isAnimationActive={false}
-                  connectNulls={false}
-                />
-              ))}
-            </LineChart>
-          </ResponsiveContainer>
-        </div>
+          {drawn.map((p) =>
+            lineOf(
+              `time:${partitionKey(p)}`,
+              partitionKey(p),
+              model.colourOf.get(partitionKey(p))!,
+              hidden.has(partitionKey(p)),
+            ),
+          )}
+        </ChartFrame>
       </figure>
       <figure className="chart">
         <figcaption>Offset lag per partition</figcaption>
-        <div role="img" aria-label={`Offset lag per partition over the last ${range}`}>
-          <ResponsiveContainer width="100%" height={220}>
-            <LineChart {...common}>
-              {grid}
-              {xAxis}
-              <YAxis tickFormatter={(v: number) => formatCount(v)} tick={axisTick} stroke="#263040" width={56} />
-              <Tooltip {...tooltipStyle} formatter={(v: unknown) => (typeof v === 'number' ? formatCount(v) : '—')} />
-              <Legend wrapperStyle={{ fontSize: 11 }} />
-              {ranked.map((p, i) => (
-                <Line
-                  key={keyOf(p)}
-                  type="monotone"
-                  dataKey={`lag:${keyOf(p)}`}
-                  name={keyOf(p)}
-                  stroke={PALETTE[i % PALETTE.length]}
-                  dot={false}
-                  strokeWidth={1.5}
-                  isAnimationActive={false}
-                  connectNulls={false}
-                />
-              ))}
-            </LineChart>
-          </ResponsiveContainer>
-        </div>
+        <ChartFrame
+          {...frame}
+          height={220}
+          label={`Offset lag per partition over the last ${range}`}
+          yTicks={lagTicks}
+          yFormat={(v) => formatCount(v)}
+          valueFormat={(v) => formatCount(v)}
+        >
+          {drawn.map((p) =>
+            lineOf(
+              `lag:${partitionKey(p)}`,
+              partitionKey(p),
+              model.colourOf.get(partitionKey(p))!,
+              hidden.has(partitionKey(p)),
+            ),
+          )}
+        </ChartFrame>
       </figure>
       <figure className="chart">
         <figcaption>Arrival and consumption rate (all partitions)</figcaption>
-        <div role="img" aria-label={`Records appended and committed per second over the last ${range}`}>
-          <ResponsiveContainer width="100%" height={180}>
-            <LineChart {...common}>
-              {grid}
-              {xAxis}
-              <YAxis tickFormatter={(v: number) => formatRateRounded(v)} tick={axisTick} stroke="#263040" width={56} />
-              <Tooltip
-                {...tooltipStyle}
-                formatter={(v: unknown) => (typeof v === 'number' ? formatRateRounded(v) : '—')}
-              />
-              <Legend wrapperStyle={{ fontSize: 11 }} />
-              <Line
-                type="monotone"
-                dataKey="arrival"
-                name="arrival (in)"
-                stroke="#f0883e"
-                dot={false}
-                strokeWidth={1.5}
-                isAnimationActive={false}
-              />
-              <Line
-                type="monotone"
-                dataKey="consumption"
-                name="consumption (out)"
-                stroke="#56d364"
-                dot={false}
-                strokeWidth={1.5}
-                isAnimationActive={false}
-              />
-            </LineChart>
-          </ResponsiveContainer>
-        </div>
+        <Legend
+          items={[
+            { key: 'arrival', label: 'arrival (in)', colour: '#f0883e' },
+            { key: 'consumption', label: 'consumption (out)', colour: '#56d364' },
+          ]}
+          hidden={hidden}
+          onToggle={toggle}
+          label="Rates drawn (click to hide or show)"
+        />
+        <ChartFrame
+          {...frame}
+          height={180}
+          label={`Records appended and committed per second over the last ${range}`}
+          yTicks={rateTicks}
+          yFormat={(v) => formatRateRounded(v)}
+          valueFormat={(v) => formatRateRounded(v)}
+        >
+          {lineOf('arrival', 'arrival (in)', '#f0883e', hidden.has('arrival'))}
+          {lineOf('consumption', 'consumption (out)', '#56d364', hidden.has('consumption'))}
+        </ChartFrame>
       </figure>
     </div>
+  );
+}
+
+/** Linear segments (what was sampled, nothing smoothed), no dots, no animation, gaps left open. */
+function lineOf(dataKey: string, name: string, colour: string, hide: boolean) {
+  return (
+    <Line
+      key={dataKey}
+      type="linear"
+      dataKey={dataKey}
+      name={name}
+      stroke={colour}
+      dot={false}
+      activeDot={false}
+      strokeWidth={1.5}
+      isAnimationActive={false}
+      connectNulls={false}
+      hide={hide}
+    />
+  );
+}
+
+interface FrameProps {
+  rows: Array<Record<string, number | null>>;
+  domain: [number, number];
+  xTicks: number[];
+  xStep: number;
+  zone: DisplayZone;
+  gaps: Gap[];
+  onZoom: (domain: [number, number]) => void;
+}
+
+/**
+ * One chart: round ticks given (recharts never measures labels to thin them), the sampler's gaps shaded,
+ * and drag-to-zoom: a press, a drag and a release select a time span that every chart then shows.
+ */
+function ChartFrame({
+  rows,
+  domain,
+  xTicks,
+  xStep,
+  zone,
+  gaps,
+  onZoom,
+  height,
+  label,
+  yTicks,
+  yFormat,
+  valueFormat,
+  children,
+}: FrameProps & {
+  height: number;
+  label: string;
+  yTicks: number[];
+  yFormat: (v: number) => string;
+  valueFormat: (v: number) => string;
+  children: ReactNode;
+}) {
+  const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
+  const at = (state: unknown): number | null => {
+    const value = (state as { activeLabel?: unknown } | null)?.activeLabel;
+    const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
+    return Number.isFinite(n) ? n : null;
+  };
+  return (
+    <div role="img" aria-label={label} className="chart-frame">
+      <ResponsiveContainer width="100%" height={height}>
+        <LineChart
+          data={rows}
+          margin={{ top: 8, right: 16, bottom: 0, left: 8 }}
+          onMouseDown={(state) => {
+            const t = at(state);
+            if (t !== null) setDrag({ from: t, to: t });
+          }}
+          onMouseMove={(state) => {
+            const t = at(state);
+            if (drag && t !== null) setDrag({ from: drag.from, to: t });
+          }}
+          onMouseUp={() => {
+            if (drag && drag.from !== drag.to) onZoom([Math.min(drag.from, drag.to), Math.max(drag.from, drag.to)]);
+            setDrag(null);
+          }}
+          onMouseLeave={() => setDrag(null)}
+        >
+          <CartesianGrid stroke="var(--line-soft)" vertical={false} />
+          <XAxis
+            dataKey="t"
+            type="number"
+            scale="time"
+            domain={domain}
+            allowDataOverflow
+            ticks={xTicks}
+            interval={0}
+            tickFormatter={(v: number) => formatTimeTick(v, xStep, zone)}
+            tick={axisTick}
+            stroke="var(--line)"
+          />
+          <YAxis
+            ticks={yTicks}
+            domain={[0, yTicks[yTicks.length - 1]!]}
+            interval={0}
+            tickFormatter={yFormat}
+            tick={axisTick}
+            stroke="var(--line)"
+            width={56}
+          />
+          <Tooltip
+            isAnimationActive={false}
+            contentStyle={{ background: 'var(--panel)', border: '1px solid var(--line)', fontSize: 12 }}
+            labelFormatter={(v: unknown) => `${formatWallDateTime(Number(v), zone)} ${zoneLabel(zone, Number(v))}`}
+            formatter={(v: unknown) => (typeof v === 'number' ? valueFormat(v) : '—')}
+          />
+          {gaps.map((g) => (
+            <ReferenceArea
+              key={g.fromMs}
+              x1={g.fromMs}
+              x2={g.toMs}
+              fill="var(--muted)"
+              fillOpacity={0.12}
+              ifOverflow="hidden"
+            />
+          ))}
+          {drag && drag.from !== drag.to ? (
+            <ReferenceArea x1={drag.from} x2={drag.to} fill="var(--accent)" fillOpacity={0.2} />
+          ) : null}
+          {children}
+        </LineChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+/** Series as toggle buttons: the state is in aria-pressed, and a hidden one is struck through. */
+function Legend({
+  items,
+  hidden,
+  onToggle,
+  label,
+}: {
+  items: Array<{ key: string; label: string; colour: string }>;
+  hidden: ReadonlySet<string>;
+  onToggle: (key: string) => void;
+  label: string;
+}) {
+  return (
+    <div className="chart-legend" role="group" aria-label={label}>
+      {items.map((item) => (
+        <button
+          key={item.key}
+          type="button"
+          className="legend-item"
+          aria-pressed={!hidden.has(item.key)}
+          onClick={() => onToggle(item.key)}
+          data-testid="legend-item"
+        >
+          <span className="legend-swatch" style={{ background: item.colour }} aria-hidden="true" />
+          {item.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** Top N by time lag now (the default), or partitions chosen one by one. */
+function PartitionPicker({
+  ranked,
+  top,
+  onTop,
+  picked,
+  onPicked,
+  drawnCount,
+}: {
+  ranked: Series[];
+  top: number;
+  onTop: (n: number) => void;
+  picked: ReadonlySet<string> | null;
+  onPicked: (picked: ReadonlySet<string> | null) => void;
+  drawnCount: number;
+}) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const chosen = picked ?? new Set(ranked.slice(0, top).map(partitionKey));
+  return (
+    <div className="partition-picker">
+      <label htmlFor={`${id}-top`} className="small">
+        Draw
+      </label>
+      <select
+        id={`${id}-top`}
+        className="button button-small"
+        value={picked ? 'picked' : String(top)}
+        onChange={(e) => (e.target.value === 'picked' ? onPicked(chosen) : onTop(Number(e.target.value)))}
+        data-testid="partition-top"
+      >
+        {TOP_CHOICES.map((n) => (
+          <option key={n} value={n}>
+            top {n} by time lag
+          </option>
+        ))}
+        <option value="picked">chosen partitions</option>
+      </select>
+      <span className="muted small">
+        {drawnCount} of {ranked.length} partitions
+      </span>
+      <details className="picker-list" onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
+        <summary className="small">Choose…</summary>
+        {open ? (
+          <fieldset>
+            <legend className="visually-hidden">Partitions to draw</legend>
+            {ranked.map((p) => {
+              const key = partitionKey(p);
+              return (
+                <label key={key} className="small mono">
+                  <input
+                    type="checkbox"
+                    checked={chosen.has(key)}
+                    onChange={() => {
+                      const next = new Set(chosen);
+                      if (!next.delete(key)) next.add(key);
+                      onPicked(next);
+                    }}
+                  />
+                  {key}
+                </label>
+              );
+            })}
+          </fieldset>
+        ) : null}
+      </details>
+    </div>
+  );
+}
+
+/** A range with nothing to draw, and why: no samples yet, a rollup not yet written, or a sampler gap. */
+function EmptyRange({
+  series,
+  range,
+  zone,
+  lastSampledAt,
+}: {
+  series: TLagSeries;
+  range: TLagRange;
+  zone: DisplayZone;
+  lastSampledAt: string | null;
+}) {
+  const reason = explainEmptyRange({
+    toMs: Date.parse(series.to),
+    source: series.source,
+    firstSampledAtMs: Date.parse(series.firstSampledAt),
+    lastSampledAtMs: lastSampledAt ? Date.parse(lastSampledAt) : null,
+  });
+  const at = (ms: number) => `${formatWallDateTime(ms, zone)} ${zoneLabel(zone, ms)}`;
+  const text =
+    reason.kind === 'no-samples-yet'
+      ? `No samples in the last ${range}: the sampler has not stored any for this group yet.`
+      : reason.kind === 'rollup-not-written'
+        ? `No samples in the last ${range} yet: this range reads the rollups, written once a minute for complete minutes, and the group was first sampled at ${at(reason.firstSampledAtMs)}. Pick 15m or 1h for the raw samples.`
+        : `No samples in the last ${range}: a sampler gap${reason.lastSampledAtMs !== null ? `; the newest sample of this group is from ${at(reason.lastSampledAtMs)}` : ''}. The sampler is down or no longer sees the group.`;
+  return (
+    <p className="muted" data-testid="chart-empty" data-reason={reason.kind}>
+      {text}
+    </p>
   );
 }

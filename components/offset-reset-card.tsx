@@ -11,6 +11,8 @@ import {
 import { REASON_MAX_CHARS } from '@/lib/schemas/common';
 import { ApiRequestError } from './api-client';
 import { useOffsetReset } from './hooks/use-offset-reset';
+import { useTimeZone } from './display-preferences';
+import { formatDateTime } from './format';
 
 const TARGET_LABELS: Record<TResetTarget, string> = {
   earliest: 'earliest (log start)',
@@ -26,8 +28,9 @@ const TARGET_LABELS: Record<TResetTarget, string> = {
  * Two steps: the form, then a confirmation saying exactly what will move.
  */
 export function OffsetResetCard({ detail }: { detail: TGroupDetail }) {
+  const zone = useTimeZone();
   const id = useId();
-  const mutation = useOffsetReset(detail.groupId);
+  const mutation = useOffsetReset(detail.cluster, detail.groupId);
   const topics = useMemo(() => [...new Set(detail.partitions.map((p) => p.topic))].sort(), [detail.partitions]);
   const [topic, setTopic] = useState(topics[0] ?? '');
   const [scope, setScope] = useState('all');
@@ -97,7 +100,7 @@ export function OffsetResetCard({ detail }: { detail: TGroupDetail }) {
     r.to === 'offset'
       ? `offset ${r.offset}`
       : r.to === 'timestamp'
-        ? `the first record at or after ${new Date(r.timestamp!).toLocaleString()}`
+        ? `the first record at or after ${formatDateTime(r.timestamp!, zone)}`
         : `the ${r.to} offset`;
 
   return (

@@ -4,9 +4,9 @@ import type { TLagRange } from '@/lib/schemas/groups';
 // operator action invalidates ['groups'], ['quarantines'] and ['audit'] and every view of them refetches.
 export const queryKeys = {
   groups: () => ['groups'] as const,
-  group: (groupId: string) => ['groups', groupId] as const,
-  groupLag: (groupId: string, range: TLagRange) => ['groups', groupId, 'lag', range] as const,
-  groupAdvice: (groupId: string) => ['groups', groupId, 'advice'] as const,
+  group: (cluster: string, groupId: string) => ['groups', cluster, groupId] as const,
+  groupLag: (cluster: string, groupId: string, range: TLagRange) => ['groups', cluster, groupId, 'lag', range] as const,
+  groupAdvice: (cluster: string, groupId: string) => ['groups', cluster, groupId, 'advice'] as const,
   rebalances: (groupId?: string) =>
     groupId === undefined ? (['rebalances'] as const) : (['rebalances', groupId] as const),
   quarantines: () => ['quarantines'] as const,
@@ -14,4 +14,8 @@ export const queryKeys = {
   recentActions: () => ['audit', 'recent'] as const,
   command: (id: string) => ['commands', id] as const,
   alerts: () => ['alerts'] as const,
+  deadLetters: (query: string) => ['dead-letters', 'page', query] as const,
+  deadLetterCounts: () => ['dead-letters', 'counts'] as const,
+  deadLetterMatches: (query: string) => ['dead-letters', 'matches', query] as const,
+  redrives: () => ['dead-letters', 'redrives'] as const,
 };

@@ -1,8 +1,10 @@
+import { memo } from 'react';
 import Link from 'next/link';
 import type { TRebalance } from '@/lib/schemas/rebalances';
 import { groupPath } from './api-client';
 import { formatDurationMs } from '@/lib/format';
 import { formatDateTime } from './format';
+import { useTimeZone } from './display-preferences';
 
 const TRIGGER_TEXT: Record<string, string> = {
   join: 'a member joined',
@@ -18,14 +20,21 @@ const TRIGGER_TEXT: Record<string, string> = {
  * Warden member's measured stop; an upper bound when only samples bound it), why, and who was in the group
  * before and after. The bar length compares durations on the page.
  */
-export function RebalanceTimeline({ rebalances, showGroup }: { rebalances: TRebalance[]; showGroup: boolean }) {
+export const RebalanceTimeline = memo(function RebalanceTimeline({
+  rebalances,
+  showGroup,
+}: {
+  rebalances: TRebalance[];
+  showGroup: boolean;
+}) {
+  const zone = useTimeZone();
   const longest = Math.max(1, ...rebalances.map((r) => r.durationMs));
   return (
     <ol className="timeline">
       {rebalances.map((r) => (
         <li key={r.id} className="timeline-item" data-testid="rebalance-item" data-trigger={r.trigger}>
           <div className="timeline-when">
-            <time dateTime={r.startedAt}>{formatDateTime(r.startedAt)}</time>
+            <time dateTime={r.startedAt}>{formatDateTime(r.startedAt, zone)}</time>
             <span className="muted small">{observedBy(r)}</span>
           </div>
           <div className="timeline-body">
@@ -82,7 +91,7 @@ export function RebalanceTimeline({ rebalances, showGroup }: { rebalances: TReba
       ))}
     </ol>
   );
-}
+});
 
 function observedBy(r: TRebalance): string {
   if (r.stops.length === 0) return 'inferred from samples';

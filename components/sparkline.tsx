@@ -38,21 +38,28 @@ export function Sparkline({
   const last = known[known.length - 1]!;
   const rising = last > first;
   return (
-    <svg
-      className={`sparkline ${rising ? 'sparkline-up' : ''}`}
-      width={width}
-      height={height}
-      viewBox={`0 0 ${width} ${height}`}
-      role="img"
-      aria-label={`${label}: from ${formatCount(first)} to ${formatCount(last)}, peak ${formatCount(Math.max(...known))}`}
-    >
-      {segments.map((points, i) =>
-        points.includes(' ') ? (
-          <polyline key={i} points={points} fill="none" strokeWidth="1.5" />
-        ) : (
-          <circle key={i} cx={points.split(',')[0]} cy={points.split(',')[1]} r="1.5" />
-        ),
-      )}
-    </svg>
+    <span className="sparkline-scaled">
+      <svg
+        className={`sparkline ${rising ? 'sparkline-up' : ''}`}
+        width={width}
+        height={height}
+        viewBox={`0 0 ${width} ${height}`}
+        role="img"
+        aria-label={`${label}: from ${formatCount(first)} to ${formatCount(last)}, peak ${formatCount(Math.max(...known))}`}
+      >
+        {segments.map((points, i) =>
+          points.includes(' ') ? (
+            <polyline key={i} points={points} fill="none" strokeWidth="1.5" />
+          ) : (
+            <circle key={i} cx={points.split(',')[0]} cy={points.split(',')[1]} r="1.5" />
+          ),
+        )}
+      </svg>
+      {/* The scale: the line's top is this value, its bottom zero (the accessible name says the same). */}
+      <span className="spark-scale" aria-hidden="true" data-testid="sparkline-scale">
+        <span>{formatCount(max)}</span>
+        <span>0</span>
+      </span>
+    </span>
   );
 }

@@ -24,8 +24,17 @@ const PARTITION_HELP: Record<TPartitionStatus, string> = {
   REWIND: 'Committed offset moved backwards and no later commit made it up',
 };
 
+/** Plain words first; Burrow's term follows in small type ("Stopped (Burrow: STOP)"). */
+export const PARTITION_WORDS: Record<TPartitionStatus, string> = {
+  OK: 'OK',
+  WARN: 'Falling behind',
+  STOP: 'Stopped',
+  STALL: 'Stalled',
+  REWIND: 'Rewound',
+};
+
 /**
- * A partition's commit status. A quarantined partition reads HELD, as its group reads Quarantined: its commit
+ * A partition's commit status. A quarantined partition reads Held, as its group reads Quarantined: its commit
  * waits for an operator, so STOP, STALL or WARN are the quarantine's expected consequences and OK would claim
  * a health it does not have. REWIND still shows: a quarantine never moves a commit backwards.
  */
@@ -43,15 +52,23 @@ export function PartitionStatusBadge({
         title={`Quarantined: its commit waits for an operator (commit status ${status})`}
         data-testid="partition-status"
       >
-        HELD
+        Held
       </span>
     );
   }
   const tone = status === 'OK' ? 'ok' : status === 'WARN' ? 'warn' : 'err';
   return (
-    <span className={`badge badge-${tone}`} title={PARTITION_HELP[status]} data-testid="partition-status">
-      {status}
-    </span>
+    <>
+      <span className={`badge badge-${tone}`} title={PARTITION_HELP[status]} data-testid="partition-status">
+        {PARTITION_WORDS[status]}
+      </span>
+      {status === 'OK' ? null : (
+        <span className="muted small status-term" data-testid="status-term">
+          {' '}
+          (Burrow: {status})
+        </span>
+      )}
+    </>
   );
 }
 

@@ -105,6 +105,9 @@ async function stateFingerprint(): Promise<string> {
     dashboard_session: `SELECT id_hash FROM dashboard_session`,
     access_event: `SELECT * FROM access_event WHERE kind NOT IN ('sign-in-failed', 'sign-in-rate-limited')`,
     advice_prediction: `SELECT * FROM advice_prediction`,
+    // A refused redrive is kept as a rejected job (its audit record); nothing else may change.
+    redrive_job: `SELECT * FROM redrive_job WHERE status <> 'rejected'`,
+    redriven_record: `SELECT * FROM redriven_record`,
   };
   const parts: string[] = [];
   for (const [name, sql] of Object.entries(tables)) {

@@ -94,7 +94,8 @@ test('the overview lists live groups and the group page shows per-partition lag,
   await expect(partitionZero.locator('.timelag-kind')).toHaveText(/^(exact|interpolated|at least)$/);
   // Nobody is left to consume its records: STOP with the reason, and the page says the status rests on every
   // commit read from __consumer_offsets (the worker's offsets-topic reader).
-  await expect(partitionZero.getByTestId('partition-status')).toHaveText('STOP');
+  await expect(partitionZero.getByTestId('partition-status')).toHaveText('Stopped');
+  await expect(partitionZero.getByTestId('status-term')).toHaveText('(Burrow: STOP)');
   await expect(partitionZero.getByTestId('status-reason')).toHaveText(/^the group has no members; no commit for /);
   await expect(partitionZero.getByTestId('status-window')).toHaveText(/^window 1\/10$/);
   await expect(page.getByTestId('status-source')).toHaveText(/every commit, read from __consumer_offsets/);

@@ -238,10 +238,10 @@ test('seek by time through the UI moves the partition past the poison record, an
   ]);
   await page.goto('/quarantine');
   await expect(quarantineCard(page, 2)).toBeVisible({ timeout: 60_000 });
-  // The group page reads the held partition as HELD, not as a healthy commit status.
+  // The group page reads the held partition as Held, not as a healthy commit status.
   await page.goto(`/groups/${encodeURIComponent(workerGroup)}`);
   const row = page.locator('[data-testid="partition-row"][data-partition="2"]');
-  await expect(row.getByTestId('partition-status')).toHaveText('HELD');
+  await expect(row.getByTestId('partition-status')).toHaveText('Held');
   await page.goto('/quarantine');
   const card = quarantineCard(page, 2);
   await card.getByRole('button', { name: 'Seek…' }).click();
@@ -265,7 +265,7 @@ test('seek by time through the UI moves the partition past the poison record, an
   await expect(row.getByTestId('committed-offset')).toHaveText(String(start + 3), { timeout: 30_000 });
   await expect(row.getByTestId('partition-lag')).toHaveText('0');
   await expect(row.getByText(/quarantined @/)).toHaveCount(0);
-  await expect(row.getByTestId('partition-status')).not.toHaveText('HELD');
+  await expect(row.getByTestId('partition-status')).not.toHaveText('Held');
 });
 
 test('the action API refuses bad input, unknown targets and partitions that are not held, and writes nothing', async ({

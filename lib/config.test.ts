@@ -193,12 +193,16 @@ describe('one schema per program', () => {
     }
     const dashboard = new Set(Object.keys(PROGRAM_SCHEMAS.dashboard.shape));
     const workerOnly = Object.keys(PROGRAM_SCHEMAS.worker.shape).filter((n) => !(n in PROGRAM_SCHEMAS.base.shape));
-    // The worker's alerts judge groups by the dashboard's statuses, so both read the analysis settings.
+    // The worker's alerts judge groups by the dashboard's statuses, so both read the analysis settings; the
+    // worker writes and redrives the dead-letter topic the dashboard browses and requests redrives of.
     expect(workerOnly.filter((name) => dashboard.has(name)).sort()).toEqual([
       'ADVISOR_CLIENT_SETTINGS',
       'ADVISOR_RATE_WINDOW_MS',
       'ADVISOR_TARGET_CATCH_UP_SEC',
+      'REDRIVE_LEASE_MS',
+      'REDRIVE_RATE_PER_SEC',
       'TIME_LAG_OBJECTIVE_MS',
+      'WARDEN_DLQ_TOPIC',
     ]);
   });
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EMPTY_CLIENT_SETTINGS, parseClientSettings } from './advisor/client-settings';
 import { EMPTY_ALERT_SETTINGS, parseAlertSettings } from './alerts/alert-settings';
 import { parseTokens, parseUsers, type ParseResult } from './auth/credentials';
+import { DEFAULT_CLUSTER, parseBrokerList, parseClusterList, type ClusterConnection } from './kafka/cluster-settings';
 import { SASL_MECHANISMS, Secret, resolveKafkaSecurity, type KafkaSecuritySettings } from './kafka/security';
 import { MAX_IDLE_GAP_MS } from './lag/idle-samples';
 
@@ -80,15 +81,16 @@ const brokerList = z
   .optional()
   .transform((value, ctx) => {
     if (value === undefined || value.trim() === '') return null;
-    const brokers = value.split(',').map((b) => b.trim());
-    for (const broker of brokers) {
-      if (!/^[^\s:]+:\d{1,5}$/.test(broker)) {
-        ctx.addIssue({ code: 'custom', message: `"${broker}" is not host:port` });
-        return z.NEVER;
-      }
+    const list = parseBrokerList(value);
+    if ('problem' in list) {
+      ctx.addIssue({ code: 'custom', message: list.problem });
+      return z.NEVER;
     }
-    return brokers;
+    return list.brokers;
   });
+
+/** WARDEN_CLUSTERS: clusters besides `default`, each with its brokers, TLS and SASL (lib/kafka/cluster-settings.ts). */
+const clusterListJson = jsonSetting<ClusterConnection[]>([], (json) => parseClusterList(json));
 
 const booleanFlag = (fallback: boolean) =>
   z
@@ -173,6 +175,12 @@ const baseShape = {
     .string()
     .optional()
     .transform((value) => (value === undefined ? undefined : new Secret(value))),
+  /**
+   * More clusters to watch besides `default` (the one above): a JSON array of { name, brokers, ssl, sslCaFile,
+   * sslCertFile, sslKeyFile, sslKeyPassword, saslMechanism, saslUsername, saslPassword }. Its value is never
+   * quoted in an error (it may hold passwords).
+   */
+  WARDEN_CLUSTERS: clusterListJson,
   SAMPLE_INTERVAL_MS: positiveMs(5_000),
   /**
    * An unchanged group (every partition as last stored) is stored again only after this long; readers treat
@@ -193,7 +201,6 @@ const workerShape = {
   WARDEN_INPUT_TOPIC: topicName('warden.demo.events'),
   WARDEN_RESULTS_TOPIC: topicName('warden.demo.results'),
   WARDEN_INPUT_PARTITIONS: positiveInt(6),
-  WARDEN_DLQ_TOPIC: topicName('warden.demo.dlq'),
   WORKER_PORT: port(9464),
   /** Interface the worker's HTTP port binds; 0.0.0.0 in a container so Prometheus and probes reach it. */
   WORKER_HOST: z.string().min(1).default('127.0.0.1'),
@@ -242,6 +249,15 @@ const workerShape = {
   WARDEN_FAULT_LATENCY_MS: z.coerce.number().int().min(0).default(0),
 } as const;
 
+/** The dead-letter topic and redrives: the worker writes and redrives, the dashboard browses and requests. */
+const deadLetterShape = {
+  WARDEN_DLQ_TOPIC: topicName('warden.demo.dlq'),
+  /** Records per second a redrive job produces (stored on each job when it is requested). */
+  REDRIVE_RATE_PER_SEC: z.coerce.number().min(0.1).max(100_000).default(200),
+  /** A redrive job's worker renews its hold this often; another worker takes the job over once it lapses. */
+  REDRIVE_LEASE_MS: z.coerce.number().int().min(1_000).default(15_000),
+} as const;
+
 /** Statuses, time-lag objective and advice: the dashboard shows them, and the worker's alerts judge by them. */
 const analysisShape = {
   /** Group status turns WARN when the worst time lag is above this; 0: no objective. */
@@ -284,6 +300,10 @@ const dashboardShape = {
   WARDEN_COOKIE_SECURE: z.enum(['auto', 'true', 'false'], { message: 'must be auto, true or false' }).default('auto'),
   /** Origins accepted on POSTs besides the dashboard's own host, e.g. a reverse proxy's public name. */
   WARDEN_ALLOWED_ORIGINS: originList,
+  /** Who sees record payloads (keys, values, headers) on the quarantine and dead-letter pages: operators only, every signed-in user, or nobody. */
+  WARDEN_PAYLOAD_ACCESS: z
+    .enum(['operator', 'viewer', 'none'], { message: 'must be operator, viewer or none' })
+    .default('viewer'),
 } as const;
 
 /** Alerts (lib/alerts/ evaluates, worker/alerts/ delivers): read by the worker that leads the sampler. */
@@ -360,6 +380,7 @@ const testRunnerShape = {
 export const envSchema = z.object({
   ...baseShape,
   ...workerShape,
+  ...deadLetterShape,
   ...alertShape,
   ...analysisShape,
   ...dashboardShape,
@@ -372,12 +393,13 @@ export const envSchema = z.object({
 /** What each program reads; a variable outside its schema is not parsed by it, so it cannot stop it. */
 export const PROGRAM_SCHEMAS = {
   base: z.object(baseShape),
-  worker: z.object({ ...baseShape, ...workerShape, ...alertShape, ...analysisShape }),
-  dashboard: z.object({ ...baseShape, ...analysisShape, ...dashboardShape }),
+  worker: z.object({ ...baseShape, ...workerShape, ...deadLetterShape, ...alertShape, ...analysisShape }),
+  dashboard: z.object({ ...baseShape, ...analysisShape, ...dashboardShape, ...deadLetterShape }),
   demo: z.object({
     ...baseShape,
     ...localBrokerShape,
     ...workerShape,
+    ...deadLetterShape,
     ...alertShape,
     ...analysisShape,
     ...dashboardShape,
@@ -387,6 +409,7 @@ export const PROGRAM_SCHEMAS = {
     ...baseShape,
     ...localBrokerShape,
     ...workerShape,
+    ...deadLetterShape,
     ...alertShape,
     ...analysisShape,
     ...dashboardShape,
@@ -403,6 +426,8 @@ interface DerivedSettings {
   usesLocalBroker: boolean;
   /** TLS and SASL of every Kafka client, with the PEM files read (lib/kafka/security.ts). */
   kafkaSecurity: KafkaSecuritySettings;
+  /** Every watched cluster: `default` (kafkaBrokers, kafkaSecurity) first, then WARDEN_CLUSTERS in order. */
+  clusters: ClusterConnection[];
 }
 
 export type ProgramConfig<P extends Program> = z.infer<(typeof PROGRAM_SCHEMAS)[P]> & DerivedSettings;
@@ -428,6 +453,7 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   KAFKA_SASL_MECHANISM: 'scram-sha-512',
   KAFKA_SASL_USERNAME: 'warden',
   KAFKA_SASL_PASSWORD: '<the password>',
+  WARDEN_CLUSTERS: '[{"name":"prod-eu","brokers":"kafka-1.eu:9093","ssl":true,"sslCaFile":"/etc/warden/eu-ca.pem"}]',
   WARDEN_GROUP_ID: 'warden-pipeline',
   WARDEN_INPUT_TOPIC: 'warden.demo.events',
   WARDEN_RESULTS_TOPIC: 'warden.demo.results',
@@ -465,6 +491,9 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   WARDEN_ORDERING: 'key',
   WARDEN_QUARANTINE_POLICY: 'pause',
   WARDEN_DLQ_TOPIC: 'warden.demo.dlq',
+  REDRIVE_RATE_PER_SEC: '200',
+  REDRIVE_LEASE_MS: '15000',
+  WARDEN_PAYLOAD_ACCESS: 'operator',
   WARDEN_MAX_IN_FLIGHT: '64',
   WARDEN_MAX_IN_FLIGHT_PER_PARTITION: '16',
   WARDEN_MAX_PENDING_PER_PARTITION: '1000',
@@ -512,6 +541,7 @@ const SECRET_VARIABLES = new Set<string>([
   'WARDEN_SESSION_SECRET',
   'KAFKA_SASL_PASSWORD',
   'KAFKA_SSL_KEY_PASSWORD',
+  'WARDEN_CLUSTERS',
   'ALERT_SLACK_WEBHOOK_URL',
   'ALERT_WEBHOOK_SECRET',
 ]);
@@ -558,11 +588,16 @@ export function parseConfig<P extends Program = 'all'>(
   if (security.problems.length > 0) {
     throw new ConfigError(security.problems.map((p) => describeProblem(p.variable, cleaned, p.message)));
   }
+  const kafkaBrokers = parsed.KAFKA_BROKERS ?? [`127.0.0.1:${parsed.WARDEN_KAFKA_PORT}`];
   return {
     ...parsed,
-    kafkaBrokers: parsed.KAFKA_BROKERS ?? [`127.0.0.1:${parsed.WARDEN_KAFKA_PORT}`],
+    kafkaBrokers,
     usesLocalBroker: parsed.KAFKA_BROKERS === null,
     kafkaSecurity: security.settings,
+    clusters: [
+      { name: DEFAULT_CLUSTER, brokers: kafkaBrokers, security: security.settings },
+      ...parsed.WARDEN_CLUSTERS,
+    ],
   };
 }
 

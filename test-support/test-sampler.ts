@@ -1,6 +1,7 @@
 import type { Kafka } from 'kafkajs';
 import type { Database } from '../lib/db';
 import { ClusterReader } from '../lib/kafka/cluster-reader';
+import { DEFAULT_CLUSTER } from '../lib/kafka/cluster-settings';
 import { LagSampler, type LagSamplerOptions } from '../worker/sampler/lag-sampler';
 
 /**
@@ -11,9 +12,10 @@ export function testSampler(
   kafka: Kafka,
   db: Database,
   include: RegExp,
-  overrides: { instanceId?: string; state?: Partial<LagSamplerOptions['state']> } = {},
+  overrides: { instanceId?: string; cluster?: string; state?: Partial<LagSamplerOptions['state']> } = {},
 ): LagSampler {
   return new LagSampler({
+    cluster: overrides.cluster ?? DEFAULT_CLUSTER,
     reader: new ClusterReader({ kafka, ownGroupId: 'warden-unrelated', include, exclude: null }),
     db,
     lock: null,

@@ -23,6 +23,7 @@ import { OwnConsumerStateWriter } from './sampler/own-consumer-state-writer';
 import { OwnRebalanceRecorder } from './sampler/own-rebalance-recorder';
 import { groupMemberIdentity } from './kafka/group-member-identity';
 import { startOperatorCommands } from './start-operator-commands';
+import { startRedrive } from './redrive/start-redrive';
 import { workerInstanceId } from './shared/worker-types';
 import { startAlerts, type AlertsHandle } from './alerts/start-alerts';
 
@@ -50,6 +51,7 @@ export class WardenWorker {
   private ownRebalances: OwnRebalanceRecorder | null = null;
   /** Applies operator actions (resume/skip/seek) on partitions this worker owns; stopped before the consumer. */
   private commands: { stop: () => Promise<void> } | null = null;
+  private redrive: { stop: () => Promise<void> } | null = null;
   private server: WorkerServer | null = null;
   /** What the shutdown is doing now: 'running' until stop(), for the log line of a shutdown that hangs. */
   private shutdownStep = 'running';
@@ -215,6 +217,15 @@ export class WardenWorker {
       logger,
       onApplied: (action, status) => this.metrics.onOperatorAction(action, status),
     });
+    // Redrive jobs share the idempotent producer; stopped before it, so a running job hands itself back.
+    this.redrive = await startRedrive({
+      config,
+      kafka,
+      db: this.db,
+      producer: this.producer,
+      instanceId: workerInstanceId(config.KAFKA_CLIENT_ID),
+      logger,
+    });
     logger.info(
       { groupId: config.WARDEN_GROUP_ID, topic: config.WARDEN_INPUT_TOPIC, port: config.WORKER_PORT },
       'worker started',
@@ -249,13 +260,25 @@ export class WardenWorker {
       this.shutdownStep = part;
       await stopObserver(part, step, STOP_STEP_LIMIT_MS, this.logger);
     };
-    const { sampler, alerts, offsetsReader, consumerState, commands, ownRebalances, producer, admin, db, server } =
-      this;
+    const {
+      sampler,
+      alerts,
+      offsetsReader,
+      consumerState,
+      commands,
+      redrive,
+      ownRebalances,
+      producer,
+      admin,
+      db,
+      server,
+    } = this;
     await bounded('sampler', sampler);
     await bounded('alerts', alerts);
     await bounded('offsets-topic reader', offsetsReader);
     await bounded('consumer state writer', consumerState);
     await bounded('operator commands', commands);
+    await bounded('redrive', redrive);
     this.shutdownStep = 'consumer drain and commit';
     await this.consumer?.stop(deadlineMs);
     await bounded('own rebalance recorder', ownRebalances && { stop: () => ownRebalances.close() });

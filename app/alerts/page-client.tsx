@@ -10,6 +10,7 @@ import { useCanOperate } from '@/components/session-context';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
 import { ZAlertCondition, type TAlert, type TSilence } from '@/lib/schemas/alerts';
 import { REASON_MAX_CHARS } from '@/lib/schemas/common';
+import { useTimeZone } from '@/components/display-preferences';
 
 const DURATIONS = [
   { minutes: 30, label: '30 minutes' },
@@ -121,13 +122,14 @@ function AlertRow({
   onSilence: (target: { groupId: string | null; condition: TAlert['condition'] }) => void;
   testId: string;
 }) {
+  const zone = useTimeZone();
   const acknowledge = useAcknowledgeAlert();
   return (
     <tr data-testid={testId} data-condition={a.condition} data-group={a.groupId ?? ''} data-phase={a.phase}>
       <td className="nowrap">
-        <time dateTime={a.firingSince ?? a.activeSince}>{formatDateTime(a.firingSince ?? a.activeSince)}</time>
+        <time dateTime={a.firingSince ?? a.activeSince}>{formatDateTime(a.firingSince ?? a.activeSince, zone)}</time>
         {a.phase === 'pending' ? <span className="cell-note">pending: its for-duration has not passed yet</span> : null}
-        {a.resolvedAt ? <span className="cell-note">resolved {formatDateTime(a.resolvedAt)}</span> : null}
+        {a.resolvedAt ? <span className="cell-note">resolved {formatDateTime(a.resolvedAt, zone)}</span> : null}
       </td>
       <td>
         <SeverityBadge severity={a.severity} />
@@ -159,13 +161,13 @@ function AlertRow({
                   <strong>
                     {n.kind} → {n.receiver}: {n.status}
                   </strong>{' '}
-                  <span className="muted">{formatDateTime(n.createdAt)}</span>
+                  <span className="muted">{formatDateTime(n.createdAt, zone)}</span>
                   {n.lastError ? <span className="cell-note">{n.lastError}</span> : null}
                   <ul className="plain-list">
                     {n.deliveries.map((d) => (
                       <li key={d.attempt}>
-                        #{d.attempt} {formatDateTime(d.startedAt)} · {d.statusCode ?? 'no answer'} · {d.durationMs} ms ·{' '}
-                        {d.outcome}
+                        #{d.attempt} {formatDateTime(d.startedAt, zone)} · {d.statusCode ?? 'no answer'} ·{' '}
+                        {d.durationMs} ms · {d.outcome}
                         {d.error ? ` · ${d.error}` : ''}
                       </li>
                     ))}
@@ -198,6 +200,7 @@ function AlertRow({
 }
 
 function SilenceTable({ silences }: { silences: TSilence[] }) {
+  const zone = useTimeZone();
   return (
     <div className="table-wrap">
       <table className="grid">
@@ -213,13 +216,13 @@ function SilenceTable({ silences }: { silences: TSilence[] }) {
         <tbody>
           {silences.map((s) => (
             <tr key={s.id} data-testid="silence">
-              <td className="nowrap">{formatDateTime(s.endsAt)}</td>
+              <td className="nowrap">{formatDateTime(s.endsAt, zone)}</td>
               <td>{s.groupId ?? <span className="muted">every group</span>}</td>
               <td>{s.condition ?? <span className="muted">every condition</span>}</td>
               <td className="reason">{s.reason}</td>
               <td>
                 {s.createdBy}
-                <span className="cell-note">{formatDateTime(s.createdAt)}</span>
+                <span className="cell-note">{formatDateTime(s.createdAt, zone)}</span>
               </td>
             </tr>
           ))}

@@ -8,6 +8,7 @@ import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/compon
 import { ZAuditKindFilter, type TAccessEvent, type TAuditKindFilter } from '@/lib/schemas/access-events';
 import type { TOperatorAction } from '@/lib/schemas/operator-actions';
 import { formatDateTime } from '@/components/format';
+import { useTimeZone } from '@/components/display-preferences';
 
 /** The kind filter's choices; the API filters (GET /api/audit?kind=). */
 const KIND_CHOICES: readonly { value: TAuditKindFilter | ''; label: string }[] = [
@@ -131,6 +132,7 @@ const ACCESS_LABELS: Record<TAccessEvent['kind'], string> = {
 };
 
 function AccessTable({ events }: { events: readonly TAccessEvent[] }) {
+  const zone = useTimeZone();
   return (
     <div className="table-wrap">
       <h2>Sign-ins and sign-outs</h2>
@@ -149,7 +151,7 @@ function AccessTable({ events }: { events: readonly TAccessEvent[] }) {
           {events.map((e) => (
             <tr key={e.id} data-testid="access-row" data-kind={e.kind}>
               <td className="nowrap">
-                <time dateTime={e.at}>{formatDateTime(e.at)}</time>
+                <time dateTime={e.at}>{formatDateTime(e.at, zone)}</time>
               </td>
               <td>{e.userName}</td>
               <td>
@@ -167,14 +169,15 @@ function AccessTable({ events }: { events: readonly TAccessEvent[] }) {
 }
 
 function AuditRow({ action: a }: { action: TOperatorAction }) {
+  const zone = useTimeZone();
   const what =
     a.action === 'seek' || a.action === 'reset'
-      ? `${a.action === 'seek' ? 'seek' : 'offset reset'} to ${a.seekOffset ?? '?'}${a.seekTimestamp ? ` (time ${formatDateTime(a.seekTimestamp)})` : ''}`
+      ? `${a.action === 'seek' ? 'seek' : 'offset reset'} to ${a.seekOffset ?? '?'}${a.seekTimestamp ? ` (time ${formatDateTime(a.seekTimestamp, zone)})` : ''}`
       : a.action;
   return (
     <tr data-testid="audit-row" data-status={a.status}>
       <td className="nowrap">
-        <time dateTime={a.requestedAt}>{formatDateTime(a.requestedAt)}</time>
+        <time dateTime={a.requestedAt}>{formatDateTime(a.requestedAt, zone)}</time>
       </td>
       <td>{a.requestedBy}</td>
       <td className="nowrap">
@@ -186,7 +189,7 @@ function AuditRow({ action: a }: { action: TOperatorAction }) {
           {a.topic}-{a.partition}
         </span>
         {a.quarantineOffset ? <span className="cell-note mono">held @ {a.quarantineOffset}</span> : null}
-        <Link href={groupPath(a.groupId)} className="cell-note">
+        <Link href={groupPath(a.groupId, a.cluster)} className="cell-note">
           {a.groupId}
         </Link>
       </td>
@@ -197,7 +200,7 @@ function AuditRow({ action: a }: { action: TOperatorAction }) {
       <td className="outcome">{a.outcome ?? <span className="muted">—</span>}</td>
       <td className="small">
         {a.executedBy ?? <span className="muted">—</span>}
-        {a.completedAt ? <span className="cell-note">{formatDateTime(a.completedAt)}</span> : null}
+        {a.completedAt ? <span className="cell-note">{formatDateTime(a.completedAt, zone)}</span> : null}
       </td>
     </tr>
   );

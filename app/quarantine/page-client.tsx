@@ -14,14 +14,15 @@ import {
 } from '@/components/format';
 import { useRecentActions } from '@/components/hooks/use-audit';
 import { ACTION_FOLLOW_MS, awaitsWorker } from '@/components/hooks/use-operator-action';
-import { useQuarantines } from '@/components/hooks/use-quarantines';
+import { useQuarantines, useRecordsAround } from '@/components/hooks/use-quarantines';
 import { quarantineAnchor } from '@/components/partition-table';
 import { useCanOperate } from '@/components/session-context';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
 import { useNow } from '@/components/use-now';
 import { commandStateOf, type TOperatorAction } from '@/lib/schemas/operator-actions';
-import type { TQuarantine } from '@/lib/schemas/quarantines';
+import type { TPartitionRecord, TQuarantine } from '@/lib/schemas/quarantines';
 import { formatAge, formatCount } from '@/lib/format';
+import { useTimeZone } from '@/components/display-preferences';
 
 /**
  * Quarantine: every held partition with its record, and Resume / Skip / Seek behind a confirmation. The recent
@@ -79,6 +80,7 @@ export function QuarantinePageClient({ refreshMs }: { refreshMs: number }) {
 }
 
 function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: number }) {
+  const zone = useTimeZone();
   const [open, setOpen] = useState<ActionKind | null>(null);
   const opener = useRef<HTMLButtonElement | null>(null);
   const name = `${q.topic}-${q.partition}`;
@@ -107,17 +109,19 @@ function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: 
         <h2 id={headingId} className="mono">
           {name} <span className="muted">@ {q.offset}</span>
         </h2>
-        <Link href={groupPath(q.groupId)} className="group-link">
+        <Link href={groupPath(q.groupId, q.cluster)} className="group-link">
           {q.groupId}
         </Link>
         <span className="badge badge-quarantined">{q.errorClass}</span>
         <span className="muted" data-testid="quarantine-since">
-          <time dateTime={q.since} title={formatDateTime(q.since)}>
-            {formatHeldSince(q.since, now)}
+          <time dateTime={q.since} title={formatDateTime(q.since, zone)}>
+            {formatHeldSince(q.since, now, zone)}
           </time>
           {' · '}
           <span data-testid="quarantine-failures">{formatFailures(q.failures)}</span>
-          {q.attempts > 0 ? ` · ${q.attempts} handler attempt${q.attempts === 1 ? '' : 's'}` : ' · failed admission'}
+          {q.attempts > 0
+            ? ` · ${q.attempts} handler attempt${q.attempts === 1 ? '' : 's'}`
+            : ' · refused before processing (failed admission)'}
         </span>
       </header>
 
@@ -126,8 +130,8 @@ function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: 
       </p>
       {q.retrying ? (
         <p className="banner banner-info" role="status" data-testid="quarantine-retrying">
-          Resume #{q.retrying.actionId} applied at {formatClock(q.retrying.since)}: retrying offset {q.offset}. The card
-          goes once the commit passes it, or shows the record held again.
+          Resume #{q.retrying.actionId} applied at {formatClock(q.retrying.since, zone)}: retrying offset {q.offset}.
+          The card goes once the commit passes it, or shows the record held again.
         </p>
       ) : null}
 
@@ -135,6 +139,8 @@ function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: 
         <span className="visually-hidden">Error: </span>
         {q.reason}
       </p>
+
+      <RecordsAround quarantine={q} />
 
       <div className="quarantine-grid">
         <section aria-labelledby={`${headingId}-record`}>
@@ -152,13 +158,17 @@ function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: 
             </div>
             <div>
               <dt>Timestamp</dt>
-              <dd>{formatDateTime(q.record.timestamp)}</dd>
+              <dd>{formatDateTime(q.record.timestamp, zone)}</dd>
             </div>
           </dl>
           <h3 className="subhead">
             Payload preview {q.record.previewTruncated ? <span className="pill pill-warn">truncated</span> : null}
           </h3>
-          {q.record.preview === null ? (
+          {q.record.payloadHidden ? (
+            <p className="muted" data-testid="payload-hidden">
+              Hidden from you (WARDEN_PAYLOAD_ACCESS).
+            </p>
+          ) : q.record.preview === null ? (
             <p className="muted">No value (a tombstone).</p>
           ) : (
             // Rendered as text only: React escapes it, and the store already escaped control characters.
@@ -266,7 +276,7 @@ function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: 
             {q.history.map((a) => (
               <li key={a.id} data-status={a.status}>
                 <span className={`badge badge-status-${a.status}`}>{a.status.replace('_', ' ')}</span>{' '}
-                {describeHistoryEntry(a)}
+                {describeHistoryEntry(a, zone)}
               </li>
             ))}
           </ul>
@@ -300,5 +310,58 @@ function ActionProgress({ action: a }: { action: TOperatorAction }) {
       </span>{' '}
       — {a.outcome ?? (a.status === 'pending' ? 'sent; waiting for the owning worker' : a.status)}
     </li>
+  );
+}
+
+/**
+ * The records just before and after the held one, read from the broker on request, so an operator can tell a
+ * lone bad record from the start of a bad batch before choosing skip or seek.
+ */
+function RecordsAround({ quarantine: q }: { quarantine: TQuarantine }) {
+  const [open, setOpen] = useState(false);
+  const around = useRecordsAround(q, open);
+  const row = (r: TPartitionRecord, held: boolean) => (
+    <tr key={r.offset} className={held ? 'held-row' : undefined} data-testid="around-record" data-offset={r.offset}>
+      <td className="mono">{held ? <strong>{r.offset} (held)</strong> : r.offset}</td>
+      <td>{formatDateTime(r.timestamp)}</td>
+      <td className="mono">
+        {r.key ?? <span className="muted">{around.data?.payloadHidden ? 'hidden' : 'none'}</span>}
+      </td>
+      <td>
+        {/* Text only: React escapes it, and the preview escaped control characters (hex for non-UTF-8). */}
+        {r.preview === null ? (
+          <span className="muted">{around.data?.payloadHidden ? 'hidden' : 'no value'}</span>
+        ) : (
+          <code className="payload-inline">{r.preview.slice(0, 200)}</code>
+        )}
+      </td>
+    </tr>
+  );
+  return (
+    <details className="around" onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
+      <summary>Records around offset {q.offset}</summary>
+      {around.error ? (
+        <ErrorState error={around.error} what="records around the held one" hasStaleData={false} />
+      ) : null}
+      {around.isPending && open ? <LoadingState label="Reading the partition…" /> : null}
+      {around.data ? (
+        <table className="grid grid-compact">
+          <caption className="visually-hidden">Records before and after the held one</caption>
+          <thead>
+            <tr>
+              <th scope="col">Offset</th>
+              <th scope="col">Timestamp</th>
+              <th scope="col">Key</th>
+              <th scope="col">Value</th>
+            </tr>
+          </thead>
+          <tbody>
+            {around.data.before.map((r) => row(r, false))}
+            {around.data.held ? row(around.data.held, true) : null}
+            {around.data.after.map((r) => row(r, false))}
+          </tbody>
+        </table>
+      ) : null}
+    </details>
   );
 }

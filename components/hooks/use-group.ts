@@ -6,32 +6,32 @@ import { ZGroupDetail, ZLagSeries, type TLagRange } from '@/lib/schemas/groups';
 import { fetchJson, groupApiPath } from '../api-client';
 import { queryKeys } from '../query-keys';
 
-/** Polls GET /api/groups/{groupId}. A 404 is final: no retry. */
-export function useGroup(groupId: string, refreshMs: number) {
+/** Polls GET /api/groups/{groupId}?cluster=. A 404 is final: no retry. */
+export function useGroup(cluster: string, groupId: string, refreshMs: number) {
   return useQuery({
-    queryKey: queryKeys.group(groupId),
-    queryFn: ({ signal }) => fetchJson(groupApiPath(groupId), ZGroupDetail, { signal }),
+    queryKey: queryKeys.group(cluster, groupId),
+    queryFn: ({ signal }) => fetchJson(groupApiPath(groupId, cluster), ZGroupDetail, { signal }),
     refetchInterval: refreshMs,
     retry: (count, error) => (error as { status?: number }).status !== 404 && count < 1,
   });
 }
 
 /** Polls GET /api/groups/{groupId}/lag for a chart range; long ranges refresh less often. */
-export function useLagSeries(groupId: string, range: TLagRange, refreshMs: number) {
+export function useLagSeries(cluster: string, groupId: string, range: TLagRange, refreshMs: number) {
   const long = range === '24h' || range === '7d';
   return useQuery({
-    queryKey: queryKeys.groupLag(groupId, range),
-    queryFn: ({ signal }) => fetchJson(`${groupApiPath(groupId)}/lag?range=${range}`, ZLagSeries, { signal }),
+    queryKey: queryKeys.groupLag(cluster, groupId, range),
+    queryFn: ({ signal }) => fetchJson(groupApiPath(groupId, cluster, '/lag', { range }), ZLagSeries, { signal }),
     refetchInterval: long ? Math.max(refreshMs, 60_000) : Math.max(refreshMs, 5_000),
     placeholderData: keepPreviousData,
   });
 }
 
 /** Polls GET /api/groups/{groupId}/advice. */
-export function useGroupAdvice(groupId: string, refreshMs: number) {
+export function useGroupAdvice(cluster: string, groupId: string, refreshMs: number) {
   return useQuery({
-    queryKey: queryKeys.groupAdvice(groupId),
-    queryFn: ({ signal }) => fetchJson(`${groupApiPath(groupId)}/advice`, ZGroupAdvice, { signal }),
+    queryKey: queryKeys.groupAdvice(cluster, groupId),
+    queryFn: ({ signal }) => fetchJson(groupApiPath(groupId, cluster, '/advice'), ZGroupAdvice, { signal }),
     refetchInterval: Math.max(refreshMs, 5_000),
   });
 }

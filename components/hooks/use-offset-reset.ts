@@ -5,18 +5,18 @@ import { ZOffsetResetResult, type TOffsetResetRequest } from '@/lib/schemas/offs
 import { fetchJson, groupApiPath } from '../api-client';
 import { queryKeys } from '../query-keys';
 
-/** POSTs an offset reset; afterwards the group's views and the audit log refetch. */
-export function useOffsetReset(groupId: string) {
+/** POSTs an offset reset of `groupId` in `cluster`; afterwards the group's views and the audit log refetch. */
+export function useOffsetReset(cluster: string, groupId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (request: TOffsetResetRequest) =>
-      fetchJson(`${groupApiPath(groupId)}/offsets/reset`, ZOffsetResetResult, {
+      fetchJson(groupApiPath(groupId, cluster, '/offsets/reset'), ZOffsetResetResult, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(request),
       }),
     onSettled: () => {
-      void client.invalidateQueries({ queryKey: queryKeys.group(groupId) });
+      void client.invalidateQueries({ queryKey: queryKeys.group(cluster, groupId) });
       void client.invalidateQueries({ queryKey: queryKeys.audit() });
     },
   });

@@ -5,6 +5,7 @@ import { awaitsWorker, withPendingAction } from './use-operator-action';
 
 const action = (over: Partial<TOperatorAction> = {}): TOperatorAction => ({
   id: '7',
+  cluster: 'default',
   groupId: 'g',
   topic: 't',
   partition: 1,
@@ -23,6 +24,7 @@ const action = (over: Partial<TOperatorAction> = {}): TOperatorAction => ({
 });
 
 const quarantine = (over: Partial<TQuarantine> = {}): TQuarantine => ({
+  cluster: 'default',
   groupId: 'g',
   topic: 't',
   partition: 1,
@@ -36,7 +38,7 @@ const quarantine = (over: Partial<TQuarantine> = {}): TQuarantine => ({
   retrying: null,
   blocking: { records: 3, timeLag: { ms: null, kind: 'unknown', basis: 'none' } },
   history: [],
-  record: { key: null, preview: null, previewTruncated: false, headers: {}, timestamp: null },
+  record: { key: null, preview: null, previewTruncated: false, headers: {}, timestamp: null, payloadHidden: false },
   logStartOffset: '0',
   logEndOffset: '5',
   committedOffset: '2',

@@ -7,6 +7,7 @@ import { fetchJson, groupApiPath } from '../api-client';
 import { queryKeys } from '../query-keys';
 
 export interface ActionTarget {
+  cluster: string;
   groupId: string;
   topic: string;
   partition: number;
@@ -53,7 +54,11 @@ export function useOperatorAction() {
   return useMutation({
     mutationFn: ({ target, request }: { target: ActionTarget; request: TActionRequest }) =>
       fetchJson(
-        `${groupApiPath(target.groupId)}/partitions/${encodeURIComponent(target.topic)}/${target.partition}/actions`,
+        groupApiPath(
+          target.groupId,
+          target.cluster,
+          `/partitions/${encodeURIComponent(target.topic)}/${target.partition}/actions`,
+        ),
         ZOperatorAction,
         {
           method: 'POST',
@@ -68,7 +73,7 @@ export function useOperatorAction() {
     onSettled: (_data, _error, { target }) => {
       void client.invalidateQueries({ queryKey: queryKeys.quarantines() });
       void client.invalidateQueries({ queryKey: queryKeys.audit() });
-      void client.invalidateQueries({ queryKey: queryKeys.group(target.groupId) });
+      void client.invalidateQueries({ queryKey: queryKeys.group(target.cluster, target.groupId) });
     },
   });
 }

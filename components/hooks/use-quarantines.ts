@@ -1,8 +1,9 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { ZQuarantinesResponse } from '@/lib/schemas/quarantines';
-import { fetchJson } from '../api-client';
+import { ZQuarantinesResponse, ZRecordsAround } from '@/lib/schemas/quarantines';
+import { DEFAULT_CLUSTER } from '@/lib/schemas/clusters';
+import { fetchJson, groupApiPath } from '../api-client';
 import { queryKeys } from '../query-keys';
 
 /** Polls GET /api/quarantine every `refreshMs` (the page passes a shorter interval while it awaits a worker). */
@@ -11,5 +12,23 @@ export function useQuarantines(refreshMs: number) {
     queryKey: queryKeys.quarantines(),
     queryFn: ({ signal }) => fetchJson('/api/quarantine', ZQuarantinesResponse, { signal }),
     refetchInterval: refreshMs,
+  });
+}
+
+/** The records around a quarantine's held offset, read from the broker when the operator asks (`enabled`). */
+export function useRecordsAround(
+  target: { groupId: string; topic: string; partition: number; offset: string },
+  enabled: boolean,
+) {
+  // Quarantines are the worker's own pipeline's, on the default cluster.
+  const path = groupApiPath(
+    target.groupId,
+    DEFAULT_CLUSTER,
+    `/partitions/${encodeURIComponent(target.topic)}/${target.partition}/records`,
+  );
+  return useQuery({
+    queryKey: [...queryKeys.quarantines(), 'around', target.groupId, target.topic, target.partition, target.offset],
+    queryFn: ({ signal }) => fetchJson(path, ZRecordsAround, { signal }),
+    enabled,
   });
 }

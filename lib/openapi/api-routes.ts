@@ -8,7 +8,20 @@ import {
   ZSilenceRequest,
 } from '../schemas/alerts';
 import { ZSessionInfo, ZSignInRequest, ZSignOutAllResult, ZSignOutResult } from '../schemas/auth';
+import { ZClusterName } from '../schemas/clusters';
 import { ZGroupRouteParams, ZPartitionRouteParams } from '../schemas/common';
+import {
+  ZDeadLetterCounts,
+  ZDeadLetterFilterQueryParams,
+  ZDeadLetterMatches,
+  ZDeadLettersQueryParams,
+  ZDeadLettersResponse,
+  ZRedriveControl,
+  ZRedriveIdParams,
+  ZRedriveJob,
+  ZRedriveJobsResponse,
+  ZRedriveRequest,
+} from '../schemas/dead-letters';
 import { ZGroupAdvice } from '../schemas/advice';
 import { ZGroupDetail, ZGroupsResponse, ZLagSeries, ZLagSeriesQuery } from '../schemas/groups';
 import { ZOffsetResetRequest, ZOffsetResetResult } from '../schemas/offset-reset';
@@ -20,7 +33,7 @@ import {
   ZCommandIdParam,
   ZOperatorAction,
 } from '../schemas/operator-actions';
-import { ZQuarantinesResponse } from '../schemas/quarantines';
+import { ZQuarantinesResponse, ZRecordsAround } from '../schemas/quarantines';
 import { ZRebalancesQuery, ZRebalancesResponse } from '../schemas/rebalances';
 
 // Every API route, one entry each: the source of the OpenAPI document (openapi-document.ts) and of the fuzz
@@ -56,6 +69,12 @@ export interface ApiRoute {
 const SIGNED_IN: ErrorStatus[] = [401];
 /** A POST: 400 and 413 for the body, 403 for another Origin (or too small a role). */
 const WRITE: ErrorStatus[] = [400, 401, 403, 413];
+
+/**
+ * `?cluster=`: which configured cluster a group route is about; absent means `default`, so every URL from
+ * before clusters keeps its meaning (400 for a name that is not URL-safe, 404 for one not configured).
+ */
+const ZClusterQuery = z.object({ cluster: ZClusterName.optional() });
 
 export const API_ROUTES: ApiRoute[] = [
   {
@@ -102,10 +121,12 @@ export const API_ROUTES: ApiRoute[] = [
   {
     method: 'GET',
     path: '/api/groups',
-    summary: 'Every recently sampled consumer group with status, lag, worst time lag and trend, worst first.',
+    summary:
+      'Every recently sampled consumer group with status, lag, worst time lag and trend, worst first; every cluster, or one with ?cluster=.',
     access: 'viewer',
+    query: ZClusterQuery,
     success: { status: 200, description: 'The groups', schema: ZGroupsResponse },
-    errors: SIGNED_IN,
+    errors: [400, 401, 404],
   },
   {
     method: 'GET',
@@ -113,6 +134,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: "One group's partitions: lag, time lag, rates, owner, status, quarantine, commit prefix.",
     access: 'viewer',
     params: ZGroupRouteParams,
+    query: ZClusterQuery,
     success: { status: 200, description: 'The group', schema: ZGroupDetail },
     errors: [400, 401, 404],
   },
@@ -122,7 +144,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: 'Per-partition lag, time lag and rate series for charts: a range, or from/to, and an optional step.',
     access: 'viewer',
     params: ZGroupRouteParams,
-    query: ZLagSeriesQuery,
+    query: z.object({ ...ZLagSeriesQuery.shape, ...ZClusterQuery.shape }),
     success: { status: 200, description: 'The series, aligned on `times`', schema: ZLagSeries },
     errors: [400, 401, 404],
   },
@@ -132,6 +154,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: 'Capacity plan ("scale consumers to N, catch up in T") with its what-if curve, and advice.',
     access: 'viewer',
     params: ZGroupRouteParams,
+    query: ZClusterQuery,
     success: { status: 200, description: 'The plan and the advice', schema: ZGroupAdvice },
     errors: [400, 401, 404],
   },
@@ -156,6 +179,7 @@ export const API_ROUTES: ApiRoute[] = [
       'Resume, skip or seek a quarantined partition; the owning worker applies it. A 403 or 409 refusal is kept as a rejected audit row.',
     access: 'operator',
     params: ZPartitionRouteParams,
+    query: ZClusterQuery,
     body: ZActionRequest,
     success: {
       status: 202,
@@ -163,6 +187,16 @@ export const API_ROUTES: ApiRoute[] = [
       schema: ZOperatorAction,
     },
     errors: [...WRITE, 404, 409],
+  },
+  {
+    method: 'GET',
+    path: '/api/groups/{groupId}/partitions/{topic}/{partition}/records',
+    summary:
+      "The records just before and after a quarantined partition's held offset, read from the broker (payloads per WARDEN_PAYLOAD_ACCESS).",
+    access: 'viewer',
+    params: ZPartitionRouteParams,
+    success: { status: 200, description: 'The held record and its neighbours', schema: ZRecordsAround },
+    errors: [400, 401, 404, 503],
   },
   {
     method: 'GET',
@@ -225,5 +259,60 @@ export const API_ROUTES: ApiRoute[] = [
     body: ZSilenceRequest,
     success: { status: 201, description: 'The silence', schema: ZSilence },
     errors: WRITE,
+  },
+  {
+    method: 'GET',
+    path: '/api/dead-letters',
+    summary:
+      'One page of the dead-letter topic, newest first, filtered by source, error class, key and time (payloads per WARDEN_PAYLOAD_ACCESS).',
+    access: 'viewer',
+    query: ZDeadLettersQueryParams,
+    success: { status: 200, description: 'The page and the cursor of the next', schema: ZDeadLettersResponse },
+    errors: [400, 401, 403, 404, 503],
+  },
+  {
+    method: 'GET',
+    path: '/api/dead-letters/counts',
+    summary: 'Dead letters by error class and by source, over the newest records of the topic (bounded).',
+    access: 'viewer',
+    success: { status: 200, description: 'The counts and the records they cover', schema: ZDeadLetterCounts },
+    errors: [401, 404, 503],
+  },
+  {
+    method: 'GET',
+    path: '/api/dead-letters/matches',
+    summary: 'How many dead letters a redrive of this filter would send, and how many were redriven before.',
+    access: 'operator',
+    query: ZDeadLetterFilterQueryParams,
+    success: { status: 200, description: 'The count to confirm', schema: ZDeadLetterMatches },
+    errors: [400, 401, 403, 404, 409, 503],
+  },
+  {
+    method: 'GET',
+    path: '/api/dead-letters/redrives',
+    summary: 'The newest redrive jobs with their progress.',
+    access: 'viewer',
+    success: { status: 200, description: 'The jobs', schema: ZRedriveJobsResponse },
+    errors: SIGNED_IN,
+  },
+  {
+    method: 'POST',
+    path: '/api/dead-letters/redrives',
+    summary:
+      'Requests a redrive job (run by a worker at a rate); refused when the confirmed count is stale or a record was redriven before (unless forced).',
+    access: 'operator',
+    body: ZRedriveRequest,
+    success: { status: 202, description: 'The job, pending', schema: ZRedriveJob },
+    errors: [...WRITE, 404, 409, 503],
+  },
+  {
+    method: 'POST',
+    path: '/api/dead-letters/redrives/{id}',
+    summary: 'Pauses, resumes or cancels a redrive job, with a reason.',
+    access: 'operator',
+    params: ZRedriveIdParams,
+    body: ZRedriveControl,
+    success: { status: 200, description: 'The job', schema: ZRedriveJob },
+    errors: [...WRITE, 404, 409],
   },
 ];

@@ -78,6 +78,8 @@ export const ZTrackRecordEntry = z.object({
 });
 
 export const ZGroupAdvice = z.object({
+  /** The watched cluster the group is in (lib/kafka/cluster-settings.ts); `default` for the single-cluster setup. */
+  cluster: z.string(),
   groupId: z.string(),
   /** Time of the newest sample the advice is computed from. */
   sampledAt: ZIsoTime,

@@ -35,6 +35,8 @@ export const ZStatusWindow = z.object({
 // --- GET /api/groups -------------------------------------------------------------------------------------
 
 export const ZGroupSummary = z.object({
+  /** The watched cluster the group is in (lib/kafka/cluster-settings.ts); `default` for the single-cluster setup. */
+  cluster: z.string(),
   groupId: z.string(),
   state: z.string(),
   /** Assignor / protocol name from describeGroups; null until the sampler records it. */
@@ -180,12 +182,16 @@ export type TLagSeriesQuery = z.infer<typeof ZLagSeriesQuery>;
 const nullableSeries = z.array(z.number().nullable());
 
 export const ZLagSeries = z.object({
+  /** The watched cluster the group is in (lib/kafka/cluster-settings.ts); `default` for the single-cluster setup. */
+  cluster: z.string(),
   groupId: z.string(),
   from: ZIsoTime,
   to: ZIsoTime,
   stepMs: z.number().int().min(1),
   /** 'samples': raw lag_sample rows; 'rollup': the one-minute lag_rollup or (steps of whole ten minutes) the ten-minute lag_rollup_10m table (long ranges). */
   source: z.enum(['samples', 'rollup']),
+  /** The oldest raw sample stored for the group (older ones are past SAMPLER_RETENTION_DAYS): says why a range is empty. */
+  firstSampledAt: ZIsoTime,
   /** Bucket starts; every array below is aligned with it. Buckets with no sample hold null (a gap, not a zero). */
   times: z.array(ZIsoTime),
   totals: z.object({ lag: nullableSeries, arrivalRatePerSec: nullableSeries, consumptionRatePerSec: nullableSeries }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZAccessEvent, ZAuditKindFilter } from './access-events';
+import { ZRedriveJob } from './dead-letters';
 import { ZAuditReason, ZGroupIdParam, ZIsoTime, ZOffset, ZRequestedOffset, ZRequestedTime } from './common';
 
 // Operator actions on a quarantined partition of a Warden consumer, and the audit log they form.
@@ -52,6 +53,8 @@ export const ZActionStatus = z.enum(['pending', 'done', 'failed', 'failed_again'
 
 export const ZOperatorAction = z.object({
   id: z.string(),
+  /** The cluster of the group (`default` for the single-cluster setup). */
+  cluster: z.string(),
   groupId: z.string(),
   topic: z.string(),
   partition: z.number().int().min(0),
@@ -87,7 +90,12 @@ export const ZAuditQuery = z
   .strict();
 
 /** Operator actions and access events, each newest first; `access` is empty when filtered by group. */
-export const ZAuditResponse = z.object({ actions: z.array(ZOperatorAction), access: z.array(ZAccessEvent) });
+export const ZAuditResponse = z.object({
+  actions: z.array(ZOperatorAction),
+  access: z.array(ZAccessEvent),
+  /** Redrive jobs (who, why, the selection, outcome counts; refused ones too), with the actions. */
+  redrives: z.array(ZRedriveJob),
+});
 
 export const ZCommandIdParam = z.string().regex(/^\d{1,18}$/, 'must be a command id (digits)');
 

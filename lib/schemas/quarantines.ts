@@ -9,6 +9,8 @@ import { ZOperatorAction } from './operator-actions';
 export const PREVIEW_MAX_CHARS = 4_096;
 
 export const ZQuarantine = z.object({
+  /** The watched cluster the group is in (lib/kafka/cluster-settings.ts); `default` for the single-cluster setup. */
+  cluster: z.string(),
   groupId: z.string(),
   topic: z.string(),
   partition: z.number().int().min(0),
@@ -41,6 +43,8 @@ export const ZQuarantine = z.object({
     previewTruncated: z.boolean(),
     headers: z.record(z.string(), z.string().nullable()),
     timestamp: ZIsoTime.nullable(),
+    /** True when WARDEN_PAYLOAD_ACCESS keeps this caller from the key, preview and headers (then null / {}). */
+    payloadHidden: z.boolean(),
   }),
   /** From the latest sample of the group, for validating a seek; null when the partition was not sampled yet. */
   logStartOffset: ZOffset.nullable(),
@@ -56,3 +60,30 @@ export const ZQuarantinesResponse = z.object({ quarantines: z.array(ZQuarantine)
 
 export type TQuarantine = z.infer<typeof ZQuarantine>;
 export type TQuarantinesResponse = z.infer<typeof ZQuarantinesResponse>;
+
+// GET /api/groups/{groupId}/partitions/{topic}/{partition}/records: the records around the held one, read
+// from the broker, so an operator sees whether the bad record is alone or the start of a bad batch.
+
+/** Records shown before the held one, and after it. */
+export const AROUND_BEFORE = 5;
+export const AROUND_AFTER = 20;
+
+export const ZPartitionRecord = z.object({
+  offset: ZOffset,
+  timestamp: ZIsoTime,
+  /** Previews as on the card (escaped, size-capped); null when hidden or absent. */
+  key: z.string().nullable(),
+  preview: z.string().nullable(),
+  headers: z.record(z.string(), z.string()),
+  valueBytes: z.number().int().min(0).nullable(),
+});
+
+export const ZRecordsAround = z.object({
+  heldOffset: ZOffset,
+  before: z.array(ZPartitionRecord),
+  held: ZPartitionRecord.nullable(),
+  after: z.array(ZPartitionRecord),
+  payloadHidden: z.boolean(),
+});
+export type TRecordsAround = z.infer<typeof ZRecordsAround>;
+export type TPartitionRecord = z.infer<typeof ZPartitionRecord>;

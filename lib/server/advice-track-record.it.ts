@@ -54,7 +54,7 @@ describe('scaling efficiency and track record from stored samples', () => {
   });
 
   it('states the measured scale-out, plans with it and records the plan it shows', async () => {
-    const advice = await getGroupAdvice(db, groupId, options);
+    const advice = await getGroupAdvice(db, 'default', groupId, options);
     expect(advice.scaling.basis).toBe('measured');
     expect(advice.scaling.sampleSize).toBe(1);
     expect(advice.scaling.latest).toMatchObject({ fromConsumers: 1, toConsumers: 2, linearSpeedup: 2 });
@@ -80,7 +80,7 @@ describe('scaling efficiency and track record from stored samples', () => {
       actualCatchUpSec: null,
     });
     // Read again with no new round: the same plan is not recorded twice.
-    expect((await getGroupAdvice(db, groupId, options)).trackRecord).toHaveLength(1);
+    expect((await getGroupAdvice(db, 'default', groupId, options)).trackRecord).toHaveLength(1);
   });
 
   it('resolves the outcome from later rounds and keeps it', async () => {
@@ -88,7 +88,7 @@ describe('scaling efficiency and track record from stored samples', () => {
     await db.lagSample.createMany({
       data: round(groupId, caughtUpMs, LOG_END - 100, (p) => (p < 2 ? 'm1' : 'm2')),
     });
-    const advice = await getGroupAdvice(db, groupId, options);
+    const advice = await getGroupAdvice(db, 'default', groupId, options);
     const first = advice.trackRecord.find((e) => e.predictedAt === new Date(lastRoundMs).toISOString());
     // The plan asked for one consumer per partition; the group kept its two.
     expect(first).toMatchObject({ outcome: 'caught-up', actualCatchUpSec: 40, planFollowed: false });

@@ -23,7 +23,7 @@ export async function recordPrediction(db: Database, advice: Omit<TGroupAdvice, 
   if (advice.planState !== 'planned' || plan === null) return;
   const predictedAt = new Date(advice.sampledAt);
   const last = await db.advicePrediction.findFirst({
-    where: { groupId: advice.groupId },
+    where: { cluster: advice.cluster, groupId: advice.groupId },
     orderBy: { predictedAt: 'desc' },
     select: { predictedAt: true, predictedConsumers: true },
   });
@@ -36,9 +36,10 @@ export async function recordPrediction(db: Database, advice: Omit<TGroupAdvice, 
   const backlog = advice.partitions.reduce((sum, p) => sum + (p.backlog ?? 0), 0);
   const arrivalRatePerSec = advice.partitions.reduce((sum, p) => sum + (p.arrivalRatePerSec ?? 0), 0);
   await db.advicePrediction.upsert({
-    where: { groupId_predictedAt: { groupId: advice.groupId, predictedAt } },
+    where: { cluster_groupId_predictedAt: { cluster: advice.cluster, groupId: advice.groupId, predictedAt } },
     update: {},
     create: {
+      cluster: advice.cluster,
       groupId: advice.groupId,
       predictedAt,
       consumersThen: advice.consumers,
@@ -56,12 +57,13 @@ export async function recordPrediction(db: Database, advice: Omit<TGroupAdvice, 
  */
 export async function loadTrackRecord(
   db: Database,
+  cluster: string,
   groupId: string,
   rounds: readonly RoundLag[],
   nowMs: number,
 ): Promise<TTrackRecordEntry[]> {
   const rows = await db.advicePrediction.findMany({
-    where: { groupId },
+    where: { cluster, groupId },
     orderBy: { predictedAt: 'desc' },
     take: TRACK_RECORD_LENGTH,
   });

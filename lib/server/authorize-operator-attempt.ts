@@ -16,6 +16,8 @@ export async function authorizeOperatorAttempt(
   db: Database,
   request: Request,
   params: Promise<Record<string, string>>,
+  /** The cluster the request names (request-cluster.ts), or null when it names none that is configured. */
+  cluster: string | null,
 ): Promise<Principal> {
   const access = await checkAccess(request, 'operator');
   if (access.ok) return access.principal;
@@ -23,7 +25,13 @@ export async function authorizeOperatorAttempt(
     await recordRefusedAttempt(db, {
       who: access.who,
       refusal: access.refusal,
-      target: await routeParams(ZPartitionRouteParams, params).catch(() => null),
+      target:
+        cluster === null
+          ? null
+          : await routeParams(ZPartitionRouteParams, params).then(
+              (target) => ({ cluster, ...target }),
+              () => null,
+            ),
       body: await request.json().catch(() => null),
     });
   }

@@ -9,6 +9,7 @@ import { ZGroupAdvice, type TGroupAdvice } from '../schemas/advice';
 import { buildGroupAdvice } from './analysis/group-advice';
 import { analyzeGroup } from './analysis/group-analysis';
 import { notFound } from './api-error';
+import { neverSampled } from './request-cluster';
 import { loadTrackRecord, recordPrediction } from './advice-track-record';
 import { loadGroupRoundTotals } from './load-group-round-totals';
 import { loadGroupRounds } from './load-group-rounds';
@@ -42,30 +43,33 @@ export const SCALING_HISTORY_MS = 6 * 3_600_000;
  */
 export async function getGroupAdvice(
   db: Database,
+  cluster: string,
   groupId: string,
   options: GroupAdviceOptions,
 ): Promise<TGroupAdvice> {
   const [round] = await loadGroupRounds(db, {
+    cluster,
     groupIds: [groupId],
     historyMs: options.rateWindowMs,
     nowMs: Date.now(),
   });
-  if (!round) throw notFound(`consumer group "${groupId}" has never been sampled`);
+  if (!round) throw notFound(neverSampled(cluster, groupId));
   const hourBefore = new Date(round.sampledAt.getTime() - 3_600_000);
   const restartsFrom = round.sampledAt.getTime() - RESTART_WINDOW_MS;
   const [quarantines, ownState, rebalanceRowsInHour, anyRebalanceRecorded, membership] = await Promise.all([
-    db.partitionQuarantine.findMany({ where: { groupId } }),
-    db.consumerPartitionState.findFirst({ where: { groupId }, select: { instanceId: true } }),
+    db.partitionQuarantine.findMany({ where: { cluster, groupId } }),
+    db.consumerPartitionState.findFirst({ where: { cluster, groupId }, select: { instanceId: true } }),
     // Rows, not rebalances: each Warden member measures the same rebalance (countRebalances merges them).
     db.rebalanceEvent.findMany({
-      where: { groupId, startedAt: { gte: hourBefore, lte: round.sampledAt } },
+      where: { cluster, groupId, startedAt: { gte: hourBefore, lte: round.sampledAt } },
       select: { source: true, startedAt: true, endedAt: true, membersBefore: true, membersAfter: true },
     }),
-    db.rebalanceEvent.findFirst({ select: { id: true } }),
+    db.rebalanceEvent.findFirst({ where: { cluster }, select: { id: true } }),
     // The whole-group view (inferred rows); a measured 'own-consumer' row shows one member and never its leave.
     // From a rejoin window before the count window, so a departure just before it pairs with a rejoin inside.
     db.rebalanceEvent.findMany({
       where: {
+        cluster,
         groupId,
         source: 'describe-groups',
         startedAt: { gte: new Date(restartsFrom - DEFAULT_REJOIN_WITHIN_MS), lte: round.sampledAt },
@@ -74,7 +78,7 @@ export async function getGroupAdvice(
       orderBy: { startedAt: 'asc' },
     }),
   ]);
-  const roundTotals = await loadGroupRoundTotals(db, groupId, {
+  const roundTotals = await loadGroupRoundTotals(db, cluster, groupId, {
     fromMs: round.sampledAt.getTime() - SCALING_HISTORY_MS,
     toMs: round.sampledAt.getTime(),
   });
@@ -101,6 +105,7 @@ export async function getGroupAdvice(
     db,
     roundTotals,
     buildGroupAdvice({
+      cluster,
       groupId,
       sampledAt: round.sampledAt,
       protocol: round.protocol,
@@ -140,6 +145,6 @@ async function withTrackRecord(
   built: Omit<TGroupAdvice, 'trackRecord'>,
 ): Promise<TGroupAdvice> {
   await recordPrediction(db, built);
-  const trackRecord = await loadTrackRecord(db, built.groupId, rounds, Date.parse(built.sampledAt));
+  const trackRecord = await loadTrackRecord(db, built.cluster, built.groupId, rounds, Date.parse(built.sampledAt));
   return ZGroupAdvice.parse({ ...built, trackRecord });
 }

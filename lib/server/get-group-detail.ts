@@ -3,6 +3,7 @@ import { ZGroupDetail, type TGroupDetail } from '../schemas/groups';
 import { memberName } from '../members/member-name';
 import { analyzeGroup, groupSummaryFields, partitionKey, type LatestPartitionRow } from './analysis/group-analysis';
 import { notFound } from './api-error';
+import { neverSampled } from './request-cluster';
 import { loadGroupRounds } from './load-group-rounds';
 import { lastRebalanceSummary, loadLatestRebalances } from './load-rebalances';
 
@@ -20,6 +21,7 @@ export interface GroupDetailOptions {
  */
 export async function getGroupDetail(
   db: Database,
+  cluster: string,
   groupId: string,
   options: GroupDetailOptions,
 ): Promise<TGroupDetail> {
@@ -27,15 +29,16 @@ export async function getGroupDetail(
   // of them, not two (for a group never sampled they are wasted, and cheap).
   const [[round], quarantines, prefixes, latestRebalances] = await Promise.all([
     loadGroupRounds(db, {
+      cluster,
       groupIds: [groupId],
       historyMs: Math.max(options.historyMs ?? 10 * 60_000, options.rateWindowMs),
       nowMs: Date.now(),
     }),
-    db.partitionQuarantine.findMany({ where: { groupId } }),
-    db.consumerPartitionState.findMany({ where: { groupId } }),
-    loadLatestRebalances(db, [groupId]),
+    db.partitionQuarantine.findMany({ where: { cluster, groupId } }),
+    db.consumerPartitionState.findMany({ where: { cluster, groupId } }),
+    loadLatestRebalances(db, cluster, [groupId]),
   ]);
-  if (!round) throw notFound(`consumer group "${groupId}" has never been sampled`);
+  if (!round) throw notFound(neverSampled(cluster, groupId));
   const quarantineOf = new Map(quarantines.map((q) => [partitionKey(q), q]));
   const prefixOf = new Map(prefixes.map((p) => [partitionKey(p), p]));
 

@@ -12,6 +12,7 @@ import {
   type TTimeLagKind,
 } from '../schemas/groups';
 import { ApiError, notFound } from './api-error';
+import { neverSampled } from './request-cluster';
 import { FALLBACK_MAX_POINTS } from './analysis/partition-analysis';
 
 /** Steps the automatic choice picks from, so chart buckets fall on round times. */
@@ -131,22 +132,37 @@ const keyOf = (p: { topic: string; partition: number }) => `${p.topic}\u0000${p.
  * Where the sampler stored no time lag, it is estimated from the series' own log-end offsets over time
  * (lib/lag/time-lag.ts), with log-end history from before the range read only in that case.
  */
-export async function getLagSeries(db: Database, groupId: string, window: SeriesWindow): Promise<TLagSeries> {
+export async function getLagSeries(
+  db: Database,
+  cluster: string,
+  groupId: string,
+  window: SeriesWindow,
+): Promise<TLagSeries> {
   const from = new Date(window.fromMs);
   const to = new Date(window.toMs);
   const stepSec = window.stepMs / 1000;
   const firstStepEnd = new Date(window.fromMs + window.stepMs);
   // Independent look-ups, in parallel: each is one index probe.
   const [known, tenMinutesCover, minutesCover] = await Promise.all([
-    db.lagSample.findFirst({ where: { groupId }, select: { sampledAt: true } }),
+    db.lagSample.findFirst({
+      where: { cluster, groupId },
+      orderBy: { sampledAt: 'asc' },
+      select: { sampledAt: true },
+    }),
     window.stepMs % TEN_MINUTE_WIDTH_MS === 0
-      ? db.lagRollup10m.findFirst({ where: { groupId, bucket: { lte: firstStepEnd } }, select: { samples: true } })
+      ? db.lagRollup10m.findFirst({
+          where: { cluster, groupId, bucket: { lte: firstStepEnd } },
+          select: { samples: true },
+        })
       : null,
     window.stepMs >= ROLLUP_WIDTH_MS
-      ? db.lagRollup.findFirst({ where: { groupId, bucket: { lte: firstStepEnd } }, select: { samples: true } })
+      ? db.lagRollup.findFirst({
+          where: { cluster, groupId, bucket: { lte: firstStepEnd } },
+          select: { samples: true },
+        })
       : null,
   ]);
-  if (!known) throw notFound(`consumer group "${groupId}" has never been sampled`);
+  if (!known) throw notFound(neverSampled(cluster, groupId));
   const rollup = tenMinutesCover !== null ? 'ten-minutes' : minutesCover !== null ? 'minutes' : null;
   const source: TLagSeries['source'] = rollup !== null ? 'rollup' : 'samples';
   const bin = Prisma.sql`make_interval(secs => ${stepSec}::double precision)`;
@@ -160,7 +176,7 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
       SELECT topic, partition, bucket, last_minute + interval '1 minute' AS last_at, max_lag, max_time_lag_ms,
         NULL::text AS time_lag_kind, last_log_end, last_committed
       FROM lag_rollup_10m
-      WHERE group_id = ${groupId} AND bucket >= ${tenMinutesFrom} AND bucket < ${to}`;
+      WHERE cluster = ${cluster} AND group_id = ${groupId} AND bucket >= ${tenMinutesFrom} AND bucket < ${to}`;
   } else if (rollup !== null) {
     // Regrouped into steps of several rollup rows. Table and column names are constants, never input.
     const rows =
@@ -176,7 +192,7 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
         max(last_log_end) AS last_log_end,
         max(last_committed) AS last_committed
       FROM ${rows.table}
-      WHERE group_id = ${groupId} AND bucket >= ${rows.from} AND bucket < ${to}
+      WHERE cluster = ${cluster} AND group_id = ${groupId} AND bucket >= ${rows.from} AND bucket < ${to}
       GROUP BY 1, 2, 3`;
   } else {
     steps = Prisma.sql`
@@ -190,17 +206,19 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
         max(log_end_offset) AS last_log_end,
         max(committed_offset) AS last_committed
       FROM lag_sample
-      WHERE group_id = ${groupId} AND sampled_at >= ${from} AND sampled_at < ${to}
+      WHERE cluster = ${cluster} AND group_id = ${groupId} AND sampled_at >= ${from} AND sampled_at < ${to}
       GROUP BY 1, 2, 3`;
   }
   const [byPartition, before] = await Promise.all([
     readBuckets(db, steps),
-    rollup === null ? lastStepsBefore(db, groupId, window.fromMs) : Promise.resolve(new Map<string, BucketRow>()),
+    rollup === null
+      ? lastStepsBefore(db, cluster, groupId, window.fromMs)
+      : Promise.resolve(new Map<string, BucketRow>()),
   ]);
   const rows = byPartition.flat();
 
   const needsEstimate = new Set(rows.filter((r) => r.maxTimeLagMs === null && r.lastCommitted !== null).map(keyOf));
-  const earlierPoints = needsEstimate.size > 0 ? await lookbackPoints(db, groupId, window) : [];
+  const earlierPoints = needsEstimate.size > 0 ? await lookbackPoints(db, cluster, groupId, window) : [];
 
   const firstBucketMs = Math.floor(window.fromMs / window.stepMs) * window.stepMs;
   const count = Math.max(1, Math.ceil((window.toMs - firstBucketMs) / window.stepMs));
@@ -290,11 +308,13 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
     });
 
   return ZLagSeries.parse({
+    cluster,
     groupId,
     from: from.toISOString(),
     to: to.toISOString(),
     stepMs: window.stepMs,
     source,
+    firstSampledAt: known.sampledAt.toISOString(),
     times,
     totals: {
       lag: sumOf((p) => p.lag),
@@ -309,7 +329,12 @@ export async function getLagSeries(db: Database, groupId: string, window: Series
  * Per partition, the newest stored sample within MAX_IDLE_GAP_MS before the range, as a one-sample step: the
  * round an idle group's first steps are unchanged from.
  */
-async function lastStepsBefore(db: Database, groupId: string, fromMs: number): Promise<Map<string, BucketRow>> {
+async function lastStepsBefore(
+  db: Database,
+  cluster: string,
+  groupId: string,
+  fromMs: number,
+): Promise<Map<string, BucketRow>> {
   const rows = await db.$queryRaw<
     Array<{
       topic: string;
@@ -327,7 +352,7 @@ async function lastStepsBefore(db: Database, groupId: string, fromMs: number): P
       CASE WHEN exact_time_lag_ms IS NOT NULL THEN 'exact' ELSE time_lag_kind END AS time_lag_kind,
       log_end_offset AS log_end, committed_offset AS committed
     FROM lag_sample
-    WHERE group_id = ${groupId} AND sampled_at >= ${new Date(fromMs - MAX_IDLE_GAP_MS)} AND sampled_at < ${new Date(fromMs)}
+    WHERE cluster = ${cluster} AND group_id = ${groupId} AND sampled_at >= ${new Date(fromMs - MAX_IDLE_GAP_MS)} AND sampled_at < ${new Date(fromMs)}
     ORDER BY topic, partition, sampled_at DESC`;
   const toNumber = (value: bigint | null) => (value === null ? null : Number(value));
   return new Map(
@@ -349,13 +374,18 @@ async function lastStepsBefore(db: Database, groupId: string, fromMs: number): P
 }
 
 /** Log-end points before the range, at most one per minute-or-step, oldest first. */
-async function lookbackPoints(db: Database, groupId: string, window: SeriesWindow): Promise<PointRow[]> {
+async function lookbackPoints(
+  db: Database,
+  cluster: string,
+  groupId: string,
+  window: SeriesWindow,
+): Promise<PointRow[]> {
   const lookbackMs = Math.min(LOOKBACK_MAX_MS, Math.max(LOOKBACK_MIN_MS, window.toMs - window.fromMs));
   const stepSec = Math.max(60, window.stepMs / 1000);
   const rows = await db.$queryRaw<PointRow[]>`
     SELECT topic, partition, (extract(epoch FROM max(sampled_at)) * 1000)::float8 AS "lastAtMs", max(log_end_offset)::float8 AS "lastLogEnd"
     FROM lag_sample
-    WHERE group_id = ${groupId} AND sampled_at >= ${new Date(window.fromMs - lookbackMs)} AND sampled_at < ${new Date(window.fromMs)}
+    WHERE cluster = ${cluster} AND group_id = ${groupId} AND sampled_at >= ${new Date(window.fromMs - lookbackMs)} AND sampled_at < ${new Date(window.fromMs)}
     GROUP BY topic, partition, date_bin(make_interval(secs => ${stepSec}::double precision), sampled_at, to_timestamp(0))`;
   return rows.sort((a, b) => a.lastAtMs - b.lastAtMs);
 }

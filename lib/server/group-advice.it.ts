@@ -83,6 +83,7 @@ describe('advice from real samples', () => {
     await createTopic(kafkaAdmin, restartTopic, 2);
     await createTopic(kafkaAdmin, slowTopic, 1);
     sampler = new LagSampler({
+      cluster: 'default',
       reader: new ClusterReader({
         kafka: admin,
         ownGroupId: 'warden-unrelated',
@@ -135,7 +136,7 @@ describe('advice from real samples', () => {
     const rows = await db.rebalanceEvent.findMany({ where: { groupId: restartGroup, source: 'describe-groups' } });
     expect(rows.length).toBeGreaterThanOrEqual(4);
     const options = { timeLagObjectiveMs: null, rateWindowMs: 30_000, targetCatchUpSec: 300 };
-    const restartAdvice = await getGroupAdvice(db, restartGroup, options);
+    const restartAdvice = await getGroupAdvice(db, 'default', restartGroup, options);
     const churn = restartAdvice.advice.find((a) => a.id === 'member-id-churn');
     expect(churn?.evidence).toMatchObject({
       restarts: 2,
@@ -151,12 +152,12 @@ describe('advice from real samples', () => {
       async () => {
         await sampler.sampleOnce();
         if (Date.now() - slowStarted < 20_000) return undefined;
-        const advice = await getGroupAdvice(db, slowGroup, options);
+        const advice = await getGroupAdvice(db, 'default', slowGroup, options);
         return advice.perConsumerRate.ratePerSec !== null && !advice.perConsumerRate.isLowerBound ? advice : undefined;
       },
       90_000,
     );
-    const slowAdvice = await getGroupAdvice(db, slowGroup, options);
+    const slowAdvice = await getGroupAdvice(db, 'default', slowGroup, options);
     const budget = slowAdvice.advice.find((a) => a.id === 'poll-budget');
     // About 1 record per second committed: 500 records x ~1 s against 300 s, a rebalance loop for a Java client.
     expect(budget?.severity).toBe('critical');

@@ -7,6 +7,7 @@ import {
   type TAuditKindFilter,
 } from '../schemas/access-events';
 import { ZAuditResponse, type TAuditResponse } from '../schemas/operator-actions';
+import { redriveJobJson } from './dead-letters/redrive-job-json';
 import { operatorActionJson } from './operator-action-json';
 
 /**
@@ -22,7 +23,7 @@ export async function listAudit(
   const kind = options.kind;
   const wantsActions = kind === undefined || kind === 'actions';
   const accessKinds = kind === undefined || kind === 'access' ? ACCESS_EVENT_KINDS : kind === 'actions' ? [] : [kind];
-  const [rows, access] = await Promise.all([
+  const [rows, access, redrives] = await Promise.all([
     wantsActions
       ? db.operatorAction.findMany({
           where: options.groupId ? { groupId: options.groupId } : {},
@@ -37,8 +38,16 @@ export async function listAudit(
           orderBy: [{ at: 'desc' }, { id: 'desc' }],
           take,
         }),
+    // Redrives belong to the dead-letter topic, not a group: listed with the actions when no group is asked for.
+    wantsActions && !options.groupId
+      ? db.redriveJob.findMany({ orderBy: [{ requestedAt: 'desc' }, { id: 'desc' }], take })
+      : [],
   ]);
-  return ZAuditResponse.parse({ actions: rows.map(operatorActionJson), access: access.map(accessEventJson) });
+  return ZAuditResponse.parse({
+    actions: rows.map(operatorActionJson),
+    access: access.map(accessEventJson),
+    redrives: redrives.map(redriveJobJson),
+  });
 }
 
 function accessEventJson(row: AccessEvent): TAccessEvent {

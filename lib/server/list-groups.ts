@@ -16,27 +16,46 @@ export interface ListGroupsOptions {
   trendBuckets?: number;
 }
 
-/** GET /api/groups: every recently sampled group, worst first (status, worst time lag, total lag). */
-export async function listGroups(db: Database, options: ListGroupsOptions): Promise<TGroupsResponse> {
+/**
+ * GET /api/groups: every recently sampled group of `clusters` (each cluster read on its own, as every other
+ * read is), worst first (status, worst time lag, total lag).
+ */
+export async function listGroups(
+  db: Database,
+  clusters: readonly string[],
+  options: ListGroupsOptions,
+): Promise<TGroupsResponse> {
   const now = options.now ?? new Date();
+  const groups = (await Promise.all(clusters.map((cluster) => listClusterGroups(db, cluster, now, options)))).flat();
+  groups.sort(compareGroupsWorstFirst);
+  return ZGroupsResponse.parse({ generatedAt: now.toISOString(), groups });
+}
+
+async function listClusterGroups(
+  db: Database,
+  cluster: string,
+  now: Date,
+  options: ListGroupsOptions,
+): Promise<TGroupSummary[]> {
   const historyMs = options.historyMs ?? 10 * 60_000;
   const rounds = await loadGroupRounds(db, {
+    cluster,
     sampledWithinMs: options.sampledWithinMs ?? 10 * 60_000,
     historyMs: Math.max(historyMs, options.rateWindowMs),
     nowMs: now.getTime(),
   });
-  if (rounds.length === 0) return { generatedAt: now.toISOString(), groups: [] };
+  if (rounds.length === 0) return [];
   const groupIds = rounds.map((r) => r.groupId);
 
   const [quarantines, lastRebalances] = await Promise.all([
     db.partitionQuarantine.findMany({
-      where: { groupId: { in: groupIds } },
+      where: { cluster, groupId: { in: groupIds } },
       select: { groupId: true, topic: true, partition: true },
     }),
-    loadLatestRebalances(db, groupIds),
+    loadLatestRebalances(db, cluster, groupIds),
   ]);
 
-  const groups = rounds.map((round): TGroupSummary => {
+  return rounds.map((round): TGroupSummary => {
     const nowMs = round.sampledAt.getTime();
     const quarantined = quarantines.filter((q) => q.groupId === round.groupId);
     const analysis = analyzeGroup({
@@ -62,6 +81,4 @@ export async function listGroups(db: Database, options: ListGroupsOptions): Prom
       })),
     };
   });
-  groups.sort(compareGroupsWorstFirst);
-  return ZGroupsResponse.parse({ generatedAt: now.toISOString(), groups });
 }

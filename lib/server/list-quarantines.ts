@@ -12,15 +12,21 @@ import { operatorActionJson } from './operator-action-json';
  * The blocking cost reads the newest sample: records behind the commit, and the time lag as the group page
  * shows it (the sampler's stored value, else estimated from the partition's recent samples, as of that sample).
  */
-export async function listQuarantines(db: Database): Promise<TQuarantinesResponse> {
+export async function listQuarantines(
+  db: Database,
+  options: { showPayloads?: boolean } = {},
+): Promise<TQuarantinesResponse> {
+  // WARDEN_PAYLOAD_ACCESS: a caller it keeps from payloads gets the record's place and size, not its key, value or headers.
+  const showPayloads = options.showPayloads ?? true;
   const quarantines = await db.partitionQuarantine.findMany({
-    orderBy: [{ since: 'asc' }, { groupId: 'asc' }, { topic: 'asc' }, { partition: 'asc' }],
+    orderBy: [{ since: 'asc' }, { cluster: 'asc' }, { groupId: 'asc' }, { topic: 'asc' }, { partition: 'asc' }],
   });
   if (quarantines.length === 0) return { quarantines: [] };
   const groupIds = [...new Set(quarantines.map((q) => q.groupId))];
   const [samples, actions] = await Promise.all([
     db.$queryRaw<
       Array<{
+        cluster: string;
         group_id: string;
         topic: string;
         partition: number;
@@ -36,13 +42,14 @@ export async function listQuarantines(db: Database): Promise<TQuarantinesRespons
         sampled_at: Date;
       }>
     >`
-      SELECT q.group_id, q.topic, q.partition, s.log_start_offset, s.log_end_offset, s.committed_offset, s.lag,
+      SELECT q.cluster, q.group_id, q.topic, q.partition, s.log_start_offset, s.log_end_offset, s.committed_offset, s.lag,
         s.member_client_id, s.member_host, s.time_lag_ms, s.time_lag_kind, s.exact_time_lag_ms, s.sampled_at
-      FROM unnest(${quarantines.map((q) => q.groupId)}::text[], ${quarantines.map((q) => q.topic)}::text[],
-                  ${quarantines.map((q) => q.partition)}::int[]) AS q(group_id, topic, partition)
+      FROM unnest(${quarantines.map((q) => q.cluster)}::text[], ${quarantines.map((q) => q.groupId)}::text[],
+                  ${quarantines.map((q) => q.topic)}::text[], ${quarantines.map((q) => q.partition)}::int[])
+                  AS q(cluster, group_id, topic, partition)
       CROSS JOIN LATERAL (
         SELECT * FROM lag_sample l
-        WHERE l.group_id = q.group_id AND l.topic = q.topic AND l.partition = q.partition
+        WHERE l.cluster = q.cluster AND l.group_id = q.group_id AND l.topic = q.topic AND l.partition = q.partition
         ORDER BY l.sampled_at DESC LIMIT 1
       ) s`,
     db.operatorAction.findMany({
@@ -51,6 +58,7 @@ export async function listQuarantines(db: Database): Promise<TQuarantinesRespons
         OR: [
           { status: 'pending' },
           ...quarantines.map((q) => ({
+            cluster: q.cluster,
             groupId: q.groupId,
             topic: q.topic,
             partition: q.partition,
@@ -61,21 +69,26 @@ export async function listQuarantines(db: Database): Promise<TQuarantinesRespons
       orderBy: { id: 'asc' },
     }),
   ]);
-  const sampleOf = new Map(samples.map((s) => [`${s.group_id}\u0000${partitionKey(s)}`, s]));
+  const sampleOf = new Map(samples.map((s) => [`${s.cluster}\u0000${s.group_id}\u0000${partitionKey(s)}`, s]));
   const timeLags = await Promise.all(
-    quarantines.map((q) => blockingTimeLag(db, q, sampleOf.get(`${q.groupId}\u0000${partitionKey(q)}`))),
+    quarantines.map((q) =>
+      blockingTimeLag(db, q, sampleOf.get(`${q.cluster}\u0000${q.groupId}\u0000${partitionKey(q)}`)),
+    ),
   );
   const pendingOf = new Map(
-    actions.filter((a) => a.status === 'pending').map((a) => [`${a.groupId}\u0000${partitionKey(a)}`, a]),
+    actions
+      .filter((a) => a.status === 'pending')
+      .map((a) => [`${a.cluster}\u0000${a.groupId}\u0000${partitionKey(a)}`, a]),
   );
 
   return ZQuarantinesResponse.parse({
     quarantines: quarantines.map((q, index) => {
-      const key = `${q.groupId}\u0000${partitionKey(q)}`;
+      const key = `${q.cluster}\u0000${q.groupId}\u0000${partitionKey(q)}`;
       const sample = sampleOf.get(key);
       const action = pendingOf.get(key);
       const preview = q.recordPreview;
       return {
+        cluster: q.cluster,
         groupId: q.groupId,
         topic: q.topic,
         partition: q.partition,
@@ -97,19 +110,30 @@ export async function listQuarantines(db: Database): Promise<TQuarantinesRespons
         history: actions
           .filter(
             (a) =>
+              a.cluster === q.cluster &&
               a.groupId === q.groupId &&
               a.topic === q.topic &&
               a.partition === q.partition &&
               a.quarantineOffset === q.offset,
           )
           .map(operatorActionJson),
-        record: {
-          key: q.recordKey,
-          preview: preview === null ? null : preview.slice(0, PREVIEW_MAX_CHARS),
-          previewTruncated: preview !== null && (preview.length > PREVIEW_MAX_CHARS || preview.endsWith('…')),
-          headers: headersOf(q.recordHeaders),
-          timestamp: q.recordTimestamp?.toISOString() ?? null,
-        },
+        record: showPayloads
+          ? {
+              key: q.recordKey,
+              preview: preview === null ? null : preview.slice(0, PREVIEW_MAX_CHARS),
+              previewTruncated: preview !== null && (preview.length > PREVIEW_MAX_CHARS || preview.endsWith('…')),
+              headers: headersOf(q.recordHeaders),
+              timestamp: q.recordTimestamp?.toISOString() ?? null,
+              payloadHidden: false,
+            }
+          : {
+              key: null,
+              preview: null,
+              previewTruncated: false,
+              headers: {},
+              timestamp: q.recordTimestamp?.toISOString() ?? null,
+              payloadHidden: true,
+            },
         logStartOffset: sample?.log_start_offset.toString() ?? null,
         logEndOffset: sample?.log_end_offset.toString() ?? null,
         committedOffset: sample?.committed_offset?.toString() ?? null,
@@ -146,7 +170,7 @@ function numberOrNull(value: bigint | null): number | null {
  */
 async function blockingTimeLag(
   db: Database,
-  q: { groupId: string; topic: string; partition: number },
+  q: { cluster: string; groupId: string; topic: string; partition: number },
   sample:
     | {
         sampled_at: Date;
@@ -168,7 +192,13 @@ async function blockingTimeLag(
   if (stored.exactTimeLagMs !== null || stored.timeLagKind !== null)
     return resolveTimeLag(stored, [], committed, nowMs);
   const rows = await db.lagSample.findMany({
-    where: { groupId: q.groupId, topic: q.topic, partition: q.partition, sampledAt: { lte: sample.sampled_at } },
+    where: {
+      cluster: q.cluster,
+      groupId: q.groupId,
+      topic: q.topic,
+      partition: q.partition,
+      sampledAt: { lte: sample.sampled_at },
+    },
     orderBy: { sampledAt: 'desc' },
     take: FALLBACK_MAX_POINTS,
     select: { sampledAt: true, committedOffset: true, logEndOffset: true },

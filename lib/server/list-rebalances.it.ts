@@ -119,7 +119,7 @@ describe('GET /api/rebalances: one rebalance per change of the group', () => {
     const [leave, join, first] = rebalances;
 
     // One name per member, the group's: the partition table's owner column names the first member the same way.
-    const detail = await getGroupDetail(db, groupId, { timeLagObjectiveMs: null, rateWindowMs: 60_000 });
+    const detail = await getGroupDetail(db, 'default', groupId, { timeLagObjectiveMs: null, rateWindowMs: 60_000 });
     const owners = new Set(detail.partitions.map((p) => p.owner?.name));
     expect(owners.size).toBe(1);
     const a = [...owners][0]!;
@@ -156,7 +156,7 @@ describe('GET /api/rebalances: one rebalance per change of the group', () => {
       durationMs: leave!.durationMs,
       durationIsBound: false,
     });
-    const advice = await getGroupAdvice(db, groupId, {
+    const advice = await getGroupAdvice(db, 'default', groupId, {
       rateWindowMs: 60_000,
       targetCatchUpSec: 300,
       timeLagObjectiveMs: null,

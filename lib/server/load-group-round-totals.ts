@@ -11,6 +11,7 @@ export type GroupRoundSums = GroupRoundTotals & RoundLag;
  */
 export async function loadGroupRoundTotals(
   db: Database,
+  cluster: string,
   groupId: string,
   range: { fromMs: number; toMs: number },
 ): Promise<GroupRoundSums[]> {
@@ -23,7 +24,7 @@ export async function loadGroupRoundTotals(
       sum(log_end_offset)::text AS log_end,
       CASE WHEN bool_and(lag IS NOT NULL) THEN sum(lag)::text END AS lag
     FROM lag_sample
-    WHERE group_id = ${groupId} AND sampled_at >= ${new Date(range.fromMs)} AND sampled_at <= ${new Date(range.toMs)}
+    WHERE cluster = ${cluster} AND group_id = ${groupId} AND sampled_at >= ${new Date(range.fromMs)} AND sampled_at <= ${new Date(range.toMs)}
     GROUP BY sampled_at
     ORDER BY sampled_at`;
   return rows.map((r) => ({

@@ -4,6 +4,7 @@ import type { ObservedCommit, SamplePoint } from './analysis/partition-analysis'
 
 /** A group's newest sampler round, and the history the analysis needs. */
 export interface GroupRound {
+  cluster: string;
   groupId: string;
   sampledAt: Date;
   state: string;
@@ -20,14 +21,15 @@ export interface GroupRound {
 const toNumber = (value: bigint | null): number | null => (value === null ? null : Number(value));
 
 /**
- * The newest round of each group and `historyMs` of samples before it. `groupIds` limits the groups (one
+ * The newest round of each group of `cluster` and `historyMs` of samples before it. `groupIds` limits the groups (one
  * group for the group page); `sampledWithinMs` drops groups whose newest round is older (gone groups leave
  * the overview). Groups with no sample at all are simply absent.
  */
 export async function loadGroupRounds(
   db: Database,
-  options: { groupIds?: string[]; sampledWithinMs?: number; historyMs: number; nowMs: number },
+  options: { cluster: string; groupIds?: string[]; sampledWithinMs?: number; historyMs: number; nowMs: number },
 ): Promise<GroupRound[]> {
+  const { cluster } = options;
   const newest = await newestRounds(db, options);
   if (newest.length === 0) return [];
 
@@ -43,11 +45,11 @@ export async function loadGroupRounds(
       SELECT group_id, topic, partition,
         json_agg(json_build_array((extract(epoch FROM sampled_at) * 1000)::bigint, committed_offset, log_end_offset, lag))::text AS samples
       FROM lag_sample
-      WHERE group_id = ANY(${groupIds}::text[]) AND sampled_at >= ${oldestNeeded}
+      WHERE cluster = ${cluster} AND group_id = ANY(${groupIds}::text[]) AND sampled_at >= ${oldestNeeded}
       GROUP BY group_id, topic, partition`,
-    db.lagSample.findMany({ where: { OR: newest }, orderBy: [{ topic: 'asc' }, { partition: 'asc' }] }),
+    db.lagSample.findMany({ where: { cluster, OR: newest }, orderBy: [{ topic: 'asc' }, { partition: 'asc' }] }),
     db.commitObservation.findMany({
-      where: { groupId: { in: groupIds } },
+      where: { cluster, groupId: { in: groupIds } },
       select: { groupId: true, topic: true, partition: true, committedOffset: true, committedAt: true },
     }),
   ]);
@@ -55,6 +57,7 @@ export async function loadGroupRounds(
   const byGroup = new Map<string, GroupRound>();
   for (const g of newest) {
     byGroup.set(g.groupId, {
+      cluster,
       groupId: g.groupId,
       sampledAt: g.sampledAt,
       state: 'Unknown',
@@ -130,12 +133,12 @@ export async function loadGroupRounds(
  */
 async function newestRounds(
   db: Database,
-  options: { groupIds?: string[]; sampledWithinMs?: number; nowMs: number },
+  options: { cluster: string; groupIds?: string[]; sampledWithinMs?: number; nowMs: number },
 ): Promise<Array<{ groupId: string; sampledAt: Date }>> {
   const since = options.sampledWithinMs === undefined ? null : new Date(options.nowMs - options.sampledWithinMs);
   if (options.groupIds) {
     const rows = await db.$queryRaw<Array<{ group_id: string; sampled_at: Date | null }>>`
-      SELECT g AS group_id, (SELECT max(sampled_at) FROM lag_sample WHERE group_id = g) AS sampled_at
+      SELECT g AS group_id, (SELECT max(sampled_at) FROM lag_sample WHERE cluster = ${options.cluster} AND group_id = g) AS sampled_at
       FROM unnest(${options.groupIds}::text[]) AS g`;
     return rows.flatMap((r) =>
       r.sampled_at && (since === null || r.sampled_at >= since)
@@ -145,7 +148,7 @@ async function newestRounds(
   }
   const latest = await db.lagSample.groupBy({
     by: ['groupId'],
-    where: since === null ? {} : { sampledAt: { gte: since } },
+    where: since === null ? { cluster: options.cluster } : { cluster: options.cluster, sampledAt: { gte: since } },
     _max: { sampledAt: true },
   });
   return latest.flatMap((g) => (g._max.sampledAt ? [{ groupId: g.groupId, sampledAt: g._max.sampledAt }] : []));

@@ -63,9 +63,10 @@ export async function loadRebalances(
   }
 }
 
-/** Each group's newest rebalance (groups without any are absent). */
+/** Each group's newest rebalance in `cluster` (groups without any are absent). */
 export async function loadLatestRebalances(
   db: Database,
+  cluster: string,
   groupIds: readonly string[],
 ): Promise<Map<string, MergedRebalance>> {
   if (groupIds.length === 0) return new Map();
@@ -87,7 +88,7 @@ export async function loadLatestRebalances(
     FROM unnest(${[...groupIds]}::text[]) AS g(group_id)
     CROSS JOIN LATERAL (
       SELECT * FROM rebalance_event e
-      WHERE e.group_id = g.group_id AND e.ended_at IS NOT NULL
+      WHERE e.cluster = ${cluster} AND e.group_id = g.group_id AND e.ended_at IS NOT NULL
       ORDER BY e.ended_at DESC LIMIT ${LATEST_ROWS}
     ) r`;
   const latest = new Map<string, MergedRebalance>();

@@ -5,6 +5,7 @@ import { ZActionStatus, ZAuditActionKind, type TOperatorAction } from '../schema
 export function operatorActionJson(row: OperatorAction): TOperatorAction {
   return {
     id: row.id.toString(),
+    cluster: row.cluster,
     groupId: row.groupId,
     topic: row.topic,
     partition: row.partition,

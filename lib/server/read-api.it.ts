@@ -127,7 +127,7 @@ describe('group reads from stored samples', () => {
   });
 
   it('GET /api/groups: status, totals, worst time lag, trend, quarantines, last rebalance', async () => {
-    const { groups } = await listGroups(db, { ...options, now: new Date(NOW + 1_000) });
+    const { groups } = await listGroups(db, ['default'], { ...options, now: new Date(NOW + 1_000) });
     const group = groups.find((g) => g.groupId === groupId);
     expect(group).toMatchObject({
       state: 'Stable',
@@ -148,7 +148,7 @@ describe('group reads from stored samples', () => {
   });
 
   it('GET /api/groups/{groupId}: per-partition time lag, rates, owner, quarantine and commit prefix', async () => {
-    const detail = await getGroupDetail(db, groupId, options);
+    const detail = await getGroupDetail(db, 'default', groupId, options);
     expect(detail.isWardenConsumer).toBe(true);
     expect(detail.partitions).toHaveLength(6);
     const p0 = detail.partitions[0]!;
@@ -176,11 +176,11 @@ describe('group reads from stored samples', () => {
   });
 
   it('GET /api/groups/{groupId} is 404 for a group never sampled', async () => {
-    await expect(getGroupDetail(db, 'no-such-group', options)).rejects.toMatchObject({ status: 404 });
+    await expect(getGroupDetail(db, 'default', 'no-such-group', options)).rejects.toMatchObject({ status: 404 });
   });
 
   it('GET /api/groups/{groupId}/advice: the short-of-capacity group measured from samples', async () => {
-    const advice = await getGroupAdvice(db, plainGroupId, options);
+    const advice = await getGroupAdvice(db, 'default', plainGroupId, options);
     expect(advice.consumers).toBe(3);
     expect(advice.perConsumerRate).toMatchObject({ isLowerBound: false });
     expect(advice.planState).toBe('planned');
@@ -194,7 +194,7 @@ describe('group reads from stored samples', () => {
     expect(advice.advice.map((a) => a.id)).toContain('eager-protocol');
 
     // With partition 4 held, it is left out of the plan, and the long quarantine is advice of its own.
-    const held = await getGroupAdvice(db, groupId, options);
+    const held = await getGroupAdvice(db, 'default', groupId, options);
     expect(held.notes).toContain(
       '1 quarantined partition is left out of the plan: it waits for an operator, not for more consumers.',
     );
@@ -226,7 +226,7 @@ describe('group reads from stored samples', () => {
         row('describe-groups', agoMs + 4_000, agoMs - 5_000),
       ]),
     });
-    const advice = await getGroupAdvice(db, churnGroup, options);
+    const advice = await getGroupAdvice(db, 'default', churnGroup, options);
     const rate = advice.advice.find((a) => a.id === 'rebalance-rate');
     expect(rate).toMatchObject({
       severity: 'warning',
@@ -244,7 +244,7 @@ describe('group reads from stored samples', () => {
       }),
       NOW,
     );
-    const series = await getLagSeries(db, groupId, window);
+    const series = await getLagSeries(db, 'default', groupId, window);
     expect(series.source).toBe('samples');
     expect(series.stepMs).toBe(30_000);
     expect(series.partitions).toHaveLength(6);
@@ -302,7 +302,7 @@ describe('group reads from stored samples', () => {
         NOW,
       );
 
-    const series = await getLagSeries(db, rolled, query('600'));
+    const series = await getLagSeries(db, 'default', rolled, query('600'));
     expect(series.source).toBe('rollup');
     const p0 = series.partitions[0]!;
     // The maximum of each ten minutes, and rates between the newest minutes of consecutive ten minutes.
@@ -319,9 +319,9 @@ describe('group reads from stored samples', () => {
       }),
       NOW,
     );
-    expect((await getLagSeries(db, rolled, midway)).partitions[0]?.lag).toEqual([90, 190, 290]);
+    expect((await getLagSeries(db, 'default', rolled, midway)).partitions[0]?.lag).toEqual([90, 190, 290]);
     // A step ten minutes do not divide (15 min) cannot use them: it falls back to the raw samples.
-    expect((await getLagSeries(db, rolled, query('900'))).source).toBe('samples');
+    expect((await getLagSeries(db, 'default', rolled, query('900'))).source).toBe('samples');
     await db.lagRollup10m.deleteMany({ where: { groupId: rolled } });
   });
 
@@ -360,6 +360,10 @@ describe('group reads from stored samples', () => {
     expect(q?.blocking.records).toBe(30_000);
     // No time lag stored with the samples: estimated from them, as the group page does for the same sample.
     expect(q?.blocking.timeLag).toEqual({ ms: 150_000, kind: 'interpolated', basis: 'lag-samples' });
+    // A caller WARDEN_PAYLOAD_ACCESS keeps from payloads gets the card without key, value or headers.
+    const hidden = (await listQuarantines(db, { showPayloads: false })).quarantines.find((x) => x.groupId === groupId);
+    expect(hidden?.record).toMatchObject({ key: null, preview: null, headers: {}, payloadHidden: true });
+    expect(hidden?.reason).toBe(q?.reason);
   });
 
   it('GET /api/rebalances: newest first, members as display names whatever their stored shape', async () => {

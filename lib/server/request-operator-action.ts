@@ -1,4 +1,5 @@
 import type { Database } from '../db';
+import { DEFAULT_CLUSTER } from '../kafka/cluster-settings';
 import {
   OPERATOR_ACTION_CHANNEL,
   ZActionRequest,
@@ -9,6 +10,7 @@ import { ApiError, notFound } from './api-error';
 import { operatorActionJson } from './operator-action-json';
 
 export interface ActionTarget {
+  cluster: string;
   groupId: string;
   topic: string;
   partition: number;
@@ -37,11 +39,14 @@ export async function requestOperatorAction(
   requestedBy: string,
   now = new Date(),
 ): Promise<TOperatorAction> {
-  const { groupId, topic, partition } = target;
+  const { cluster, groupId, topic, partition } = target;
   const name = `${topic}-${partition}`;
-  const groupSample = await db.lagSample.findFirst({ where: { groupId }, select: { sampledAt: true } });
-  if (!groupSample) throw notFound(`consumer group "${groupId}" has never been sampled`);
-  const sample = await db.lagSample.findFirst({ where: { groupId, topic, partition }, orderBy: { sampledAt: 'desc' } });
+  const groupSample = await db.lagSample.findFirst({ where: { cluster, groupId }, select: { sampledAt: true } });
+  if (!groupSample) throw notFound(`consumer group "${groupId}" has never been sampled${inCluster(cluster)}`);
+  const sample = await db.lagSample.findFirst({
+    where: { cluster, groupId, topic, partition },
+    orderBy: { sampledAt: 'desc' },
+  });
   if (!sample) throw notFound(`partition ${name} of group "${groupId}" has never been sampled`);
 
   let seekOffset: bigint | null = null;
@@ -65,6 +70,7 @@ export async function requestOperatorAction(
   }
 
   const row = {
+    cluster,
     groupId,
     topic,
     partition,
@@ -80,9 +86,9 @@ export async function requestOperatorAction(
   try {
     created = await db.$transaction(async (tx) => {
       // Serializes requests for one partition, so the "one pending action" check below cannot race.
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${groupId}/${name}`}, 7))`;
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${cluster}/${groupId}/${name}`}, 7))`;
       const quarantine = await tx.partitionQuarantine.findUnique({
-        where: { groupId_topic_partition: { groupId, topic, partition } },
+        where: { cluster_groupId_topic_partition: { cluster, groupId, topic, partition } },
       });
       if (!quarantine) {
         throw new ApiError(
@@ -98,7 +104,7 @@ export async function requestOperatorAction(
         );
       }
       const pending = await tx.operatorAction.findFirst({
-        where: { groupId, topic, partition, status: 'pending' },
+        where: { cluster, groupId, topic, partition, status: 'pending' },
         orderBy: { id: 'asc' },
       });
       if (pending) {
@@ -132,15 +138,16 @@ export async function recordRefusedAttempt(
 ): Promise<void> {
   const body = ZActionRequest.safeParse(attempt.body);
   if (attempt.target === null || !body.success) return;
-  const { groupId, topic, partition } = attempt.target;
+  const { cluster, groupId, topic, partition } = attempt.target;
   try {
     const held = await db.partitionQuarantine.findUnique({
-      where: { groupId_topic_partition: { groupId, topic, partition } },
+      where: { cluster_groupId_topic_partition: { cluster, groupId, topic, partition } },
       select: { offset: true },
     });
     await db.operatorAction.create({
       data: rejectedRow(
         {
+          cluster,
           groupId,
           topic,
           partition,
@@ -169,4 +176,9 @@ function rejectedRow<T extends object>(row: T, heldAt: bigint | null, refusal: A
     outcome: `refused by the API (${refusal.status}): ${refusal.message}`,
     completedAt: now,
   };
+}
+
+/** " in cluster "x"" for a cluster other than the default one, so messages about the default read as before. */
+function inCluster(cluster: string): string {
+  return cluster === DEFAULT_CLUSTER ? '' : ` in cluster "${cluster}"`;
 }

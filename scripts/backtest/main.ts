@@ -53,6 +53,7 @@ async function main(argv: string[]): Promise<number | 'help'> {
   await admin.connect();
   const db = createDatabase(databaseUrl);
   const sampler = new LagSampler({
+    cluster: 'default',
     reader: new ClusterReader({
       kafka,
       ownGroupId: config.WARDEN_GROUP_ID,

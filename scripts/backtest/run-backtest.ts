@@ -331,7 +331,7 @@ async function waitForAdvice(
   let lastError: unknown = null;
   while (Date.now() < deadline) {
     try {
-      last = await getGroupAdvice(db, groupId, options);
+      last = await getGroupAdvice(db, 'default', groupId, options);
       if (ready(last)) return last;
     } catch (error) {
       lastError = error; // not sampled yet
@@ -369,7 +369,7 @@ async function measureCatchUp(
     }),
   };
   while (Date.now() < fromMs + limit * 1000) {
-    const rounds = await loadGroupRoundTotals(db, groupId, { fromMs, toMs: Date.now() });
+    const rounds = await loadGroupRoundTotals(db, 'default', groupId, { fromMs, toMs: Date.now() });
     const outcome = resolvePrediction(prediction, rounds, Date.now());
     if (outcome.status === 'caught-up') return outcome.actualCatchUpSec;
     await sleep(1_000);

@@ -16,7 +16,8 @@ import { API_SEED } from './plan';
 
 export const API_GROUP = 'warden-bench.api.group';
 const API_TOPIC = 'warden-bench.api.orders';
-const SEEDED_TABLES = [
+/** The tables this seed writes (and empties before seeding). */
+export const SEEDED_TABLES = [
   'lag_sample',
   'lag_rollup',
   'lag_rollup_10m',
@@ -45,6 +46,16 @@ export function apiBenchDatabaseUrl(databaseUrl: string): string {
 }
 
 const ROUNDS = (API_SEED.days * 86_400_000) / API_SEED.intervalMs;
+
+/** One group's seeded history: `days` of samples every `intervalMs` for `partitions` partitions, ending at `endMs`. */
+export interface SeedHistory {
+  groupId: string;
+  topic: string;
+  endMs: number;
+  days: number;
+  intervalMs: number;
+  partitions: number;
+}
 
 /** Creates, migrates and (when its seed is missing or of another shape) seeds the API bench database. */
 export async function prepareApiSeed(baseDatabaseUrl: string, log: (line: string) => void): Promise<ApiSeed> {
@@ -78,8 +89,9 @@ export async function prepareApiSeed(baseDatabaseUrl: string, log: (line: string
     );
     await client.query(`TRUNCATE ${SEEDED_TABLES.join(', ')}`);
     const endMs = Math.floor(Date.now() / API_SEED.intervalMs) * API_SEED.intervalMs;
-    await seedSamples(client, endMs, log);
-    await seedSurroundings(client, endMs);
+    const history: SeedHistory = { groupId: API_GROUP, topic: API_TOPIC, endMs, ...API_SEED };
+    await seedSamples(client, history, (day) => log(`(11) seeded day ${day}/${API_SEED.days}`));
+    await seedSurroundings(client, history);
     log(`(11) rolling up ${API_SEED.days} days with the sampler's rollup`);
     const db = createDatabase(databaseUrl, 1);
     try {
@@ -140,12 +152,17 @@ async function shape(
  * 20 + p records/s, a lag that swings daily between about 50 and 950 records (phase-shifted per partition),
  * partition 7 ten times that; consumption keeps pace on average.
  */
-async function seedSamples(client: pg.Client, endMs: number, log: (line: string) => void): Promise<void> {
-  const perDay = 86_400_000 / API_SEED.intervalMs;
-  const intervalSec = API_SEED.intervalMs / 1000;
-  for (let day = 0; day < API_SEED.days; day++) {
+export async function seedSamples(
+  client: pg.Client,
+  history: SeedHistory,
+  onDay: (day: number) => void = () => {},
+): Promise<void> {
+  const rounds = Math.round((history.days * 86_400_000) / history.intervalMs);
+  const perDay = 86_400_000 / history.intervalMs;
+  const intervalSec = history.intervalMs / 1000;
+  for (let day = 0; day * perDay < rounds; day++) {
     const first = day * perDay;
-    const last = Math.min(ROUNDS, first + perDay) - 1;
+    const last = Math.min(rounds, first + perDay) - 1;
     await client.query(
       `INSERT INTO lag_sample (
          sampled_at, group_id, topic, partition, committed_offset, log_start_offset, log_end_offset, lag, group_state,
@@ -164,14 +181,25 @@ async function seedSamples(client: pg.Client, endMs: number, log: (line: string)
          (1000000::bigint * p + r::bigint * $4 * (20 + p)) AS log_end,
          ((500 + 450 * sin(2 * pi() * r * $4 / 86400.0 + p / 8.0)) * CASE WHEN p = 7 THEN 10 ELSE 1 END)::bigint AS lag) AS v
        ORDER BY r, p`,
-      [API_GROUP, API_TOPIC, endMs, intervalSec, first, last, API_SEED.partitions, ROUNDS, API_SEED.intervalMs],
+      [
+        history.groupId,
+        history.topic,
+        history.endMs,
+        intervalSec,
+        first,
+        last,
+        history.partitions,
+        rounds,
+        history.intervalMs,
+      ],
     );
-    log(`(11) seeded day ${day + 1}/${API_SEED.days}`);
+    onDay(day + 1);
   }
 }
 
 /** Commit-prefix rows (a Warden consumer), one quarantine, and a rebalance every two hours. */
-async function seedSurroundings(client: pg.Client, endMs: number): Promise<void> {
+export async function seedSurroundings(client: pg.Client, history: SeedHistory): Promise<void> {
+  const { groupId, topic, endMs, partitions } = history;
   const end = new Date(endMs);
   await client.query(
     `INSERT INTO consumer_partition_state (group_id, topic, partition, instance_id, sampled_at, watermark, highest_completed,
@@ -179,12 +207,12 @@ async function seedSurroundings(client: pg.Client, endMs: number): Promise<void>
      SELECT $1, $2, p, 'warden-' || (p % 6) || '@host/1', $3, 1000000::bigint * p + 5000, 1000000::bigint * p + 5040, 16, 30, 200, 40000,
             1000000::bigint * p + 5001, 1200, p = 7
      FROM generate_series(0, $4::int - 1) AS p`,
-    [API_GROUP, API_TOPIC, end, API_SEED.partitions],
+    [groupId, topic, end, partitions],
   );
   await client.query(
     `INSERT INTO partition_quarantine (group_id, topic, partition, "offset", reason, error_class, since, attempts, record_key, record_preview, record_headers, record_timestamp)
      VALUES ($1, $2, 7, 7005001, 'result key missing', 'missing-result-key', $3, 0, 'k-7', '{"eventId":"e-7"}', '{}'::jsonb, $3)`,
-    [API_GROUP, API_TOPIC, new Date(endMs - 3_600_000)],
+    [groupId, topic, new Date(endMs - 3_600_000)],
   );
   const members = (suffix: string) =>
     JSON.stringify(
@@ -193,18 +221,18 @@ async function seedSurroundings(client: pg.Client, endMs: number): Promise<void>
         clientId: `warden-${m}`,
         clientHost: `/10.0.0.${m + 1}`,
         assignment: {
-          [API_TOPIC]: Array.from({ length: API_SEED.partitions }, (_, p) => p).filter((p) => p % 6 === m),
+          [topic]: Array.from({ length: partitions }, (_, p) => p).filter((p) => p % 6 === m),
         },
       })),
     );
   const every = 2 * 3_600_000;
-  const rows = Math.floor((API_SEED.days * 86_400_000) / every);
+  const rows = Math.floor((history.days * 86_400_000) / every);
   for (let i = 0; i < rows; i++) {
     const startedAt = new Date(endMs - (rows - i) * every);
     await client.query(
       `INSERT INTO rebalance_event (group_id, source, started_at, ended_at, duration_ms, duration_is_bound, members_before, members_after, partitions_moved, trigger)
        VALUES ($1, 'describe-groups', $2, $3, 5000, true, $4::jsonb, $5::jsonb, 9, 'leave')`,
-      [API_GROUP, startedAt, new Date(startedAt.getTime() + 5_000), members(String(i)), members(String(i + 1))],
+      [groupId, startedAt, new Date(startedAt.getTime() + 5_000), members(String(i)), members(String(i + 1))],
     );
   }
 }

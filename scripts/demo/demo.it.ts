@@ -103,7 +103,7 @@ describe('npm run demo', () => {
       const stopped = await waitFor(
         'the plain consumer group to be ERR with STOP partitions',
         async () => {
-          const detail = await getGroupDetail(db, plainGroupId, {
+          const detail = await getGroupDetail(db, 'default', plainGroupId, {
             timeLagObjectiveMs: null,
             rateWindowMs: 30_000,
           }).catch(() => undefined);
@@ -136,7 +136,7 @@ describe('npm run demo', () => {
       const behind = await waitFor(
         'a capacity plan while the backlog builds',
         async () => {
-          const advice = await getGroupAdvice(db, groupId, adviceOptions);
+          const advice = await getGroupAdvice(db, 'default', groupId, adviceOptions);
           return advice.planState === 'planned' && advice.plan !== null ? advice.plan : undefined;
         },
         60_000,
@@ -189,7 +189,7 @@ describe('npm run demo', () => {
       expect(sampled('leave', 1)).toHaveLength(1);
 
       // The rebalances the second worker caused are in the advice too (the story's rate is well above the threshold).
-      const advice = await getGroupAdvice(db, groupId, adviceOptions);
+      const advice = await getGroupAdvice(db, 'default', groupId, adviceOptions);
       expect(advice.advice.map((a) => a.id)).toContain('rebalance-rate');
 
       process.kill(-demo.pid!, 'SIGINT');

@@ -1,3 +1,4 @@
+import { DEFAULT_CLUSTER } from '../../lib/kafka/cluster-settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAlertSettings } from '../../lib/alerts/alert-settings';
 import type { AlertPayloadV1 } from '../../lib/alerts/alert-payload';
@@ -179,7 +180,9 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     expect(await db.alert.findUniqueOrThrow({ where: { id: status.id } })).toMatchObject({ acknowledgedBy: 'alice' });
 
     await db.partitionQuarantine.delete({
-      where: { groupId_topic_partition: { groupId, topic: quarantine.topic, partition: 0 } },
+      where: {
+        cluster_groupId_topic_partition: { cluster: DEFAULT_CLUSTER, groupId, topic: quarantine.topic, partition: 0 },
+      },
     });
     await db.operatorAction.create({
       data: {

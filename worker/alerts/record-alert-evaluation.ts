@@ -1,4 +1,5 @@
 import type { Database } from '../../lib/db';
+import { DEFAULT_CLUSTER } from '../../lib/kafka/cluster-settings';
 import { Prisma } from '../../lib/generated/prisma/client';
 import type { AlertCondition, AlertSettingsTable, AlertSeverity } from '../../lib/alerts/alert-settings';
 import { alertPayload, slackMessage } from '../../lib/alerts/alert-payload';
@@ -49,7 +50,7 @@ export async function observeForAlerts(
   const [groups, quarantines, heartbeats, releases] = await Promise.all([
     failing
       ? null
-      : listGroups(db, {
+      : listGroups(db, [DEFAULT_CLUSTER], {
           timeLagObjectiveMs: context.timeLagObjectiveMs,
           rateWindowMs: context.rateWindowMs,
           now: new Date(nowMs),

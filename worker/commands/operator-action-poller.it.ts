@@ -1,3 +1,4 @@
+import { DEFAULT_CLUSTER } from '../../lib/kafka/cluster-settings';
 import { describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
 import { loadConfig } from '../../lib/config';
@@ -160,7 +161,7 @@ describe('OperatorActionPoller on the real broker and database', () => {
       held = false;
       const requested = await requestOperatorAction(
         db,
-        { groupId: setup.groupId, topic: setup.topic, partition: 0 },
+        { cluster: DEFAULT_CLUSTER, groupId: setup.groupId, topic: setup.topic, partition: 0 },
         { action: 'resume', reason: 'v2 deployed' },
         'alice',
       );
@@ -209,7 +210,7 @@ describe('OperatorActionPoller on the real broker and database', () => {
       expect(first).toMatchObject({ failures: 1, resumedAt: null });
       const requested = await requestOperatorAction(
         db,
-        { groupId: setup.groupId, topic: setup.topic, partition: 0 },
+        { cluster: DEFAULT_CLUSTER, groupId: setup.groupId, topic: setup.topic, partition: 0 },
         { action: 'resume', reason: 'maybe it was transient' },
         'alice',
       );
@@ -290,11 +291,11 @@ describe('OperatorActionPoller on the real broker and database', () => {
     });
     try {
       const held = await db.partitionQuarantine.findFirstOrThrow({
-        where: { groupId: setup.groupId, topic: setup.topic, partition: 0 },
+        where: { cluster: DEFAULT_CLUSTER, groupId: setup.groupId, topic: setup.topic, partition: 0 },
       });
       const requested = await requestOperatorAction(
         db,
-        { groupId: setup.groupId, topic: setup.topic, partition: 0 },
+        { cluster: DEFAULT_CLUSTER, groupId: setup.groupId, topic: setup.topic, partition: 0 },
         { action: 'skip', reason: 'garbage from a test producer' },
         'bob',
       );
@@ -332,7 +333,7 @@ describe('OperatorActionPoller on the real broker and database', () => {
     try {
       const requested = await requestOperatorAction(
         db,
-        { groupId: setup.groupId, topic: setup.topic, partition: 0 },
+        { cluster: DEFAULT_CLUSTER, groupId: setup.groupId, topic: setup.topic, partition: 0 },
         { action: 'seek', timestamp: new Date(base + 2_500).toISOString(), reason: 'replay from the incident start' },
         'carol',
       );
@@ -437,7 +438,7 @@ describe('OperatorActionPoller on the real broker and database', () => {
       heldAt: 1n,
     });
     try {
-      const target = { groupId: setup.groupId, topic: setup.topic, partition: 0 };
+      const target = { cluster: DEFAULT_CLUSTER, groupId: setup.groupId, topic: setup.topic, partition: 0 };
       const before = await db.operatorAction.count({ where: { groupId: setup.groupId } });
       await expect(
         requestOperatorAction(db, { ...target, groupId: 'never-sampled' }, { action: 'resume', reason: 'x' }, 't'),
@@ -495,14 +496,14 @@ describe('OperatorActionPoller on the real broker and database', () => {
       await recordRefusedAttempt(db, {
         who: 'vic',
         refusal: new ApiError(403, 'vic is a viewer: this needs the operator role'),
-        target: { groupId: setup.groupId, topic: setup.topic, partition: 0 },
+        target: { cluster: DEFAULT_CLUSTER, groupId: setup.groupId, topic: setup.topic, partition: 0 },
         body: { action: 'resume', reason: 'let me' },
       });
       // Garbage gets the 403 and no row: there is no action to name.
       await recordRefusedAttempt(db, {
         who: 'vic',
         refusal: new ApiError(403, 'vic is a viewer: this needs the operator role'),
-        target: { groupId: setup.groupId, topic: setup.topic, partition: 0 },
+        target: { cluster: DEFAULT_CLUSTER, groupId: setup.groupId, topic: setup.topic, partition: 0 },
         body: { action: 'drop-table' },
       });
       const viewer = await db.operatorAction.findFirstOrThrow({

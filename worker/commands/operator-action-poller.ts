@@ -1,4 +1,5 @@
 import type { Database } from '../../lib/db';
+import { DEFAULT_CLUSTER } from '../../lib/kafka/cluster-settings';
 import type { TopicPartition } from '../core/types';
 import { PeriodicTask } from '../periodic-task';
 import { quarantineLockKey } from '../shared/quarantine-lock';
@@ -8,6 +9,8 @@ export interface OperatorActionPollerOptions {
   db: Database;
   /** This worker's consumer group: it only ever executes or expires that group's actions. */
   groupId: string;
+  /** The cluster this worker's consumer reads (default `default`): actions of other clusters are not its own. */
+  cluster?: string;
   /** Recorded as executedBy: which worker instance applied the action. */
   instanceId: string;
   intervalMs: number;
@@ -67,6 +70,7 @@ export class OperatorActionPoller {
 
   private async executeOwned(): Promise<number> {
     const { db, groupId, instanceId } = this.options;
+    const cluster = this.options.cluster ?? DEFAULT_CLUSTER;
     const owned = this.options.assignment();
     if (owned.length === 0) return 0;
     const topics = owned.map((tp) => tp.topic);
@@ -90,7 +94,7 @@ export class OperatorActionPoller {
         >`
           SELECT id, group_id, topic, partition, action, seek_offset, seek_timestamp, quarantine_offset, reason, requested_by
           FROM operator_action
-          WHERE status = 'pending' AND group_id = ${groupId}
+          WHERE status = 'pending' AND cluster = ${cluster} AND group_id = ${groupId}
             AND (topic, partition) IN (SELECT * FROM unnest(${topics}::text[], ${partitions}::int[]))
           ORDER BY id
           LIMIT ${this.options.batchSize ?? 20}
@@ -109,12 +113,12 @@ export class OperatorActionPoller {
             requestedBy: row.requested_by,
           };
           // Held until commit: a hold the core reports after this action waits for its outcome and lift.
-          await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${quarantineLockKey(groupId, row.topic, row.partition)}, 0))`;
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${quarantineLockKey(cluster, groupId, row.topic, row.partition)}, 0))`;
           const result = await executeOperatorAction(action, this.options.ports);
           if (result === null) continue; // the partition moved away since the claim: its new owner will do it
           const completedAt = new Date();
           if (result.status === 'done' && result.liftedOffset !== undefined) {
-            const held = { groupId, topic: row.topic, partition: row.partition, offset: result.liftedOffset };
+            const held = { cluster, groupId, topic: row.topic, partition: row.partition, offset: result.liftedOffset };
             if (row.action === 'resume') {
               await tx.partitionQuarantine.updateMany({
                 where: held,
@@ -146,6 +150,7 @@ export class OperatorActionPoller {
 
   private async expireStale(now: Date): Promise<number> {
     const { db, groupId, instanceId, expireAfterMs } = this.options;
+    const cluster = this.options.cluster ?? DEFAULT_CLUSTER;
     const cutoff = new Date(now.getTime() - expireAfterMs);
     const seconds = Math.round(expireAfterMs / 1000);
     return db.$executeRaw`
@@ -155,7 +160,7 @@ export class OperatorActionPoller {
                     ' s (the partition has no owner, or its owner is stuck); nothing was changed'
       WHERE id IN (
         SELECT id FROM operator_action
-        WHERE status = 'pending' AND group_id = ${groupId} AND requested_at < ${cutoff}
+        WHERE status = 'pending' AND cluster = ${cluster} AND group_id = ${groupId} AND requested_at < ${cutoff}
         FOR UPDATE SKIP LOCKED)`;
   }
 }

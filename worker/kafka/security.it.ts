@@ -1,15 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createPrivateKey } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +11,7 @@ import { WorkerProcess } from '../../scripts/lib/worker-process';
 import { testDatabase } from '../../test-support/database';
 import { eventually, uniqueName } from '../../test-support/integration';
 import { startPipelineConsumer, upsertEvent } from '../../test-support/pipeline-consumer';
+import { linkInstalledJars } from '../../test-support/broker-home';
 import { createThrowawayPki, type ThrowawayPki } from '../../test-support/throwaway-ca';
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
 import { createKafka, kafkaSecurityFrom } from '../../lib/kafka/client';
@@ -54,25 +46,6 @@ let pki: ThrowawayPki;
 let broker: LocalBrokerOptions;
 let db: Database;
 
-/**
- * The jars of a broker home npm test (or the demo) already installed, linked into this file's own home so
- * its broker starts without another Maven resolution; without one, broker.sh installs them itself.
- */
-function linkInstalledJars(home: string): void {
-  const candidates = [testConfig.WARDEN_KAFKA_HOME, path.resolve(__dirname, '..', '..', '.warden', 'kafka')].filter(
-    (h): h is string => !!h && existsSync(h),
-  );
-  for (const candidate of candidates) {
-    const libs = readdirSync(candidate).filter(
-      (name) =>
-        /^libs-[^/]+$/.test(name) && !name.includes('.tmp') && existsSync(path.join(candidate, name, '.pom.sha256')),
-    );
-    if (libs.length === 0) continue;
-    for (const name of libs) symlinkSync(path.join(candidate, name), path.join(home, name));
-    return;
-  }
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'warden-security-'));
   pki = createThrowawayPki(path.join(dir, 'pki'));
@@ -84,7 +57,7 @@ beforeAll(async () => {
     clientKey.export({ format: 'pem', type: 'pkcs8', cipher: 'aes-256-cbc', passphrase: CLIENT_KEY_PASSWORD }),
   );
   const home = mkdirAndReturn(path.join(dir, 'kafka'));
-  linkInstalledJars(home);
+  linkInstalledJars(home, testConfig.WARDEN_KAFKA_HOME);
   broker = {
     port: PORTS.plaintext,
     controllerPort: PORTS.controller,

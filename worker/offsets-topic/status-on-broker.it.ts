@@ -93,7 +93,7 @@ describe('statuses on the real broker, every commit read from the offsets topic'
   /** One sampler round, then the group as the API shows it. */
   async function round(groupId: string): Promise<Round> {
     await sampler.sampleOnce();
-    const detail = await getGroupDetail(db, groupId, { timeLagObjectiveMs: null, rateWindowMs: 60_000 });
+    const detail = await getGroupDetail(db, 'default', groupId, { timeLagObjectiveMs: null, rateWindowMs: 60_000 });
     return { atMs: Date.parse(detail.sampledAt), detail };
   }
 
@@ -103,7 +103,7 @@ describe('statuses on the real broker, every commit read from the offsets topic'
       const started = Date.now();
       await sampler.sampleOnce();
       for (const groupId of groupIds) {
-        const detail = await getGroupDetail(db, groupId, { timeLagObjectiveMs: null, rateWindowMs: 60_000 });
+        const detail = await getGroupDetail(db, 'default', groupId, { timeLagObjectiveMs: null, rateWindowMs: 60_000 });
         seen.get(groupId)!.push({ atMs: Date.parse(detail.sampledAt), detail });
       }
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, ROUND_MS - (Date.now() - started))));

@@ -1,9 +1,11 @@
 import type { Database } from '../../lib/db';
+import { DEFAULT_CLUSTER } from '../../lib/kafka/cluster-settings';
 import type { QuarantineInfo } from '../core/types';
 import { quarantineLockKey } from '../shared/quarantine-lock';
 
-/** Longest payload preview kept; the record itself stays in Kafka at its offset. */
-export const PREVIEW_MAX_CHARS = 2_048;
+import { previewOf } from '../../lib/kafka/record-preview';
+
+export { PREVIEW_MAX_CHARS, previewOf } from '../../lib/kafka/record-preview';
 
 /** What the store holds of a partition's quarantine, as far as a new hold needs to know. */
 export interface StoredHold {
@@ -81,7 +83,7 @@ export function decideHold(
 
 /**
  * Persists quarantines so the dashboard, and a new owner after a rebalance, see them. Keyed by
- * group/topic/partition: a partition holds at most one quarantine (it stops at the first bad record). Each
+ * cluster/group/topic/partition (the worker's pipeline consumes the `default` cluster): a partition holds at most one quarantine (it stops at the first bad record). Each
  * save runs in a transaction under the partition's advisory lock, which the operator-action poller also takes
  * before it applies an action, so a hold that follows a resume always sees that resume. Lifting a quarantine
  * (skip, seek, resume) is written by the poller in the action's own transaction, never here: the page must not
@@ -91,6 +93,7 @@ export class QuarantineStore {
   constructor(
     private readonly db: Database,
     private readonly groupId: string,
+    private readonly cluster: string = DEFAULT_CLUSTER,
   ) {}
 
   async save(q: QuarantineInfo): Promise<void> {
@@ -108,11 +111,11 @@ export class QuarantineStore {
       ),
       recordTimestamp: Number.isFinite(q.timestampMs) ? new Date(q.timestampMs) : null,
     };
-    const id = { groupId: this.groupId, topic: q.topic, partition: q.partition };
+    const id = { cluster: this.cluster, groupId: this.groupId, topic: q.topic, partition: q.partition };
     const offset = BigInt(q.offset);
     await this.db.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${quarantineLockKey(id.groupId, id.topic, id.partition)}, 0))`;
-      const stored = await tx.partitionQuarantine.findUnique({ where: { groupId_topic_partition: id } });
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${quarantineLockKey(id.cluster, id.groupId, id.topic, id.partition)}, 0))`;
+      const stored = await tx.partitionQuarantine.findUnique({ where: { cluster_groupId_topic_partition: id } });
       const lift = await tx.operatorAction.findFirst({
         where: { ...id, quarantineOffset: offset, status: 'done', action: { in: ['skip', 'seek'] } },
         orderBy: { completedAt: 'desc' },
@@ -133,7 +136,7 @@ export class QuarantineStore {
         ...(decision.keepResume ? {} : { resumedAt: null, resumeActionId: null }),
       };
       await tx.partitionQuarantine.upsert({
-        where: { groupId_topic_partition: id },
+        where: { cluster_groupId_topic_partition: id },
         create: { ...id, ...row },
         update: row,
       });
@@ -149,21 +152,4 @@ export class QuarantineStore {
       }
     });
   }
-}
-
-/**
- * A size-capped, printable preview: valid UTF-8 is kept (control characters escaped as \uXXXX),
- * anything else is shown as hex, so a preview can never carry raw bytes into the UI.
- */
-export function previewOf(bytes: Buffer): string {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    const hex = bytes.subarray(0, PREVIEW_MAX_CHARS / 2).toString('hex');
-    return `hex:${hex}${bytes.length > PREVIEW_MAX_CHARS / 2 ? '…' : ''}`;
-  }
-  // Every control character but tab, line feed and carriage return (C0, DEL and C1).
-  const escaped = text.replace(/(?![\t\n\r])\p{Cc}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return escaped.length > PREVIEW_MAX_CHARS ? `${escaped.slice(0, PREVIEW_MAX_CHARS)}…` : escaped;
 }

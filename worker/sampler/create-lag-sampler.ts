@@ -1,69 +1,112 @@
 import type { Kafka } from 'kafkajs';
 import type { WorkerConfig } from '../../lib/config';
 import { createDatabase } from '../../lib/db';
+import { createKafka, kafkaSecurityFrom } from '../../lib/kafka/client';
+import { DEFAULT_CLUSTER, type ClusterConnection } from '../../lib/kafka/cluster-settings';
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
 import { offsetsReaderGroupId } from '../offsets-topic/create-offsets-topic-reader';
-import { LeaderLock } from './leader-lock';
+import { LeaderLock, SAMPLER_LOCK_NAME } from './leader-lock';
 import { LagSampler, type RoundOutcome } from './lag-sampler';
 import type { ConsumerLogger } from '../shared/worker-types';
 import { workerInstanceId } from '../shared/worker-types';
 
 export interface LagSamplerHandle {
+  /** The default cluster's sampler (the worker's metrics and alerts follow it). */
   sampler: LagSampler;
+  /** One sampler per configured cluster, `default` first. */
+  samplers: ReadonlyArray<{ cluster: string; sampler: LagSampler }>;
   start(): void;
-  /** Stops sampling, releases the lock, disconnects its Kafka and Postgres clients. */
+  /** Stops every sampler, releases their locks, disconnects their Kafka and Postgres clients. */
   stop(): Promise<void>;
 }
 
 /**
- * The sampler as the worker runs it: its own Kafka connections, its own two-connection Prisma pool and the
- * advisory-lock session, so nothing it does can take a connection the pipeline needs.
+ * The leader lock name of `cluster`'s sampler: each cluster is led on its own, so one instance may sample
+ * `default` while another samples `prod-eu`. The default cluster keeps the name it had before clusters.
+ */
+export function samplerLockName(cluster: string): string {
+  return cluster === DEFAULT_CLUSTER ? SAMPLER_LOCK_NAME : `${SAMPLER_LOCK_NAME}:${cluster}`;
+}
+
+/**
+ * The samplers as the worker runs them: one per configured cluster, each with its own Kafka connections
+ * (the worker's client for `default`, a client built from the cluster's brokers, TLS and SASL otherwise), its
+ * own leader lock and its own loop, so a cluster that cannot be read backs off and records its own gap while
+ * the others keep their interval. They share one small Prisma pool apart from the pipeline's. Only the
+ * default cluster's sampler runs rollups and retention, which cover every cluster's rows.
  */
 export function createLagSampler(options: {
   config: WorkerConfig;
+  /** The worker's client of the default cluster. */
   kafka: Kafka;
   logger?: ConsumerLogger;
-  lockName?: string;
+  /** Told after every round of the default cluster's sampler. */
   onRound?: (outcome: RoundOutcome) => void;
 }): LagSamplerHandle {
   const { config, kafka, logger } = options;
-  const db = createDatabase(config.DATABASE_URL, 2);
-  const lock = new LeaderLock({
-    connectionString: config.DATABASE_URL,
-    name: options.lockName,
-    onLost: (error) => logger?.warn({ err: error }, 'sampler leader lock session lost'),
-  });
-  const sampler = new LagSampler({
-    reader: new ClusterReader({
-      kafka,
-      ownGroupId: config.WARDEN_GROUP_ID,
-      include: config.SAMPLER_GROUP_INCLUDE,
-      exclude: config.SAMPLER_GROUP_EXCLUDE,
-      hiddenGroupIds: [offsetsReaderGroupId(config)],
-    }),
-    db,
-    lock,
-    instanceId: workerInstanceId(config.KAFKA_CLIENT_ID),
-    intervalMs: config.SAMPLE_INTERVAL_MS,
-    idleStoreMs: config.SAMPLE_IDLE_STORE_MS,
-    maxBackoffMs: config.SAMPLER_MAX_BACKOFF_MS,
-    state: {
-      timeLagPoints: config.SAMPLER_TIME_LAG_POINTS,
-      timeLagSpacingMs: config.SAMPLER_TIME_LAG_SPACING_MS,
-      rateWindowMs: config.SAMPLER_RATE_WINDOW_MS,
-      exactTimeLagIntervalMs: config.SAMPLER_EXACT_TIME_LAG_INTERVAL_MS,
-      exactTimeLagMaxPartitions: config.SAMPLER_EXACT_TIME_LAG_MAX_PARTITIONS,
-    },
-    retention: { rawDays: config.SAMPLER_RETENTION_DAYS, rollupDays: config.SAMPLER_ROLLUP_RETENTION_DAYS },
-    logger,
-    onRound: options.onRound,
+  const db = createDatabase(config.DATABASE_URL, Math.max(2, config.clusters.length + 1));
+  const locks: LeaderLock[] = [];
+  const samplers = config.clusters.map((cluster: ClusterConnection) => {
+    const isDefault = cluster.name === DEFAULT_CLUSTER;
+    const clusterLogger = logger ? withCluster(logger, cluster.name) : undefined;
+    const lock = new LeaderLock({
+      connectionString: config.DATABASE_URL,
+      name: samplerLockName(cluster.name),
+      onLost: (error) => clusterLogger?.warn({ err: error }, 'sampler leader lock session lost'),
+    });
+    locks.push(lock);
+    const clusterKafka = isDefault
+      ? kafka
+      : createKafka({
+          brokers: cluster.brokers,
+          clientId: config.KAFKA_CLIENT_ID,
+          ...kafkaSecurityFrom({ kafkaSecurity: cluster.security }),
+        });
+    const sampler = new LagSampler({
+      cluster: cluster.name,
+      reader: new ClusterReader({
+        kafka: clusterKafka,
+        ownGroupId: config.WARDEN_GROUP_ID,
+        include: config.SAMPLER_GROUP_INCLUDE,
+        exclude: config.SAMPLER_GROUP_EXCLUDE,
+        hiddenGroupIds: isDefault ? [offsetsReaderGroupId(config)] : [],
+      }),
+      db,
+      lock,
+      instanceId: workerInstanceId(config.KAFKA_CLIENT_ID),
+      intervalMs: config.SAMPLE_INTERVAL_MS,
+      idleStoreMs: config.SAMPLE_IDLE_STORE_MS,
+      maxBackoffMs: config.SAMPLER_MAX_BACKOFF_MS,
+      state: {
+        timeLagPoints: config.SAMPLER_TIME_LAG_POINTS,
+        timeLagSpacingMs: config.SAMPLER_TIME_LAG_SPACING_MS,
+        rateWindowMs: config.SAMPLER_RATE_WINDOW_MS,
+        exactTimeLagIntervalMs: config.SAMPLER_EXACT_TIME_LAG_INTERVAL_MS,
+        exactTimeLagMaxPartitions: config.SAMPLER_EXACT_TIME_LAG_MAX_PARTITIONS,
+      },
+      retention: { rawDays: config.SAMPLER_RETENTION_DAYS, rollupDays: config.SAMPLER_ROLLUP_RETENTION_DAYS },
+      runsMaintenance: isDefault,
+      logger: clusterLogger,
+      onRound: isDefault ? options.onRound : undefined,
+    });
+    return { cluster: cluster.name, sampler };
   });
   return {
-    sampler,
-    start: () => sampler.start(),
+    sampler: samplers[0]!.sampler,
+    samplers,
+    start: () => samplers.forEach((s) => s.sampler.start()),
     stop: async () => {
-      await sampler.stop();
+      await Promise.all(samplers.map((s) => s.sampler.stop()));
       await db.$disconnect();
     },
+  };
+}
+
+/** `logger` with the cluster on every line. */
+function withCluster(logger: ConsumerLogger, cluster: string): ConsumerLogger {
+  return {
+    info: (obj, msg) => logger.info({ cluster, ...obj }, msg),
+    warn: (obj, msg) => logger.warn({ cluster, ...obj }, msg),
+    error: (obj, msg) => logger.error({ cluster, ...obj }, msg),
   };
 }

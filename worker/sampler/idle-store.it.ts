@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
 import type { Database } from '../../lib/db';
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
+import { DEFAULT_CLUSTER } from '../../lib/schemas/clusters';
 import { getLagSeries } from '../../lib/server/get-lag-series';
 import { loadGroupRounds } from '../../lib/server/load-group-rounds';
 import { testDatabase } from '../../test-support/database';
@@ -46,6 +47,7 @@ describe('idle groups: stored every idleStoreMs, read as unchanged', () => {
       ends.map((end) => ({ partition: end.partition, offset: end.high })),
     );
     sampler = new LagSampler({
+      cluster: DEFAULT_CLUSTER,
       reader: new ClusterReader({
         kafka,
         ownGroupId: 'warden-unrelated',
@@ -111,7 +113,11 @@ describe('idle groups: stored every idleStoreMs, read as unchanged', () => {
   });
 
   it('reads the skipped rounds as unchanged: every 5-second step of the chart has its value, rates 0', async () => {
-    const series = await getLagSeries(db, groupId, { fromMs: startMs + ROUND_MS, toMs: nowMs + 1, stepMs: ROUND_MS });
+    const series = await getLagSeries(db, DEFAULT_CLUSTER, groupId, {
+      fromMs: startMs + ROUND_MS,
+      toMs: nowMs + 1,
+      stepMs: ROUND_MS,
+    });
     const p0 = series.partitions.find((p) => p.partition === 0)!;
     expect(p0.lag).toHaveLength(13);
     expect(p0.lag.every((v) => v === 0)).toBe(true);
@@ -130,7 +136,11 @@ describe('idle groups: stored every idleStoreMs, read as unchanged', () => {
   it('reads a silence longer than a minute as a gap, not as unchanged', async () => {
     nowMs += 70_000;
     await sampler.sampleOnce();
-    const series = await getLagSeries(db, groupId, { fromMs: nowMs - 80_000, toMs: nowMs + 1, stepMs: ROUND_MS });
+    const series = await getLagSeries(db, DEFAULT_CLUSTER, groupId, {
+      fromMs: nowMs - 80_000,
+      toMs: nowMs + 1,
+      stepMs: ROUND_MS,
+    });
     const p0 = series.partitions.find((p) => p.partition === 0)!;
     const nulls = p0.lag.filter((v) => v === null).length;
     // 70 s without a round: the steps more than a minute after the last stored round are empty.
@@ -139,7 +149,12 @@ describe('idle groups: stored every idleStoreMs, read as unchanged', () => {
   });
 
   it("the group page's newest round is a whole stored round", async () => {
-    const [group] = await loadGroupRounds(db, { groupIds: [groupId], historyMs: 600_000, nowMs });
+    const [group] = await loadGroupRounds(db, {
+      cluster: DEFAULT_CLUSTER,
+      groupIds: [groupId],
+      historyMs: 600_000,
+      nowMs,
+    });
     expect(group?.rows.map((r) => r.partition)).toEqual([0, 1]);
   });
 });

@@ -20,6 +20,8 @@ export interface LeaderLockPort {
 }
 
 export interface LagSamplerOptions {
+  /** The cluster `reader` reads: every row this sampler writes carries it, and its outages are its own gaps. */
+  cluster: string;
   reader: ClusterReaderPort;
   /** A Prisma client for the sampler alone (its own small pool, so the pipeline's writes never wait on it). */
   db: Database;
@@ -37,6 +39,8 @@ export interface LagSamplerOptions {
   retention: { rawDays: number; rollupDays: number };
   /** Rollup and retention cadence. Default 60 s. */
   maintenanceIntervalMs?: number;
+  /** Whether this sampler runs the rollups and retention, which cover every cluster's rows. Default true. */
+  runsMaintenance?: boolean;
   logger?: ConsumerLogger;
   /** Told after every round sampleOnce runs (metrics); must not throw. */
   onRound?: (outcome: RoundOutcome) => void;
@@ -130,8 +134,8 @@ export class LagSampler {
   constructor(private readonly options: LagSamplerOptions) {
     this.state = new SamplerState(options.state);
     this.idleGroups = new IdleGroupFilter(options.idleStoreMs ?? 0);
-    this.points = new LogEndPointStore(options.db);
-    this.gaps = new SamplerGapStore(options.db, options.instanceId);
+    this.points = new LogEndPointStore(options.db, options.cluster);
+    this.gaps = new SamplerGapStore(options.db, options.instanceId, options.cluster);
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.loop = new PeriodicTask(() => this.tick(), {
@@ -286,7 +290,7 @@ export class LagSampler {
     const { db } = this.options;
     let written = true;
     try {
-      await insertLagSamples(db, rows);
+      await insertLagSamples(db, this.options.cluster, rows);
       this.counters.rowsWritten += rows.length;
     } catch (error) {
       written = false;
@@ -300,7 +304,7 @@ export class LagSampler {
     if (this.pendingRebalances.length > 0) {
       const batch = this.pendingRebalances;
       try {
-        await db.rebalanceEvent.createMany({ data: batch.map(rebalanceEventData) });
+        await db.rebalanceEvent.createMany({ data: batch.map((row) => rebalanceEventData(row, this.options.cluster)) });
         this.pendingRebalances = this.pendingRebalances.slice(batch.length);
         this.counters.rebalancesWritten += batch.length;
       } catch {
@@ -325,6 +329,7 @@ export class LagSampler {
   }
 
   private async maintainIfDue(): Promise<void> {
+    if (this.options.runsMaintenance === false) return;
     const interval = this.options.maintenanceIntervalMs ?? 60_000;
     if (this.now() - this.lastMaintenanceMs < interval) return;
     this.lastMaintenanceMs = this.now();

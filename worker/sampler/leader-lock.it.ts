@@ -88,6 +88,7 @@ describe('several samplers', () => {
 
   function sampler(lock: LeaderLock): LagSampler {
     return new LagSampler({
+      cluster: 'default',
       // No group matches: the rounds are real but cheap.
       reader: new ClusterReader({ kafka, ownGroupId: uniqueName('none'), include: /^$/, exclude: null }),
       db,

@@ -4,10 +4,14 @@ import type { LogEndPointTables } from './log-end-point-tables';
 /**
  * Mirrors the in-memory log-end tables to log_end_point. Loading happens once per leadership; saving once
  * per round with one delete and one insert statement (array parameters) whatever the number of partitions. A failed save
- * leaves the changes queued in the tables (retried with the next round) and rethrows.
+ * leaves the changes queued in the tables (retried with the next round) and rethrows. One store per cluster:
+ * it reads and writes only that cluster's points (topics of two clusters may share names).
  */
 export class LogEndPointStore {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly cluster: string,
+  ) {}
 
   /** Loads the newest `maxPoints` points of every partition into `tables` (replacing what they held). */
   async load(tables: LogEndPointTables, maxPoints: number): Promise<number> {
@@ -17,7 +21,7 @@ export class LogEndPointStore {
       SELECT id, topic, partition, "offset", at FROM (
         SELECT id, topic, partition, "offset", at,
                row_number() OVER (PARTITION BY topic, partition ORDER BY at DESC, id DESC) AS newest_first
-        FROM log_end_point
+        FROM log_end_point WHERE cluster = ${this.cluster}
       ) ranked
       WHERE newest_first <= ${maxPoints}`;
     tables.load(
@@ -44,8 +48,8 @@ export class LogEndPointStore {
     const stored = await this.db.$queryRaw<
       Array<{ id: bigint; topic: string; partition: number; offset: bigint; at: Date }>
     >`
-      INSERT INTO log_end_point (topic, partition, "offset", at)
-      SELECT * FROM unnest(
+      INSERT INTO log_end_point (cluster, topic, partition, "offset", at)
+      SELECT ${this.cluster}, * FROM unnest(
         ${inserts.map((i) => i.topic)}::text[], ${inserts.map((i) => i.partition)}::int[],
         ${inserts.map((i) => BigInt(i.point.offset))}::bigint[], ${inserts.map((i) => new Date(i.point.atMs))}::timestamptz[])
       RETURNING id, topic, partition, "offset", at`;

@@ -1,4 +1,5 @@
 import type { Database } from '../../lib/db';
+import { DEFAULT_CLUSTER } from '../../lib/kafka/cluster-settings';
 import { PeriodicTask } from '../periodic-task';
 import type { CoreSnapshot, QuarantineInfo } from '../core/types';
 import { buildConsumerStateRows } from './consumer-state-rows';
@@ -63,7 +64,11 @@ export class OwnConsumerStateWriter {
     try {
       await db.$transaction([
         db.consumerPartitionState.deleteMany({
-          where: { groupId, OR: [{ instanceId }, ...rows.map((r) => ({ topic: r.topic, partition: r.partition }))] },
+          where: {
+            cluster: DEFAULT_CLUSTER,
+            groupId,
+            OR: [{ instanceId }, ...rows.map((r) => ({ topic: r.topic, partition: r.partition }))],
+          },
         }),
         db.consumerPartitionState.createMany({ data: rows }),
       ]);
@@ -99,7 +104,8 @@ export class OwnConsumerStateWriter {
       const resolved = snapshot.partitions
         .filter((p) => p.quarantine === null && p.watermark !== null)
         .map((p) => ({ topic: p.topic, partition: p.partition, offset: { lt: BigInt(p.watermark as string) } }));
-      if (resolved.length > 0) await db.partitionQuarantine.deleteMany({ where: { groupId, OR: resolved } });
+      if (resolved.length > 0)
+        await db.partitionQuarantine.deleteMany({ where: { cluster: DEFAULT_CLUSTER, groupId, OR: resolved } });
     } catch (error) {
       this.options.logger?.warn({ err: error }, 'quarantine reconciliation failed; retried next round');
     }

@@ -1,3 +1,4 @@
+import { DEFAULT_CLUSTER } from '../../lib/kafka/cluster-settings';
 import type { Database } from '../../lib/db';
 import type { GroupMember } from '../../lib/kafka/cluster-observation';
 import { measuredRebalanceRow, rebalanceEventData, type RebalanceRow } from './rebalance-rows';
@@ -81,7 +82,9 @@ export class OwnRebalanceRecorder {
       this.pending = [];
       for (const entry of batch) if (!entry.identified) await this.identify(entry);
       try {
-        await this.options.db.rebalanceEvent.createMany({ data: batch.map((entry) => rebalanceEventData(entry.row)) });
+        await this.options.db.rebalanceEvent.createMany({
+          data: batch.map((entry) => rebalanceEventData(entry.row, DEFAULT_CLUSTER)),
+        });
         this.stats.written += batch.length;
       } catch (error) {
         this.stats.failedWrites += 1;

@@ -83,9 +83,11 @@ export function measuredRebalanceRow(
 }
 
 /** The row as Prisma's createMany input (the member lists are JSON columns). */
-export function rebalanceEventData(row: RebalanceRow): Prisma.RebalanceEventCreateManyInput {
+/** The rebalance_event row of `row`, observed on `cluster` (own-consumer rows: the worker's, `default`). */
+export function rebalanceEventData(row: RebalanceRow, cluster: string): Prisma.RebalanceEventCreateManyInput {
   return {
     ...row,
+    cluster,
     membersBefore: row.membersBefore as unknown as Prisma.InputJsonValue,
     membersAfter: row.membersAfter as unknown as Prisma.InputJsonValue,
   };

@@ -78,7 +78,7 @@ export async function runMaintenance(db: Database, options: RetentionOptions): P
   const deletedPoints = await db.$executeRaw`
     DELETE FROM log_end_point p
     WHERE NOT EXISTS (
-      SELECT 1 FROM log_end_point q WHERE q.topic = p.topic AND q.partition = p.partition AND q.at >= ${rawCutoff}
+      SELECT 1 FROM log_end_point q WHERE q.cluster = p.cluster AND q.topic = p.topic AND q.partition = p.partition AND q.at >= ${rawCutoff}
     )`;
   const deletedStaleStates = (
     await db.consumerPartitionState.deleteMany({
@@ -99,7 +99,7 @@ export async function runMaintenance(db: Database, options: RetentionOptions): P
 }
 
 /**
- * Upserts one lag_rollup row per group/topic/partition/minute, then the lag_rollup_10m rows of the ten
+ * Upserts one lag_rollup row per cluster/group/topic/partition/minute, then the lag_rollup_10m rows of the ten
  * minutes those minutes fall in (rollUpTenMinutes). max_time_lag_ms takes the exact time lag where the sampler
  * read it and the estimate otherwise. Returns the number of 1-minute rows written.
  */
@@ -111,16 +111,16 @@ export async function rollUpLagSamples(db: Database, now: Date, rawRetentionDays
   const from = new Date(Math.max(oldestKept, Math.min(newest?.getTime() ?? oldestKept, lookback)));
   if (from >= currentMinute) return 0;
   const written = await db.$executeRaw`
-    INSERT INTO lag_rollup (group_id, topic, partition, bucket, max_lag, avg_lag, max_time_lag_ms, last_committed, last_log_end, samples)
-    SELECT group_id, topic, partition, date_trunc('minute', sampled_at) AS bucket,
+    INSERT INTO lag_rollup (cluster, group_id, topic, partition, bucket, max_lag, avg_lag, max_time_lag_ms, last_committed, last_log_end, samples)
+    SELECT cluster, group_id, topic, partition, date_trunc('minute', sampled_at) AS bucket,
            max(lag), avg(lag)::float8, max(COALESCE(exact_time_lag_ms, time_lag_ms)),
            (array_agg(committed_offset ORDER BY sampled_at DESC))[1],
            (array_agg(log_end_offset ORDER BY sampled_at DESC))[1],
            count(*)::int
     FROM lag_sample
     WHERE sampled_at >= ${from} AND sampled_at < ${currentMinute}
-    GROUP BY group_id, topic, partition, date_trunc('minute', sampled_at)
-    ON CONFLICT (group_id, topic, partition, bucket) DO UPDATE SET
+    GROUP BY cluster, group_id, topic, partition, date_trunc('minute', sampled_at)
+    ON CONFLICT (cluster, group_id, topic, partition, bucket) DO UPDATE SET
       max_lag = EXCLUDED.max_lag, avg_lag = EXCLUDED.avg_lag, max_time_lag_ms = EXCLUDED.max_time_lag_ms,
       last_committed = EXCLUDED.last_committed, last_log_end = EXCLUDED.last_log_end, samples = EXCLUDED.samples`;
   await rollUpTenMinutes(db, from, currentMinute);
@@ -128,7 +128,7 @@ export async function rollUpLagSamples(db: Database, now: Date, rawRetentionDays
 }
 
 /**
- * Recomputes the lag_rollup_10m row of every group/topic/partition/ten minutes holding a 1-minute bucket in
+ * Recomputes the lag_rollup_10m row of every cluster/group/topic/partition/ten minutes holding a 1-minute bucket in
  * [from, to), from all of those ten minutes' 1-minute rows before `to`: the maximum lag and time lag, the
  * newest minute's committed and log-end offsets, the sample count, and the minutes' average lag weighted by
  * their sample counts. Ten minutes are aligned to the epoch (as date_bin aligns chart steps). Idempotent.
@@ -137,8 +137,8 @@ export async function rollUpTenMinutes(db: Database, from: Date, to: Date): Prom
   const start = new Date(Math.floor(from.getTime() / TEN_MINUTES_MS) * TEN_MINUTES_MS);
   if (start >= to) return 0;
   return db.$executeRaw`
-    INSERT INTO lag_rollup_10m (group_id, topic, partition, bucket, last_minute, max_lag, avg_lag, max_time_lag_ms, last_committed, last_log_end, samples)
-    SELECT group_id, topic, partition, date_bin('10 minutes', bucket, TIMESTAMPTZ '1970-01-01 00:00:00+00') AS ten,
+    INSERT INTO lag_rollup_10m (cluster, group_id, topic, partition, bucket, last_minute, max_lag, avg_lag, max_time_lag_ms, last_committed, last_log_end, samples)
+    SELECT cluster, group_id, topic, partition, date_bin('10 minutes', bucket, TIMESTAMPTZ '1970-01-01 00:00:00+00') AS ten,
            max(bucket), max(max_lag),
            (sum(avg_lag * samples) / NULLIF(sum(samples) FILTER (WHERE avg_lag IS NOT NULL), 0))::float8,
            max(max_time_lag_ms),
@@ -147,8 +147,8 @@ export async function rollUpTenMinutes(db: Database, from: Date, to: Date): Prom
            sum(samples)::int
     FROM lag_rollup
     WHERE bucket >= ${start} AND bucket < ${to}
-    GROUP BY group_id, topic, partition, ten
-    ON CONFLICT (group_id, topic, partition, bucket) DO UPDATE SET
+    GROUP BY cluster, group_id, topic, partition, ten
+    ON CONFLICT (cluster, group_id, topic, partition, bucket) DO UPDATE SET
       last_minute = EXCLUDED.last_minute, max_lag = EXCLUDED.max_lag, avg_lag = EXCLUDED.avg_lag,
       max_time_lag_ms = EXCLUDED.max_time_lag_ms, last_committed = EXCLUDED.last_committed,
       last_log_end = EXCLUDED.last_log_end, samples = EXCLUDED.samples`;

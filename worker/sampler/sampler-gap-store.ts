@@ -12,6 +12,8 @@ export class SamplerGapStore {
   constructor(
     private readonly db: Database,
     private readonly instanceId: string,
+    /** The cluster whose reads this store records the outages of (each cluster has its own gaps). */
+    private readonly cluster: string,
   ) {}
 
   get isOpen(): boolean {
@@ -27,7 +29,13 @@ export class SamplerGapStore {
     try {
       if (gap.id === null) {
         const row = await this.db.samplerGap.create({
-          data: { instanceId: this.instanceId, startedAt: gap.startedAt, failedRounds: gap.failedRounds, lastError },
+          data: {
+            cluster: this.cluster,
+            instanceId: this.instanceId,
+            startedAt: gap.startedAt,
+            failedRounds: gap.failedRounds,
+            lastError,
+          },
           select: { id: true },
         });
         gap.id = row.id;
@@ -46,6 +54,7 @@ export class SamplerGapStore {
     if (gap.id === null) {
       await this.db.samplerGap.create({
         data: {
+          cluster: this.cluster,
           instanceId: this.instanceId,
           startedAt: gap.startedAt,
           endedAt: at,

@@ -54,6 +54,7 @@ describe.runIf(config.WARDEN_KAFKA_HOME !== undefined)('the broker going away', 
     const { groupId } = await groupWithLag(prefix);
     const instanceId = `${prefix}-instance`;
     const sampler = new LagSampler({
+      cluster: 'default',
       reader: new ClusterReader({ kafka, ownGroupId: 'unrelated', include: new RegExp(`^${groupId}$`), exclude: null }),
       db,
       lock: null,
@@ -107,6 +108,7 @@ describe('Postgres unreachable for the sampler', () => {
     const { groupId } = await groupWithLag(prefix);
     const unreachable = createDatabase('postgresql://postgres@127.0.0.1:1/nowhere', 1);
     const sampler = new LagSampler({
+      cluster: 'default',
       reader: new ClusterReader({ kafka, ownGroupId: 'unrelated', include: new RegExp(`^${groupId}$`), exclude: null }),
       db: unreachable,
       lock: null,

@@ -3,6 +3,6 @@
  * quarantine save (worker/pipeline/quarantine-store.ts) against an operator action's lift
  * (worker/commands/operator-action-poller.ts): a hold reported after an action always sees its outcome.
  */
-export function quarantineLockKey(groupId: string, topic: string, partition: number): string {
-  return `quarantine/${groupId}/${topic}-${partition}`;
+export function quarantineLockKey(cluster: string, groupId: string, topic: string, partition: number): string {
+  return `quarantine/${cluster}/${groupId}/${topic}-${partition}`;
 }

@@ -1,5 +1,6 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { useState } from 'react';
 import { AdviceList } from '@/components/advice-list';
@@ -7,7 +8,6 @@ import { ApiRequestError } from '@/components/api-client';
 import { CapacityCard } from '@/components/capacity-card';
 import { useGroup, useGroupAdvice, useLagSeries } from '@/components/hooks/use-group';
 import { useRebalances } from '@/components/hooks/use-rebalances';
-import { LagCharts } from '@/components/lag-charts';
 import { OffsetResetCard } from '@/components/offset-reset-card';
 import { PartitionTable } from '@/components/partition-table';
 import { RebalanceTimeline } from '@/components/rebalance-list';
@@ -21,23 +21,35 @@ import type { TGroupDetail, TLagRange } from '@/lib/schemas/groups';
 import { formatAge, formatCount, formatRateRounded } from '@/lib/format';
 import { isStale } from '@/components/format';
 
+/**
+ * The charts (recharts, the page's largest script) load after the page is interactive: their data arrives by a
+ * query after hydration anyway, so nothing is lost, and the tiles and table paint without waiting for them.
+ */
+const LagCharts = dynamic(() => import('@/components/lag-charts').then((m) => m.LagCharts), {
+  ssr: false,
+  loading: () => <LoadingState label="Loading the charts…" />,
+});
+
 /** Group page: partitions, capacity, advice, charts over a chosen range, and the rebalance history. */
 export function GroupPageClient({
+  cluster,
   groupId,
   refreshMs,
   sampleIntervalMs,
   idleStoreMs,
 }: {
+  /** The group's cluster (`?cluster=`; `default` without one). */
+  cluster: string;
   groupId: string;
   refreshMs: number;
   sampleIntervalMs: number;
   /** SAMPLE_IDLE_STORE_MS: an unchanged group's sample may be this much older without being stale. */
   idleStoreMs: number;
 }) {
-  const group = useGroup(groupId, refreshMs);
-  const advice = useGroupAdvice(groupId, refreshMs);
+  const group = useGroup(cluster, groupId, refreshMs);
+  const advice = useGroupAdvice(cluster, groupId, refreshMs);
   const [range, setRange] = useState<TLagRange>('15m');
-  const series = useLagSeries(groupId, range, refreshMs);
+  const series = useLagSeries(cluster, groupId, range, refreshMs);
   const rebalances = useRebalances(refreshMs, groupId, 20);
   const now = useNow();
   const canOperate = useCanOperate();
@@ -48,7 +60,9 @@ export function GroupPageClient({
         <Link href="/" className="back">
           ← All groups
         </Link>
-        <h1 id="group-heading">{groupId}</h1>
+        <h1 id="group-heading">
+          {groupId} <span className="pill">{cluster}</span>
+        </h1>
         <EmptyState title="This consumer group has never been sampled.">
           Check the name, and that the sampler&apos;s include and exclude patterns (SAMPLER_GROUP_INCLUDE,
           SAMPLER_GROUP_EXCLUDE) let it through.
@@ -67,6 +81,9 @@ export function GroupPageClient({
         <div className="title-row">
           <h1 id="group-heading" className="mono">
             {groupId}
+            <span className="pill" data-testid="group-cluster" title="The cluster this group is in">
+              {cluster}
+            </span>
           </h1>
           {detail ? (
             <>
@@ -131,6 +148,7 @@ export function GroupPageClient({
         error={series.error}
         isPending={series.isPending}
         isFetching={series.isFetching}
+        lastSampledAt={detail?.sampledAt ?? null}
       />
 
       <section className="card" aria-labelledby="rebalances-heading">
@@ -181,7 +199,7 @@ function Overview({ detail, now }: { detail: TGroupDetail; now: number }) {
           <dt>Total lag</dt>
           <dd data-testid="group-total-lag">{formatCount(detail.totalLag)}</dd>
           {detail.partitionsWithoutCommit > 0 ? (
-            <span className="tile-note">+ {detail.partitionsWithoutCommit} never committed</span>
+            <dd className="tile-note">+ {detail.partitionsWithoutCommit} never committed</dd>
           ) : null}
         </div>
         <div className="tile">
@@ -190,25 +208,25 @@ function Overview({ detail, now }: { detail: TGroupDetail; now: number }) {
             <TimeLagValue lag={detail.worstTimeLag} />
           </dd>
           {detail.worstTimeLag ? (
-            <span className="tile-note mono">{`${detail.worstTimeLag.topic}-${detail.worstTimeLag.partition}`}</span>
+            <dd className="tile-note mono">{`${detail.worstTimeLag.topic}-${detail.worstTimeLag.partition}`}</dd>
           ) : null}
         </div>
         <div className="tile">
           <dt>In</dt>
           <dd>{formatRateRounded(arrival)}</dd>
-          <span className="tile-note">records appended</span>
+          <dd className="tile-note">records appended</dd>
         </div>
         <div className="tile">
           <dt>Out</dt>
           <dd>{formatRateRounded(consumption)}</dd>
-          <span className="tile-note">records committed</span>
+          <dd className="tile-note">records committed</dd>
         </div>
         <div className="tile">
           <dt>Quarantined</dt>
           <dd>
             {detail.quarantinedPartitions > 0 ? <Link href="/quarantine">{detail.quarantinedPartitions}</Link> : '0'}
           </dd>
-          <span className="tile-note">partitions held</span>
+          <dd className="tile-note">partitions held</dd>
         </div>
         <div className="tile">
           <dt>Last rebalance</dt>

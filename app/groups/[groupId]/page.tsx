@@ -1,10 +1,14 @@
 import type { Metadata } from 'next';
 import { loadDashboardConfig } from '@/lib/config';
+import { DEFAULT_CLUSTER, ZClusterName } from '@/lib/schemas/clusters';
 import { GroupPageClient } from './page-client';
 
 export const dynamic = 'force-dynamic';
 
-type Params = { params: Promise<{ groupId: string }> };
+type Params = {
+  params: Promise<{ groupId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 /** A group id may hold any character; the link encodes it, so the segment is decoded once here. */
 async function groupIdOf(params: Params['params']): Promise<string> {
@@ -20,10 +24,17 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   return { title: await groupIdOf(params) };
 }
 
-export default async function GroupPage({ params }: Params) {
+/** `?cluster=` when it is a valid name (the API answers 404 for one that is not configured), else `default`. */
+async function clusterOf(searchParams: Params['searchParams']): Promise<string> {
+  const parsed = ZClusterName.safeParse((await searchParams).cluster);
+  return parsed.success ? parsed.data : DEFAULT_CLUSTER;
+}
+
+export default async function GroupPage({ params, searchParams }: Params) {
   const config = loadDashboardConfig();
   return (
     <GroupPageClient
+      cluster={await clusterOf(searchParams)}
       groupId={await groupIdOf(params)}
       refreshMs={config.UI_REFRESH_MS}
       sampleIntervalMs={config.SAMPLE_INTERVAL_MS}

@@ -199,6 +199,7 @@ describe('measurePerConsumerRate', () => {
 
 describe('buildGroupAdvice', () => {
   const base = {
+    cluster: 'default',
     groupId: 'g',
     sampledAt: new Date(WINDOW_MS),
     protocol: 'RoundRobinAssigner',

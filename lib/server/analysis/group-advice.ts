@@ -21,6 +21,7 @@ import type { GroupAnalysis, PartitionAnalysis } from './group-analysis';
 import { ratesBetweenCommits, sumPartitionSamples, type SamplePoint } from './partition-analysis';
 
 export interface GroupAdviceInput {
+  cluster: string;
   groupId: string;
   sampledAt: Date;
   protocol: string | null;
@@ -404,6 +405,7 @@ export function buildGroupAdvice(input: GroupAdviceInput): Omit<TGroupAdvice, 't
   });
 
   return {
+    cluster: input.cluster,
     groupId: input.groupId,
     sampledAt: input.sampledAt.toISOString(),
     windowMs: input.windowMs,

@@ -219,12 +219,13 @@ export function compareGroupsWorstFirst(
 
 /** What the overview and the group page both show of a group: its newest round and its analysis. */
 export function groupSummaryFields(
-  round: { groupId: string; state: string; protocol: string | null; sampledAt: Date },
+  round: { cluster: string; groupId: string; state: string; protocol: string | null; sampledAt: Date },
   analysis: GroupAnalysis,
   quarantinedPartitions: number,
   lastRebalance: { startedAt: Date; durationMs: number | null; durationIsBound: boolean } | null,
 ) {
   return {
+    cluster: round.cluster,
     groupId: round.groupId,
     state: round.state,
     protocol: round.protocol,

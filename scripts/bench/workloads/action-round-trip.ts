@@ -1,3 +1,4 @@
+import { DEFAULT_CLUSTER } from '../../../lib/kafka/cluster-settings';
 import { createDatabase } from '../../../lib/db';
 import { createKafka } from '../../../lib/kafka/client';
 import { getCommand } from '../../../lib/server/get-command';
@@ -87,7 +88,7 @@ export async function runActionRoundTrip(spec: ChildSpec, groupId: string): Prom
     groupId,
     onNotify: () => poller.kick(),
   });
-  const target = { groupId, topic: spec.topic, partition: 0 };
+  const target = { cluster: DEFAULT_CLUSTER, groupId, topic: spec.topic, partition: 0 };
   try {
     const baselineRssBytes = process.memoryUsage.rss();
     await consumer.start();

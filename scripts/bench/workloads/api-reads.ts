@@ -37,11 +37,11 @@ export async function runApiReads(spec: ChildSpec): Promise<Measurement> {
     const read =
       settings.read === 'group-detail'
         ? () =>
-            getGroupDetail(db, settings.groupId, {
+            getGroupDetail(db, 'default', settings.groupId, {
               timeLagObjectiveMs: settings.timeLagObjectiveMs,
               rateWindowMs: settings.rateWindowMs,
             })
-        : () => getLagSeries(db, settings.groupId, window);
+        : () => getLagSeries(db, 'default', settings.groupId, window);
     const once = async () => {
       const body = await read();
       return (await Response.json(body).arrayBuffer()).byteLength;
@@ -60,8 +60,10 @@ export async function runApiReads(spec: ChildSpec): Promise<Measurement> {
     const endEpochMs = epochNowMs();
     const sorted = Float64Array.from(times).sort();
     const p = (q: number) => Math.round((percentileOfSorted(sorted, q) ?? Number.NaN) * 10) / 10;
-    const detail = settings.read === 'group-detail' ? await getGroupDetail(db, settings.groupId, settings) : null;
-    const series = settings.read === 'lag-series-24h' ? await getLagSeries(db, settings.groupId, window) : null;
+    const detail =
+      settings.read === 'group-detail' ? await getGroupDetail(db, 'default', settings.groupId, settings) : null;
+    const series =
+      settings.read === 'lag-series-24h' ? await getLagSeries(db, 'default', settings.groupId, window) : null;
     return {
       records: settings.iterations,
       startEpochMs,

@@ -178,6 +178,7 @@ export async function runSamplerRound(spec: ChildSpec): Promise<Measurement> {
   const producer = kafka.producer({ allowAutoTopicCreation: false });
   await producer.connect();
   const sampler = new LagSampler({
+    cluster: 'default',
     reader: new ClusterReader({
       kafka,
       ownGroupId: `${run}.own-unused`,

@@ -1,4 +1,5 @@
 import { createDatabase, type Database } from '../../../lib/db';
+import { DEFAULT_CLUSTER } from '../../../lib/schemas/clusters';
 import { LagSampler, type RoundResult } from '../../../worker/sampler/lag-sampler';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
 import { summarizeLatency } from '../stats';
@@ -62,6 +63,7 @@ export async function runSamplerScale(spec: ChildSpec): Promise<Measurement> {
     now: clock,
   });
   const sampler = new LagSampler({
+    cluster: DEFAULT_CLUSTER,
     reader: cluster,
     db,
     lock: null,

@@ -1,4 +1,4 @@
-// GET /api/groups/{groupId} - one group's partitions: lag, time lag, rates, owner, status, quarantine, commit prefix.
+// GET /api/groups/{groupId}?cluster= - one group's partitions: lag, time lag, rates, owner, status, quarantine, commit prefix.
 import { loadDashboardConfig } from '@/lib/config';
 import { ZGroupRouteParams } from '@/lib/schemas/common';
 import { analysisOptions } from '@/lib/server/analysis-options';
@@ -6,6 +6,7 @@ import { respond, routeParams } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
 import { getGroupDetail } from '@/lib/server/get-group-detail';
 import { authorize } from '@/lib/server/auth/request-auth';
+import { requestedCluster } from '@/lib/server/request-cluster';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,6 +14,12 @@ export async function GET(request: Request, { params }: { params: Promise<{ grou
   return respond(async () => {
     await authorize(request, 'viewer');
     const { groupId } = await routeParams(ZGroupRouteParams, params);
-    return getGroupDetail(serverDatabase(), groupId, analysisOptions(loadDashboardConfig()));
+    const config = loadDashboardConfig();
+    return getGroupDetail(
+      serverDatabase(),
+      requestedCluster(request, config.clusters),
+      groupId,
+      analysisOptions(config),
+    );
   });
 }

@@ -1,4 +1,4 @@
-// GET /api/groups/{groupId}/advice - capacity plan ("scale consumers to N, catch up in T") with what-if curve, and advice.
+// GET /api/groups/{groupId}/advice?cluster= - capacity plan ("scale consumers to N, catch up in T") with what-if curve, and advice.
 import { loadDashboardConfig } from '@/lib/config';
 import { ZGroupRouteParams } from '@/lib/schemas/common';
 import { analysisOptions } from '@/lib/server/analysis-options';
@@ -6,6 +6,7 @@ import { respond, routeParams } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
 import { getGroupAdvice } from '@/lib/server/get-group-advice';
 import { authorize } from '@/lib/server/auth/request-auth';
+import { requestedCluster } from '@/lib/server/request-cluster';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,6 +14,12 @@ export async function GET(request: Request, { params }: { params: Promise<{ grou
   return respond(async () => {
     await authorize(request, 'viewer');
     const { groupId } = await routeParams(ZGroupRouteParams, params);
-    return getGroupAdvice(serverDatabase(), groupId, analysisOptions(loadDashboardConfig()));
+    const config = loadDashboardConfig();
+    return getGroupAdvice(
+      serverDatabase(),
+      requestedCluster(request, config.clusters),
+      groupId,
+      analysisOptions(config),
+    );
   });
 }

@@ -1,10 +1,12 @@
-// GET /api/groups/{groupId}/lag?range=|from=&to=&step= - per-partition lag, time lag and rate series for charts.
+// GET /api/groups/{groupId}/lag?range=|from=&to=&step=[&cluster=] - per-partition lag, time lag and rate series for charts.
+import { loadDashboardConfig } from '@/lib/config';
 import { ZGroupRouteParams } from '@/lib/schemas/common';
 import { ZLagSeriesQuery } from '@/lib/schemas/groups';
-import { queryOf, respond, routeParams } from '@/lib/server/api-response';
+import { respond, routeParams } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
 import { getLagSeries, resolveSeriesWindow } from '@/lib/server/get-lag-series';
 import { authorize } from '@/lib/server/auth/request-auth';
+import { queryWithoutCluster, requestedCluster } from '@/lib/server/request-cluster';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,7 +14,8 @@ export async function GET(request: Request, { params }: { params: Promise<{ grou
   return respond(async () => {
     await authorize(request, 'viewer');
     const { groupId } = await routeParams(ZGroupRouteParams, params);
-    const window = resolveSeriesWindow(ZLagSeriesQuery.parse(queryOf(request)), Date.now());
-    return getLagSeries(serverDatabase(), groupId, window);
+    const cluster = requestedCluster(request, loadDashboardConfig().clusters);
+    const window = resolveSeriesWindow(ZLagSeriesQuery.parse(queryWithoutCluster(request)), Date.now());
+    return getLagSeries(serverDatabase(), cluster, groupId, window);
   });
 }

@@ -1,0 +1,125 @@
+'use client';
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  ZDeadLetterCounts,
+  ZDeadLetterFilter,
+  ZDeadLetterMatches,
+  ZDeadLettersResponse,
+  ZRedriveJob,
+  ZRedriveJobsResponse,
+  type TDeadLetterFilter,
+  type TRedriveControl,
+  type TRedriveRequest,
+} from '@/lib/schemas/dead-letters';
+import { fetchJson } from '../api-client';
+import { queryKeys } from '../query-keys';
+
+/** The filter fields as the page's form holds them (empty: not set). */
+export interface DeadLetterFilterForm {
+  sourceTopic: string;
+  sourcePartition: string;
+  errorClass: string;
+  key: string;
+  from: string;
+  to: string;
+}
+
+export const EMPTY_FILTER: DeadLetterFilterForm = {
+  sourceTopic: '',
+  sourcePartition: '',
+  errorClass: '',
+  key: '',
+  from: '',
+  to: '',
+};
+
+/** The filter as query parameters; datetime-local inputs are local times, sent as UTC ISO. */
+export function filterParams(filter: DeadLetterFilterForm): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(filter)) {
+    if (value.trim() === '') continue;
+    params.set(name, name === 'from' || name === 'to' ? new Date(value).toISOString() : value.trim());
+  }
+  return params;
+}
+
+/** The filter as a redrive request carries it (throws a ZodError naming a bad field). */
+export function filterBody(filter: DeadLetterFilterForm): TDeadLetterFilter {
+  const { sourcePartition, ...rest } = Object.fromEntries(filterParams(filter));
+  return ZDeadLetterFilter.parse({
+    ...rest,
+    ...(sourcePartition === undefined ? {} : { sourcePartition: Number(sourcePartition) }),
+  });
+}
+
+/** One page of dead letters for the filter, from `cursor` (undefined: the newest). */
+export function useDeadLetters(filter: DeadLetterFilterForm, cursor: string | undefined, refreshMs: number) {
+  const params = filterParams(filter);
+  if (cursor) params.set('cursor', cursor);
+  const query = params.toString();
+  return useQuery({
+    queryKey: queryKeys.deadLetters(query),
+    queryFn: ({ signal }) => fetchJson(`/api/dead-letters?${query}`, ZDeadLettersResponse, { signal }),
+    refetchInterval: refreshMs,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useDeadLetterCounts(refreshMs: number) {
+  return useQuery({
+    queryKey: queryKeys.deadLetterCounts(),
+    queryFn: ({ signal }) => fetchJson('/api/dead-letters/counts', ZDeadLetterCounts, { signal }),
+    refetchInterval: Math.max(refreshMs, 10_000),
+  });
+}
+
+/** Poll interval while a redrive is pending or running, so its progress moves visibly. */
+export const REDRIVE_FOLLOW_MS = 1_000;
+
+/** Redrive jobs; polled every `refreshMs`, or every REDRIVE_FOLLOW_MS while one is pending or running. */
+export function useRedrives(refreshMs: number) {
+  return useQuery({
+    queryKey: queryKeys.redrives(),
+    queryFn: ({ signal }) => fetchJson('/api/dead-letters/redrives', ZRedriveJobsResponse, { signal }),
+    refetchInterval: (query) =>
+      query.state.data?.jobs.some((j) => j.status === 'pending' || j.status === 'running')
+        ? Math.min(REDRIVE_FOLLOW_MS, refreshMs)
+        : refreshMs,
+  });
+}
+
+/** How many records a redrive of the filter would send (the count the confirmation names); only when `enabled`. */
+export function useMatches(filter: DeadLetterFilterForm, enabled: boolean) {
+  const query = filterParams(filter).toString();
+  return useQuery({
+    queryKey: queryKeys.deadLetterMatches(query),
+    queryFn: ({ signal }) => fetchJson(`/api/dead-letters/matches?${query}`, ZDeadLetterMatches, { signal }),
+    enabled,
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
+const postJson = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+export function useRequestRedrive() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (request: TRedriveRequest) => fetchJson('/api/dead-letters/redrives', ZRedriveJob, postJson(request)),
+    onSettled: () => void client.invalidateQueries({ queryKey: ['dead-letters'] }),
+  });
+}
+
+export function useControlRedrive() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, control }: { id: string; control: TRedriveControl }) =>
+      fetchJson(`/api/dead-letters/redrives/${encodeURIComponent(id)}`, ZRedriveJob, postJson(control)),
+    onSettled: () => void client.invalidateQueries({ queryKey: queryKeys.redrives() }),
+  });
+}

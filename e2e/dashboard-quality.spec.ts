@@ -1,0 +1,245 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { childProcessEnv } from '../lib/config';
+import { uniqueName } from '../scripts/lib/unique-name';
+import { OPERATOR } from './credentials';
+import { ROOT, signIn } from './support';
+
+// The dashboard as a viewer meets it, on seeded history (two days of 5-second samples on 12 partitions, one
+// held; a 1,000-partition group): axe on every page, layout at 1440, 390 and 360 px, the charts' ticks, zone
+// switch, legend, picker and zoom, the sortable paged table, the theme, the 404, and a keyboard-only
+// quarantine action. Screenshots land in docs/screenshots/ (committed; look at them when the UI changes).
+
+const SHOTS = path.join(ROOT, 'docs', 'screenshots');
+const groups = { main: uniqueName('ui-orders'), wide: uniqueName('ui-clicks') };
+/** The seed runs as a child process: Playwright cannot load the Prisma client its rollup uses. */
+const seed = (mode: '--add' | '--remove') =>
+  execFileSync('npx', ['tsx', 'scripts/lighthouse/seed-dashboard.ts', mode, groups.main, groups.wide], {
+    cwd: ROOT,
+    env: childProcessEnv(),
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+const groupPath = (g: string) => `/groups/${encodeURIComponent(g)}`;
+
+test.beforeAll(() => {
+  test.setTimeout(180_000);
+  mkdirSync(SHOTS, { recursive: true });
+  seed('--add');
+});
+
+test.afterAll(() => {
+  seed('--remove');
+});
+
+const PAGES: Array<{ name: string; path: () => string; ready: (page: Page) => Promise<void> }> = [
+  {
+    name: 'overview',
+    path: () => '/',
+    ready: (page) => expect(page.locator(`[data-testid="group-row"][data-group-id="${groups.main}"]`)).toBeVisible(),
+  },
+  {
+    name: 'group',
+    path: () => groupPath(groups.main),
+    ready: async (page) => {
+      await expect(page.getByTestId('partition-row')).toHaveCount(12);
+      await expect(page.getByTestId('legend-item').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'quarantine',
+    path: () => '/quarantine',
+    ready: (page) => expect(quarantineCard(page)).toBeVisible(),
+  },
+  {
+    name: 'rebalances',
+    path: () => '/rebalances',
+    ready: (page) => expect(page.getByRole('heading', { level: 1 })).toBeVisible(),
+  },
+  {
+    name: 'alerts',
+    path: () => '/alerts',
+    ready: (page) => expect(page.getByRole('heading', { level: 1 })).toBeVisible(),
+  },
+  {
+    name: 'audit',
+    path: () => '/audit',
+    ready: (page) => expect(page.getByRole('heading', { level: 1 })).toBeVisible(),
+  },
+  {
+    name: 'not-found',
+    path: () => '/no-such-page',
+    ready: (page) => expect(page.getByTestId('not-found')).toBeVisible(),
+  },
+];
+
+function quarantineCard(page: Page) {
+  return page.locator(`[data-testid="quarantine-card"][data-group-id="${groups.main}"][data-partition="7"]`);
+}
+
+/** No element wider than the viewport makes the page itself scroll sideways. */
+async function pageOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+test('every page: no serious or critical axe violation, no sideways scroll at 390 or 360 px, screenshots at 1440 and 390 px', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, OPERATOR, '/');
+  for (const p of PAGES) {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const response = await page.goto(p.path());
+    expect(response?.status(), p.name).toBe(p.name === 'not-found' ? 404 : 200);
+    await p.ready(page);
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const serious = axe.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(serious, `axe on ${p.name}`).toEqual([]);
+    await page.screenshot({ path: path.join(SHOTS, `${p.name}-1440.png`), fullPage: true });
+    for (const width of [390, 360]) {
+      await page.setViewportSize({ width, height: 844 });
+      await p.ready(page);
+      expect(await pageOverflow(page), `${p.name} at ${width} px`).toBeLessThanOrEqual(0);
+      if (width === 390) await page.screenshot({ path: path.join(SHOTS, `${p.name}-390.png`), fullPage: true });
+    }
+  }
+});
+
+test('on a phone the navigation folds behind Menu and Sign out stays on screen', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, OPERATOR, '/');
+  const quarantineLink = page.getByRole('link', { name: /^Quarantine/ });
+  await expect(quarantineLink).toBeHidden();
+  await page.getByTestId('nav-toggle').click();
+  await expect(page.getByTestId('nav-toggle')).toHaveAttribute('aria-expanded', 'true');
+  await quarantineLink.click();
+  await expect(page).toHaveURL(/\/quarantine$/);
+  await expect(quarantineLink).toBeHidden();
+  const signOut = await page.getByRole('button', { name: 'Sign out', exact: true }).boundingBox();
+  expect(signOut).not.toBeNull();
+  expect(signOut!.x + signOut!.width).toBeLessThanOrEqual(390);
+});
+
+test('charts: round 24-hour ticks, a UTC switch kept across reloads, legends that hide, top-N picker, drag to zoom and reset', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, OPERATOR, groupPath(groups.main));
+  const charts = page.getByTestId('lag-charts');
+  await expect(charts.getByTestId('legend-item').first()).toBeVisible();
+  // 15 minutes of 5 s samples: x ticks every few whole minutes, 24-hour "HH:MM"; y ticks at round durations.
+  const timeChart = charts.locator('.chart').first();
+  const labels = () => timeChart.locator('svg text').allTextContents();
+  await expect.poll(async () => (await labels()).filter((t) => /^\d\d:\d\d/.test(t)).length).toBeGreaterThanOrEqual(3);
+  const texts = await labels();
+  const ticks = texts.filter((t) => /^\d\d:\d\d/.test(t));
+  for (const t of ticks) expect(t).toMatch(/^([01]\d|2[0-3]):[0-5][05]$/);
+  const yTicks = texts.filter((t) => !/^\d\d:\d\d/.test(t) && t !== '0');
+  expect(yTicks.length).toBeGreaterThan(0);
+  for (const t of yTicks) expect(t).toMatch(/^(\d+(ms|s|m|h|d))+$/);
+
+  // The zone switch: UTC is shown on the chart, and kept after a reload (localStorage).
+  await page.getByTestId('time-zone-toggle').click();
+  await expect(charts.getByTestId('chart-zone')).toContainText('Times in UTC (24 h)');
+  await page.reload();
+  await expect(page.getByTestId('time-zone-toggle')).toHaveText('UTC');
+  await expect(charts.getByTestId('chart-zone')).toContainText('Times in UTC');
+
+  // The default draws the top 8 of 12 by time lag; partition 7 (ten times the lag) leads the legend.
+  const legend = charts.getByRole('group', { name: /Partitions drawn/ }).getByTestId('legend-item');
+  await expect(legend).toHaveCount(8);
+  await expect(legend.first()).toHaveText(/-7$/);
+  await expect(timeChart.locator('.recharts-line')).toHaveCount(8);
+  await legend.first().click();
+  await expect(legend.first()).toHaveAttribute('aria-pressed', 'false');
+  await expect(timeChart.locator('.recharts-line')).toHaveCount(7);
+  await legend.first().click();
+  await expect(timeChart.locator('.recharts-line')).toHaveCount(8);
+  await charts.getByTestId('partition-top').selectOption('5');
+  await expect(legend).toHaveCount(5);
+
+  // Drag across the chart: every chart shows the span, and Reset zoom brings the range back.
+  const box = (await timeChart.locator('.recharts-surface').boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.move(box.x + box.width * 0.7, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await expect(charts.getByTestId('zoom-reset')).toBeVisible();
+  const zoomedTicks = (await labels()).filter((t) => /^\d\d:\d\d/.test(t));
+  expect(zoomedTicks.length).toBeGreaterThan(0);
+  for (const t of zoomedTicks) expect(t).toMatch(/^\d\d:\d\d(:\d\d)?$/);
+  await charts.getByTestId('zoom-reset').click();
+  await expect(charts.getByTestId('zoom-reset')).toHaveCount(0);
+
+  // The 7-day range reads rollups; two days are seeded, so it draws them and says nothing is stored before.
+  await charts.getByText('7d', { exact: true }).click();
+  await expect(charts.getByTestId('chart-coverage')).toContainText('Nothing stored before');
+});
+
+test('partition table: sorts by any measure, worst first, and pages a 1,000-partition group', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, OPERATOR, groupPath(groups.wide));
+  const rows = page.getByTestId('partition-row');
+  await expect(rows).toHaveCount(100);
+  await expect(page.getByTestId('partition-pager')).toContainText('Rows 1–100 of 1000');
+  await page.getByTestId('sort-lag').click();
+  await expect(page.getByRole('columnheader', { name: /Lag/ }).first()).toHaveAttribute('aria-sort', 'descending');
+  const lags = (await page.getByTestId('partition-lag').allTextContents()).map((t) => Number(t.replace(/[^\d]/g, '')));
+  expect(lags).toHaveLength(100);
+  expect(lags).toEqual([...lags].sort((a, b) => b - a));
+  expect(lags[0]).toBeGreaterThan(lags[99]!);
+  await page.getByTestId('partition-pager').getByRole('button', { name: 'Next →' }).click();
+  await expect(page.getByTestId('partition-pager')).toContainText('Rows 101–200 of 1000');
+  const next = (await page.getByTestId('partition-lag').allTextContents()).map((t) => Number(t.replace(/[^\d]/g, '')));
+  expect(next[0]).toBeLessThanOrEqual(lags[99]!);
+});
+
+test('theme: light follows prefers-color-scheme, the choice overrides it; the 404 page is themed', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await signIn(page, OPERATOR, '/');
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(await background()).toBe('rgb(246, 248, 250)');
+  await page.getByTestId('theme-select').selectOption('dark');
+  expect(await background()).toBe('rgb(13, 17, 23)');
+  await page.goto('/no-such-page');
+  await expect(page.getByTestId('not-found')).toContainText('Page not found');
+  expect(await background()).toBe('rgb(13, 17, 23)');
+  await page.getByTestId('theme-select').selectOption('system');
+  expect(await background()).toBe('rgb(246, 248, 250)');
+});
+
+test('keyboard only: from the top of the Quarantine page to a requested resume, without the mouse', async ({
+  page,
+}) => {
+  await signIn(page, OPERATOR, '/quarantine');
+  const card = quarantineCard(page);
+  await expect(card).toBeVisible();
+  const resume = card.getByRole('button', { name: 'Resume…' });
+  let reached = false;
+  for (let i = 0; i < 120 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await resume.evaluate((el) => el === document.activeElement);
+  }
+  expect(reached, 'Tab reaches the Resume button').toBe(true);
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('textbox', { name: /Reason/ })).toBeFocused();
+  await page.keyboard.type('e2e: keyboard-only resume of the held record');
+  const submit = dialog.getByRole('button', { name: /^Resume/ });
+  let onSubmit = false;
+  for (let i = 0; i < 20 && !onSubmit; i++) {
+    await page.keyboard.press('Tab');
+    onSubmit = await submit.evaluate((el) => el === document.activeElement);
+  }
+  expect(onSubmit, 'Tab reaches the submit button').toBe(true);
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  // No worker owns the seeded group, so the request waits for one: it was sent and is shown.
+  await expect(page.getByTestId('command-progress').first()).toHaveAttribute('data-state', /pending|waiting/);
+});

@@ -1,0 +1,122 @@
+// npm run lighthouse - Lighthouse (mobile profile, Debian Chromium) against the built dashboard: seeds the
+// database named by DATABASE_URL (it must end in `_ui` or `_lighthouse`; scripts/lighthouse/seed-dashboard.ts),
+// starts `next start` on WARDEN_TEST_PORT_BASE + 200, signs in, and prints performance, accessibility and
+// best-practices scores per page, plus the largest contentful paint and total blocking time. Needs a
+// `next build` first. A measurement, not a test: it fails only when a page cannot be audited.
+//   npm run lighthouse [-- --skip-seed] [-- --only /groups/orders-pipeline]
+import { spawn } from 'node:child_process';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { childProcessEnv, loadConfig } from '../../lib/config';
+import { E2E_ACCESS_ENV, OPERATOR } from '../../e2e/credentials';
+import { eventually } from '../lib/eventually';
+import { seedDashboard, SEEDED_GROUP } from './seed-dashboard';
+
+const ROOT = path.resolve(__dirname, '../..');
+const PAGES = ['/', `/groups/${SEEDED_GROUP}`, '/quarantine', '/rebalances', '/alerts', '/audit', '/no-such-page'];
+
+interface Scores {
+  page: string;
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  lcpMs: number;
+  tbtMs: number;
+}
+
+async function signInCookie(baseUrl: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseUrl },
+    body: JSON.stringify({ name: OPERATOR.name, password: OPERATOR.password }),
+  });
+  if (!response.ok) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
+  const cookie = response.headers.get('set-cookie');
+  if (!cookie) throw new Error('sign-in set no cookie');
+  return cookie.split(';')[0]!;
+}
+
+async function audit(baseUrl: string, page: string, cookie: string): Promise<Scores> {
+  // Both are ES modules only; imported where used so this script stays CommonJS like the others.
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const chrome = await chromeLauncher.launch({
+    chromePath: '/usr/bin/chromium',
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-quic'],
+  });
+  try {
+    const result = await lighthouse(
+      `${baseUrl}${page}`,
+      {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices'],
+        extraHeaders: { Cookie: cookie },
+      },
+      undefined,
+    );
+    if (!result) throw new Error(`lighthouse returned nothing for ${page}`);
+    const { categories, audits } = result.lhr;
+    const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+    return {
+      page,
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      bestPractices: score('best-practices'),
+      lcpMs: Math.round(audits['largest-contentful-paint']?.numericValue ?? NaN),
+      tbtMs: Math.round(audits['total-blocking-time']?.numericValue ?? NaN),
+    };
+  } finally {
+    chrome.kill();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const config = loadConfig();
+  const skipSeed = argv.includes('--skip-seed');
+  const only = argv.includes('--only') ? [argv[argv.indexOf('--only') + 1]!] : PAGES;
+  if (!skipSeed) await seedDashboard(config.DATABASE_URL, (line) => console.log(line));
+  const port = config.WARDEN_TEST_PORT_BASE + 200;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const server = spawn('npx', ['next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+    env: childProcessEnv({ ...E2E_ACCESS_ENV, DATABASE_URL: config.DATABASE_URL }),
+  });
+  try {
+    await eventually(
+      `the dashboard on ${baseUrl}`,
+      () =>
+        fetch(`${baseUrl}/sign-in`).then(
+          (r) => (r.ok ? true : undefined),
+          () => undefined,
+        ),
+      60_000,
+    );
+    const cookie = await signInCookie(baseUrl);
+    const rows: Scores[] = [];
+    for (const page of only) {
+      const row = await audit(baseUrl, page, cookie);
+      rows.push(row);
+      console.log(
+        `${row.page.padEnd(28)} performance ${row.performance}  accessibility ${row.accessibility}  best practices ${row.bestPractices}  LCP ${row.lcpMs} ms  TBT ${row.tbtMs} ms`,
+      );
+    }
+    const out = path.join(ROOT, '.warden', 'lighthouse.json');
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(out, JSON.stringify(rows, null, 2));
+    console.log(`scores written to ${out}`);
+  } finally {
+    if (server.pid !== undefined) process.kill(-server.pid, 'SIGTERM');
+  }
+}
+
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (error: Error) => {
+    console.error(error.message);
+    process.exit(1);
+  },
+);
