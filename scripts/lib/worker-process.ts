@@ -43,11 +43,18 @@ export class WorkerProcess {
   }
 
   async ready(): Promise<boolean> {
+    return (await this.readiness()).ready;
+  }
+
+  /** What /readyz answers: 200 is ready; its detail, or why it could not be asked. */
+  async readiness(): Promise<{ ready: boolean; detail: string }> {
     try {
       const response = await fetch(`http://127.0.0.1:${this.port}/readyz`);
-      return response.status === 200;
-    } catch {
-      return false;
+      const body = (await response.json().catch(() => ({}))) as { detail?: unknown };
+      const detail = typeof body.detail === 'string' ? body.detail : `HTTP ${response.status}`;
+      return { ready: response.status === 200, detail };
+    } catch (error) {
+      return { ready: false, detail: `unreachable: ${error instanceof Error ? error.message : String(error)}` };
     }
   }
 

@@ -69,6 +69,7 @@ import type {
   StallInfo,
   TimerHandle,
   TopicPartition,
+  WorkProgress,
 } from './types';
 
 export type { ConsumerCoreOptions } from './consumer-core-options';
@@ -128,6 +129,7 @@ export class ConsumerCore<T> {
   private pumpRequested = false;
 
   private readonly counters: CoreCounters = zeroCounters();
+  private lastCompletedAtMs: number | null = null;
 
   constructor(options: ConsumerCoreOptions<T>) {
     this.settings = resolveCoreSettings(options);
@@ -614,6 +616,7 @@ export class ConsumerCore<T> {
   private completeEntry(entry: RecordEntry<T>, outcome: CompletionOutcome): void {
     if (!entry.owner.complete(entry)) return;
     countCompletion(this.counters, outcome);
+    this.lastCompletedAtMs = this.clock.now();
     const owner = entry.owner;
     this.emit({
       type: 'completed',
@@ -1060,6 +1063,20 @@ export class ConsumerCore<T> {
       partitions,
       counters: { ...this.counters },
     };
+  }
+
+  /** What readiness needs to tell held-but-stuck work from idleness; walks every tracked record. */
+  workProgress(): WorkProgress {
+    let heldRecords = 0;
+    let heldSinceMs: number | null = null;
+    for (const partition of this.partitions.values()) {
+      if (partition.quarantine !== null) continue;
+      const oldest = partition.oldestUnfinished();
+      if (!oldest) continue;
+      heldRecords += partition.unfinishedCount();
+      if (heldSinceMs === null || oldest.deliveredAtMs < heldSinceMs) heldSinceMs = oldest.deliveredAtMs;
+    }
+    return { heldRecords, heldSinceMs, lastCompletedAtMs: this.lastCompletedAtMs };
   }
 
   private emit(event: CoreEvent): void {

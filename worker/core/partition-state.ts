@@ -259,6 +259,15 @@ export class PartitionState<E extends TrackedRecord<E>> {
     return undefined;
   }
 
+  /** Unfinished records (not complete, not released); walks every tracked record. */
+  unfinishedCount(): number {
+    let count = 0;
+    for (let index = this.entriesStart; index < this.entries.length; index++) {
+      if (this.entries[index]!.isUnfinished) count++;
+    }
+    return count;
+  }
+
   /**
    * The commit this partition needs now, or null when the broker already has it: one past the completed
    * prefix of the delivered records (nextCommitOffset's rule, computed over `entries` directly), with the

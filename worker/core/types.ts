@@ -177,6 +177,19 @@ export interface StallInfo {
   attempts: number;
 }
 
+/**
+ * Whether the core moves the work it holds (readiness reads it). Quarantined partitions are left out: their
+ * records are held on purpose until an operator acts.
+ */
+export interface WorkProgress {
+  /** Unfinished records (waiting, running or in a retry delay) of owned partitions not in quarantine. */
+  heldRecords: number;
+  /** Delivery time of the oldest of them: the work has been held at least since then; null when none. */
+  heldSinceMs: number | null;
+  /** When the core last completed a record (any outcome), null before the first. */
+  lastCompletedAtMs: number | null;
+}
+
 export interface PartitionSnapshot {
   topic: string;
   partition: number;

@@ -444,6 +444,95 @@ describe('WardenConsumer over a fake kafkajs: readiness', () => {
   });
 });
 
+describe('WardenConsumer over a fake kafkajs: readiness of held work', () => {
+  /** A handler whose calls finish only when the test says so (a produce waiting for acks=all). */
+  function heldHandler() {
+    const open: Array<() => void> = [];
+    const handle = () => new Promise<void>((resolve) => open.push(resolve));
+    return {
+      handle,
+      finishOne: () => open.shift()?.(),
+      get open() {
+        return open.length;
+      },
+    };
+  }
+
+  async function heartbeatFor(s: Setup, kafkajs: FakeKafkajsConsumer, ms: number) {
+    for (let elapsed = 0; elapsed < ms; elapsed += 5_000) {
+      await s.clock.tick(Math.min(5_000, ms - elapsed));
+      kafkajs.heartbeat();
+    }
+  }
+
+  it('turns not ready when records are held and none completes for the window, though heartbeats flow', async () => {
+    const handler = heldHandler();
+    const s = setup({ handle: handler.handle, ordering: 'unordered' });
+    const kafkajs = await startAndJoin(s);
+    await deliver(kafkajs, 0, [0, 1, 2]);
+    await heartbeatFor(s, kafkajs, 20_000);
+    expect(s.consumer.readiness().ready).toBe(true);
+    await heartbeatFor(s, kafkajs, 1_000);
+    expect(s.consumer.readiness()).toEqual({
+      ready: false,
+      detail: '3 record(s) waiting, none completed for 21 s',
+    });
+    handler.finishOne();
+    await flushMicrotasks();
+    expect(s.consumer.readiness().ready).toBe(true);
+    expect(s.consumer.restartCount).toBe(0);
+    while (handler.open > 0) handler.finishOne();
+    await s.consumer.stop(1_000);
+  });
+
+  it('stays ready with a slow handler that keeps completing, and when idle for long', async () => {
+    const handler = heldHandler();
+    const s = setup({ handle: handler.handle, ordering: 'partition' });
+    const kafkajs = await startAndJoin(s, { [TOPIC]: [0] });
+    await deliver(kafkajs, 0, [0, 1, 2, 3, 4]);
+    for (let done = 0; done < 5; done++) {
+      await heartbeatFor(s, kafkajs, 15_000);
+      expect(s.consumer.readiness().ready).toBe(true);
+      handler.finishOne();
+      await flushMicrotasks();
+    }
+    await heartbeatFor(s, kafkajs, 120_000);
+    expect(s.consumer.readiness().ready).toBe(true);
+    await s.consumer.stop(1_000);
+  });
+
+  it('stays ready while one partition is stuck and others complete: that is the stall report, not readiness', async () => {
+    const stuck = heldHandler();
+    const stalls: number[][] = [];
+    const s = setup({
+      ordering: 'partition',
+      stallThresholdMs: 30_000,
+      handle: (value) => (value.startsWith('0@') ? stuck.handle() : Promise.resolve()),
+      onStalls: (found) => stalls.push(found.map((stall) => stall.partition)),
+    });
+    const kafkajs = await startAndJoin(s);
+    await deliver(kafkajs, 0, [0]);
+    for (let offset = 0; offset < 12; offset++) {
+      await heartbeatFor(s, kafkajs, 5_000);
+      await deliver(kafkajs, 1, [offset]);
+    }
+    expect(s.consumer.readiness().ready).toBe(true);
+    expect(stalls.at(-1)).toEqual([0]);
+    stuck.finishOne();
+    await s.consumer.stop(1_000);
+  });
+
+  it('stays ready while a quarantined partition holds its records on purpose', async () => {
+    const s = setup({ invalidOffsets: ['1'], ordering: 'partition' });
+    const kafkajs = await startAndJoin(s);
+    await deliver(kafkajs, 1, [0, 1, 2, 3]);
+    expect(s.consumer.core.snapshot().partitions.find((p) => p.partition === 1)?.quarantine).not.toBeNull();
+    await heartbeatFor(s, kafkajs, 120_000);
+    expect(s.consumer.readiness().ready).toBe(true);
+    await s.consumer.stop(1_000);
+  });
+});
+
 describe('WardenConsumer over a fake kafkajs: rebalance timing', () => {
   it('measures every stop on the injected clock: first join, rebalance, crash, rebuild', async () => {
     const s = setup();

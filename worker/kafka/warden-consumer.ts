@@ -24,7 +24,11 @@ export type WardenConsumerOptions<T> = Omit<ConsumerCoreOptions<T>, 'source' | '
   /** Shared admin client for reading commit metadata; one is created when omitted. */
   admin?: KafkajsAdmin;
   logger?: ConsumerLogger;
-  /** Ready only while fetches or heartbeats happened within this window. Default 20 s. */
+  /**
+   * Ready only while fetches or heartbeats happened within this window and, while the core holds unfinished
+   * records outside quarantine, some record completed within it. Keep it above the longest handler call
+   * when calls are that long. Default 20 s.
+   */
   readinessWindowMs?: number;
   /** With no progress for this long, the kafkajs consumer is torn down and rebuilt. Default 45 s. */
   restartAfterMs?: number;
@@ -163,13 +167,15 @@ export class WardenConsumer<T> {
 
   /**
    * Ready only while the consume loop demonstrably makes progress: a join, fetch or heartbeat within the
-   * window. A fatal core, a crash not yet followed by a join, or silence all report not ready, so a consumer
-   * that stopped polling is never reported healthy.
+   * window, and a completion within it while records are held. A fatal core, a crash not yet followed by a
+   * join, silence, or held work that completes nothing all report not ready, so a consumer that stopped
+   * polling or cannot finish anything is never reported healthy.
    */
   readiness(): Readiness {
     return this.readinessTracker.readiness({
       fatalReason: this.core.fatalReason,
       assignedPartitions: this.adapter.assignment.length,
+      work: this.core.workProgress(),
     });
   }
 
