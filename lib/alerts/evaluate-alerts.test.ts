@@ -178,6 +178,27 @@ describe('evaluateAlerts', () => {
     expect(alert.worstTimeLag?.ms).toBe(450_000);
   });
 
+  it('opens an episode that starts where a closed one started under a free id, the same on a replay', () => {
+    const held: GroupObservation = {
+      ...okGroup('orders'),
+      status: 'QUARANTINED',
+      quarantined: [{ topic: 't', partition: 0, offset: '5', reason: 'invalid JSON', sinceMs: T0 - 1_000 }],
+    };
+    const evaluate = (closedIds?: ReadonlySet<string>) =>
+      evaluateAlerts({
+        observation: observation(T0, [held]),
+        previous: [],
+        silences: [],
+        settings: EMPTY_ALERT_SETTINGS,
+        closedIds,
+      }).open.find((a) => a.condition === 'partition-quarantined')!.id;
+    const base = evaluate();
+    expect(base).toMatch(new RegExp(`:${T0 - 1_000}$`));
+    expect(evaluate(new Set([base]))).toBe(`${base}:2`);
+    expect(evaluate(new Set([base, `${base}:2`]))).toBe(`${base}:3`);
+    expect(evaluate(new Set([base]))).toBe(evaluate(new Set([base])));
+  });
+
   it('groups quarantined partitions into one alert and says who released them', () => {
     const held: GroupObservation = {
       ...okGroup('orders'),

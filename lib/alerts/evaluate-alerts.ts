@@ -139,6 +139,12 @@ export function evaluateAlerts(input: {
   previous: readonly OpenAlert[];
   silences: readonly Silence[];
   settings: AlertSettingsTable;
+  /**
+   * Ids already taken by closed (resolved or dropped) alerts. A new alert's id is `<key>:<active since>`; an
+   * episode that closes and opens again with the same start (a quarantine alert dropped while pending, then
+   * found again with the quarantine's unchanged `since`) gets the next free `:<n>` suffix instead.
+   */
+  closedIds?: ReadonlySet<string>;
 }): AlertEvaluation {
   const { observation, settings } = input;
   const nowMs = observation.nowMs;
@@ -194,7 +200,7 @@ export function evaluateAlerts(input: {
     }
     const activeSinceMs = before?.activeSinceMs ?? Math.min(finding.sinceMs ?? nowMs, nowMs);
     let alert: OpenAlert = {
-      id: before?.id ?? `${key}:${activeSinceMs}`,
+      id: before?.id ?? freeAlertId(`${key}:${activeSinceMs}`, input.closedIds),
       condition,
       groupId,
       phase: before?.phase ?? 'pending',
@@ -311,4 +317,12 @@ function releaseReasons(observation: AlertObservation, alert: OpenAlert): string
   return (observation.releases ?? [])
     .filter((r) => r.groupId === alert.groupId)
     .map((r) => `${r.topic}-${r.partition} released: ${r.action} by ${r.requestedBy}`);
+}
+
+/** `base`, or `base:2`, `base:3`… when closed alerts hold the lower ones; deterministic, so a replay agrees. */
+function freeAlertId(base: string, closedIds: ReadonlySet<string> | undefined): string {
+  if (!closedIds?.has(base)) return base;
+  let n = 2;
+  while (closedIds.has(`${base}:${n}`)) n++;
+  return `${base}:${n}`;
 }

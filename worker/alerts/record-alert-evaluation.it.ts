@@ -5,6 +5,7 @@ import type { AlertPayloadV1 } from '../../lib/alerts/alert-payload';
 import type { Database } from '../../lib/db';
 import { testDatabase } from '../../test-support/database';
 import { uniqueName } from '../../test-support/integration';
+import { alertKey } from '../../lib/alerts/evaluate-alerts';
 import { observeForAlerts, recordAlertEvaluation, type AlertEvaluationContext } from './record-alert-evaluation';
 
 // Evaluation on the real Postgres: group statuses read through listGroups (what the overview shows), the
@@ -240,5 +241,56 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     });
     await evaluate(t0 + 5_000);
     expect((await db.alert.findUniqueOrThrow({ where: { id: alert.id } })).phase).toBe('resolved');
+  });
+
+  it('opens a quarantine alert again after its pending episode was dropped, though the quarantine kept its start', async () => {
+    const groupId = uniqueName('alert-reopen');
+    const sinceMs = Date.UTC(2026, 11, 1, 9, 0, 0);
+    const held = (nowMs: number, quarantined: boolean) => ({
+      nowMs,
+      groups: [
+        {
+          groupId,
+          status: quarantined ? ('QUARANTINED' as const) : ('OK' as const),
+          reasons: [],
+          worstTimeLag: null,
+          timeLagObjectiveMs: 300_000,
+          quarantined: quarantined
+            ? [{ topic: `${groupId}-t`, partition: 0, offset: '5', reason: 'invalid JSON', sinceMs }]
+            : [],
+        },
+      ],
+      sampler: healthy,
+      workers: [],
+      workerStaleAfterMs: 15_000,
+    });
+    const base = `${alertKey('partition-quarantined', groupId)}:${sinceMs}`;
+    // The closed episode that holds the id a new one starting at the same time would take.
+    await db.alert.create({
+      data: {
+        id: base,
+        key: alertKey('partition-quarantined', groupId),
+        cluster: DEFAULT_CLUSTER,
+        condition: 'partition-quarantined',
+        groupId,
+        phase: 'dropped',
+        severity: 'warning',
+        activeSince: new Date(sinceMs),
+        summary: 'dropped while pending',
+        reasons: [],
+        updatedAt: new Date(sinceMs + 1_000),
+        resolvedAt: new Date(sinceMs + 1_000),
+      },
+    });
+    const evaluation = await recordAlertEvaluation(db, context, held(sinceMs + 10_000, true));
+    const reopened = evaluation.open.find((a) => a.groupId === groupId && a.condition === 'partition-quarantined')!;
+    expect(reopened.id).toBe(`${base}:2`);
+    expect((await db.alert.findUniqueOrThrow({ where: { id: `${base}:2` } })).phase).toBe('firing');
+    expect((await db.alert.findUniqueOrThrow({ where: { id: base } })).phase).toBe('dropped');
+    // The next round updates the reopened alert in place.
+    const next = await recordAlertEvaluation(db, context, held(sinceMs + 15_000, true));
+    expect(next.open.find((a) => a.groupId === groupId && a.condition === 'partition-quarantined')?.id).toBe(
+      `${base}:2`,
+    );
   });
 });

@@ -125,18 +125,31 @@ export async function recordAlertEvaluation(
         tx.alert.findMany({ where: { phase: { in: ['pending', 'firing'] } } }),
         tx.alertSilence.findMany({ where: { endsAt: { gt: now } } }),
       ]);
-      const evaluation = evaluateAlerts({
-        observation,
-        previous: openRows.map(openAlertFromRow),
-        silences: silences.map((s) => ({
-          id: s.id.toString(),
-          groupId: s.groupId,
-          condition: s.condition as AlertCondition | null,
-          endsAtMs: s.endsAt.getTime(),
-        })),
-        settings: context.settings,
-      });
+      const evaluate = (closedIds: ReadonlySet<string>) =>
+        evaluateAlerts({
+          observation,
+          previous: openRows.map(openAlertFromRow),
+          silences: silences.map((s) => ({
+            id: s.id.toString(),
+            groupId: s.groupId,
+            condition: s.condition as AlertCondition | null,
+            endsAtMs: s.endsAt.getTime(),
+          })),
+          settings: context.settings,
+          closedIds,
+        });
       const known = new Set(openRows.map((r) => r.id));
+      let evaluation = evaluate(new Set());
+      // A new alert whose id a closed alert of the same key already holds is evaluated again with those ids
+      // taken, so it opens under a free one instead of failing the whole round's transaction on the key.
+      const newKeys = evaluation.open.filter((a) => !known.has(a.id)).map((a) => alertKey(a.condition, a.groupId));
+      if (newKeys.length > 0) {
+        const closed = await tx.alert.findMany({
+          where: { key: { in: newKeys }, phase: { notIn: ['pending', 'firing'] } },
+          select: { id: true },
+        });
+        if (closed.length > 0) evaluation = evaluate(new Set(closed.map((r) => r.id)));
+      }
       for (const alert of evaluation.open) {
         const fields = alertFields(alert, now);
         if (known.has(alert.id)) await tx.alert.update({ where: { id: alert.id }, data: fields });
