@@ -290,6 +290,11 @@ test('redrive: an operator selects two records, gives a reason, confirms the cou
   await dialog.getByLabel('Reason (for the audit log)').fill(reason);
   await dialog.getByRole('button', { name: 'Redrive 2 records' }).click();
   await expect(dialog).toBeHidden();
+  // The request clears the selection.
+  await expect(page.getByRole('button', { name: 'Redrive selected (0)' })).toBeDisabled();
+  for (const p of chosen) {
+    await expect(page.getByRole('checkbox', { name: `Select ${DLQ_TOPIC}-0 @ ${p.dlqOffset}` })).not.toBeChecked();
+  }
 
   // The worker (not the dashboard) runs the job; its progress reaches done.
   const job = page.getByTestId('redrive-job').filter({ hasText: reason });
