@@ -347,9 +347,21 @@ test('redrive of everything a filter matches: the confirmation counts the matche
   const job = page.getByTestId('redrive-job').filter({ hasText: reason });
   await expect(job).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
   await expect(job.getByTestId('redrive-progress')).toHaveText('2 of 2 sent');
-  for (const p of [byName('not-json'), byName('broken-json')]) {
+  const matched = [byName('not-json'), byName('broken-json')];
+  for (const p of matched) {
     await expect(row(page, p).getByRole('cell').last()).toContainText(`by ${OPERATOR.name}, `);
   }
+  // Exactly the matched records went back: the source topic holds the two of the previous test and these two.
+  const onSource = await readTopic(kafka, sourceTopic, poisons.length + 1 + 4);
+  const ofMatched = new Set(matched.map((p) => `${DLQ_TOPIC}/0/${p.dlqOffset}`));
+  const sentByThisJob = onSource.filter((m) => ofMatched.has(m.headers[REDRIVE_HEADERS.of] ?? ''));
+  expect(onSource.filter((m) => m.headers[REDRIVE_HEADERS.of] !== undefined)).toHaveLength(4);
+  expect(sentByThisJob.map((m) => [m.partition, m.key]).sort()).toEqual(
+    matched.map((p) => [p.partition, p.key]).sort(),
+  );
+  // With the original value and headers.
+  const broken = sentByThisJob.find((m) => m.key === 'k-broken-json')!;
+  expect([broken.value, broken.headers['origin-note']]).toEqual([byName('broken-json').value.toString(), 'from-e2e']);
 });
 
 test.describe('with WARDEN_PAYLOAD_ACCESS=operator', () => {
