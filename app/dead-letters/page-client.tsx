@@ -150,7 +150,15 @@ export function DeadLettersPageClient({ refreshMs }: { refreshMs: number }) {
         ) : null}
       </form>
 
-      {confirm ? <RedriveDialog selection={confirm} filter={filter} onClose={() => setConfirm(null)} /> : null}
+      {confirm ? (
+        <RedriveDialog
+          selection={confirm}
+          filter={filter}
+          onClose={() => setConfirm(null)}
+          // A requested redrive clears the selection, so the same records are not offered again by accident.
+          onRequested={() => setSelected(new Set())}
+        />
+      ) : null}
 
       {page.error ? <ErrorState error={page.error} what="dead letters" hasStaleData={page.data !== undefined} /> : null}
       {page.isPending ? (
@@ -291,10 +299,13 @@ function RedriveDialog({
   selection,
   filter,
   onClose,
+  onRequested,
 }: {
   selection: TRedriveSelection;
   filter: DeadLetterFilterForm;
   onClose: () => void;
+  /** The job was recorded (called before onClose). */
+  onRequested: () => void;
 }) {
   const [reason, setReason] = useState('');
   const [force, setForce] = useState(false);
@@ -320,7 +331,12 @@ function RedriveDialog({
         force,
         ...(targetTopic.trim() ? { targetTopic: targetTopic.trim() } : {}),
       },
-      { onSuccess: onClose },
+      {
+        onSuccess: () => {
+          onRequested();
+          onClose();
+        },
+      },
     );
   };
   return (
