@@ -10,7 +10,7 @@ import { linkInstalledJars } from '../test-support/broker-home';
 import { groupWithLag } from '../test-support/commit-offsets';
 import { testKafka, uniqueName } from '../test-support/integration';
 import { bearer, OPERATOR, VIEWER_TOKEN } from './credentials';
-import { ARTIFACTS, signIn, startDashboard, startWorker, type WorkerProcess } from './support';
+import { ARTIFACTS, signIn, startDashboard, startWorker, type RunningProcess, type WorkerProcess } from './support';
 
 // Two real clusters: the suite's broker (`default`) and a second local broker started here, named `second`
 // in WARDEN_CLUSTERS of a worker and of a dashboard of this spec's own (the suite's dashboard watches
@@ -34,7 +34,7 @@ const SECOND_LAG = { produced: 7, committed: 2 };
 let dir: string | undefined;
 let second: LocalBrokerOptions | undefined;
 let worker: WorkerProcess | undefined;
-let dashboard: WorkerProcess | undefined;
+let dashboard: RunningProcess | undefined;
 
 test.use({ baseURL: `http://127.0.0.1:${DASHBOARD_PORT}` });
 

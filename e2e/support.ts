@@ -23,13 +23,16 @@ export async function createTopicWhenReady(admin: Admin, topic: string, partitio
   );
 }
 
-export interface WorkerProcess {
-  /** SIGTERM to the worker's process group, resolved once it exited (at once if it already had). */
+/** A process the suite started (a worker, a dashboard) with what it started in turn. */
+export interface RunningProcess {
+  /** SIGTERM to its process group, resolved once it exited (at once if it already had). */
   stop(): Promise<void>;
 }
 
+export type WorkerProcess = RunningProcess;
+
 /** A process of its own process group (npx and what it starts), in ROOT, with `env` over the suite's configuration. */
-function startProcessGroup(args: string[], env: Record<string, string>): WorkerProcess {
+function startProcessGroup(args: string[], env: Record<string, string>): RunningProcess {
   const child = spawn('npx', args, {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -61,7 +64,7 @@ export function startWorker(env: Record<string, string>): WorkerProcess {
  * `env` over the suite's configuration and its users: for settings the suite's server does not have (more
  * clusters). Resolves once its sign-in page answers; throws after 60 s, with the server stopped.
  */
-export async function startDashboard(port: number, env: Record<string, string>): Promise<WorkerProcess> {
+export async function startDashboard(port: number, env: Record<string, string>): Promise<RunningProcess> {
   const server = startProcessGroup(['next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
     ...E2E_ACCESS_ENV,
     ...env,
