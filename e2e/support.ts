@@ -4,7 +4,7 @@ import { expect, type Page } from '@playwright/test';
 import type { Admin } from 'kafkajs';
 import { childProcessEnv } from '../lib/config';
 import { createTopic, eventually } from '../test-support/integration';
-import type { E2eUser } from './credentials';
+import { E2E_ACCESS_ENV, type E2eUser } from './credentials';
 
 export const ROOT = path.resolve(__dirname, '..');
 /** Screenshots kept as test artifacts. */
@@ -23,14 +23,17 @@ export async function createTopicWhenReady(admin: Admin, topic: string, partitio
   );
 }
 
-export interface WorkerProcess {
-  /** SIGTERM to the worker's process group, resolved once it exited (at once if it already had). */
+/** A process the suite started (a worker, a dashboard) with what it started in turn. */
+export interface RunningProcess {
+  /** SIGTERM to its process group, resolved once it exited (at once if it already had). */
   stop(): Promise<void>;
 }
 
-/** A real worker process (`worker/main.ts`) with `env` over the suite's configuration. */
-export function startWorker(env: Record<string, string>): WorkerProcess {
-  const child = spawn('npx', ['tsx', 'worker/main.ts'], {
+export type WorkerProcess = RunningProcess;
+
+/** A process of its own process group (npx and what it starts), in ROOT, with `env` over the suite's configuration. */
+function startProcessGroup(args: string[], env: Record<string, string>): RunningProcess {
+  const child = spawn('npx', args, {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: true,
@@ -49,6 +52,38 @@ export function startWorker(env: Record<string, string>): WorkerProcess {
       await exited;
     },
   };
+}
+
+/** A real worker process (`worker/main.ts`) with `env` over the suite's configuration. */
+export function startWorker(env: Record<string, string>): WorkerProcess {
+  return startProcessGroup(['tsx', 'worker/main.ts'], env);
+}
+
+/**
+ * A second production dashboard (`next start` on the build the suite's own server runs) on `port`, with
+ * `env` over the suite's configuration and its users: for settings the suite's server does not have (more
+ * clusters). Resolves once its sign-in page answers; throws after 60 s, with the server stopped.
+ */
+export async function startDashboard(port: number, env: Record<string, string>): Promise<RunningProcess> {
+  const server = startProcessGroup(['next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
+    ...E2E_ACCESS_ENV,
+    ...env,
+  });
+  try {
+    await eventually(
+      `the dashboard on port ${port}`,
+      () =>
+        fetch(`http://127.0.0.1:${port}/sign-in`).then(
+          (response) => (response.ok ? true : undefined),
+          () => undefined,
+        ),
+      60_000,
+    );
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return server;
 }
 
 /** Signs `user` in through the sign-in page, arriving at `next`. */

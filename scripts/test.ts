@@ -5,6 +5,7 @@
 //   npm test                      all suites
 //   npm test -- unit integration  only those suites
 //   npm test -- integration worker/sampler   vitest file filters (any argument that is not a suite name)
+//   npm test -- e2e e2e/clusters.spec.ts     only these end-to-end specs (filters starting with e2e/)
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { childProcessEnv, loadConfig } from '../lib/config';
@@ -22,17 +23,22 @@ const ROOT = path.resolve(__dirname, '..');
 
 const USAGE = `usage: npm test [-- [lint] [unit] [integration] [e2e] [vitest file filters...]]
   suites        only these (default: all four, in this order)
+  e2e/<spec>    only these end-to-end specs (arguments starting with e2e/)
   filters       any other argument: vitest file filters for unit and integration
   -- <flags>    after a second --, arguments starting with a dash are passed to vitest as filters too`;
 
-/** Suites and vitest filters; throws UsageError for an unknown option (vitest's own go after a second `--`). */
-function parseArguments(argv: string[]): { suites: Suite[]; filters: string[]; help: boolean } {
+/** A Playwright spec filter: a path under e2e/ (vitest never runs those files). */
+const isE2eSpec = (argument: string) => argument.startsWith('e2e/');
+
+/** Suites, vitest filters and e2e spec filters; throws UsageError for an unknown option (vitest's own go after a second `--`). */
+function parseArguments(argv: string[]): { suites: Suite[]; filters: string[]; specs: string[]; help: boolean } {
   const { positionals, values } = parseCommandLine(argv, {}, { allowPositionals: true });
   const isSuite = (a: string): a is Suite => (SUITES as readonly string[]).includes(a);
   const suites = positionals.filter(isSuite);
   return {
     suites: suites.length === 0 ? [...SUITES] : suites,
-    filters: positionals.filter((a) => !isSuite(a)),
+    filters: positionals.filter((a) => !isSuite(a) && !isE2eSpec(a)),
+    specs: positionals.filter(isE2eSpec),
     help: values.help,
   };
 }
@@ -70,19 +76,22 @@ async function lint(): Promise<SuiteCount> {
   return { suite: 'lint', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 };
 }
 
-async function e2e(env: NodeJS.ProcessEnv, reports: string): Promise<SuiteCount> {
+async function e2e(env: NodeJS.ProcessEnv, reports: string, specs: string[]): Promise<SuiteCount> {
   const build = await run('npx', ['next', 'build'], { cwd: ROOT, env });
   if (build !== 0) {
     console.error('e2e: next build failed; the end-to-end suite did not run');
     return { suite: 'e2e', passed: 0, failed: 1, skipped: 0 };
   }
   const report = path.join(reports, 'e2e.json');
-  await run('npx', ['playwright', 'test'], { cwd: ROOT, env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report } });
+  await run('npx', ['playwright', 'test', ...specs], {
+    cwd: ROOT,
+    env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+  });
   return readPlaywrightCounts('e2e', report);
 }
 
 async function main(argv: string[]): Promise<number | 'help'> {
-  const { suites, filters, help } = parseArguments(argv);
+  const { suites, filters, specs, help } = parseArguments(argv);
   if (help) return 'help';
   const config = loadConfig();
   // Ports from WARDEN_TEST_PORT_BASE, so several checkouts (or engineers) can run npm test at once.
@@ -125,7 +134,7 @@ async function main(argv: string[]): Promise<number | 'help'> {
         SAMPLE_INTERVAL_MS: '1000',
       });
       if (suites.includes('integration')) counts.push(await vitest('integration', env, reports, filters));
-      if (suites.includes('e2e')) counts.push(await e2e(env, reports));
+      if (suites.includes('e2e')) counts.push(await e2e(env, reports, specs));
     } catch (error) {
       console.error(`test setup failed: ${(error as Error).message}`);
       counts.push({ suite: 'setup', passed: 0, failed: 1, skipped: 0 });

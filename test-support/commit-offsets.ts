@@ -1,5 +1,6 @@
 import type { Kafka } from 'kafkajs';
 import { createInternalCluster, type InternalCluster } from '../lib/kafka/internal-cluster';
+import { createTopic, eventually } from './integration';
 
 /** The kafkajs internal cluster with the group coordinator's OffsetCommit (pinned by cluster-reader.it.ts). */
 export type CoordinatorCluster = InternalCluster & {
@@ -55,4 +56,36 @@ export async function commitOffsets(
   } finally {
     await cluster.disconnect();
   }
+}
+
+/**
+ * Tests only: a one-partition `topic` with `produced` records and `groupId` committed at `committed` (a lag
+ * of produced - committed), on the cluster of `kafka`. Creating the topic is retried while a freshly started
+ * broker's metadata still says it does not host it (a retry of an existing topic is a no-op).
+ */
+export async function groupWithLag(
+  kafka: Kafka,
+  topic: string,
+  groupId: string,
+  lag: { produced: number; committed: number },
+): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await eventually(`topic ${topic}`, () => createTopic(admin, topic, 1).then(() => true), 60_000);
+  } finally {
+    await admin.disconnect();
+  }
+  const producer = kafka.producer();
+  await producer.connect();
+  try {
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: Array.from({ length: lag.produced }, (_, i) => ({ value: `r${i}` })),
+    });
+  } finally {
+    await producer.disconnect();
+  }
+  await commitOffsets(kafka, groupId, topic, [{ partition: 0, offset: String(lag.committed) }]);
 }

@@ -11,9 +11,9 @@ import { getGroupDetail } from '../../lib/server/get-group-detail';
 import { listGroups } from '../../lib/server/list-groups';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../../scripts/lib/broker';
 import { linkInstalledJars } from '../../test-support/broker-home';
-import { commitOffsets } from '../../test-support/commit-offsets';
+import { groupWithLag } from '../../test-support/commit-offsets';
 import { testDatabase } from '../../test-support/database';
-import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
+import { eventually, testKafka, uniqueName } from '../../test-support/integration';
 import { createLagSampler, type LagSamplerHandle } from './create-lag-sampler';
 
 // One worker's samplers on two real local brokers (two clusters on loopback ports): the same topic and group
@@ -51,34 +51,14 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
-/** `topic` with `produced` records and `groupId` committed at `committed`, on the cluster of `client`. */
-async function groupWithLag(client: Kafka, topic: string, groupId: string, produced: number, committed: number) {
-  const admin = client.admin();
-  await admin.connect();
-  try {
-    await createTopic(admin, topic, 1);
-  } finally {
-    await admin.disconnect();
-  }
-  const producer = client.producer();
-  await producer.connect();
-  await producer.send({
-    topic,
-    acks: -1,
-    messages: Array.from({ length: produced }, (_, i) => ({ value: `r${i}` })),
-  });
-  await producer.disconnect();
-  await commitOffsets(client, groupId, topic, [{ partition: 0, offset: String(committed) }]);
-}
-
 describe('one worker sampling two clusters', () => {
   it('tags every row with its cluster, and a cluster that is down is a gap for that cluster only', async () => {
     const prefix = uniqueName('multi');
     const topic = `${prefix}-in`;
     const groupId = `${prefix}-group`;
     // The same names on both clusters: only the cluster tells the rows apart.
-    await groupWithLag(kafka, topic, groupId, 2, 1);
-    await groupWithLag(secondKafka, topic, groupId, 5, 1);
+    await groupWithLag(kafka, topic, groupId, { produced: 2, committed: 1 });
+    await groupWithLag(secondKafka, topic, groupId, { produced: 5, committed: 1 });
 
     const config = parseConfig(
       {

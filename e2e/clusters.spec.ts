@@ -1,0 +1,202 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page, type Request } from '@playwright/test';
+import { loadConfig } from '../lib/config';
+import { createKafka } from '../lib/kafka/client';
+import { ZGroupDetail, ZGroupsResponse } from '../lib/schemas/groups';
+import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../scripts/lib/broker';
+import { linkInstalledJars } from '../test-support/broker-home';
+import { groupWithLag } from '../test-support/commit-offsets';
+import { testKafka, uniqueName } from '../test-support/integration';
+import { bearer, OPERATOR, VIEWER_TOKEN } from './credentials';
+import { ARTIFACTS, signIn, startDashboard, startWorker, type RunningProcess, type WorkerProcess } from './support';
+
+// Two real clusters: the suite's broker (`default`) and a second local broker started here, named `second`
+// in WARDEN_CLUSTERS of a worker and of a dashboard of this spec's own (the suite's dashboard watches
+// `default` only and stays as it is). The same group id on both, with different lags: only the cluster
+// tells the two groups apart, on the overview, in the filter, in the group page's heading and its URLs.
+
+const config = loadConfig();
+// base+92/93 (the suite's broker), +100 (the suite's dashboard), +110.. (the security test's broker),
+// +464.. (workers) and +692/693 (the multi-cluster integration test) belong to others.
+const SECOND_BROKER = { port: config.WARDEN_TEST_PORT_BASE + 694, controller: config.WARDEN_TEST_PORT_BASE + 695 };
+const DASHBOARD_PORT = config.UI_PORT + 7;
+const CLUSTERS = JSON.stringify([{ name: 'second', brokers: `127.0.0.1:${SECOND_BROKER.port}` }]);
+
+const prefix = uniqueName('e2e-clusters');
+const topic = `${prefix}-in`;
+const groupId = `${prefix}-group`;
+// Lags: 2 on default, 5 on second.
+const DEFAULT_LAG = { produced: 3, committed: 1 };
+const SECOND_LAG = { produced: 7, committed: 2 };
+
+let dir: string | undefined;
+let second: LocalBrokerOptions | undefined;
+let worker: WorkerProcess | undefined;
+let dashboard: RunningProcess | undefined;
+
+test.use({ baseURL: `http://127.0.0.1:${DASHBOARD_PORT}` });
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  dir = mkdtempSync(path.join(tmpdir(), 'warden-e2e-clusters-'));
+  const home = path.join(dir, 'kafka');
+  mkdirSync(home, { recursive: true });
+  linkInstalledJars(home, config.WARDEN_KAFKA_HOME);
+  second = { port: SECOND_BROKER.port, controllerPort: SECOND_BROKER.controller, home, fresh: true };
+  await startLocalBroker(second);
+  const secondKafka = createKafka({
+    brokers: [`127.0.0.1:${SECOND_BROKER.port}`],
+    clientId: 'warden-e2e-clusters',
+    logLevel: 'nothing',
+  });
+  await groupWithLag(testKafka('warden-e2e-clusters'), topic, groupId, DEFAULT_LAG);
+  await groupWithLag(secondKafka, topic, groupId, SECOND_LAG);
+
+  worker = startWorker({
+    WARDEN_GROUP_ID: `${prefix}-worker`,
+    WARDEN_INPUT_TOPIC: `${prefix}-events`,
+    WARDEN_RESULTS_TOPIC: `${prefix}-results`,
+    WARDEN_DLQ_TOPIC: `${prefix}-dlq`,
+    WARDEN_INPUT_PARTITIONS: '1',
+    WORKER_PORT: String(config.WORKER_PORT + 5),
+    SAMPLER_GROUP_INCLUDE: `^${groupId}$`,
+    WARDEN_CLUSTERS: CLUSTERS,
+    LOG_LEVEL: 'warn',
+  });
+  dashboard = await startDashboard(DASHBOARD_PORT, { UI_PORT: String(DASHBOARD_PORT), WARDEN_CLUSTERS: CLUSTERS });
+});
+
+test.afterAll(async () => {
+  test.setTimeout(60_000);
+  await dashboard?.stop();
+  await worker?.stop();
+  if (second) await stopLocalBroker(second).catch((error: Error) => console.error(error.message));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const rowOf = (page: Page, cluster: string) =>
+  page.locator(`[data-testid="group-row"][data-group-id="${groupId}"][data-cluster="${cluster}"]`);
+
+/** The API requests the page makes for this spec's group from now on (empty it with `splice(0)`). */
+function groupApiRequests(page: Page): Request[] {
+  const seen: Request[] = [];
+  const prefixPath = `/api/groups/${encodeURIComponent(groupId)}`;
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith(prefixPath)) seen.push(request);
+  });
+  return seen;
+}
+
+/**
+ * Clicks the group's link in `cluster`'s row, narrowed to that one row first: the overview re-sorts every
+ * refresh (worst first, and the two rows' time lags tick past each other), and a row that moves under the
+ * pointer takes the click elsewhere.
+ */
+async function openGroupPage(page: Page, cluster: string): Promise<void> {
+  await page.getByLabel('Filter groups by name').fill(groupId);
+  await page.getByLabel('Filter groups by cluster').selectOption(cluster);
+  await expect(page.getByTestId('group-row')).toHaveCount(1);
+  await rowOf(page, cluster).getByRole('link', { name: groupId }).click();
+}
+
+test('the same group on two clusters: two rows with their cluster, a filter to one, and each group page in its cluster', async ({
+  page,
+}) => {
+  await signIn(page, OPERATOR, '/');
+  const rows = page.locator(`[data-testid="group-row"][data-group-id="${groupId}"]`);
+  await expect(rows).toHaveCount(2, { timeout: 60_000 });
+  await expect(rowOf(page, 'default').getByTestId('group-cluster')).toHaveText('default');
+  await expect(rowOf(page, 'second').getByTestId('group-cluster')).toHaveText('second');
+  await expect(page.getByRole('columnheader', { name: /Cluster/ })).toBeVisible();
+  await expect(rowOf(page, 'default').getByTestId('total-lag')).toHaveText(
+    String(DEFAULT_LAG.produced - DEFAULT_LAG.committed),
+  );
+  await expect(rowOf(page, 'second').getByTestId('total-lag')).toHaveText(
+    String(SECOND_LAG.produced - SECOND_LAG.committed),
+  );
+  // The default cluster's link is the URL from before clusters; the other cluster's names it.
+  await expect(rowOf(page, 'default').getByRole('link', { name: groupId })).toHaveAttribute(
+    'href',
+    `/groups/${encodeURIComponent(groupId)}`,
+  );
+  await expect(rowOf(page, 'second').getByRole('link', { name: groupId })).toHaveAttribute(
+    'href',
+    `/groups/${encodeURIComponent(groupId)}?cluster=second`,
+  );
+
+  // The cluster filter narrows the table to one cluster's groups.
+  const filter = page.getByLabel('Filter groups by cluster');
+  await expect(filter.locator('option')).toHaveText(['all clusters', 'default', 'second']);
+  await filter.selectOption('second');
+  await expect(rows).toHaveCount(1);
+  await expect(rowOf(page, 'second')).toBeVisible();
+  await expect(page.locator('[data-testid="group-row"][data-cluster="default"]')).toHaveCount(0);
+  await filter.selectOption('default');
+  await expect(rows).toHaveCount(1);
+  await expect(rowOf(page, 'default')).toBeVisible();
+  await expect(page.locator('[data-testid="group-row"][data-cluster="second"]')).toHaveCount(0);
+  await filter.selectOption('all');
+  await expect(rows).toHaveCount(2);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'two-clusters-overview.png'), fullPage: true });
+
+  // The second cluster's group page: its heading names the cluster, and every request it makes for the
+  // group carries ?cluster=second.
+  const requests = groupApiRequests(page);
+  await openGroupPage(page, 'second');
+  await expect(page).toHaveURL((url) => url.pathname === `/groups/${groupId}` && url.search === '?cluster=second');
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toContainText(groupId);
+  await expect(heading.getByTestId('group-cluster')).toHaveText('second');
+  await expect(page.getByTestId('group-total-lag')).toHaveText(String(SECOND_LAG.produced - SECOND_LAG.committed));
+  await expect(
+    page.locator('[data-testid="partition-row"][data-partition="0"]').getByTestId('committed-offset'),
+  ).toHaveText(String(SECOND_LAG.committed));
+  await expect.poll(() => requests.length).toBeGreaterThan(0);
+  const secondUrls = requests.splice(0).map((r) => new URL(r.url()));
+  expect(secondUrls.filter((u) => u.searchParams.get('cluster') !== 'second').map((u) => u.href)).toEqual([]);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'second-cluster-group.png'), fullPage: true });
+
+  // Back to the overview, then the default cluster's page: the URL of before, the default cluster's numbers.
+  await page.getByRole('link', { name: '← All groups' }).click();
+  await expect(rows).toHaveCount(2);
+  requests.splice(0);
+  await openGroupPage(page, 'default');
+  await expect(page).toHaveURL((url) => url.pathname === `/groups/${groupId}` && url.search === '');
+  await expect(page.getByRole('heading', { level: 1 }).getByTestId('group-cluster')).toHaveText('default');
+  await expect(page.getByTestId('group-total-lag')).toHaveText(String(DEFAULT_LAG.produced - DEFAULT_LAG.committed));
+  await expect.poll(() => requests.length).toBeGreaterThan(0);
+  const defaultUrls = requests.map((r) => new URL(r.url()));
+  expect(defaultUrls.filter((u) => u.searchParams.has('cluster')).map((u) => u.href)).toEqual([]);
+});
+
+test('the API scopes the list and the group endpoints with ?cluster=, and names the configured clusters for an unknown one', async ({
+  request,
+}) => {
+  const listSecond = async () => {
+    const listed = await request.get('/api/groups?cluster=second', { headers: bearer(VIEWER_TOKEN) });
+    expect(listed.status()).toBe(200);
+    return ZGroupsResponse.parse(await listed.json()).groups;
+  };
+  // Sampled within a round or two of the spec's start.
+  await expect
+    .poll(async () => (await listSecond()).filter((g) => g.groupId === groupId).map((g) => g.totalLag), {
+      timeout: 60_000,
+    })
+    .toEqual([SECOND_LAG.produced - SECOND_LAG.committed]);
+  expect((await listSecond()).map((g) => g.cluster).filter((c) => c !== 'second')).toEqual([]);
+  const detailOf = async (query: string) =>
+    ZGroupDetail.parse(
+      await (
+        await request.get(`/api/groups/${encodeURIComponent(groupId)}${query}`, { headers: bearer(VIEWER_TOKEN) })
+      ).json(),
+    );
+  expect((await detailOf('')).totalLag).toBe(DEFAULT_LAG.produced - DEFAULT_LAG.committed);
+  expect((await detailOf('?cluster=second')).totalLag).toBe(SECOND_LAG.produced - SECOND_LAG.committed);
+  const unknown = await request.get(`/api/groups/${encodeURIComponent(groupId)}?cluster=third`, {
+    headers: bearer(VIEWER_TOKEN),
+  });
+  expect(unknown.status()).toBe(404);
+  expect((await unknown.json()).error).toBe('no cluster "third" is configured (configured: default, second)');
+});
