@@ -51,6 +51,8 @@ test.beforeAll(async () => {
     WARDEN_DLQ_TOPIC: uniqueName('ui-poison-dlq'),
     WARDEN_INPUT_PARTITIONS: '1',
     WORKER_PORT: String(loadConfig().WORKER_PORT + 7),
+    // Samples its own group only: the seeded groups keep the history the seed wrote.
+    SAMPLER_GROUP_INCLUDE: `^${poison.group}$`,
     SAMPLE_INTERVAL_MS: '1000',
     LOG_LEVEL: 'warn',
   });
