@@ -156,7 +156,7 @@ describe('a dead-letter topic that does not exist yet, and filters that reach pa
 
   it('reads an empty page for a time range after the newest or before the oldest record', async () => {
     const source = fakeSource(topic);
-    // The fake's records are stamped 1,000-1,295 ms after the epoch: `past` is after them all, too.
+    // The fake's records are stamped 1,000-1,290 ms after the epoch: `past` is after them all, too.
     const beforeOldest = { from: new Date(0).toISOString(), to: new Date(999).toISOString() };
     for (const filter of [future, past, beforeOldest]) {
       const page = await readDeadLetterPage(source, 'dlq', { filter, limit: 64 });
