@@ -1,12 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { Admin, Kafka } from 'kafkajs';
-import { childProcessEnv, loadConfig } from '../lib/config';
+import { loadConfig } from '../lib/config';
 import { REDRIVE_HEADERS, ZDeadLettersResponse } from '../lib/schemas/dead-letters';
 import { eventually, readTopic, testKafka, uniqueName } from '../test-support/integration';
-import { bearer, E2E_ACCESS_ENV, OPERATOR, OPERATOR_TOKEN, VIEWER, VIEWER_TOKEN } from './credentials';
-import { ARTIFACTS, createTopicWhenReady, ROOT, signIn, startWorker, type WorkerProcess } from './support';
+import { bearer, OPERATOR, OPERATOR_TOKEN, VIEWER, VIEWER_TOKEN } from './credentials';
+import {
+  ARTIFACTS,
+  createTopicWhenReady,
+  signIn,
+  startDashboard,
+  startWorker,
+  type RunningProcess,
+  type WorkerProcess,
+} from './support';
 
 // The Dead letters page on the real chain: poison records produced to a topic a real worker consumes with
 // WARDEN_QUARANTINE_POLICY=dead-letter, so its pipeline copies them to the dead-letter topic the dashboard
@@ -97,42 +104,7 @@ async function produce(partition: number, key: string, value: Buffer | string, h
   }
 }
 
-let operatorOnlyServer: ChildProcess | undefined;
-
-/** `next start` of the suite's build on OPERATOR_ONLY_PORT, with WARDEN_PAYLOAD_ACCESS=operator. */
-async function startOperatorOnlyDashboard(): Promise<void> {
-  operatorOnlyServer = spawn(
-    'npx',
-    ['next', 'start', '--hostname', '127.0.0.1', '--port', String(OPERATOR_ONLY_PORT)],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      detached: true,
-      env: childProcessEnv({
-        ...E2E_ACCESS_ENV,
-        UI_PORT: String(OPERATOR_ONLY_PORT),
-        WARDEN_PAYLOAD_ACCESS: 'operator',
-      }),
-    },
-  );
-  await eventually(
-    'the operator-only dashboard answering',
-    async () => ((await fetch(`${operatorOnlyURL}/sign-in`).catch(() => null))?.ok ? true : undefined),
-    60_000,
-  );
-}
-
-async function stopOperatorOnlyDashboard(): Promise<void> {
-  const child = operatorOnlyServer;
-  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  try {
-    process.kill(-child.pid, 'SIGTERM');
-  } catch {
-    return;
-  }
-  await exited;
-}
+let operatorOnlyServer: RunningProcess | undefined;
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
@@ -166,11 +138,14 @@ test.beforeAll(async () => {
     );
     poison.dlqOffset = before.toString();
   }
-  await startOperatorOnlyDashboard();
+  operatorOnlyServer = await startDashboard(OPERATOR_ONLY_PORT, {
+    UI_PORT: String(OPERATOR_ONLY_PORT),
+    WARDEN_PAYLOAD_ACCESS: 'operator',
+  });
 });
 
 test.afterAll(async () => {
-  await stopOperatorOnlyDashboard();
+  await operatorOnlyServer?.stop();
   await worker?.stop();
   await admin?.disconnect();
 });

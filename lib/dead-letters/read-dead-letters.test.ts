@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FetchedRecord, RecordSource } from '../kafka/partition-records';
 import { DEAD_LETTER_HEADERS, decodeDeadLetter, headerPreviews } from './dead-letter-record';
 import { countDeadLetters, readDeadLetterPage } from './read-dead-letters';
+import { selectedRecords, selectionRanges } from './redrive-selection';
 
 function letter(
   partition: number,
@@ -109,6 +110,68 @@ describe('readDeadLetterPage', () => {
     expect(limited.scanned).toBe(12);
     expect(bounded.reads).toBe(12);
     expect(limited.nextCursor).not.toBeNull();
+  });
+});
+
+/** A topic the broker does not have: offsets and fetches fail the way kafkajs fails them there. */
+function missingTopicSource(): RecordSource {
+  const unknown = () => Promise.reject(new Error('This server does not host this topic-partition'));
+  return { partitionLogs: async () => null, readRange: unknown, offsetsAtTime: unknown, close: async () => {} };
+}
+
+describe('a dead-letter topic that does not exist yet, and filters that reach past the log', () => {
+  const future = { from: '2099-12-31T23:59:59.998Z' };
+  const past = { from: '2000-01-01T00:00:00.023Z', to: '2015-08-02T18:02:37.247Z' };
+
+  it('reads an empty page and matches nothing, with or without a time range', async () => {
+    for (const filter of [{}, future, past, { errorClass: 'apply', ...future }]) {
+      const page = await readDeadLetterPage(missingTopicSource(), 'dlq', { filter, limit: 64 });
+      expect(page).toEqual({ letters: [], nextCursor: null, scanned: 0 });
+      const ranges = await selectionRanges(missingTopicSource(), 'dlq', { kind: 'filter', filter });
+      expect(ranges).toEqual([]);
+    }
+    const cursor = new Map([[72468468, 3n]]);
+    const paged = await readDeadLetterPage(missingTopicSource(), 'dlq', { filter: past, limit: 64, cursor });
+    expect(paged.letters).toEqual([]);
+  });
+
+  it('reads nothing for named records the log does not hold', async () => {
+    const selection = { kind: 'records' as const, records: [{ partition: 0, offset: '4' }] };
+    expect(await selectionRanges(missingTopicSource(), 'dlq', selection)).toEqual([]);
+    const source = fakeSource(topic);
+    const named = {
+      kind: 'records' as const,
+      records: [
+        { partition: 7, offset: '1' },
+        { partition: 1, offset: '20' },
+        { partition: 0, offset: '29' },
+      ],
+    };
+    const ranges = await selectionRanges(source, 'dlq', named);
+    expect(ranges).toEqual([{ partition: 0, start: 29n, end: 30n }]);
+    const letters = [];
+    for await (const l of selectedRecords(source, 'dlq', named, ranges)) letters.push(l);
+    expect(letters.map((l) => `${l.record.partition}:${l.record.offset}`)).toEqual(['0:29']);
+  });
+
+  it('reads an empty page for a time range after the newest or before the oldest record', async () => {
+    const source = fakeSource(topic);
+    // The fake's records are stamped 1,000-1,290 ms after the epoch: `past` is after them all, too.
+    const beforeOldest = { from: new Date(0).toISOString(), to: new Date(999).toISOString() };
+    for (const filter of [future, past, beforeOldest]) {
+      const page = await readDeadLetterPage(source, 'dlq', { filter, limit: 64 });
+      expect(page.letters).toEqual([]);
+      expect(page.scanned).toBe(0);
+    }
+  });
+
+  it('reads an empty page for a cursor naming a partition the topic does not have', async () => {
+    const page = await readDeadLetterPage(fakeSource(topic), 'dlq', {
+      filter: {},
+      limit: 64,
+      cursor: new Map([[72468468, 3n]]),
+    });
+    expect(page).toEqual({ letters: [], nextCursor: null, scanned: 0 });
   });
 });
 

@@ -31,6 +31,9 @@ export async function rangesFor(
   cursor?: Map<number, bigint>,
 ): Promise<PartitionRange[]> {
   const logs: PartitionLog[] = (await source.partitionLogs(topic)) ?? [];
+  // A topic that does not exist yet (the writer creates it on the first dead letter) holds nothing to match;
+  // asking the broker for its offsets by time would fail with UNKNOWN_TOPIC_OR_PARTITION instead.
+  if (logs.length === 0) return [];
   const [fromOffsets, toOffsets] = await Promise.all([
     filter.from === undefined ? null : source.offsetsAtTime(topic, Date.parse(filter.from)),
     filter.to === undefined ? null : source.offsetsAtTime(topic, Date.parse(filter.to)),

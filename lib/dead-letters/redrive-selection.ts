@@ -21,7 +21,8 @@ export class SelectionTooLargeError extends Error {
 
 /**
  * The ranges a selection reads: for a filter, the filter's ranges (ends clipped to `ends` when given, starts
- * raised to `from` when given); for named records, one single-offset range each. Throws SelectionTooLargeError
+ * raised to `from` when given), none when the topic does not exist; for named records, one single-offset
+ * range for each the log still holds. Throws SelectionTooLargeError
  * when a filter spans more than MATCH_SCAN_LIMIT records.
  */
 export async function selectionRanges(
@@ -32,7 +33,15 @@ export async function selectionRanges(
 ): Promise<PartitionRange[]> {
   let ranges: PartitionRange[];
   if (selection.kind === 'records') {
+    // Only offsets the log still holds are read: a missing topic or partition, or an offset never written or
+    // removed by retention, would make the broker refuse the Fetch. The caller sees such a record as absent.
+    const logs = new Map(((await source.partitionLogs(topic)) ?? []).map((l) => [l.partition, l]));
     ranges = [...selection.records]
+      .filter((r) => {
+        const log = logs.get(r.partition);
+        const offset = BigInt(r.offset);
+        return log !== undefined && offset >= log.low && offset < log.high;
+      })
       .map((r) => ({ partition: r.partition, start: BigInt(r.offset), end: BigInt(r.offset) + 1n }))
       .sort((a, b) => a.partition - b.partition || (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
   } else {

@@ -264,28 +264,30 @@ export const API_ROUTES: ApiRoute[] = [
     method: 'GET',
     path: '/api/dead-letters',
     summary:
-      'One page of the dead-letter topic, newest first, filtered by source, error class, key and time (payloads per WARDEN_PAYLOAD_ACCESS).',
+      'One page of the dead-letter topic, newest first, filtered by source, error class, key and time (payloads per WARDEN_PAYLOAD_ACCESS); empty while the topic does not exist yet, for a time range outside its records and for a cursor naming none of its partitions.',
     access: 'viewer',
     query: ZDeadLettersQueryParams,
     success: { status: 200, description: 'The page and the cursor of the next', schema: ZDeadLettersResponse },
-    errors: [400, 401, 403, 404, 503],
+    errors: [400, 401, 403, 503],
   },
   {
     method: 'GET',
     path: '/api/dead-letters/counts',
-    summary: 'Dead letters by error class and by source, over the newest records of the topic (bounded).',
+    summary:
+      'Dead letters by error class and by source, over the newest records of the topic (bounded); zero while the topic does not exist yet.',
     access: 'viewer',
     success: { status: 200, description: 'The counts and the records they cover', schema: ZDeadLetterCounts },
-    errors: [401, 404, 503],
+    errors: [401, 503],
   },
   {
     method: 'GET',
     path: '/api/dead-letters/matches',
-    summary: 'How many dead letters a redrive of this filter would send, and how many were redriven before.',
+    summary:
+      'How many dead letters a redrive of this filter would send, and how many were redriven before; 0 while the topic does not exist yet.',
     access: 'operator',
     query: ZDeadLetterFilterQueryParams,
     success: { status: 200, description: 'The count to confirm', schema: ZDeadLetterMatches },
-    errors: [400, 401, 403, 404, 409, 503],
+    errors: [400, 401, 403, 409, 503],
   },
   {
     method: 'GET',
@@ -299,11 +301,11 @@ export const API_ROUTES: ApiRoute[] = [
     method: 'POST',
     path: '/api/dead-letters/redrives',
     summary:
-      'Requests a redrive job (run by a worker at a rate); refused when the confirmed count is stale or a record was redriven before (unless forced).',
+      'Requests a redrive job (run by a worker at a rate); 400 naming `selection` for a record the topic does not hold, 409 when the confirmed count is stale (a filter over a topic not created yet matches 0) or a record was redriven before (unless forced).',
     access: 'operator',
     body: ZRedriveRequest,
     success: { status: 202, description: 'The job, pending', schema: ZRedriveJob },
-    errors: [...WRITE, 404, 409, 503],
+    errors: [...WRITE, 409, 503],
   },
   {
     method: 'POST',

@@ -90,11 +90,13 @@ describe('scaling efficiency and track record from stored samples', () => {
     });
     const advice = await getGroupAdvice(db, 'default', groupId, options);
     const first = advice.trackRecord.find((e) => e.predictedAt === new Date(lastRoundMs).toISOString());
-    // The plan asked for one consumer per partition; the group kept its two.
-    expect(first).toMatchObject({ outcome: 'caught-up', actualCatchUpSec: 40, planFollowed: false });
-    const stored = await db.advicePrediction.findFirst({
+    // The measured scaling (1 → 2 gave 1x) makes more consumers useless: the plan recommended the knee, one
+    // consumer, and the two the group kept are at least that, so the plan counts as followed.
+    expect(first).toMatchObject({ outcome: 'caught-up', actualCatchUpSec: 40, planFollowed: true });
+    const stored = await db.advicePrediction.findFirstOrThrow({
       where: { groupId, predictedAt: new Date(lastRoundMs) },
     });
-    expect(stored?.caughtUpAt?.getTime()).toBe(caughtUpMs);
+    expect(stored.predictedConsumers).toBe(1);
+    expect(stored.caughtUpAt?.getTime()).toBe(caughtUpMs);
   });
 });
