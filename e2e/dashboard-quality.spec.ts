@@ -2,16 +2,21 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { childProcessEnv } from '../lib/config';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { Admin } from 'kafkajs';
+import { childProcessEnv, loadConfig } from '../lib/config';
+import { ZAlertsResponse } from '../lib/schemas/alerts';
 import { uniqueName } from '../scripts/lib/unique-name';
-import { OPERATOR } from './credentials';
-import { ROOT, signIn } from './support';
+import { eventually, testKafka } from '../test-support/integration';
+import { bearer, OPERATOR, VIEWER_TOKEN } from './credentials';
+import { createTopicWhenReady, ROOT, signIn, startWorker, type WorkerProcess } from './support';
 
 // The dashboard as a viewer meets it, on seeded history (two days of 5-second samples on 12 partitions, one
 // held; a 1,000-partition group): axe on every page, layout at 1440, 390 and 360 px, the charts' ticks, zone
 // switch, legend, picker and zoom, the sortable paged table, the theme, the 404, and a keyboard-only
 // quarantine action. Screenshots land in docs/screenshots/ (committed; look at them when the UI changes).
+// A real worker also quarantines a poison record, so its alert fires: axe sees the overview with the firing
+// alerts banner, its severity badges and the header's quarantined and firing counts, not an empty page.
 
 const SHOTS = path.join(ROOT, 'docs', 'screenshots');
 const groups = { main: uniqueName('ui-orders'), wide: uniqueName('ui-clicks') };
@@ -24,21 +29,76 @@ const seed = (mode: '--add' | '--remove') =>
   });
 const groupPath = (g: string) => `/groups/${encodeURIComponent(g)}`;
 
-test.beforeAll(() => {
+const poison = { topic: uniqueName('ui-poison-in'), group: uniqueName('ui-poison-worker') };
+let admin: Admin | undefined;
+let worker: WorkerProcess | undefined;
+
+test.beforeAll(async () => {
   test.setTimeout(180_000);
   mkdirSync(SHOTS, { recursive: true });
   seed('--add');
+  admin = testKafka('warden-e2e-quality').admin();
+  await admin.connect();
+  await createTopicWhenReady(admin, poison.topic, 1);
+  const producer = testKafka('warden-e2e-quality-producer').producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  await producer.send({ topic: poison.topic, acks: -1, messages: [{ partition: 0, value: '{ not json' }] });
+  await producer.disconnect();
+  worker = startWorker({
+    WARDEN_GROUP_ID: poison.group,
+    WARDEN_INPUT_TOPIC: poison.topic,
+    WARDEN_RESULTS_TOPIC: uniqueName('ui-poison-results'),
+    WARDEN_DLQ_TOPIC: uniqueName('ui-poison-dlq'),
+    WARDEN_INPUT_PARTITIONS: '1',
+    WORKER_PORT: String(loadConfig().WORKER_PORT + 7),
+    // Samples its own group only: the seeded groups keep the history the seed wrote.
+    SAMPLER_GROUP_INCLUDE: `^${poison.group}$`,
+    SAMPLE_INTERVAL_MS: '1000',
+    LOG_LEVEL: 'warn',
+  });
 });
 
-test.afterAll(() => {
+test.afterAll(async () => {
+  await worker?.stop();
+  await admin?.disconnect();
   seed('--remove');
 });
 
-const PAGES: Array<{ name: string; path: () => string; ready: (page: Page) => Promise<void> }> = [
+/** The worker's quarantine alert is firing (it fires at once by default, on the sampler's next round). */
+async function poisonAlertFiring(request: APIRequestContext): Promise<void> {
+  await eventually(
+    "the poison record's quarantine alert firing",
+    async () => {
+      const response = await request.get('/api/alerts', { headers: bearer(VIEWER_TOKEN) });
+      const alerts = ZAlertsResponse.parse(await response.json());
+      return alerts.open.find(
+        (a) => a.groupId === poison.group && a.condition === 'partition-quarantined' && a.phase === 'firing',
+      );
+    },
+    90_000,
+  );
+}
+
+const PAGES: Array<{
+  name: string;
+  path: () => string;
+  ready: (page: Page) => Promise<void>;
+  /** What must be on screen at 1440 px before axe runs, so the check cannot pass on an empty page. */
+  beforeAxe?: (page: Page) => Promise<void>;
+}> = [
   {
     name: 'overview',
     path: () => '/',
     ready: (page) => expect(page.locator(`[data-testid="group-row"][data-group-id="${groups.main}"]`)).toBeVisible(),
+    // The state that once hid contrast failures: a firing alert and a quarantine, both on screen, and the
+    // header's counts (at 1440 px; narrower, they fold behind Menu).
+    beforeAxe: async (page) => {
+      await expect(page.getByTestId('firing-alert').filter({ hasText: poison.group }).first()).toBeVisible();
+      await expect(page.locator(`[data-testid="group-row"][data-group-id="${poison.group}"]`)).toBeVisible();
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await expect(nav.getByRole('link', { name: /^Alerts/ }).locator('.nav-count')).toBeVisible();
+      await expect(nav.getByRole('link', { name: /^Quarantine/ }).locator('.nav-count')).toBeVisible();
+    },
   },
   {
     name: 'group',
@@ -84,10 +144,12 @@ async function pageOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
 
-test('every page: no serious or critical axe violation, no sideways scroll at 390 or 360 px, screenshots at 1440 and 390 px', async ({
+test('every page: no serious or critical axe violation in either theme, no sideways scroll at 390 or 360 px, screenshots at 1440 and 390 px', async ({
   page,
+  request,
 }) => {
   test.setTimeout(240_000);
+  await poisonAlertFiring(request);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page, OPERATOR, '/');
   for (const p of PAGES) {
@@ -95,11 +157,16 @@ test('every page: no serious or critical axe violation, no sideways scroll at 39
     const response = await page.goto(p.path());
     expect(response?.status(), p.name).toBe(p.name === 'not-found' ? 404 : 200);
     await p.ready(page);
-    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    const serious = axe.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(serious, `axe on ${p.name}`).toEqual([]);
+    await p.beforeAxe?.(page);
+    // Both palettes: the system theme follows prefers-color-scheme, so emulating it switches the palette.
+    for (const colorScheme of ['dark', 'light'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      const serious = axe.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      expect(serious, `axe on ${p.name}, ${colorScheme} theme`).toEqual([]);
+    }
     await page.screenshot({ path: path.join(SHOTS, `${p.name}-1440.png`), fullPage: true });
     for (const width of [390, 360]) {
       await page.setViewportSize({ width, height: 844 });
