@@ -140,11 +140,7 @@ function AlertRow({
         <AlertMarks alert={a} />
       </td>
       <td className="reason">
-        <ul className="plain-list">
-          {a.reasons.map((r) => (
-            <li key={r}>{r}</li>
-          ))}
-        </ul>
+        <AlertReasons reasons={a.reasons} />
       </td>
       <td className="small">
         {a.notifications.length === 0 ? (
@@ -308,5 +304,28 @@ function SilenceForm({
         Cancel
       </button>
     </form>
+  );
+}
+
+/** Reasons shown before the rest fold away: a group with hundreds of partitions gives hundreds of reasons. */
+const SHOWN_REASONS = 5;
+
+function AlertReasons({ reasons }: { reasons: readonly string[] }) {
+  const list = (items: readonly string[]) => (
+    <ul className="plain-list">
+      {items.map((r) => (
+        <li key={r}>{r}</li>
+      ))}
+    </ul>
+  );
+  if (reasons.length <= SHOWN_REASONS) return list(reasons);
+  return (
+    <>
+      {list(reasons.slice(0, SHOWN_REASONS))}
+      <details data-testid="more-reasons">
+        <summary>and {reasons.length - SHOWN_REASONS} more</summary>
+        {list(reasons.slice(SHOWN_REASONS))}
+      </details>
+    </>
   );
 }
