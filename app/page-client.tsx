@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { FiringAlerts } from '@/components/firing-alerts';
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { groupPath } from '@/components/api-client';
 import { useGroups } from '@/components/hooks/use-groups';
 import { Sparkline } from '@/components/sparkline';
@@ -10,6 +10,7 @@ import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/compon
 import { GroupStatusBadge, StatePill } from '@/components/status-badge';
 import { TimeLagValue } from '@/components/time-lag-cell';
 import { useNow } from '@/components/use-now';
+import { Age } from '@/components/age';
 import type { TGroupStatus, TGroupSummary } from '@/lib/schemas/groups';
 import { formatAge, formatCount, formatDurationMs } from '@/lib/format';
 import { isStale } from '@/components/format';
@@ -63,7 +64,6 @@ export function OverviewPageClient({
 }) {
   const query = useGroups(refreshMs);
   const { data, error, isPending } = query;
-  const now = useNow();
   const [filter, setFilter] = useState('');
   const [status, setStatus] = useState<'all' | TGroupStatus>('all');
   const [cluster, setCluster] = useState<string>('all');
@@ -206,12 +206,7 @@ export function OverviewPageClient({
                 </thead>
                 <tbody>
                   {groups.map((g) => (
-                    <GroupRow
-                      key={keyOf(g)}
-                      group={g}
-                      now={now}
-                      stale={isStale(g.sampledAt, now, sampleIntervalMs, idleStoreMs)}
-                    />
+                    <GroupRow key={keyOf(g)} group={g} sampleIntervalMs={sampleIntervalMs} idleStoreMs={idleStoreMs} />
                   ))}
                 </tbody>
               </table>
@@ -247,7 +242,16 @@ function SortHeader({
   );
 }
 
-function GroupRow({ group, now, stale }: { group: TGroupSummary; now: number; stale: boolean }) {
+/** One group; memo, so a poll that changed nothing in it (structurally shared data) renders nothing. */
+const GroupRow = memo(function GroupRow({
+  group,
+  sampleIntervalMs,
+  idleStoreMs,
+}: {
+  group: TGroupSummary;
+  sampleIntervalMs: number;
+  idleStoreMs: number;
+}) {
   return (
     <tr
       data-testid="group-row"
@@ -300,20 +304,37 @@ function GroupRow({ group, now, stale }: { group: TGroupSummary; now: number; st
           <span
             title={`took ${group.lastRebalance.durationIsBound ? 'at most ' : ''}${formatDurationMs(group.lastRebalance.durationMs)}`}
           >
-            {formatAge(group.lastRebalance.startedAt, now)}
+            <Age at={group.lastRebalance.startedAt} />
           </span>
         ) : (
           <span className="muted">none recorded</span>
         )}
       </td>
-      <td className={stale ? undefined : 'muted'}>
-        {formatAge(group.sampledAt, now)}
-        {stale ? (
-          <span className="pill pill-warn" title="No newer sample: the sampler is down or no longer sees this group">
-            stale
-          </span>
-        ) : null}
-      </td>
+      <SampledCell sampledAt={group.sampledAt} sampleIntervalMs={sampleIntervalMs} idleStoreMs={idleStoreMs} />
     </tr>
+  );
+});
+
+/** The row's sample age and stale mark, the only part of a row that changes with the clock. */
+function SampledCell({
+  sampledAt,
+  sampleIntervalMs,
+  idleStoreMs,
+}: {
+  sampledAt: string;
+  sampleIntervalMs: number;
+  idleStoreMs: number;
+}) {
+  const now = useNow();
+  const stale = isStale(sampledAt, now, sampleIntervalMs, idleStoreMs);
+  return (
+    <td className={stale ? undefined : 'muted'}>
+      {formatAge(sampledAt, now)}
+      {stale ? (
+        <span className="pill pill-warn" title="No newer sample: the sampler is down or no longer sees this group">
+          stale
+        </span>
+      ) : null}
+    </td>
   );
 }

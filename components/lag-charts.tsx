@@ -127,7 +127,11 @@ function buildModel(series: TLagSeries): Model {
   };
 }
 
-function Charts({
+/**
+ * memo: the card around it renders on every fetch start and end (`isFetching`); the three recharts charts
+ * render only when the series, the range or the newest sample changed.
+ */
+const Charts = memo(function Charts({
   series,
   range,
   lastSampledAt,
@@ -319,7 +323,7 @@ function Charts({
       </figure>
     </div>
   );
-}
+});
 
 /** Linear segments (what was sampled, nothing smoothed), no dots, no animation, gaps left open. */
 function lineOf(dataKey: string, name: string, colour: string, hide: boolean) {

@@ -1,13 +1,59 @@
 'use client';
 
-import { useEffect, useState } from 'react';
+import { useSyncExternalStore } from 'react';
 
-/** The viewer's clock, re-rendering every `tickMs` (ages like "12 s ago" stay true between polls). */
+// One clock per tick length for the whole page: every component showing an age reads the same value and
+// re-renders in the same commit, and only those components re-render (a page reading `useNow` at its top would
+// re-render its whole tree, charts and tables included, every second). The interval runs while something
+// subscribes and stops with the last unsubscribe.
+interface Clock {
+  now: number;
+  listeners: Set<() => void>;
+  timer: ReturnType<typeof setInterval> | null;
+}
+
+const clocks = new Map<number, Clock>();
+
+function clockOf(tickMs: number): Clock {
+  let clock = clocks.get(tickMs);
+  if (!clock) {
+    clock = { now: Date.now(), listeners: new Set(), timer: null };
+    clocks.set(tickMs, clock);
+  }
+  return clock;
+}
+
+function subscribeTo(tickMs: number, onTick: () => void): () => void {
+  const clock = clockOf(tickMs);
+  clock.listeners.add(onTick);
+  if (clock.timer === null) {
+    // A clock that stood still while nothing showed an age starts from now (React re-reads the value after
+    // subscribing and renders again if it moved).
+    clock.now = Date.now();
+    clock.timer = setInterval(() => {
+      clock.now = Date.now();
+      for (const listener of clock.listeners) listener();
+    }, tickMs);
+  }
+  return () => {
+    clock.listeners.delete(onTick);
+    if (clock.listeners.size === 0 && clock.timer !== null) {
+      clearInterval(clock.timer);
+      clock.timer = null;
+    }
+  };
+}
+
+/**
+ * The viewer's clock, re-rendering the calling component every `tickMs` (ages like "12 s ago" stay true
+ * between polls). Call it in the small component that shows the age (`<Age>`), not in a page.
+ */
 export function useNow(tickMs = 1_000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const id = setInterval(() => setNow(Date.now()), tickMs);
-    return () => clearInterval(id);
-  }, [tickMs]);
-  return now;
+  return useSyncExternalStore(
+    (onTick) => subscribeTo(tickMs, onTick),
+    () => clockOf(tickMs).now,
+    // On the server, the time of this render; while hydrating, the clock's value (the time it was created or
+    // last ticked), after which the first subscription sets it to now.
+    () => (typeof window === 'undefined' ? Date.now() : clockOf(tickMs).now),
+  );
 }

@@ -334,6 +334,52 @@ for (const [index, route] of API_ROUTES.entries()) {
   });
 }
 
+// Paths no route names, under the API's prefixes (also below a real route), with every method: a signed-in
+// caller gets 404 with the error body (HEAD: 404 and no body), anyone else the proxy's 401; nothing changes.
+const UNKNOWN_PREFIXES = ['/api', '/api/groups/g/lag', `/api/groups/${groupId}/partitions/${topic}/0/records`];
+const unknownSegment = fc.oneof(
+  fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/),
+  hostileString.filter((s) => s !== '' && !/[/?#%]/.test(s) && s !== '.' && s !== '..'),
+);
+
+test('fuzz: unknown /api paths answer 404 with the error body, for every method', async () => {
+  const seed = SEED + API_ROUTES.length;
+  console.log(`api fuzz unknown paths: seed ${seed}, ${RUNS_PER_ROUTE} requests`);
+  await fc.assert(
+    fc.asyncProperty(
+      fc.record({
+        who: callerArbitrary,
+        method: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'),
+        prefix: fc.constantFrom(...UNKNOWN_PREFIXES),
+        segments: fc.array(unknownSegment, { minLength: 1, maxLength: 3 }),
+      }),
+      async ({ who, method, prefix, segments }) => {
+        const url = `${baseUrl}${prefix}/zz-${segments.map(encodeURIComponent).join('/')}`;
+        const headers = await headersOf(who.caller, who.origin);
+        const before = await stateFingerprint();
+        const body = ['GET', 'HEAD'].includes(method) ? undefined : '{"action":"skip"}';
+        if (body) headers['content-type'] = 'application/json';
+        const response = await fetch(url, { method, headers, body, redirect: 'manual' });
+        requestsSent++;
+        statusCounts.set(response.status, (statusCounts.get(response.status) ?? 0) + 1);
+        const text = await response.text();
+        const what = `${method} ${url} as ${who.caller} → ${response.status} ${text.slice(0, 300)}`;
+        const signedIn = who.caller !== 'none' && who.caller !== 'bad-token';
+        expect(response.status, what).toBe(signedIn ? 404 : 401);
+        expect(response.headers.get('content-type') ?? '', what).toMatch(/^application\/json/);
+        if (method === 'HEAD') expect(text, what).toBe('');
+        else {
+          const parsed = ZApiError.strict().safeParse(JSON.parse(text));
+          expect(parsed.success, `error body shape: ${what}`).toBe(true);
+          if (signedIn) expect(parsed.data?.error, what).toContain(`no API route ${method}`);
+        }
+        expect(await stateFingerprint(), `an unknown path changed state: ${what}`).toBe(before);
+      },
+    ),
+    { seed, numRuns: RUNS_PER_ROUTE, endOnFailure: true },
+  );
+});
+
 test.afterAll(() => {
   const statuses = [...statusCounts].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`);
   console.log(

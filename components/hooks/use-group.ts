@@ -6,12 +6,16 @@ import { ZGroupDetail, ZLagSeries, type TLagRange } from '@/lib/schemas/groups';
 import { fetchJson, groupApiPath } from '../api-client';
 import { queryKeys } from '../query-keys';
 
-/** Polls GET /api/groups/{groupId}?cluster=. A 404 is final: no retry. */
+/**
+ * Polls GET /api/groups/{groupId}?cluster=. A 404 is final: no retry. The page's server render may have
+ * filled it (page.tsx); that answer counts as fresh for one poll, so hydration does not ask again at once.
+ */
 export function useGroup(cluster: string, groupId: string, refreshMs: number) {
   return useQuery({
     queryKey: queryKeys.group(cluster, groupId),
     queryFn: ({ signal }) => fetchJson(groupApiPath(groupId, cluster), ZGroupDetail, { signal }),
     refetchInterval: refreshMs,
+    staleTime: refreshMs,
     retry: (count, error) => (error as { status?: number }).status !== 404 && count < 1,
   });
 }

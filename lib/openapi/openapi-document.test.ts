@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { API_ROUTES } from './api-routes';
 import { buildOpenApiDocument, operationIdOf } from './openapi-document';
-import { exportedMethodsOf, pathTemplateOf, routeCoverage, routeFilesUnder } from './route-files';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import {
+  exportedMethodsOf,
+  pathTemplateOf,
+  routeCoverage,
+  routeFilesUnder,
+  UNKNOWN_API_PATH_ROUTE,
+} from './route-files';
 
 // The CI check of the API's description: the document lists exactly the routes under app/api/ (each
 // route.ts, each exported method), every path parameter of a template is described, and the document
@@ -111,6 +119,24 @@ describe('the checks can fail', () => {
     );
     expect(pathTemplateOf('api/(admin)/openapi.json')).toBe('/api/openapi.json');
     expect(() => pathTemplateOf('api/files/[...rest]')).toThrow(/catch-all/);
+  });
+
+  it('skips only the unknown-path catch-all, which answers every method; another catch-all is refused', () => {
+    const unknownPath = readFileSync(path.join(APP, UNKNOWN_API_PATH_ROUTE, 'route.ts'), 'utf8');
+    expect(exportedMethodsOf(unknownPath).sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
+    expect(routeFilesUnder(APP).some((f) => f.file.includes('['))).toBe(true);
+    expect(routeFilesUnder(APP).some((f) => f.file.includes('...'))).toBe(false);
+
+    const app = mkdtempSync(path.join(tmpdir(), 'warden-routes-'));
+    const write = (directory: string) => {
+      mkdirSync(path.join(app, directory), { recursive: true });
+      writeFileSync(path.join(app, directory, 'route.ts'), 'export async function GET() {}\n');
+    };
+    write(UNKNOWN_API_PATH_ROUTE);
+    write('api/groups');
+    expect(routeFilesUnder(app).map((f) => `${f.method} ${f.path}`)).toEqual(['GET /api/groups']);
+    write('api/files/[...rest]');
+    expect(() => routeFilesUnder(app)).toThrow(/catch-all/);
   });
 
   it('the validator refuses a document that is not OpenAPI 3.1', async () => {

@@ -9,6 +9,12 @@ import type { HttpMethod } from './api-routes';
 
 const METHODS: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
+/**
+ * The one catch-all the API has: every path no route names answers 404 with the error body. It describes no
+ * operation, so it is not a route here; any other catch-all directory still fails `pathTemplateOf`.
+ */
+export const UNKNOWN_API_PATH_ROUTE = path.join('api', '[...unknownPath]');
+
 export interface RouteFile {
   /** Relative to the app directory's parent, e.g. `app/api/groups/[groupId]/route.ts`. */
   file: string;
@@ -66,6 +72,7 @@ export function routeFilesUnder(appDirectory: string): RouteFile[] {
     if (!entry.isFile() || !/^route\.(ts|tsx|js|mjs)$/.test(entry.name)) continue;
     const full = path.join(entry.parentPath, entry.name);
     const directory = path.relative(appDirectory, entry.parentPath);
+    if (directory === UNKNOWN_API_PATH_ROUTE) continue;
     const file = path.relative(path.dirname(appDirectory), full);
     for (const method of exportedMethodsOf(readFileSync(full, 'utf8'), entry.name)) {
       found.push({ file, method: method as RouteFile['method'], path: pathTemplateOf(directory) });

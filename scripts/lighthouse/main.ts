@@ -1,8 +1,11 @@
 // npm run lighthouse - Lighthouse (mobile profile, Debian Chromium) against the built dashboard: seeds the
 // database named by DATABASE_URL (it must end in `_ui` or `_lighthouse`; scripts/lighthouse/seed-dashboard.ts),
 // starts `next start` on WARDEN_TEST_PORT_BASE + 200, signs in, and prints performance, accessibility and
-// best-practices scores per page, plus the largest contentful paint and total blocking time. Needs a
-// `next build` first. A measurement, not a test: it fails only when a page cannot be audited.
+// best-practices scores per page, plus the largest contentful paint and total blocking time. Beside the scores
+// it writes where each page's main thread went (Lighthouse's main-thread work by category and its script
+// boot-up time per script, the parts that stay comparable under load) and every failed audit to
+// `.warden/lighthouse.json`. Needs a `next build` first. A measurement, not a test: it fails only when a page
+// cannot be audited.
 //   npm run lighthouse [-- --skip-seed] [-- --only /groups/orders-pipeline]
 import { spawn } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
@@ -13,7 +16,8 @@ import { eventually } from '../lib/eventually';
 import { seedDashboard, SEEDED_GROUP } from './seed-dashboard';
 
 const ROOT = path.resolve(__dirname, '../..');
-const PAGES = ['/', `/groups/${SEEDED_GROUP}`, '/quarantine', '/rebalances', '/alerts', '/audit', '/no-such-page'];
+const NOT_FOUND_PAGE = '/no-such-page';
+const PAGES = ['/', `/groups/${SEEDED_GROUP}`, '/quarantine', '/rebalances', '/alerts', '/audit', NOT_FOUND_PAGE];
 
 interface Scores {
   page: string;
@@ -22,6 +26,20 @@ interface Scores {
   bestPractices: number;
   lcpMs: number;
   tbtMs: number;
+  /** Lighthouse's `mainthread-work-breakdown`: milliseconds per kind of work (script evaluation, style, ...). */
+  mainThreadMs: Record<string, number>;
+  /** Lighthouse's `bootup-time`: per script, the milliseconds spent evaluating and parsing it. */
+  scripts: { url: string; totalMs: number; scriptingMs: number; parseMs: number }[];
+  /** Audits of the three categories that scored below 0.9, with Lighthouse's display value. */
+  failedAudits: { id: string; score: number; displayValue?: string }[];
+}
+
+interface TableDetails {
+  items?: Record<string, unknown>[];
+}
+
+function tableItems(audit: { details?: unknown } | undefined): Record<string, unknown>[] {
+  return (audit?.details as TableDetails | undefined)?.items ?? [];
 }
 
 async function signInCookie(baseUrl: string): Promise<string> {
@@ -53,12 +71,38 @@ async function audit(baseUrl: string, page: string, cookie: string): Promise<Sco
         logLevel: 'error',
         onlyCategories: ['performance', 'accessibility', 'best-practices'],
         extraHeaders: { Cookie: cookie },
+        // Lighthouse refuses a document answered with a 4xx unless told it is meant; only the 404 page is.
+        ignoreStatusCode: page === NOT_FOUND_PAGE,
       },
       undefined,
     );
     if (!result) throw new Error(`lighthouse returned nothing for ${page}`);
+    if (result.lhr.runtimeError) {
+      throw new Error(`lighthouse could not audit ${page}: ${result.lhr.runtimeError.message}`);
+    }
     const { categories, audits } = result.lhr;
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+    const mainThreadMs = Object.fromEntries(
+      tableItems(audits['mainthread-work-breakdown']).map((item) => [
+        String(item.groupLabel ?? item.group),
+        Math.round(Number(item.duration)),
+      ]),
+    );
+    const scripts = tableItems(audits['bootup-time']).map((item) => ({
+      url: String(item.url),
+      totalMs: Math.round(Number(item.total)),
+      scriptingMs: Math.round(Number(item.scripting)),
+      parseMs: Math.round(Number(item.scriptParseCompile)),
+    }));
+    const auditIds = ['performance', 'accessibility', 'best-practices'].flatMap(
+      (id) => categories[id]?.auditRefs.map((ref) => ref.id) ?? [],
+    );
+    const failedAudits = auditIds.flatMap((id) => {
+      const entry = audits[id];
+      return entry && entry.score !== null && entry.score < 0.9
+        ? [{ id, score: entry.score, displayValue: entry.displayValue }]
+        : [];
+    });
     return {
       page,
       performance: score('performance'),
@@ -66,6 +110,9 @@ async function audit(baseUrl: string, page: string, cookie: string): Promise<Sco
       bestPractices: score('best-practices'),
       lcpMs: Math.round(audits['largest-contentful-paint']?.numericValue ?? NaN),
       tbtMs: Math.round(audits['total-blocking-time']?.numericValue ?? NaN),
+      mainThreadMs,
+      scripts,
+      failedAudits,
     };
   } finally {
     chrome.kill();
@@ -103,6 +150,21 @@ async function main(argv: string[]): Promise<void> {
       console.log(
         `${row.page.padEnd(28)} performance ${row.performance}  accessibility ${row.accessibility}  best practices ${row.bestPractices}  LCP ${row.lcpMs} ms  TBT ${row.tbtMs} ms`,
       );
+      console.log(
+        `  main thread: ${Object.entries(row.mainThreadMs)
+          .map(([kind, ms]) => `${kind} ${ms} ms`)
+          .join(', ')}`,
+      );
+      for (const script of row.scripts.slice(0, 5)) {
+        console.log(
+          `  script ${script.url}: ${script.totalMs} ms (evaluation ${script.scriptingMs}, parse ${script.parseMs})`,
+        );
+      }
+      if (row.failedAudits.length > 0) {
+        console.log(
+          `  below 0.9: ${row.failedAudits.map((a) => `${a.id}${a.displayValue ? ` (${a.displayValue})` : ''}`).join(', ')}`,
+        );
+      }
     }
     const out = path.join(ROOT, '.warden', 'lighthouse.json');
     mkdirSync(path.dirname(out), { recursive: true });

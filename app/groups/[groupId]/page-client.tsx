@@ -17,6 +17,7 @@ import { FiringAlerts } from '@/components/firing-alerts';
 import { GroupStatusBadge, StatePill } from '@/components/status-badge';
 import { TimeLagValue } from '@/components/time-lag-cell';
 import { useNow } from '@/components/use-now';
+import { Age } from '@/components/age';
 import type { TGroupDetail, TLagRange } from '@/lib/schemas/groups';
 import { formatAge, formatCount, formatRateRounded } from '@/lib/format';
 import { isStale } from '@/components/format';
@@ -51,7 +52,6 @@ export function GroupPageClient({
   const [range, setRange] = useState<TLagRange>('15m');
   const series = useLagSeries(cluster, groupId, range, refreshMs);
   const rebalances = useRebalances(refreshMs, groupId, 20);
-  const now = useNow();
   const canOperate = useCanOperate();
 
   if (group.error instanceof ApiRequestError && group.error.status === 404) {
@@ -96,17 +96,10 @@ export function GroupPageClient({
       </div>
       {group.error ? <ErrorState error={group.error} what="the group" hasStaleData={detail !== undefined} /> : null}
       <FiringAlerts refreshMs={refreshMs} groupId={groupId} />
-      {detail && isStale(detail.sampledAt, now, sampleIntervalMs, idleStoreMs) ? (
-        <p className="banner banner-warn" role="status">
-          <strong>Stale:</strong> last sampled {formatAge(detail.sampledAt, now)}. The sampler is down or no longer sees
-          this group; the numbers below are from that sample.
-        </p>
+      {detail ? (
+        <StaleSampleBanner sampledAt={detail.sampledAt} sampleIntervalMs={sampleIntervalMs} idleStoreMs={idleStoreMs} />
       ) : null}
-      {group.isPending ? (
-        <LoadingState label="Loading the group…" />
-      ) : detail ? (
-        <Overview detail={detail} now={now} />
-      ) : null}
+      {group.isPending ? <LoadingState label="Loading the group…" /> : detail ? <Overview detail={detail} /> : null}
 
       <div className="two-col">
         <CapacityCard advice={advice.data} error={advice.error} isPending={advice.isPending} />
@@ -119,7 +112,7 @@ export function GroupPageClient({
             <h2 id="partitions-heading">Partitions</h2>
             <span className="muted small">
               {detail.partitionCount} partitions · {detail.members} member{detail.members === 1 ? '' : 's'}
-              {detail.protocol ? ` · ${detail.protocol}` : ''} · sampled {formatAge(detail.sampledAt, now)}
+              {detail.protocol ? ` · ${detail.protocol}` : ''} · sampled <Age at={detail.sampledAt} />
             </span>
           </div>
           {detail.commitSource ? (
@@ -182,7 +175,7 @@ const COMMIT_SOURCE_TEXT: Record<NonNullable<TGroupDetail['commitSource']>, stri
     'Statuses rest on every commit read from __consumer_offsets for some partitions, on sampled committed offsets for the others.',
 };
 
-function Overview({ detail, now }: { detail: TGroupDetail; now: number }) {
+function Overview({ detail }: { detail: TGroupDetail }) {
   const arrival = sum(detail.partitions.map((p) => p.arrivalRatePerSec));
   const consumption = sum(detail.partitions.map((p) => p.consumptionRatePerSec));
   return (
@@ -231,11 +224,31 @@ function Overview({ detail, now }: { detail: TGroupDetail; now: number }) {
         <div className="tile">
           <dt>Last rebalance</dt>
           <dd className="tile-small">
-            {detail.lastRebalance ? formatAge(detail.lastRebalance.startedAt, now) : 'none recorded'}
+            {detail.lastRebalance ? <Age at={detail.lastRebalance.startedAt} /> : 'none recorded'}
           </dd>
         </div>
       </dl>
     </>
+  );
+}
+
+/** The stale warning, re-checked every second on its own (the page around it renders only on new data). */
+function StaleSampleBanner({
+  sampledAt,
+  sampleIntervalMs,
+  idleStoreMs,
+}: {
+  sampledAt: string;
+  sampleIntervalMs: number;
+  idleStoreMs: number;
+}) {
+  const now = useNow();
+  if (!isStale(sampledAt, now, sampleIntervalMs, idleStoreMs)) return null;
+  return (
+    <p className="banner banner-warn" role="status">
+      <strong>Stale:</strong> last sampled {formatAge(sampledAt, now)}. The sampler is down or no longer sees this
+      group; the numbers below are from that sample.
+    </p>
   );
 }
 
