@@ -77,7 +77,15 @@ export const ZGroupList = z.object({ generatedAt: ZIsoTime, groups: z.array(ZGro
  * worst time lag, then total lag), the measures and `rebalance` (newest) largest first; `cluster` and `group`
  * A to Z. `order` reverses it; ties always fall back to the worst-first order, then cluster and group.
  */
-export const GROUP_SORT_KEYS = ['worst', 'cluster', 'group', 'totalLag', 'timeLag', 'quarantined', 'rebalance'] as const;
+export const GROUP_SORT_KEYS = [
+  'worst',
+  'cluster',
+  'group',
+  'totalLag',
+  'timeLag',
+  'quarantined',
+  'rebalance',
+] as const;
 export const ZGroupSortKey = z.enum(GROUP_SORT_KEYS);
 export const ZSortOrder = z.enum(['natural', 'reversed']);
 export const GROUPS_PAGE_SIZE_DEFAULT = 100;

@@ -75,7 +75,7 @@ describe('the overview from group_summary', () => {
   // Names with LIKE's wildcards: the text filter must match them literally.
   const lags: Record<string, number> = {
     'alpha-orders': 50,
-    'beta_payments': 900,
+    beta_payments: 900,
     'gamma%clicks': 10,
     'delta-orders': 400,
     'epsilon-audit': 0,

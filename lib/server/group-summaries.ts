@@ -126,7 +126,9 @@ async function changedGroups(
   });
   const firstRun = stored.length === 0;
   const newestStored = Math.max(windowStart.getTime(), ...stored.map((s) => s.sampledAt.getTime()));
-  const scanFrom = firstRun ? windowStart : new Date(Math.max(windowStart.getTime(), newestStored - LATE_ROUND_MARGIN_MS));
+  const scanFrom = firstRun
+    ? windowStart
+    : new Date(Math.max(windowStart.getTime(), newestStored - LATE_ROUND_MARGIN_MS));
   const [rounds, quarantines, rebalances] = await Promise.all([
     db.$queryRaw<Array<{ group_id: string; sampled_at: Date }>>`
       SELECT group_id, max(sampled_at) AS sampled_at FROM lag_sample
