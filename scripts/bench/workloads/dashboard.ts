@@ -91,7 +91,6 @@ export async function runDashboard(spec: ChildSpec): Promise<Measurement> {
 
 async function overviewOverHttp(baseUrl: string, cookie: string, iterations: number): Promise<Measurement> {
   let bytes = 0;
-  let listed = 0;
   const get = async (query: string) => {
     const response = await fetch(`${baseUrl}/api/groups${query}`, { headers: { cookie } });
     const body = await response.arrayBuffer();
@@ -102,7 +101,7 @@ async function overviewOverHttp(baseUrl: string, cookie: string, iterations: num
   const firstStarted = performance.now();
   const first = JSON.parse(new TextDecoder().decode(await get(''))) as { groupCount: number };
   const firstRequestMs = performance.now() - firstStarted;
-  listed = first.groupCount;
+  const listed = first.groupCount;
   for (let i = 0; i < WARM_UP; i++) await get(OVERVIEW_QUERIES[i % OVERVIEW_QUERIES.length]!);
   const baselineRssBytes = process.memoryUsage.rss();
   const times = new Float64Array(iterations);
