@@ -1,15 +1,18 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
-import { ZGroupsResponse } from '@/lib/schemas/groups';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { ZGroupsResponse, type TGroupsQueryInput } from '@/lib/schemas/groups';
 import { fetchJson } from '../api-client';
+import { overviewSearch } from '../overview-query';
 import { queryKeys } from '../query-keys';
 
-/** Polls GET /api/groups. */
-export function useGroups(refreshMs: number) {
+/** Polls one page of GET /api/groups for the query (filters, sort, page); the last page stays shown while the next loads. */
+export function useGroups(query: TGroupsQueryInput, refreshMs: number) {
+  const search = overviewSearch(query);
   return useQuery({
-    queryKey: queryKeys.groups(),
-    queryFn: ({ signal }) => fetchJson('/api/groups', ZGroupsResponse, { signal }),
+    queryKey: [...queryKeys.groups(), 'list', search],
+    queryFn: ({ signal }) => fetchJson(`/api/groups${search ? `?${search}` : ''}`, ZGroupsResponse, { signal }),
     refetchInterval: refreshMs,
+    placeholderData: keepPreviousData,
   });
 }

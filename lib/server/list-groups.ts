@@ -1,5 +1,5 @@
 import type { Database } from '../db';
-import { ZGroupsResponse, type TGroupSummary, type TGroupsResponse } from '../schemas/groups';
+import { ZGroupList, type TGroupList, type TGroupSummary } from '../schemas/groups';
 import { analyzeGroup, compareGroupsWorstFirst, groupSummaryFields } from './analysis/group-analysis';
 import { lagTrend } from './analysis/partition-analysis';
 import { loadGroupRounds } from './load-group-rounds';
@@ -16,43 +16,53 @@ export interface ListGroupsOptions {
   trendBuckets?: number;
 }
 
+/** How long a group stays listed after its newest round, unless the options say otherwise. */
+export const SAMPLED_WITHIN_MS_DEFAULT = 10 * 60_000;
+
 /**
- * GET /api/groups: every recently sampled group of `clusters` (each cluster read on its own, as every other
- * read is), worst first (status, worst time lag, total lag).
+ * Every recently sampled group of `clusters` (each cluster read on its own, as every other read is), worst
+ * first (status, worst time lag, total lag), each analysed from its history on every call: what the worker's
+ * alert evaluation reads. The overview reads the same summaries through lib/server/group-summaries.ts.
  */
 export async function listGroups(
   db: Database,
   clusters: readonly string[],
   options: ListGroupsOptions,
-): Promise<TGroupsResponse> {
+): Promise<TGroupList> {
   const now = options.now ?? new Date();
-  const groups = (await Promise.all(clusters.map((cluster) => listClusterGroups(db, cluster, now, options)))).flat();
+  const groups = (await Promise.all(clusters.map((cluster) => summarizeGroups(db, cluster, now, options)))).flat();
   groups.sort(compareGroupsWorstFirst);
-  return ZGroupsResponse.parse({ generatedAt: now.toISOString(), groups });
+  return ZGroupList.parse({ generatedAt: now.toISOString(), groups });
 }
 
-async function listClusterGroups(
+/**
+ * The summaries of the recently sampled groups of `cluster` (of those named in `groupIds`, when given), in no
+ * particular order. A named group with no round inside the window is absent.
+ */
+export async function summarizeGroups(
   db: Database,
   cluster: string,
   now: Date,
   options: ListGroupsOptions,
+  groupIds?: string[],
 ): Promise<TGroupSummary[]> {
   const historyMs = options.historyMs ?? 10 * 60_000;
   const rounds = await loadGroupRounds(db, {
     cluster,
-    sampledWithinMs: options.sampledWithinMs ?? 10 * 60_000,
+    ...(groupIds ? { groupIds } : {}),
+    sampledWithinMs: options.sampledWithinMs ?? SAMPLED_WITHIN_MS_DEFAULT,
     historyMs: Math.max(historyMs, options.rateWindowMs),
     nowMs: now.getTime(),
   });
   if (rounds.length === 0) return [];
-  const groupIds = rounds.map((r) => r.groupId);
+  const sampledGroupIds = rounds.map((r) => r.groupId);
 
   const [quarantines, lastRebalances] = await Promise.all([
     db.partitionQuarantine.findMany({
-      where: { cluster, groupId: { in: groupIds } },
+      where: { cluster, groupId: { in: sampledGroupIds } },
       select: { groupId: true, topic: true, partition: true },
     }),
-    loadLatestRebalances(db, cluster, groupIds),
+    loadLatestRebalances(db, cluster, sampledGroupIds),
   ]);
 
   return rounds.map((round): TGroupSummary => {

@@ -15,6 +15,7 @@ export type WorkloadKind =
   | 'sampler-round'
   | 'sampler-scale'
   | 'api-reads'
+  | 'dashboard'
   | 'action-round-trip';
 
 /** The sampler's SAMPLER_* settings (from config), as (10) and (10s) pass them on. */
@@ -87,6 +88,14 @@ export interface ChildSpec {
     iterations: number;
     timeLagObjectiveMs: number | null;
     rateWindowMs: number;
+  };
+  /** dashboard: the seeded database, the port of its `next start`, what to measure, how often, the wide group. */
+  dashboard?: {
+    databaseUrl: string;
+    port: number;
+    measure: 'overview-http' | 'first-content';
+    iterations: number;
+    wideGroup: string;
   };
   /** action-round-trip: the bench database, the dead-letter topic, how many actions, the worker's poll interval. */
   actions?: { databaseUrl: string; dlqTopic: string; actions: number; pollIntervalMs: number };
