@@ -153,6 +153,7 @@ export function isTimingWorkload(plan: Pick<WorkloadPlan, 'kind'>): boolean {
   return (
     plan.kind === 'sampler-round' ||
     plan.kind === 'sampler-scale' ||
+    plan.kind === 'sampler-shards' ||
     plan.kind === 'api-reads' ||
     plan.kind === 'action-round-trip'
   );
@@ -342,6 +343,14 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
     id: '10s',
     title: `sampler round at fleet size: ${SIZES.full.scaleGroups.toLocaleString('en-US')} groups x ${SCALE_PARTITIONS} partitions (quick: ${SIZES.quick.scaleGroups}), generated cluster state, real Postgres`,
     kind: 'sampler-scale',
+    layout: null,
+    handlerMs: 0,
+    repeated: false,
+  },
+  {
+    id: '10h',
+    title: `sharded sampling at fleet size: the (10s) state split over two instances (8 shards), then one killed`,
+    kind: 'sampler-shards',
     layout: null,
     handlerMs: 0,
     repeated: false,

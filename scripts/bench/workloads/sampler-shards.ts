@@ -1,0 +1,181 @@
+import { Client } from 'pg';
+import { createDatabase } from '../../../lib/db';
+import { DEFAULT_CLUSTER } from '../../../lib/schemas/clusters';
+import { LagSampler, type RoundResult } from '../../../worker/sampler/lag-sampler';
+import { PgShardLocks } from '../../../worker/sampler/pg-shard-locks';
+import { ShardLeases } from '../../../worker/sampler/shard-leases';
+import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
+import { summarizeLatency } from '../stats';
+import { GeneratedCluster } from './generated-cluster';
+import { peakRssBytes } from './probe';
+import { percentileMs, sortedBy } from './round-timings';
+import { emptySampleTables, SCALE_PREFIX } from './sampler-scale';
+
+// (10h) Sharded sampling at fleet size: the generated 2,000 groups x 50 partitions (generated-cluster.ts,
+// real Postgres for the writes and for the shard locks, SAMPLER_SHARDS = 8).
+// 1. One instance holds all eight shards: its rounds (compute + write, the generated read left out as in
+//    (10s)) are the baseline.
+// 2. A second instance joins; the first gives four shards back and the second takes them (the real
+//    ShardLeases protocol over Postgres advisory locks). Each then runs its rounds. The two run one after the
+//    other in this one process, so each round is timed without the other competing for the CPU, as on two
+//    hosts (on this shared 2-core machine two concurrent processes would measure the machine, not the split).
+// 3. The first instance dies (its lock session is terminated, as when its process is killed) while the
+//    second runs its real loop at the interval: the failover is the wall time from the kill until the second
+//    holds every shard, and until a round of the second stored every group.
+// The first round after every change of shares is left out of the round times (it stores every group it
+// just gained).
+
+const SHARDS = 8;
+
+export async function runSamplerShards(spec: ChildSpec): Promise<Measurement> {
+  const settings = spec.samplerScale;
+  if (!settings) throw new Error(`workload ${spec.workload}: the sampler-scale settings are missing`);
+  const db = createDatabase(settings.databaseUrl, 3);
+  const lockName = `warden:lag-sampler:bench-${spec.workload}-${process.pid}`;
+  const lastRound = new Map<string, RoundResult>();
+  const instance = (name: string) => {
+    const locks = new PgShardLocks({ connectionString: settings.databaseUrl, lockName });
+    const leases = new ShardLeases({ session: locks, shardCount: SHARDS });
+    const sampler = new LagSampler({
+      cluster: DEFAULT_CLUSTER,
+      reader: new GeneratedCluster({
+        groups: settings.groups,
+        partitions: settings.partitions,
+        busyShare: settings.busyShare,
+        membersPerGroup: 3,
+        prefix: SCALE_PREFIX,
+        recordAgeMs: 2_000,
+        now: Date.now,
+      }),
+      db,
+      lock: leases,
+      instanceId: `bench-${spec.workload}-${name}`,
+      intervalMs: settings.intervalMs,
+      idleStoreMs: settings.idleStoreMs,
+      maxBackoffMs: 60_000,
+      state: settings.state,
+      retention: { rawDays: 7, rollupDays: 90 },
+      runsMaintenance: false,
+      onRound: (outcome) => {
+        if (outcome.result) lastRound.set(name, outcome.result);
+      },
+    });
+    return { name, locks, leases, sampler };
+  };
+  type Instance = ReturnType<typeof instance>;
+  /** One loop step of `who`; its round when it sampled. */
+  const tick = async (who: Instance): Promise<RoundResult | null> => {
+    lastRound.delete(who.name);
+    await who.sampler.tick();
+    return lastRound.get(who.name) ?? null;
+  };
+  const samplerMs = (r: RoundResult) => r.durationMs - r.clusterReadMs;
+  const timed = async (who: Instance, rounds: number): Promise<RoundResult[]> => {
+    const results: RoundResult[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const result = await tick(who);
+      if (!result?.written) throw new Error(`${who.name}: round ${i + 1} did not reach Postgres`);
+      results.push(result);
+    }
+    return results;
+  };
+  const groupsOf = (r: RoundResult) => new Set(r.rows.map((row) => row.groupId)).size;
+
+  const a = instance('a');
+  const b = instance('b');
+  try {
+    await emptySampleTables(db, settings.databaseUrl);
+    const baselineRssBytes = process.memoryUsage.rss();
+    const startEpochMs = epochNowMs();
+    const rounds = Math.max(3, settings.rounds);
+
+    // 1. Alone: every shard.
+    await tick(a);
+    if (a.leases.shards.length !== SHARDS) throw new Error(`a alone holds ${a.leases.shards.length} shards`);
+    const alone = await timed(a, rounds);
+
+    // 2. b joins: a finds four shards above its share, samples them once more, gives them back; b takes them.
+    if ((await tick(b)) !== null) throw new Error('b sampled while a held every shard');
+    await tick(a);
+    await tick(a);
+    await tick(b);
+    if (a.leases.shards.length !== SHARDS / 2 || b.leases.shards.length !== SHARDS / 2)
+      throw new Error(`shares after the join: a ${a.leases.shards.length}, b ${b.leases.shards.length}`);
+    const splitA: RoundResult[] = [];
+    const splitB: RoundResult[] = [];
+    for (let i = 0; i < rounds; i++) {
+      splitA.push(...(await timed(a, 1)));
+      splitB.push(...(await timed(b, 1)));
+    }
+    const groupsA = groupsOf(splitA[splitA.length - 1]!);
+    const groupsB = groupsOf(splitB[splitB.length - 1]!);
+
+    // 3. a dies while b runs its loop at the interval.
+    lastRound.delete('b');
+    b.sampler.start();
+    await sleep(Math.round(settings.intervalMs * 0.37));
+    const killedAt = performance.now();
+    await terminateBackend(settings.databaseUrl, a.locks.sessionId!);
+    let failoverMs = Number.NaN;
+    let recoveredMs = Number.NaN;
+    const deadline = killedAt + 10 * settings.intervalMs + 120_000;
+    while (performance.now() < deadline && Number.isNaN(recoveredMs)) {
+      if (Number.isNaN(failoverMs) && b.leases.shards.length === SHARDS) failoverMs = performance.now() - killedAt;
+      const round = lastRound.get('b');
+      if (!Number.isNaN(failoverMs) && round && groupsOf(round) === settings.groups)
+        recoveredMs = performance.now() - killedAt;
+      await sleep(10);
+    }
+    if (Number.isNaN(recoveredMs)) throw new Error('b never sampled every group after a died');
+    const endEpochMs = epochNowMs();
+
+    const measuredAlone = alone.slice(1);
+    const p50 = (list: RoundResult[]) => percentileMs(sortedBy(list, samplerMs), 50);
+    const aloneP50Ms = p50(measuredAlone);
+    const splitAP50Ms = p50(splitA.slice(1));
+    const splitBP50Ms = p50(splitB.slice(1));
+    return {
+      records: settings.groups * settings.partitions,
+      startEpochMs,
+      endEpochMs,
+      latency: summarizeLatency(sortedBy([...splitA.slice(1), ...splitB.slice(1)], samplerMs)),
+      peakRssBytes: peakRssBytes(),
+      baselineRssBytes,
+      partitionDoneMs: [],
+      details: {
+        groups: settings.groups,
+        partitions: settings.partitions,
+        shards: SHARDS,
+        measuredRounds: measuredAlone.length,
+        aloneP50Ms,
+        splitAP50Ms,
+        splitBP50Ms,
+        splitAGroups: groupsA,
+        splitBGroups: groupsB,
+        splitAShareOfAlone: Math.round((splitAP50Ms / aloneP50Ms) * 100) / 100,
+        splitBShareOfAlone: Math.round((splitBP50Ms / aloneP50Ms) * 100) / 100,
+        failoverMs: Math.round(failoverMs),
+        recoveredMs: Math.round(recoveredMs),
+        intervalMs: settings.intervalMs,
+      },
+    };
+  } finally {
+    await b.sampler.stop().catch(() => undefined);
+    await a.sampler.stop().catch(() => undefined);
+    await db.$disconnect();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function terminateBackend(databaseUrl: string, pid: string): Promise<void> {
+  const admin = new Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query('SELECT pg_terminate_backend($1::int)', [pid]);
+  } finally {
+    await admin.end();
+  }
+}
