@@ -11,8 +11,9 @@ import { peakRssBytes } from './probe';
 import { percentileMs, sortedBy } from './round-timings';
 import { emptySampleTables, SCALE_PREFIX } from './sampler-scale';
 
-// (10h) Sharded sampling at fleet size: the generated 2,000 groups x 50 partitions (generated-cluster.ts,
-// real Postgres for the writes and for the shard locks, SAMPLER_SHARDS = 8).
+// (10h) Sharded sampling over a generated cluster state (generated-cluster.ts, as (10s), at a tenth of its
+// groups: 200 x 50 partitions, so one alone-round stays near the interval on this shared machine) with real
+// Postgres for the writes and for the shard locks, SAMPLER_SHARDS = 8.
 // 1. One instance holds all eight shards: its rounds (compute + write, the generated read left out as in
 //    (10s)) are the baseline.
 // 2. A second instance joins; the first gives four shards back and the second takes them (the real
@@ -21,15 +22,19 @@ import { emptySampleTables, SCALE_PREFIX } from './sampler-scale';
 //    hosts (on this shared 2-core machine two concurrent processes would measure the machine, not the split).
 // 3. The first instance dies (its lock session is terminated, as when its process is killed) while the
 //    second runs its real loop at the interval: the failover is the wall time from the kill until the second
-//    holds every shard, and until a round of the second stored every group.
+//    holds every shard, and until a round of the second stored every group. The second takes the shards at
+//    its first tick after the kill, which comes one interval after its previous tick began, or when its round
+//    in progress ends if that round outlasts the interval (on a loaded machine); the rounds it finished
+//    after the kill without every group are counted (at most the one in progress may be).
 // The first round after every change of shares is left out of the round times (it stores every group it
 // just gained).
 
 const SHARDS = 8;
 
 export async function runSamplerShards(spec: ChildSpec): Promise<Measurement> {
-  const settings = spec.samplerScale;
-  if (!settings) throw new Error(`workload ${spec.workload}: the sampler-scale settings are missing`);
+  const scale = spec.samplerScale;
+  if (!scale) throw new Error(`workload ${spec.workload}: the sampler-scale settings are missing`);
+  const settings = { ...scale, groups: Math.max(SHARDS, Math.round(scale.groups / 10)) };
   const db = createDatabase(settings.databaseUrl, 3);
   const lockName = `warden:lag-sampler:bench-${spec.workload}-${process.pid}`;
   const lastRound = new Map<string, RoundResult>();
@@ -87,7 +92,7 @@ export async function runSamplerShards(spec: ChildSpec): Promise<Measurement> {
     await emptySampleTables(db, settings.databaseUrl);
     const baselineRssBytes = process.memoryUsage.rss();
     const startEpochMs = epochNowMs();
-    const rounds = Math.max(3, settings.rounds);
+    const rounds = 3;
 
     // 1. Alone: every shard.
     await tick(a);
@@ -118,10 +123,14 @@ export async function runSamplerShards(spec: ChildSpec): Promise<Measurement> {
     await terminateBackend(settings.databaseUrl, a.locks.sessionId!);
     let failoverMs = Number.NaN;
     let recoveredMs = Number.NaN;
+    let partialRoundsAfterKill = 0;
+    let seen: RoundResult | undefined;
     const deadline = killedAt + 10 * settings.intervalMs + 120_000;
     while (performance.now() < deadline && Number.isNaN(recoveredMs)) {
       if (Number.isNaN(failoverMs) && b.leases.shards.length === SHARDS) failoverMs = performance.now() - killedAt;
       const round = lastRound.get('b');
+      if (round && round !== seen && groupsOf(round) < settings.groups) partialRoundsAfterKill += 1;
+      seen = round;
       if (!Number.isNaN(failoverMs) && round && groupsOf(round) === settings.groups)
         recoveredMs = performance.now() - killedAt;
       await sleep(10);
@@ -155,6 +164,7 @@ export async function runSamplerShards(spec: ChildSpec): Promise<Measurement> {
         splitAShareOfAlone: Math.round((splitAP50Ms / aloneP50Ms) * 100) / 100,
         splitBShareOfAlone: Math.round((splitBP50Ms / aloneP50Ms) * 100) / 100,
         failoverMs: Math.round(failoverMs),
+        partialRoundsAfterKill,
         recoveredMs: Math.round(recoveredMs),
         intervalMs: settings.intervalMs,
       },
