@@ -119,12 +119,13 @@ export async function runSamplerShards(spec: ChildSpec): Promise<Measurement> {
     lastRound.delete('b');
     b.sampler.start();
     await sleep(Math.round(settings.intervalMs * 0.37));
+    // A round b finished before the kill is not one "after" it.
+    let seen = lastRound.get('b');
     const killedAt = performance.now();
     await terminateBackend(settings.databaseUrl, a.locks.sessionId!);
     let failoverMs = Number.NaN;
     let recoveredMs = Number.NaN;
     let partialRoundsAfterKill = 0;
-    let seen: RoundResult | undefined;
     const deadline = killedAt + 10 * settings.intervalMs + 120_000;
     while (performance.now() < deadline && Number.isNaN(recoveredMs)) {
       if (Number.isNaN(failoverMs) && b.leases.shards.length === SHARDS) failoverMs = performance.now() - killedAt;
