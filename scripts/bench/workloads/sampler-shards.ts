@@ -27,7 +27,10 @@ import { emptySampleTables, SCALE_PREFIX } from './sampler-scale';
 //    in progress ends if that round outlasts the interval (on a loaded machine); the rounds it finished
 //    after the kill without every group are counted (at most the one in progress may be).
 // The first round after every change of shares is left out of the round times (it stores every group it
-// just gained).
+// just gained). In steps 1 and 2 the samplers run on the interval's clock, as (10s) does: round n is at
+// n x intervalMs (both instances' round n at the same time, as two hosts would), so idle skipping and exact
+// time-lag reads fall on the same rounds alone and split however long a round takes here; six measured rounds
+// cover one SAMPLE_IDLE_STORE_MS period. Step 3 runs on real time from there on.
 
 const SHARDS = 8;
 
@@ -38,6 +41,15 @@ export async function runSamplerShards(spec: ChildSpec): Promise<Measurement> {
   const db = createDatabase(settings.databaseUrl, 3);
   const lockName = `warden:lag-sampler:bench-${spec.workload}-${process.pid}`;
   const lastRound = new Map<string, RoundResult>();
+  let roundAtMs = Date.now();
+  let roundStartedAt = performance.now();
+  const clock = () => roundAtMs + (performance.now() - roundStartedAt);
+  /** The interval's clock at round `n` (steps 1 and 2); step 3 lets it run on from the last round. */
+  const atRound = (n: number) => {
+    roundAtMs = firstRoundMs + n * settings.intervalMs;
+    roundStartedAt = performance.now();
+  };
+  const firstRoundMs = roundAtMs;
   const instance = (name: string) => {
     const locks = new PgShardLocks({ connectionString: settings.databaseUrl, lockName });
     const leases = new ShardLeases({ session: locks, shardCount: SHARDS });
@@ -50,7 +62,7 @@ export async function runSamplerShards(spec: ChildSpec): Promise<Measurement> {
         membersPerGroup: 3,
         prefix: SCALE_PREFIX,
         recordAgeMs: 2_000,
-        now: Date.now,
+        now: clock,
       }),
       db,
       lock: leases,
@@ -61,6 +73,7 @@ export async function runSamplerShards(spec: ChildSpec): Promise<Measurement> {
       state: settings.state,
       retention: { rawDays: 7, rollupDays: 90 },
       runsMaintenance: false,
+      now: clock,
       onRound: (outcome) => {
         if (outcome.result) lastRound.set(name, outcome.result);
       },
@@ -75,14 +88,10 @@ export async function runSamplerShards(spec: ChildSpec): Promise<Measurement> {
     return lastRound.get(who.name) ?? null;
   };
   const samplerMs = (r: RoundResult) => r.durationMs - r.clusterReadMs;
-  const timed = async (who: Instance, rounds: number): Promise<RoundResult[]> => {
-    const results: RoundResult[] = [];
-    for (let i = 0; i < rounds; i++) {
-      const result = await tick(who);
-      if (!result?.written) throw new Error(`${who.name}: round ${i + 1} did not reach Postgres`);
-      results.push(result);
-    }
-    return results;
+  const timed = async (who: Instance): Promise<RoundResult> => {
+    const result = await tick(who);
+    if (!result?.written) throw new Error(`${who.name}: a round did not reach Postgres`);
+    return result;
   };
   const groupsOf = (r: RoundResult) => new Set(r.rows.map((row) => row.groupId)).size;
 
@@ -92,16 +101,22 @@ export async function runSamplerShards(spec: ChildSpec): Promise<Measurement> {
     await emptySampleTables(db, settings.databaseUrl);
     const baselineRssBytes = process.memoryUsage.rss();
     const startEpochMs = epochNowMs();
-    const rounds = 3;
+    const rounds = 7;
+    let n = 0;
 
     // 1. Alone: every shard.
-    await tick(a);
+    const alone: RoundResult[] = [];
+    for (let i = 0; i < rounds; i++) {
+      atRound(n++);
+      alone.push(await timed(a));
+    }
     if (a.leases.shards.length !== SHARDS) throw new Error(`a alone holds ${a.leases.shards.length} shards`);
-    const alone = await timed(a, rounds);
 
     // 2. b joins: a finds four shards above its share, samples them once more, gives them back; b takes them.
+    atRound(n);
     if ((await tick(b)) !== null) throw new Error('b sampled while a held every shard');
     await tick(a);
+    atRound(++n);
     await tick(a);
     await tick(b);
     if (a.leases.shards.length !== SHARDS / 2 || b.leases.shards.length !== SHARDS / 2)
@@ -109,8 +124,10 @@ export async function runSamplerShards(spec: ChildSpec): Promise<Measurement> {
     const splitA: RoundResult[] = [];
     const splitB: RoundResult[] = [];
     for (let i = 0; i < rounds; i++) {
-      splitA.push(...(await timed(a, 1)));
-      splitB.push(...(await timed(b, 1)));
+      atRound(++n);
+      splitA.push(await timed(a));
+      atRound(n);
+      splitB.push(await timed(b));
     }
     const groupsA = groupsOf(splitA[splitA.length - 1]!);
     const groupsB = groupsOf(splitB[splitB.length - 1]!);
