@@ -223,6 +223,13 @@ const workerShape = {
   /** Longest wait between sampler rounds while the cluster cannot be read (backoff cap). */
   SAMPLER_MAX_BACKOFF_MS: positiveMs(60_000),
   /**
+   * 1: one instance per cluster samples every group (a leader lock). More: each cluster's groups are hashed
+   * into this many shards, and the live worker instances split the shards evenly (worker/sampler/
+   * sampler-shards.ts). Every instance must use the same value: one with another value stands down while
+   * it is outranked.
+   */
+  SAMPLER_SHARDS: z.coerce.number().int().min(1).max(1024).default(1),
+  /**
    * Where the statuses' commit windows come from: 'offsets-topic' reads every commit from __consumer_offsets,
    * 'sampled' uses the committed offset of each sampler round, 'auto' reads the topic and falls back per
    * partition where it cannot (no ACL, a managed service that hides it).
@@ -472,6 +479,7 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   SAMPLER_TIME_LAG_POINTS: '60',
   SAMPLER_TIME_LAG_SPACING_MS: '30000',
   SAMPLER_MAX_BACKOFF_MS: '60000',
+  SAMPLER_SHARDS: '8',
   SAMPLER_COMMIT_SOURCE: 'auto',
   UI_PORT: '3000',
   UI_REFRESH_MS: '3000',

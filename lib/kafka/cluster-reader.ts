@@ -24,7 +24,8 @@ export interface ClusterReaderOptions {
 
 /** What the sampler reads from the cluster; a port so the sampler loop does not depend on kafkajs. */
 export interface ClusterReaderPort {
-  readCluster(): Promise<ClusterObservation>;
+  /** `select`: sharded sampling's filter of the groups this instance samples (absent: every sampled group). */
+  readCluster(select?: (groupId: string) => boolean): Promise<ClusterObservation>;
   readRecordTimestamps(requests: readonly RecordReadRequest[]): Promise<RecordReadResult[]>;
   disconnect(): Promise<void>;
 }
@@ -55,13 +56,13 @@ export class ClusterReader implements ClusterReaderPort {
     this.cluster = createInternalCluster(options.kafka);
   }
 
-  async readCluster(): Promise<ClusterObservation> {
+  async readCluster(select?: (groupId: string) => boolean): Promise<ClusterObservation> {
     await this.ensureConnected();
     const { groups } = await this.admin.listGroups();
     const groupIds = groups
       .filter((g) => g.protocolType === 'consumer' || g.protocolType === '')
       .map((g) => g.groupId)
-      .filter((id) => isGroupSampled(id, this.options))
+      .filter((id) => isGroupSampled(id, this.options) && (select?.(id) ?? true))
       .sort();
     if (groupIds.length === 0) return { groups: [], watermarks: [], topics: [] };
     const live = (await this.describeGroups(groupIds)).filter((g) => g.state !== 'Dead');

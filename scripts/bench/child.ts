@@ -36,6 +36,8 @@ async function runWorkload(spec: ChildSpec): Promise<Measurement> {
       return (await import('./workloads/sampler-round')).runSamplerRound(spec);
     case 'sampler-scale':
       return (await import('./workloads/sampler-scale')).runSamplerScale(spec);
+    case 'sampler-shards':
+      return (await import('./workloads/sampler-shards')).runSamplerShards(spec);
     case 'api-reads':
       return (await import('./workloads/api-reads')).runApiReads(spec);
     case 'dashboard':

@@ -58,7 +58,9 @@ async function main(): Promise<number> {
     home: config.WARDEN_KAFKA_HOME ?? path.join(ROOT, '.warden', 'kafka-bench'),
   };
   // The group-page reads (11a, 11b) and the generated fleet (10s) need Postgres only: run alone, they start no broker.
-  const needsKafka = plans.some((p) => p.kind !== 'api-reads' && p.kind !== 'sampler-scale');
+  const needsKafka = plans.some(
+    (p) => p.kind !== 'api-reads' && p.kind !== 'sampler-scale' && p.kind !== 'sampler-shards',
+  );
   const brokerStartedHere = needsKafka && config.usesLocalBroker && !(await localBrokerRunning(broker));
   let admin: Admin | null = null;
   let producer: Producer | null = null;

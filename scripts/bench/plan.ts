@@ -173,6 +173,7 @@ export function isTimingWorkload(plan: Pick<WorkloadPlan, 'kind'>): boolean {
   return (
     plan.kind === 'sampler-round' ||
     plan.kind === 'sampler-scale' ||
+    plan.kind === 'sampler-shards' ||
     plan.kind === 'api-reads' ||
     plan.kind === 'dashboard' ||
     plan.kind === 'action-round-trip'
@@ -363,6 +364,14 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
     id: '10s',
     title: `sampler round at fleet size: ${SIZES.full.scaleGroups.toLocaleString('en-US')} groups x ${SCALE_PARTITIONS} partitions (quick: ${SIZES.quick.scaleGroups}), generated cluster state, real Postgres`,
     kind: 'sampler-scale',
+    layout: null,
+    handlerMs: 0,
+    repeated: false,
+  },
+  {
+    id: '10h',
+    title: `sharded sampling: a generated state of ${(SIZES.full.scaleGroups / 10).toLocaleString('en-US')} groups x ${SCALE_PARTITIONS} partitions (quick: ${SIZES.quick.scaleGroups / 10}) split over two instances (8 shards), then one killed`,
+    kind: 'sampler-shards',
     layout: null,
     handlerMs: 0,
     repeated: false,

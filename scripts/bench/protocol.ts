@@ -14,6 +14,7 @@ export type WorkloadKind =
   | 'raw-pipeline'
   | 'sampler-round'
   | 'sampler-scale'
+  | 'sampler-shards'
   | 'api-reads'
   | 'dashboard'
   | 'action-round-trip';
@@ -68,7 +69,7 @@ export interface ChildSpec {
     intervalMs: number;
     state: SamplerStateSettings;
   };
-  /** sampler-scale: the bench database, the generated fleet's size and busy share, rounds and the sampler's settings. */
+  /** sampler-scale and sampler-shards: the bench database, the generated fleet's size and busy share, rounds and the sampler's settings. */
   samplerScale?: {
     databaseUrl: string;
     groups: number;

@@ -145,6 +145,15 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
           `rollup + retention once: ${formatCount(Number(d.maintenanceMs))} ms`,
       );
       break;
+    case 'sampler-shards':
+      notes.push(
+        `${formatCount(Number(d.groups))} groups x ${d.partitions} partitions in ${d.shards} shards; round (compute + write) p50 alone ` +
+          `${formatMs(Number(d.aloneP50Ms))} ms, split over two instances ${formatMs(Number(d.splitAP50Ms))} ms (${d.splitAGroups} groups) and ` +
+          `${formatMs(Number(d.splitBP50Ms))} ms (${d.splitBGroups} groups) = ${d.splitAShareOfAlone} and ${d.splitBShareOfAlone} of alone; ` +
+          `one killed: the other held every shard after ${formatCount(Number(d.failoverMs))} ms (${d.partialRoundsAfterKill} round in progress) and stored every group after ` +
+          `${formatCount(Number(d.recoveredMs))} ms (interval ${Number(d.intervalMs) / 1000} s)`,
+      );
+      break;
     case 'api-reads':
       notes.push(
         `p95 ${formatMs(Number(d.p95Ms))} ms over ${formatCount(run.records)} calls; ${formatCount(Number(d.responseBytes) / 1024)} KiB JSON; ` +
@@ -286,6 +295,29 @@ function targets(rows: readonly Row[], context: Context): TargetCheck[] {
   within('10', 'roundP95Ms', SAMPLER_ROUND_TARGET_MS, 'a sampling round of 100 groups x 50 partitions');
   within('10s', 'roundP95Ms', SCALE_ROUND_TARGET_MS, 'a sampler round of the generated fleet (compute + write)');
   within('10s', 'roundMaxMs', SCALE_ROUND_LIMIT_MS, 'every sampler round of the generated fleet', '(the 5 s interval)');
+  const shards = context.byId.get('10h');
+  const shardsRun = shards?.runs[shards.runs.length - 1];
+  if (shards) {
+    const failoverMs = shardsRun ? Number(shardsRun.details.failoverMs) : Number.NaN;
+    const intervalMs = shardsRun ? Number(shardsRun.details.intervalMs) : Number.NaN;
+    const partial = shardsRun ? Number(shardsRun.details.partialRoundsAfterKill) : Number.NaN;
+    checks.push({
+      target:
+        "(10h) a killed sampler instance's shards taken at the survivor's first tick after the kill (within one interval, or its round in progress)",
+      measured: Number.isFinite(failoverMs)
+        ? `${formatMs(failoverMs)} ms (interval ${formatCount(intervalMs)} ms), ${partial} round${partial === 1 ? '' : 's'} in progress`
+        : '—',
+      pass: Number.isFinite(failoverMs) ? partial <= 1 && (partial === 1 || failoverMs <= intervalMs) : null,
+    });
+    const worst = shardsRun
+      ? Math.max(Number(shardsRun.details.splitAShareOfAlone), Number(shardsRun.details.splitBShareOfAlone))
+      : Number.NaN;
+    checks.push({
+      target: '(10h) two sampler instances take about half the round time each (at most 0.65 of one alone)',
+      measured: Number.isFinite(worst) ? formatRatio(worst) : '—',
+      pass: Number.isFinite(worst) ? worst <= 0.65 : null,
+    });
+  }
   within('11a', 'p95Ms', API_READ_TARGET_MS, 'GET /api/groups/{groupId}');
   within('11b', 'p95Ms', API_READ_TARGET_MS, 'a 24-hour lag series');
   within('11c', 'p95Ms', OVERVIEW_HTTP_TARGET_MS, 'GET /api/groups over HTTP on the fleet');

@@ -236,7 +236,7 @@ async function runSamplerWorkload(plan: WorkloadPlan, services: Services): Promi
   );
 }
 
-/** (10s): the sampler's compute and write path over a generated fleet, against the bench database. */
+/** (10s), (10h): the sampler's compute and write path over a generated fleet (10h: sharded), against the bench database. */
 async function runSamplerScaleWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
   await migrateDatabase(services.databaseUrl);
   return runChild(
@@ -351,7 +351,7 @@ async function runActionRoundTripWorkload(plan: WorkloadPlan, services: Services
 export async function runWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
   if (plan.kind === 'keyed-retries') return runKeyedRetries(plan, services);
   if (plan.kind === 'sampler-round') return runSamplerWorkload(plan, services);
-  if (plan.kind === 'sampler-scale') return runSamplerScaleWorkload(plan, services);
+  if (plan.kind === 'sampler-scale' || plan.kind === 'sampler-shards') return runSamplerScaleWorkload(plan, services);
   if (plan.kind === 'api-reads') return runApiReadsWorkload(plan, services);
   if (plan.kind === 'dashboard') return runDashboardWorkload(plan, services);
   if (plan.kind === 'action-round-trip') return runActionRoundTripWorkload(plan, services);

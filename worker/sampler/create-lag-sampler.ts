@@ -6,7 +6,9 @@ import { DEFAULT_CLUSTER, type ClusterConnection } from '../../lib/kafka/cluster
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
 import { offsetsReaderGroupId } from '../offsets-topic/create-offsets-topic-reader';
 import { LeaderLock, SAMPLER_LOCK_NAME } from './leader-lock';
-import { LagSampler, type RoundOutcome } from './lag-sampler';
+import { LagSampler, type LeaderLockPort, type RoundOutcome } from './lag-sampler';
+import { PgShardLocks } from './pg-shard-locks';
+import { ShardLeases } from './shard-leases';
 import type { ConsumerLogger } from '../shared/worker-types';
 import { workerInstanceId } from '../shared/worker-types';
 
@@ -33,7 +35,8 @@ export function samplerLockName(cluster: string): string {
  * (the worker's client for `default`, a client built from the cluster's brokers, TLS and SASL otherwise), its
  * own leader lock and its own loop, so a cluster that cannot be read backs off and records its own gap while
  * the others keep their interval. They share one small Prisma pool apart from the pipeline's. Only the
- * default cluster's sampler runs rollups and retention, which cover every cluster's rows.
+ * default cluster's sampler runs rollups and retention, which cover every cluster's rows (sharded: the
+ * instance holding the default cluster's shard 0).
  */
 export function createLagSampler(options: {
   config: WorkerConfig;
@@ -45,16 +48,10 @@ export function createLagSampler(options: {
 }): LagSamplerHandle {
   const { config, kafka, logger } = options;
   const db = createDatabase(config.DATABASE_URL, Math.max(2, config.clusters.length + 1));
-  const locks: LeaderLock[] = [];
   const samplers = config.clusters.map((cluster: ClusterConnection) => {
     const isDefault = cluster.name === DEFAULT_CLUSTER;
     const clusterLogger = logger ? withCluster(logger, cluster.name) : undefined;
-    const lock = new LeaderLock({
-      connectionString: config.DATABASE_URL,
-      name: samplerLockName(cluster.name),
-      onLost: (error) => clusterLogger?.warn({ err: error }, 'sampler leader lock session lost'),
-    });
-    locks.push(lock);
+    const lock = samplerLock(config, cluster.name, clusterLogger);
     const clusterKafka = isDefault
       ? kafka
       : createKafka({
@@ -100,6 +97,30 @@ export function createLagSampler(options: {
       await db.$disconnect();
     },
   };
+}
+
+/**
+ * One cluster's sampler lock: the leader lock (one instance samples every group), or with SAMPLER_SHARDS > 1
+ * the cluster's shard leases (each instance samples its fair share of the shards' groups).
+ */
+function samplerLock(config: WorkerConfig, cluster: string, logger: ConsumerLogger | undefined): LeaderLockPort {
+  const name = samplerLockName(cluster);
+  if (config.SAMPLER_SHARDS === 1) {
+    return new LeaderLock({
+      connectionString: config.DATABASE_URL,
+      name,
+      onLost: (error) => logger?.warn({ err: error }, 'sampler leader lock session lost'),
+    });
+  }
+  return new ShardLeases({
+    session: new PgShardLocks({ connectionString: config.DATABASE_URL, lockName: name }),
+    shardCount: config.SAMPLER_SHARDS,
+    onChange: ({ kind, message }) =>
+      logger?.warn(
+        { shardCount: config.SAMPLER_SHARDS },
+        `sampler shards ${kind === 'lost' ? 'lost' : 'not taken'}: ${message}`,
+      ),
+  });
 }
 
 /** `logger` with the cluster on every line. */

@@ -12,11 +12,21 @@ import { SamplerGapStore } from './sampler-gap-store';
 import { SamplerState, type LagSampleRow, type SamplerStateOptions } from './sampler-state';
 import type { ConsumerLogger } from '../shared/worker-types';
 
-/** The leader lock as the sampler uses it (LeaderLock implements it). */
+/** The leader lock as the sampler uses it (LeaderLock implements it; ShardLeases in sharded mode). */
 export interface LeaderLockPort {
   tryAcquire(): Promise<LockAttempt>;
   release(): Promise<void>;
   readonly isHeld: boolean;
+  /**
+   * Sharded sampling (shard-leases.ts): the groups the next round samples, asked once per round after
+   * tryAcquire; absent: every group. A sharded holder loads the persisted log-end points of the topics its
+   * groups read (not the whole cluster's, which other holders keep) and reloads them whenever `generation`
+   * changes (it gained a shard).
+   */
+  groupFilter?(): (groupId: string) => boolean;
+  readonly generation?: number;
+  /** Whether this holder runs the cluster-wide maintenance; absent: every holder does. */
+  readonly runsMaintenance?: boolean;
 }
 
 export interface LagSamplerOptions {
@@ -113,6 +123,10 @@ export class LagSampler {
   private leading = false;
   private lastMaintenanceMs = Number.NEGATIVE_INFINITY;
   private pendingRebalances: RebalanceRow[] = [];
+  /** Sharded: the groups this round samples, and whether the log-end points of its topics are still to load. */
+  private groupFilter: ((groupId: string) => boolean) | undefined;
+  private scopedPointsGeneration: number | null = null;
+  private scopedPointsLoaded = false;
   private idleGroups: IdleGroupFilter;
   private readonly points: LogEndPointStore;
   private readonly gaps: SamplerGapStore;
@@ -181,6 +195,12 @@ export class LagSampler {
       }
     }
     if (!this.leading) this.gainLeadership();
+    this.groupFilter = lock?.groupFilter?.();
+    if (this.groupFilter && this.scopedPointsGeneration !== (lock?.generation ?? 0)) {
+      this.scopedPointsGeneration = lock?.generation ?? 0;
+      this.scopedPointsLoaded = false;
+    }
+    if (!this.stateLoaded && this.groupFilter) this.stateLoaded = true; // loaded per topic inside the round
     if (!this.stateLoaded) {
       try {
         const loaded = await this.points.load(this.state.points, this.options.state.timeLagPoints);
@@ -222,8 +242,10 @@ export class LagSampler {
     let exactReadMs: number;
     let computeMs: number;
     try {
-      const observation = await this.options.reader.readCluster();
+      const observation = await this.options.reader.readCluster(this.groupFilter);
       clusterReadMs = this.now() - started;
+      if (this.groupFilter && !this.scopedPointsLoaded)
+        await this.loadScopedPoints(observation.topics ?? observation.watermarks.map((w) => w.topic));
       const computeStarted = this.now();
       prepared = this.state.prepareRound(observation, this.now());
       computeMs = this.now() - computeStarted;
@@ -328,8 +350,22 @@ export class LagSampler {
     }
   }
 
+  /**
+   * Sharded: the persisted log-end points of the topics this holder's groups read. A failed load leaves the
+   * round on the points in memory and is retried next round.
+   */
+  private async loadScopedPoints(topics: string[]): Promise<void> {
+    try {
+      await this.points.load(this.state.points, this.options.state.timeLagPoints, topics);
+      this.scopedPointsLoaded = true;
+    } catch (error) {
+      this.options.logger?.warn({ err: error }, 'sampler could not load the log-end points of its shards; retried');
+    }
+  }
+
   private async maintainIfDue(): Promise<void> {
     if (this.options.runsMaintenance === false) return;
+    if (this.options.lock?.runsMaintenance === false) return;
     const interval = this.options.maintenanceIntervalMs ?? 60_000;
     if (this.now() - this.lastMaintenanceMs < interval) return;
     this.lastMaintenanceMs = this.now();
@@ -349,6 +385,7 @@ export class LagSampler {
     this.state = new SamplerState(this.options.state);
     this.idleGroups = new IdleGroupFilter(this.options.idleStoreMs ?? 0);
     this.stateLoaded = false;
+    this.scopedPointsGeneration = null;
     this.pendingRebalances = [];
     this.counters.consecutiveFailures = 0;
   }

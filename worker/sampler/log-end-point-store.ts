@@ -13,15 +13,20 @@ export class LogEndPointStore {
     private readonly cluster: string,
   ) {}
 
-  /** Loads the newest `maxPoints` points of every partition into `tables` (replacing what they held). */
-  async load(tables: LogEndPointTables, maxPoints: number): Promise<number> {
+  /**
+   * Loads the newest `maxPoints` points of every partition into `tables` (replacing what they held); with
+   * `topics`, of those topics only (a sharded holder's, so it never prunes points other holders keep).
+   */
+  async load(tables: LogEndPointTables, maxPoints: number, topics?: readonly string[]): Promise<number> {
+    const everyTopic = topics === undefined;
     const rows = await this.db.$queryRaw<
       Array<{ id: bigint; topic: string; partition: number; offset: bigint; at: Date }>
     >`
       SELECT id, topic, partition, "offset", at FROM (
         SELECT id, topic, partition, "offset", at,
                row_number() OVER (PARTITION BY topic, partition ORDER BY at DESC, id DESC) AS newest_first
-        FROM log_end_point WHERE cluster = ${this.cluster}
+        FROM log_end_point
+        WHERE cluster = ${this.cluster} AND (${everyTopic} OR topic = ANY(${[...(topics ?? [])]}::text[]))
       ) ranked
       WHERE newest_first <= ${maxPoints}`;
     tables.load(

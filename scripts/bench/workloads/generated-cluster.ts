@@ -55,12 +55,14 @@ export class GeneratedCluster implements ClusterReaderPort {
     return (group - start + groups) % groups < busy;
   }
 
-  async readCluster(): Promise<ClusterObservation> {
+  /** `select`: sharded sampling's group filter; groups left out do not move (their rounds resume when selected). */
+  async readCluster(select?: (groupId: string) => boolean): Promise<ClusterObservation> {
     const { groups: groupCount, partitions, membersPerGroup } = this.options;
     this.round += 1;
     const groups: GroupSnapshot[] = [];
     const watermarks: TopicWatermarks[] = [];
     for (let g = 0; g < groupCount; g++) {
+      if (select && !select(this.groupIdOf(g))) continue;
       const topic = this.topicOf(g);
       const busy = this.isBusy(g);
       const committed: Array<{ partition: number; offset: string }> = [];

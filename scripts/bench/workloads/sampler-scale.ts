@@ -25,7 +25,7 @@ export const SCALE_PREFIX = 'warden-bench.scale';
 const STORAGE_TABLES = ['lag_sample', 'log_end_point'] as const;
 const DAY_MS = 86_400_000;
 
-async function emptySampleTables(db: Database, databaseUrl: string): Promise<void> {
+export async function emptySampleTables(db: Database, databaseUrl: string): Promise<void> {
   const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
   if (!name.endsWith('_bench')) throw new Error(`refusing to empty "${name}": not a bench database`);
   await db.$executeRawUnsafe('TRUNCATE lag_sample, lag_rollup, lag_rollup_10m, log_end_point, rebalance_event');
