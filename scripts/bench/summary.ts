@@ -119,6 +119,7 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
       notes.push(
         `${formatCount(Number(d.storedDocuments))} documents, ${formatCount(Number(d.resultsPublished))} results`,
       );
+      if (d.batches !== undefined) notes.push(pipelineCosts(d));
       break;
     case 'sampler-round':
       notes.push(
@@ -179,6 +180,17 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
     notes.push(`other five partitions: ${formatRatio(isolation)} of (2); quarantined ${d.quarantined ?? 'nothing'}`);
   }
   return notes.join('; ');
+}
+
+/** (9), (9r): where the time went (workloads/pipeline-probe.ts). */
+function pipelineCosts(d: Measurement['details']): string {
+  return (
+    `${formatCount(Number(d.batches))} batches (mean ${d.meanBatchSize}; ${d.batchSizes}), ` +
+    `${formatCount(Number(d.statements))} upserts (mean ${d.meanStatementMs} ms), ` +
+    `${formatCount(Number(d.produceRequests))} produce requests (mean ${d.meanMessagesPerRequest} results, ${d.meanProduceMs} ms)` +
+    (d.commits === undefined ? '' : `, ${formatCount(Number(d.commits))} commits`) +
+    `; CPU ${formatCount(Number(d.cpuMs))} ms (${d.cpuMsPer1000Records} ms per 1,000 records)`
+  );
 }
 
 /** (7): the other five partitions' records/s with poison, over the same partitions' records/s in (2). */

@@ -3,6 +3,7 @@ import type { Admission, SourceRecord } from '../../../worker/core/types';
 import { createDocumentPipeline } from '../../../worker/pipeline/document-pipeline';
 import type { AdmittedEvent } from '../../../worker/pipeline/events';
 import type { ChildSpec, Measurement } from '../protocol';
+import { PipelineProbe } from './pipeline-probe';
 import { watchedRecords } from './probe';
 import { WardenWorkload } from './warden-harness';
 
@@ -24,7 +25,12 @@ export async function runPipeline(spec: ChildSpec, groupId: string): Promise<Mea
   const db = createDatabase(pipelineSpec.databaseUrl);
   const producer = bench.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   await producer.connect();
-  const pipeline = createDocumentPipeline({ db, producer, resultsTopic: pipelineSpec.resultsTopic });
+  const pipelineProbe = new PipelineProbe();
+  const pipeline = createDocumentPipeline({
+    db: pipelineProbe.database(db),
+    producer: pipelineProbe.producer(producer),
+    resultsTopic: pipelineSpec.resultsTopic,
+  });
   const total = watchedRecords(spec.endOffsets);
 
   const admit = (record: SourceRecord): Admission<Timed> => {
@@ -35,16 +41,19 @@ export async function runPipeline(spec: ChildSpec, groupId: string): Promise<Mea
   };
   bench.createConsumer({
     admit,
-    handleBatch: (items) =>
-      pipeline.handleBatch(items.map((item) => ({ ...item, value: item.value.admitted }))).map((done, index) =>
+    handleBatch: (items) => {
+      pipelineProbe.batch(items.length);
+      return pipeline.handleBatch(items.map((item) => ({ ...item, value: item.value.admitted }))).map((done, index) =>
         done.then(() => {
           latency.add(performance.now() - items[index]!.value.admittedAt);
         }),
-      ),
+      );
+    },
     onPermanentFailure: ({ admitted }, record, error) => pipeline.onPermanentFailure(admitted, record, error),
     classifyError: pipeline.classifyError,
   });
   try {
+    pipelineProbe.start();
     await bench.start();
     const endEpochMs = await bench.finished();
     const { peakRssBytes, counters } = await bench.stop(5_000);
@@ -60,6 +69,11 @@ export async function runPipeline(spec: ChildSpec, groupId: string): Promise<Mea
         retries: counters.retries,
         permanentFailures: counters.permanentFailures,
         storedDocuments: documents,
+        commits: counters.commits,
+        droppedDeliveries: counters.droppedDeliveries,
+        fetchedBatches: probe.fetchedBatches(),
+        fetchedRecords: probe.fetchedRecords(),
+        ...pipelineProbe.details(total),
       },
     });
   } finally {
