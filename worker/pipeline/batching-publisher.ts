@@ -4,9 +4,9 @@ import type { Message } from 'kafkajs';
 // across retries). A send per record therefore capped the whole pipeline at one produce round trip per
 // record (~430 records/s in `npm run bench` (9)). Here every publish waiting while a request is in flight
 // joins the next request: at low load a result goes out alone and at once, under load requests grow with
-// the backlog, up to a byte budget per request (default 1,000,000 bytes of keys, values and headers: under the
-// broker's default message.max.bytes even if every message lands in one partition) rather than a message
-// count, so a 2,000-record batch's results go out in one request as raw kafkajs would send them. Nothing waits
+// the backlog, up to a byte budget per request (default 800,000 bytes of keys, values and headers: with the
+// per-record framing still under the broker's default message.max.bytes, 1 MiB, even if every message lands
+// in one partition) rather than a message count, so a 2,000-record batch's results go out in one request as raw kafkajs would send them. Nothing waits
 // on a timer.
 //
 // Failure behaviour: a request that fails rejects every publish in it with the same error; each caller's
@@ -37,7 +37,7 @@ export class BatchingPublisher {
     private readonly send: SendPort,
     private readonly topic: string,
     /** Most bytes (keys, values, headers) in one request; a single larger message still goes alone. */
-    private readonly maxRequestBytes = 1_000_000,
+    private readonly maxRequestBytes = 800_000,
   ) {
     if (!Number.isInteger(maxRequestBytes) || maxRequestBytes < 1)
       throw new RangeError(`maxRequestBytes must be a positive integer, got ${maxRequestBytes}`);
