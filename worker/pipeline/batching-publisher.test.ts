@@ -77,6 +77,8 @@ describe('BatchingPublisher', () => {
 
   it('refuses a byte budget that is not a positive integer', () => {
     const { send } = manualSend();
-    expect(() => new BatchingPublisher(send, 'results', 0)).toThrow(/maxRequestBytes must be a positive integer, got 0/);
+    expect(() => new BatchingPublisher(send, 'results', 0)).toThrow(
+      /maxRequestBytes must be a positive integer, got 0/,
+    );
   });
 });

@@ -35,9 +35,7 @@ export async function runPipeline(spec: ChildSpec, groupId: string): Promise<Mea
 
   const admit = (record: SourceRecord): Admission<Timed> => {
     const admission = pipeline.admit(record);
-    return admission.ok
-      ? { ...admission, value: { ...admission.value, admittedAt: performance.now() } }
-      : admission;
+    return admission.ok ? { ...admission, value: { ...admission.value, admittedAt: performance.now() } } : admission;
   };
   bench.createConsumer({
     admit,
