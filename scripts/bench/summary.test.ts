@@ -129,9 +129,29 @@ describe('summary', () => {
 
   it('rates (6) against its ideal, to the last commit and to the last handler', () => {
     // 40,000 records: handlers done after 2.5 s (16,000/s), last commit at 4 s (10,000/s); ideal 20,000/s.
-    const run = measurement(40_000, 4_000, { details: { lastCompletionEpochMs: 1_000 + 2_500 } });
-    const { rows } = summarize([{ plan: plan('6'), runs: [run] }], new Map());
-    expect(rows[0]!.notes).toContain('0.50 of the 20,000/s ideal; 0.80 to the last handler');
+    const run = measurement(40_000, 4_000, { details: { lastCompletionEpochMs: 1_000 + 2_500, meanIoMs: 6.25 } });
+    const { rows, targets } = summarize([{ plan: plan('6'), runs: [run] }], new Map());
+    expect(rows[0]!.notes).toContain(
+      '0.50 of the 20,000/s ideal to the last commit; 0.80 to the last completion (16,000/s; the last commit 1,500 ms later); ' +
+        'a 5 ms sleep took 6.25 ms on average: 0.63 of the 16,000/s that allows',
+    );
+    expect(targets).toContainEqual({ target: '(6) at least 0.9 of the 20,000/s ideal', measured: '0.50', pass: false });
+  });
+
+  it('judges (9) against 10,000 records/s and against (9r) of the same run', () => {
+    const pipeline = measurement(30_000, 2_500);
+    const ceiling = measurement(30_000, 2_000);
+    const { targets } = summarize(
+      [
+        { plan: plan('9'), runs: [pipeline] },
+        { plan: plan('9r'), runs: [ceiling] },
+      ],
+      new Map(),
+    );
+    expect(targets).toEqual([
+      { target: '(9) at least 10,000 records/s', measured: '12,000', pass: true },
+      { target: '(9) at least 0.8 of (9r) in the same run', measured: '0.80', pass: true },
+    ]);
   });
 
   it('shows a failed workload with no numbers rather than dropping it', () => {

@@ -4,7 +4,10 @@ import {
   OVERVIEW_HTTP_TARGET_MS,
   IO_CONCURRENCY,
   IO_MS,
+  IO_TARGET_OF_IDEAL,
   isTimingWorkload,
+  PIPELINE_TARGET_OF_CEILING,
+  PIPELINE_TARGET_RECORDS_PER_SEC,
   ACTION_ROUND_TRIP_TARGET_MS,
   SAMPLER_ROUND_TARGET_MS,
   SCALE_ROUND_LIMIT_MS,
@@ -121,6 +124,7 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
       notes.push(
         `${formatCount(Number(d.storedDocuments))} documents, ${formatCount(Number(d.resultsPublished))} results`,
       );
+      if (d.batches !== undefined) notes.push(pipelineCosts(d));
       break;
     case 'sampler-round':
       notes.push(
@@ -187,13 +191,19 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
       break;
   }
   if (entry.plan.id === '6') {
-    const ideal = (IO_CONCURRENCY * 1000) / IO_MS;
-    notes.push(`${formatRatio(ratio(runRate(run), ideal))} of the ${formatCount(ideal)}/s ideal`);
-    // The last records finish below half the pending budget, so their commit waits for the interval.
+    const ideal = ioIdeal();
+    notes.push(`${formatRatio(ratio(runRate(run), ideal))} of the ${formatCount(ideal)}/s ideal to the last commit`);
     if (d.lastCompletionEpochMs !== undefined) {
       const toLastCompletion = recordsPerSecond(run.records, Number(d.lastCompletionEpochMs) - run.startEpochMs);
+      const commitLagMs = run.endEpochMs - Number(d.lastCompletionEpochMs);
       notes.push(
-        `${formatRatio(ratio(toLastCompletion, ideal))} to the last handler's end (the last commit then waits for the interval)`,
+        `${formatRatio(ratio(toLastCompletion, ideal))} to the last completion (${formatCount(toLastCompletion)}/s; the last commit ${formatMs(commitLagMs)} ms later)`,
+      );
+    }
+    if (d.meanIoMs !== undefined) {
+      const measuredIdeal = (IO_CONCURRENCY * 1000) / Number(d.meanIoMs);
+      notes.push(
+        `a ${IO_MS} ms sleep took ${Number(d.meanIoMs).toFixed(2)} ms on average: ${formatRatio(ratio(runRate(run), measuredIdeal))} of the ${formatCount(measuredIdeal)}/s that allows`,
       );
     }
   }
@@ -202,6 +212,22 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
     notes.push(`other five partitions: ${formatRatio(isolation)} of (2); quarantined ${d.quarantined ?? 'nothing'}`);
   }
   return notes.join('; ');
+}
+
+/** (6): records/s if every one of the IO_CONCURRENCY slots always held a call of exactly IO_MS. */
+function ioIdeal(): number {
+  return (IO_CONCURRENCY * 1000) / IO_MS;
+}
+
+/** (9), (9r): where the time went (workloads/pipeline-probe.ts). */
+function pipelineCosts(d: Measurement['details']): string {
+  return (
+    `${formatCount(Number(d.batches))} batches (mean ${d.meanBatchSize}; ${d.batchSizes}), ` +
+    `${formatCount(Number(d.statements))} upserts (mean ${d.meanStatementMs} ms), ` +
+    `${formatCount(Number(d.produceRequests))} produce requests (mean ${d.meanMessagesPerRequest} results, ${d.meanProduceMs} ms)` +
+    (d.commits === undefined ? '' : `, ${formatCount(Number(d.commits))} commits`) +
+    `; CPU ${formatCount(Number(d.cpuMs))} ms (${d.cpuMsPer1000Records} ms per 1,000 records)`
+  );
 }
 
 /** (7): the other five partitions' records/s with poison, over the same partitions' records/s in (2). */
@@ -261,6 +287,32 @@ function targets(rows: readonly Row[], context: Context): TargetCheck[] {
   };
   atLeast('2', 0.85);
   atLeast('3b', 0.7);
+  const pipeline = row('9');
+  if (pipeline) {
+    const ceiling = row('9r');
+    const ofCeiling = ceiling ? ratio(pipeline.recordsPerSec, ceiling.recordsPerSec) : null;
+    checks.push({
+      target: `(9) at least ${formatCount(PIPELINE_TARGET_RECORDS_PER_SEC)} records/s`,
+      measured: formatCount(pipeline.recordsPerSec),
+      pass: pipeline.recordsPerSec === null ? null : pipeline.recordsPerSec >= PIPELINE_TARGET_RECORDS_PER_SEC,
+    });
+    if (ceiling) {
+      checks.push({
+        target: `(9) at least ${PIPELINE_TARGET_OF_CEILING} of (9r) in the same run`,
+        measured: formatRatio(ofCeiling),
+        pass: ofCeiling === null ? null : ofCeiling >= PIPELINE_TARGET_OF_CEILING,
+      });
+    }
+  }
+  const io = row('6');
+  if (io) {
+    const ofIdeal = ratio(io.recordsPerSec, ioIdeal());
+    checks.push({
+      target: `(6) at least ${IO_TARGET_OF_IDEAL} of the ${formatCount(ioIdeal())}/s ideal`,
+      measured: formatRatio(ofIdeal),
+      pass: ofIdeal === null ? null : ofIdeal >= IO_TARGET_OF_IDEAL,
+    });
+  }
   if (row('7')) {
     const isolation = isolationRatio(context);
     checks.push({

@@ -240,3 +240,64 @@ describe('ConsumerCore commits', () => {
     expect(h.core.owns(tp(1))).toBe(false);
   });
 });
+
+describe('ConsumerCore commits at the log end', () => {
+  it('commits on the next timer turn once every record up to the reported log end completed', async () => {
+    const h = createHarness({ ordering: 'unordered', commitIntervalMs: 1000 });
+    h.core.deliver(makeRecords(0, 3), '3');
+    await h.succeed(0);
+    await h.succeed(1);
+    await h.clock.tick(0);
+    expect(h.source.commits).toEqual([]);
+
+    await h.succeed(2);
+    await h.clock.tick(0);
+    expect(h.source.commits).toEqual([[{ topic: 'events', partition: 0, offset: '3', metadata: 'w1:3:' }]]);
+    await h.clock.tick(10_000);
+    expect(h.source.commits).toHaveLength(1);
+  });
+
+  it('waits for the interval while the log end is ahead of the delivered records, or is unknown', async () => {
+    const ahead = createHarness({ ordering: 'unordered', commitIntervalMs: 1000 });
+    ahead.core.deliver(makeRecords(0, 3), '10');
+    const unknown = createHarness({ ordering: 'unordered', commitIntervalMs: 1000 });
+    unknown.core.deliver(makeRecords(0, 3));
+    for (const h of [ahead, unknown]) {
+      for (const offset of [0, 1, 2]) await h.succeed(offset);
+      await h.clock.tick(999);
+      expect(h.source.commits).toEqual([]);
+      await h.clock.tick(1);
+      expect(h.source.committed(tp())?.offset).toBe('3');
+    }
+  });
+
+  it('waits for the interval while a record below the log end is unfinished, and commits early once it completes', async () => {
+    const h = createHarness({ ordering: 'unordered', commitIntervalMs: 1000 });
+    h.core.deliver(makeRecords(0, 3), '3');
+    await h.succeed(0);
+    await h.succeed(2);
+    await h.clock.tick(500);
+    expect(h.source.commits).toEqual([]);
+
+    await h.succeed(1);
+    await h.clock.tick(0);
+    expect(h.source.committed(tp())).toMatchObject({ offset: '3', metadata: 'w1:3:' });
+  });
+
+  it('keeps the highest log end reported: an older, lower report does not make a partition look drained', async () => {
+    const h = createHarness({ ordering: 'unordered', commitIntervalMs: 1000 });
+    h.core.deliver(makeRecords(0, 2), '5');
+    h.core.deliver(makeRecords(2, 1), '3');
+    for (const offset of [0, 1, 2]) await h.succeed(offset);
+    await h.clock.tick(999);
+    expect(h.source.commits).toEqual([]);
+  });
+
+  it('refuses a log end that is not an offset, before it takes any record', () => {
+    const h = createHarness({ ordering: 'unordered' });
+    expect(() => h.core.deliver(makeRecords(0, 2), 'end')).toThrow(/log end offset is not an int64 offset: end/);
+    expect(h.started()).toEqual([]);
+    expect(h.partitionSnapshot().deliveredCount).toBe(0);
+    expect(h.core.deliver(makeRecords(0, 2), '2').accepted).toBe(2);
+  });
+});

@@ -215,9 +215,11 @@ export class ConsumerCore<T> {
   /**
    * Takes one partition's batch (ascending offsets). Offsets below the read position are ignored. The first
    * record failing admission stops the batch: with 'pause' the partition is quarantined at it and the rest of
-   * the batch is dropped (it will be delivered again after the quarantine is lifted).
+   * the batch is dropped (it will be delivered again after the quarantine is lifted). `logEndOffset` is the
+   * partition's log end (high watermark) when the source fetched the batch, if it knows it: once every record
+   * up to it completed, the commit goes on the next timer turn instead of at the next interval.
    */
-  deliver(records: readonly SourceRecord[]): DeliverResult {
+  deliver(records: readonly SourceRecord[], logEndOffset?: Offset): DeliverResult {
     const result: DeliverResult = { accepted: 0, ignored: 0, dropped: 0 };
     const first = records[0];
     if (!first) return result;
@@ -235,6 +237,10 @@ export class ConsumerCore<T> {
       offsetValues[index] = offsetValue;
       if (index > 0 && offsetValue < offsetValues[index - 1]!) ascending = false;
     }
+    const logEnd = logEndOffset === undefined ? null : parseOffset(logEndOffset);
+    if (logEndOffset !== undefined && logEnd === null) {
+      throw new RangeError(`log end offset is not an int64 offset: ${logEndOffset}`);
+    }
     // Sources deliver ascending batches; sorting is the fallback, not the path.
     const order = ascending ? null : sortedOrder(offsetValues);
 
@@ -245,6 +251,7 @@ export class ConsumerCore<T> {
       return result;
     }
 
+    if (logEnd !== null) partition.reportLogEnd(logEnd);
     const deliveredAtMs = this.clock.now();
     for (let index = 0; index < records.length; index++) {
       const position = order === null ? index : order[index]!;
@@ -627,7 +634,12 @@ export class ConsumerCore<T> {
       attempts: entry.handleAttempts,
     });
     this.updateBackpressure(owner);
-    if (this.backpressure.commitsEarly(owner.backpressured, owner.pending) && owner.prefixCompleted) {
+    // Early: a partition near its pending budget (the commit frees it), or one whose every record up to the
+    // log end completed (nothing more can join the commit, so waiting for the interval only delays it).
+    if (
+      (this.backpressure.commitsEarly(owner.backpressured, owner.pending) && owner.prefixCompleted) ||
+      owner.drainedToLogEnd
+    ) {
       this.commits.expedite();
     } else {
       this.commits.schedule();

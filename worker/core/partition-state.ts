@@ -90,6 +90,8 @@ export class PartitionState<E extends TrackedRecord<E>> {
   inFlight = 0;
   unfinishedBytes = 0;
   highestCompleted: bigint | null = null;
+  /** The log end (next offset the log will write) the source last reported with a delivery; null: unknown. */
+  logEnd: bigint | null = null;
 
   /** The tracked records from `entriesStart` on; the slots before it left (index, not shift: O(1)). */
   private entries: E[] = [];
@@ -128,6 +130,24 @@ export class PartitionState<E extends TrackedRecord<E>> {
   /** The oldest delivered record is complete: a commit now would release at least one record. */
   get prefixCompleted(): boolean {
     return this.completedPrefixCount > 0 || this.entries[this.entriesStart]?.status === 'complete';
+  }
+
+  /**
+   * Every delivered record is complete and the last one accepted reached the reported log end: no record
+   * is left to join a later commit, so delaying the commit would only delay it. O(1).
+   */
+  get drainedToLogEnd(): boolean {
+    return (
+      this.entriesStart === this.entries.length &&
+      this.logEnd !== null &&
+      this.acceptAbove !== null &&
+      this.acceptAbove + 1n >= this.logEnd
+    );
+  }
+
+  /** The source's log end at a delivery; it only grows (an older report never lowers it). */
+  reportLogEnd(logEnd: bigint): void {
+    if (this.logEnd === null || logEnd > this.logEnd) this.logEnd = logEnd;
   }
 
   accepts(offset: bigint): boolean {

@@ -318,7 +318,7 @@ export class KafkajsAdapter implements SourcePort {
     if (!isRunning() || isStale() || batch.messages.length === 0) return;
     await this.assignmentReady;
     const { messages } = batch;
-    this.options.core.deliver(toSourceRecords(batch.topic, batch.partition, messages));
+    this.options.core.deliver(toSourceRecords(batch.topic, batch.partition, messages), batch.highWatermark);
     // Advances the fetch position past what the core now holds. A seek the core made during deliver()
     // (quarantine) is applied at the next fetch and wins over this.
     const lastOffset = messages[messages.length - 1]!.offset;

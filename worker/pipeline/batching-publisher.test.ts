@@ -59,13 +59,26 @@ describe('BatchingPublisher', () => {
     await expect(third).resolves.toBeUndefined();
   });
 
-  it('caps the messages of one request', async () => {
+  it('caps the bytes of one request (keys, values, headers), and sends a larger message alone', async () => {
     const { send, requests } = manualSend();
-    const publisher = new BatchingPublisher(send, 'results', 2);
-    for (const key of ['a', 'b', 'c']) void publisher.publish({ key, value: key });
+    const publisher = new BatchingPublisher(send, 'results', 10);
+    void publisher.publish({ key: 'a', value: '1234' });
+    void publisher.publish({ key: 'b', value: '1234' });
+    void publisher.publish({ key: 'c', value: '12', headers: { h: '1' } });
+    void publisher.publish({ key: 'd', value: Buffer.alloc(20) });
+    void publisher.publish({ key: 'e', value: null });
     await flush();
-    requests[0]!.settle();
-    await flush();
-    expect(requests.map((r) => keys(r.request))).toEqual([['a', 'b'], ['c']]);
+    for (let index = 0; index < 3; index++) {
+      requests[index]!.settle();
+      await flush();
+    }
+    expect(requests.map((r) => keys(r.request))).toEqual([['a', 'b'], ['c'], ['d'], ['e']]);
+  });
+
+  it('refuses a byte budget that is not a positive integer', () => {
+    const { send } = manualSend();
+    expect(() => new BatchingPublisher(send, 'results', 0)).toThrow(
+      /maxRequestBytes must be a positive integer, got 0/,
+    );
   });
 });

@@ -4,7 +4,7 @@ import type { BatchItem, SourceRecord } from '../core/types';
 import { BatchingPublisher } from './batching-publisher';
 import { admitEvent, type AdmittedEvent } from './events';
 import { classifyPipelineError } from './classify-error';
-import { withRecordSpan } from './trace-context';
+import { TRACEPARENT, withRecordSpan } from './trace-context';
 
 // The default pipeline: upsert a document keyed by business id (idempotent, so redelivery is harmless),
 // then publish a `stored` result; a record the store rejects for good publishes a `failed` result with
@@ -76,15 +76,21 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
       return items.map(({ value, record }) => {
         const { event, resultKey } = value;
         if (resultKey === null) return Promise.resolve();
-        return withRecordSpan('warden process', record.headers, spanAttributes(record), async (traceHeaders) => {
-          const outcome = (await stored).get(record);
-          if (outcome !== STORED) throw outcome;
-          await publish(
-            resultKey,
-            { eventId: event.eventId, businessId: event.businessId, status: 'stored', source: sourceOf(record) },
-            traceHeaders,
-          );
-        });
+        const publishStored = (traceHeaders: Record<string, string>) =>
+          stored.then((outcomes) => {
+            const outcome = outcomes.get(record);
+            if (outcome !== STORED) throw outcome;
+            return publish(
+              resultKey,
+              { eventId: event.eventId, businessId: event.businessId, status: 'stored', source: sourceOf(record) },
+              traceHeaders,
+            );
+          });
+        // Without a traceparent there is no span to open (withRecordSpan would call straight through): the
+        // record's promise is one continuation of the batch's store, no span attributes built per record.
+        return record.headers[TRACEPARENT] === undefined
+          ? publishStored({})
+          : withRecordSpan('warden process', record.headers, spanAttributes(record), publishStored);
       });
     },
 
@@ -126,22 +132,26 @@ function storeBatch(
   items: readonly BatchItem<AdmittedEvent>[],
   beforeStore: DocumentPipelineOptions['beforeStore'],
 ): Promise<Map<SourceRecord, unknown>> {
-  const hooked = items.map(({ value, record }) =>
-    beforeStore === undefined || value.resultKey === null
-      ? Promise.resolve()
-      : Promise.resolve().then(() => beforeStore(value, record)),
-  );
-  return Promise.allSettled(hooked).then(async (hooks) => {
+  // Without a hook every record is ready at once: no promise per record.
+  const hooked =
+    beforeStore === undefined
+      ? Promise.resolve(null)
+      : Promise.allSettled(
+          items.map(({ value, record }) =>
+            value.resultKey === null ? Promise.resolve() : Promise.resolve().then(() => beforeStore(value, record)),
+          ),
+        );
+  return hooked.then(async (hooks) => {
     const outcomes = new Map<SourceRecord, unknown>();
     const notStored = new Set<number>();
     const indexOf = new Map<SourceRecord, number>();
     const ready: DocumentWrite[] = [];
     items.forEach(({ value, record, previous }, index) => {
-      const hook = hooks[index]!;
+      const hook = hooks === null ? null : hooks[index]!;
       if (previous !== null && notStored.has(previous)) {
         outcomes.set(record, new Error('the record before it in its lane was not stored'));
         notStored.add(index);
-      } else if (hook.status === 'rejected') {
+      } else if (hook !== null && hook.status === 'rejected') {
         outcomes.set(record, hook.reason);
         notStored.add(index);
       } else if (value.resultKey !== null) {

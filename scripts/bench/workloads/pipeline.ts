@@ -3,6 +3,7 @@ import type { Admission, SourceRecord } from '../../../worker/core/types';
 import { createDocumentPipeline } from '../../../worker/pipeline/document-pipeline';
 import type { AdmittedEvent } from '../../../worker/pipeline/events';
 import type { ChildSpec, Measurement } from '../protocol';
+import { PipelineProbe } from './pipeline-probe';
 import { watchedRecords } from './probe';
 import { WardenWorkload } from './warden-harness';
 
@@ -11,8 +12,8 @@ import { WardenWorkload } from './warden-harness';
 // `stored` results on the results topic (idempotent producer, acks=all), each record completing only when its
 // own result is acknowledged. Latency: admitted → result acknowledged.
 
-interface Timed {
-  admitted: AdmittedEvent;
+/** The admitted event with its admission time (one object per record, passed to the pipeline as it is). */
+interface Timed extends AdmittedEvent {
   admittedAt: number;
 }
 
@@ -24,27 +25,33 @@ export async function runPipeline(spec: ChildSpec, groupId: string): Promise<Mea
   const db = createDatabase(pipelineSpec.databaseUrl);
   const producer = bench.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   await producer.connect();
-  const pipeline = createDocumentPipeline({ db, producer, resultsTopic: pipelineSpec.resultsTopic });
+  const pipelineProbe = new PipelineProbe();
+  const pipeline = createDocumentPipeline({
+    db: pipelineProbe.database(db),
+    producer: pipelineProbe.producer(producer),
+    resultsTopic: pipelineSpec.resultsTopic,
+  });
   const total = watchedRecords(spec.endOffsets);
 
   const admit = (record: SourceRecord): Admission<Timed> => {
     const admission = pipeline.admit(record);
-    return admission.ok
-      ? { ...admission, value: { admitted: admission.value, admittedAt: performance.now() } }
-      : admission;
+    return admission.ok ? { ...admission, value: { ...admission.value, admittedAt: performance.now() } } : admission;
   };
   bench.createConsumer({
     admit,
-    handleBatch: (items) =>
-      pipeline.handleBatch(items.map((item) => ({ ...item, value: item.value.admitted }))).map((done, index) =>
+    handleBatch: (items) => {
+      pipelineProbe.batch(items.length);
+      return pipeline.handleBatch(items).map((done, index) =>
         done.then(() => {
           latency.add(performance.now() - items[index]!.value.admittedAt);
         }),
-      ),
-    onPermanentFailure: ({ admitted }, record, error) => pipeline.onPermanentFailure(admitted, record, error),
+      );
+    },
+    onPermanentFailure: (admitted, record, error) => pipeline.onPermanentFailure(admitted, record, error),
     classifyError: pipeline.classifyError,
   });
   try {
+    pipelineProbe.start();
     await bench.start();
     const endEpochMs = await bench.finished();
     const { peakRssBytes, counters } = await bench.stop(5_000);
@@ -60,6 +67,11 @@ export async function runPipeline(spec: ChildSpec, groupId: string): Promise<Mea
         retries: counters.retries,
         permanentFailures: counters.permanentFailures,
         storedDocuments: documents,
+        commits: counters.commits,
+        droppedDeliveries: counters.droppedDeliveries,
+        fetchedBatches: probe.fetchedBatches(),
+        fetchedRecords: probe.fetchedRecords(),
+        ...pipelineProbe.details(total),
       },
     });
   } finally {

@@ -11,11 +11,16 @@ export interface KafkaProbe {
   firstFetchEpochMs(): number | null;
   joined(): Promise<void>;
   maxBatchSize(): number;
+  /** Fetched batches handed to eachBatch and the records they held (a refetched record counts again). */
+  fetchedBatches(): number;
+  fetchedRecords(): number;
 }
 
 export function probeKafka(kafka: Kafka): KafkaProbe {
   let firstFetch: number | null = null;
   let maxBatch = 0;
+  let batches = 0;
+  let records = 0;
   let joinedResolve: () => void = () => undefined;
   const joined = new Promise<void>((resolve) => {
     joinedResolve = resolve;
@@ -33,10 +38,19 @@ export function probeKafka(kafka: Kafka): KafkaProbe {
     });
     consumer.on(consumer.events.START_BATCH_PROCESS, (event) => {
       if (event.payload.batchSize > maxBatch) maxBatch = event.payload.batchSize;
+      batches++;
+      records += event.payload.batchSize;
     });
     return consumer;
   };
-  return { kafka: probed, firstFetchEpochMs: () => firstFetch, joined: () => joined, maxBatchSize: () => maxBatch };
+  return {
+    kafka: probed,
+    firstFetchEpochMs: () => firstFetch,
+    joined: () => joined,
+    maxBatchSize: () => maxBatch,
+    fetchedBatches: () => batches,
+    fetchedRecords: () => records,
+  };
 }
 
 /** The kernel's high-water mark of this process's resident set, in bytes. */

@@ -40,7 +40,9 @@ export async function runRawConsumer(
     latency: LatencyRecorder;
     partitionsConsumedConcurrently: number;
     eachBatch: (batch: Batch) => Promise<void>;
-    details?: () => Promise<Record<string, number>>;
+    /** Right before the consumer connects. */
+    onStart?: () => void;
+    details?: () => Promise<Measurement['details']>;
   },
 ): Promise<Measurement> {
   const probe = probeKafka(createKafka({ brokers: spec.brokers, clientId: `bench-${spec.workload}` }));
@@ -53,6 +55,7 @@ export async function runRawConsumer(
     }
   });
   const baselineRssBytes = process.memoryUsage.rss();
+  options.onStart?.();
   await consumer.connect();
   await consumer.subscribe({ topic: spec.topic, fromBeginning: true });
   await consumer.run({

@@ -5,6 +5,8 @@ import { admitEvent } from '../../../worker/pipeline/events';
 import { toSourceRecords } from '../../../worker/kafka/source-records';
 import { LatencyRecorder } from '../latency-recorder';
 import type { ChildSpec, Measurement } from '../protocol';
+import { PipelineProbe } from './pipeline-probe';
+import { watchedRecords } from './probe';
 import { runRawConsumer } from './raw-kafkajs';
 
 // (9r), the ceiling of (9): hand-written kafkajs + Postgres doing the same work with no guarantees. Per
@@ -20,14 +22,18 @@ export async function runRawPipeline(spec: ChildSpec, groupId: string): Promise<
   const latency = new LatencyRecorder(spec.endOffsets.reduce((sum, n) => sum + n, 0));
   const db = createDatabase(pipelineSpec.databaseUrl);
   const kafka = createKafka({ brokers: spec.brokers, clientId: `bench-${spec.workload}-producer` });
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-  await producer.connect();
+  const connected = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  await connected.connect();
+  const pipelineProbe = new PipelineProbe();
+  const producer = pipelineProbe.producer(connected);
+  const store = pipelineProbe.database(db);
   try {
     return await runRawConsumer(spec, groupId, {
       latency,
       partitionsConsumedConcurrently: spec.endOffsets.length,
       eachBatch: async (batch) => {
         const deliveredAt = performance.now();
+        pipelineProbe.batch(batch.messages.length);
         const writes = [];
         const results = [];
         for (const record of toSourceRecords(batch.topic, batch.partition, batch.messages)) {
@@ -43,15 +49,19 @@ export async function runRawPipeline(spec: ChildSpec, groupId: string): Promise<
           };
           results.push({ key: resultKey, value: JSON.stringify(result) });
         }
-        await upsertDocuments(db, writes);
+        await upsertDocuments(store, writes);
         if (results.length > 0) await producer.send({ topic: pipelineSpec.resultsTopic, acks: -1, messages: results });
         const doneMs = performance.now() - deliveredAt;
         for (let index = 0; index < batch.messages.length; index++) latency.add(doneMs);
       },
-      details: async () => ({ storedDocuments: await db.storedDocument.count() }),
+      onStart: () => pipelineProbe.start(),
+      details: async () => ({
+        storedDocuments: await db.storedDocument.count(),
+        ...pipelineProbe.details(watchedRecords(spec.endOffsets)),
+      }),
     });
   } finally {
-    await producer.disconnect();
+    await connected.disconnect();
     await db.$disconnect();
   }
 }
