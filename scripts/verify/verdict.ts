@@ -46,7 +46,10 @@ export interface Verdict {
   quarantined: number;
   /** Poison or malformed records neither dead-lettered nor holding a quarantine, in a partition that moved past them. */
   silentlyDropped: string[];
-  /** Records below a committed offset that were not handled: a commit past unfinished work. */
+  /**
+   * Records below a committed offset that were not handled (a valid one: stored and, when the results
+   * topic was read, its result there): a commit past unfinished work.
+   */
   commitViolations: string[];
   /** Stored records whose `stored` result never reached the results topic (checked when it was read). */
   missingResults: string[];
@@ -59,8 +62,10 @@ const coordinate = (r: { partition: number; offset: bigint }) => `${r.partition}
  * records are not "lost" yet, but a commit past any unhandled record is already a violation.
  */
 export function judge(produced: readonly ProducedRecord[], seen: Observation, finished: boolean): Verdict {
+  // A valid record is handled once stored and, where the results topic was read, its result acknowledged:
+  // the pipeline completes (and may commit) a record only after its result is.
   const handled = (r: ProducedRecord): boolean => {
-    if (r.kind === 'valid') return seen.stored.has(r.id);
+    if (r.kind === 'valid') return seen.stored.has(r.id) && (seen.storedResults?.has(r.id) ?? true);
     if (r.kind === 'ignored') return true;
     return seen.deadLettered.has(coordinate(r));
   };
