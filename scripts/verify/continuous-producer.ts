@@ -126,7 +126,10 @@ export class ContinuousProducer {
     if (misplaced.length > 0)
       notes.push(
         `scenario failed: ${misplaced.length} acknowledged record(s) not at their acknowledged position in ${this.topic}, ` +
-          `for example ${misplaced.slice(0, 3).map((r) => `${r.id} at ${r.partition}/${r.offset}`).join(', ')}`,
+          `for example ${misplaced
+            .slice(0, 3)
+            .map((r) => `${r.id} at ${r.partition}/${r.offset}`)
+            .join(', ')}`,
       );
     const doubled = [...positions.values()].filter((p) => p.length > 1).length;
     if (doubled > 0) notes.push(`${doubled} record(s) are in the input log twice (a producer retry)`);

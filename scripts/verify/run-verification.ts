@@ -336,7 +336,9 @@ const NEMESIS_PLAN: ScenarioPlan = {
     if (!nemesis || !producing) throw new Error('the nemesis needs --seed and --duration');
     const faults = planNemesis(nemesis.seed, nemesis.durationMs);
     const steps = nemesisSteps(faults);
-    ctx.note(`seed ${nemesis.seed}: ${faults.length} faults, ${steps.length} steps over ${nemesis.durationMs / 60_000} min`);
+    ctx.note(
+      `seed ${nemesis.seed}: ${faults.length} faults, ${steps.length} steps over ${nemesis.durationMs / 60_000} min`,
+    );
     ctx.log(`verify nemesis: seed ${nemesis.seed}, ${faults.length} faults (start → end, seconds from the start):`);
     for (const line of describeSchedule(faults)) ctx.log(`  ${line}`);
     await ctx.startWorker(0);
@@ -362,7 +364,9 @@ const NEMESIS_PLAN: ScenarioPlan = {
         `at most ${(Math.max(0, ...late) / 1_000).toFixed(1)} s late (median ${(median(late) / 1_000).toFixed(1)} s)`,
     );
     for (const failed of outcomes.filter((o) => o.error !== undefined))
-      ctx.note(`scenario failed: step ${describeAction(failed.step.action)} at ${failed.step.atMs} ms: ${failed.error}`);
+      ctx.note(
+        `scenario failed: step ${describeAction(failed.step.action)} at ${failed.step.atMs} ms: ${failed.error}`,
+      );
   },
 };
 
@@ -379,7 +383,9 @@ function serialChecks(ctx: ScenarioContext): { request(after: string): void; idl
       pending = null;
       await ctx
         .checkpoint(after)
-        .catch((error: Error) => ctx.note(`check after ${after} skipped: its reads failed (${error.message.slice(0, 120)})`));
+        .catch((error: Error) =>
+          ctx.note(`check after ${after} skipped: its reads failed (${error.message.slice(0, 120)})`),
+        );
     }
     running = null;
   };
@@ -653,6 +659,11 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
     );
   }
   if (verdict.lost.length > 0) notes.push(`lost, for example: ${verdict.lost.slice(0, 5).join(', ')}`);
+  if (verdict.deadLetteredValid.length > 0)
+    notes.push(
+      `${verdict.deadLetteredValid.length} valid record(s) dead-lettered (the error is in their dead-letter headers), ` +
+        `for example: ${verdict.deadLetteredValid.slice(0, 3).join(', ')}`,
+    );
   const passed =
     passes(verdict, { ordered: plan.ordered && options.ordering !== 'unordered' }) &&
     checkpoints.every((c) => c.commitViolations === 0) &&
@@ -767,7 +778,12 @@ async function checkReplication(admin: Admin, topics: string[], notes: string[])
 }
 
 /** While one partition is quarantined, all other partitions finish and its commit stays at the poison. */
-function checkIsolation(produced: readonly ProducedRecord[], verdict: Verdict, seen: Observation, notes: string[]): void {
+function checkIsolation(
+  produced: readonly ProducedRecord[],
+  verdict: Verdict,
+  seen: Observation,
+  notes: string[],
+): void {
   const poison = produced.find((r) => r.kind === 'poison');
   if (!poison) return void notes.push('isolation: no poison record was produced');
   const held = seen.quarantined.get(poison.partition);

@@ -149,6 +149,29 @@ describe('results check', () => {
     // Mid-run checks do not read the results topic: the stored row alone counts as handled there.
     expect(judge(produced, { ...seen, storedResults: null }, false).commitViolations).toEqual([]);
   });
+
+  it('fails a run that dead-lettered a valid record, without calling its commit a violation', () => {
+    // The nemesis's lost producer state: the result could not be published, the record was dead-lettered.
+    const produced = [rec('a', 0, 0), rec('b', 0, 1)];
+    const seen = observation({
+      stored: stored([
+        ['a', 1],
+        ['b', 2],
+      ]),
+      deadLettered: new Set(['0/1']),
+      committed: new Map([[0, 2n]]),
+      storedResults: new Set(['a']),
+    });
+    const verdict = judge(produced, seen, true);
+    expect(verdict.deadLetteredValid).toEqual(['b at 0/1']);
+    expect(verdict.commitViolations).toEqual([]);
+    expect(passes(verdict, { ordered: true })).toBe(false);
+    expect(
+      passes(judge(produced, { ...seen, deadLettered: new Set(), storedResults: new Set(['a', 'b']) }, true), {
+        ordered: true,
+      }),
+    ).toBe(true);
+  });
 });
 
 describe('countOrderViolations', () => {

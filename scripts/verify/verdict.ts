@@ -53,6 +53,8 @@ export interface Verdict {
   commitViolations: string[];
   /** Stored records whose `stored` result never reached the results topic (checked when it was read). */
   missingResults: string[];
+  /** Valid records dead-lettered: completed as permanent failures, which no valid record may be here. */
+  deadLetteredValid: string[];
 }
 
 const coordinate = (r: { partition: number; offset: bigint }) => `${r.partition}/${r.offset}`;
@@ -65,7 +67,8 @@ export function judge(produced: readonly ProducedRecord[], seen: Observation, fi
   // A valid record is handled once stored and, where the results topic was read, its result acknowledged:
   // the pipeline completes (and may commit) a record only after its result is.
   const handled = (r: ProducedRecord): boolean => {
-    if (r.kind === 'valid') return seen.stored.has(r.id) && (seen.storedResults?.has(r.id) ?? true);
+    if (r.kind === 'valid')
+      return (seen.stored.has(r.id) && (seen.storedResults?.has(r.id) ?? true)) || seen.deadLettered.has(coordinate(r));
     if (r.kind === 'ignored') return true;
     return seen.deadLettered.has(coordinate(r));
   };
@@ -107,6 +110,9 @@ export function judge(produced: readonly ProducedRecord[], seen: Observation, fi
       finished && seen.storedResults
         ? valid.filter((r) => seen.stored.has(r.id) && !seen.storedResults!.has(r.id)).map((r) => r.id)
         : [],
+    deadLetteredValid: valid
+      .filter((r) => seen.deadLettered.has(coordinate(r)))
+      .map((r) => `${r.id} at ${coordinate(r)}`),
   };
 }
 
@@ -137,6 +143,7 @@ export function passes(verdict: Verdict, options: { ordered: boolean }): boolean
     verdict.silentlyDropped.length === 0 &&
     verdict.commitViolations.length === 0 &&
     verdict.missingResults.length === 0 &&
+    verdict.deadLetteredValid.length === 0 &&
     (!options.ordered || verdict.orderViolations === 0)
   );
 }
