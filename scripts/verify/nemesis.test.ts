@@ -3,6 +3,7 @@ import {
   DEFAULT_NEMESIS_LIMITS,
   describeSchedule,
   nemesisSteps,
+  oneNodeUp,
   planNemesis,
   rssSlopeMiBPerMinute,
   runSchedule,
@@ -172,6 +173,32 @@ describe('runSchedule', () => {
     expect(outcomes[0]!.error).toBe('node 1 did not stop');
     expect(outcomes.slice(1).every((o) => o.error === undefined)).toBe(true);
     expect(applied).toEqual(['database-down', 'start-node', 'database-up']);
+  });
+
+  it('holds a third node fault until one of the two nodes down has restarted', async () => {
+    const steps: NemesisStep[] = [
+      { atMs: 0, action: { kind: 'kill-node', node: 1 } },
+      { atMs: 0, action: { kind: 'kill-node', node: 2 } },
+      { atMs: 1_000, action: { kind: 'start-node', node: 1 } },
+      { atMs: 2_000, action: { kind: 'stop-node', node: 3 } },
+    ];
+    const down = new Set<number>();
+    const run = runSchedule(
+      steps,
+      clock,
+      async ({ action }) => {
+        if (action.kind === 'start-node') {
+          // A restart under load: the node counts as down until it returns, 10 s later.
+          await sleep(10_000);
+          down.delete(action.node);
+        } else if ('node' in action) down.add(action.node);
+        expect(down.size).toBeLessThan(3);
+      },
+      oneNodeUp(down),
+    );
+    await vi.advanceTimersByTimeAsync(20_000);
+    const outcomes = await run;
+    expect(outcomes.map((o) => o.beganMs)).toEqual([0, 0, 1_000, 11_000]);
   });
 
   it('lasts the schedule, not the sum of its steps, for a whole planned run', async () => {

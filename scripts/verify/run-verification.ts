@@ -14,6 +14,7 @@ import {
   describeAction,
   describeSchedule,
   nemesisSteps,
+  oneNodeUp,
   planNemesis,
   rssSlopeMiBPerMinute,
   runSchedule,
@@ -346,15 +347,20 @@ const NEMESIS_PLAN: ScenarioPlan = {
     const nodesDown = new Set<number>();
     let databaseDown = false;
     const checks = serialChecks(ctx);
-    const outcomes = await runSchedule(steps, REAL_CLOCK, async (step) => {
-      const { action } = step;
-      if (action.kind === 'kill-node' || action.kind === 'stop-node') nodesDown.add(action.node);
-      if (action.kind === 'database-down') databaseDown = true;
-      await ctx.fault(describeAction(action), nemesisInject(step, nodes, ctx, proxy), { checkpoint: false });
-      if (action.kind === 'start-node') nodesDown.delete(action.node);
-      if (action.kind === 'database-up') databaseDown = false;
-      if (nodesDown.size === 0 && !databaseDown) checks.request(describeAction(action));
-    });
+    const outcomes = await runSchedule(
+      steps,
+      REAL_CLOCK,
+      async (step) => {
+        const { action } = step;
+        if (action.kind === 'kill-node' || action.kind === 'stop-node') nodesDown.add(action.node);
+        if (action.kind === 'database-down') databaseDown = true;
+        await ctx.fault(describeAction(action), nemesisInject(step, nodes, ctx, proxy), { checkpoint: false });
+        if (action.kind === 'start-node') nodesDown.delete(action.node);
+        if (action.kind === 'database-up') databaseDown = false;
+        if (nodesDown.size === 0 && !databaseDown) checks.request(describeAction(action));
+      },
+      oneNodeUp(nodesDown),
+    );
     await producingDone;
     await checks.idle();
     const late = outcomes.map((o) => o.beganMs - o.step.atMs);

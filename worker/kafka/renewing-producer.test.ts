@@ -73,6 +73,40 @@ describe('createRenewingProducer', () => {
     await producer.disconnect();
     expect(log.at(-1)).toBe('disconnect 2');
   });
+
+  it('connects the renewed producer again on the next send when its first connect failed', async () => {
+    const log: string[] = [];
+    let made = 0;
+    let refuseConnects = 0;
+    const producer = createRenewingProducer({
+      create: () => {
+        const id = ++made;
+        const fake = fakeProducer(id, id === 1 ? [protocolError('OUT_OF_ORDER_SEQUENCE_NUMBER')] : [], log);
+        const connect = fake.connect.bind(fake);
+        fake.connect = async () => {
+          if (refuseConnects-- > 0) {
+            log.push(`connect ${id} refused`);
+            throw Object.assign(new Error('connect ECONNREFUSED'), { name: 'KafkaJSConnectionError' });
+          }
+          await connect();
+        };
+        return fake;
+      },
+    });
+    await producer.connect();
+    refuseConnects = 1;
+    await expect(producer.send(record)).rejects.toBeInstanceOf(ProducerRenewedError);
+    await Promise.resolve();
+    await expect(producer.send(record)).resolves.toHaveLength(1);
+    expect(log).toEqual([
+      'connect 1',
+      'send 1 results',
+      'disconnect 1',
+      'connect 2 refused',
+      'connect 2',
+      'send 2 results',
+    ]);
+  });
 });
 
 describe('isProducerStateError', () => {

@@ -40,41 +40,50 @@ export interface RenewingProducerOptions {
 
 /**
  * A Producer for the worker's sends (results, dead letters, redrive) that renews itself on a lost
- * producer state. connect/disconnect act on the current producer; a renewal connects the new one before
- * any send uses it and disconnects the old one without waiting on it.
+ * producer state. connect/disconnect act on the current producer; a renewal disconnects the old one
+ * without waiting on it, and every send first waits for the current one's connect (again, when it failed).
  */
 export function createRenewingProducer(options: RenewingProducerOptions): Producer {
   let current = options.create();
-  let renewing: Promise<void> | null = null;
+  // The current producer's connect, once asked for; a renewal's connect that failed (the cluster away) is
+  // tried again by the next send, since a kafkajs producer never connects by itself.
+  let connecting: Promise<void> | null = null;
   let stopped = false;
 
-  const renew = (failed: Producer, cause: unknown): Promise<void> => {
-    if (failed !== current || stopped) return renewing ?? Promise.resolve();
+  const connect = (producer: Producer): Promise<void> => {
+    const attempt = producer.connect();
+    connecting = attempt;
+    attempt.catch(() => {
+      if (connecting === attempt) connecting = null;
+    });
+    return attempt;
+  };
+
+  const renew = (failed: Producer, cause: unknown): void => {
+    if (failed !== current || stopped) return;
     options.onRenew?.(cause);
-    const next = options.create();
-    current = next;
+    current = options.create();
     void failed.disconnect().catch(() => undefined);
-    renewing = next.connect().finally(() => (renewing = null));
-    return renewing;
+    void connect(current).catch(() => undefined);
   };
 
   const guarded = async <T>(send: (producer: Producer) => Promise<T>): Promise<T> => {
-    if (renewing) await renewing.catch(() => undefined);
+    await (connecting ?? connect(current));
     const producer = current;
     try {
       return await send(producer);
     } catch (error) {
       if (!isProducerStateError(error)) throw error;
-      await renew(producer, error).catch(() => undefined);
+      renew(producer, error);
       throw new ProducerRenewedError(error);
     }
   };
 
   const delegate: Producer = {
-    connect: () => current.connect(),
+    connect: () => connect(current),
     disconnect: async () => {
       stopped = true;
-      if (renewing) await renewing.catch(() => undefined);
+      await connecting?.catch(() => undefined);
       await current.disconnect();
     },
     isIdempotent: () => current.isIdempotent(),
