@@ -5,6 +5,7 @@ import { createDatabase, type Database } from '../lib/db';
 import { WorkerServer } from './http/worker-server';
 import { WorkerMetrics } from './metrics/worker-metrics';
 import { createKafka, kafkaSecurityFrom } from '../lib/kafka/client';
+import { createRenewingProducer } from './kafka/renewing-producer';
 import { checkKafkaAtStartup, startupContextFrom } from './kafka/startup-check';
 import { ensureTopics } from './kafka/topics';
 import { createConsumer, type WardenConsumer } from './kafka/warden-consumer';
@@ -98,7 +99,11 @@ export class WardenWorker {
       { topic: config.WARDEN_RESULTS_TOPIC, numPartitions: config.WARDEN_INPUT_PARTITIONS },
       { topic: config.WARDEN_DLQ_TOPIC, numPartitions: 1 },
     ]);
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+    // Renewed on a lost idempotence state (out-of-order sequence), which kafkajs never recovers from.
+    this.producer = createRenewingProducer({
+      create: () => kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false }),
+      onRenew: (cause) => logger.warn({ err: cause }, 'producer renewed after it lost its idempotence state'),
+    });
     await this.producer.connect();
 
     const pipeline = createDocumentPipeline({

@@ -8,8 +8,19 @@ import { eventually } from '../lib/eventually';
 import { uniqueName } from '../lib/unique-name';
 import { WorkerProcess } from '../lib/worker-process';
 import { observe, readWholeTopic } from './observe';
-import { encodeRecord, planRecords, type PlanOptions } from './records';
-import { planNemesis, rssSlopeMiBPerMinute, type NemesisStep, type RssSample } from './nemesis';
+import { ContinuousProducer } from './continuous-producer';
+import { encodeRecord, planRecords, type PlannedRecord, type PlanOptions } from './records';
+import {
+  describeAction,
+  describeSchedule,
+  nemesisSteps,
+  oneNodeUp,
+  planNemesis,
+  rssSlopeMiBPerMinute,
+  runSchedule,
+  type NemesisStep,
+  type RssSample,
+} from './nemesis';
 import { longestStops, type FaultMark, type FaultStall, type ProgressSample } from './stalls';
 import { TcpProxy } from './tcp-proxy';
 import { judge, passes, type Observation, type ProducedRecord, type Verdict } from './verdict';
@@ -94,6 +105,7 @@ interface ScenarioContext {
   /** Waits until every running worker reports ready. */
   workersReady(timeoutMs: number): Promise<void>;
   note(line: string): void;
+  log(line: string): void;
 }
 
 interface ScenarioFaults {
@@ -105,6 +117,8 @@ interface ScenarioFaults {
   /** Proxies in front of every node, which the workers reach the cluster through (plans with throughProxies). */
   brokerProxies: ReadonlyMap<ClusterNode, TcpProxy>;
   nemesis: { seed: number; durationMs: number } | null;
+  /** The nemesis's producer, which sends the input through the whole schedule (null: produced up front). */
+  producing: ContinuousProducer | null;
 }
 
 type ScenarioPlan = {
@@ -306,59 +320,119 @@ const SCENARIO_PLANS: Record<(typeof SCENARIOS)[number], ScenarioPlan> = {
   isolation: { policy: 'pause', ordered: true, mixes: false, run: async (ctx) => ctx.startWorker(0) },
 };
 
+/** The nemesis's clock: real time (the scheduler is unit-tested on fake time). */
+const REAL_CLOCK = { now: () => Date.now(), sleep: async (ms: number) => void (await pause(ms)) };
+
 /**
- * The nemesis: the seeded schedule of planNemesis, applied at its times (late when a step takes long). The
- * checker runs after every step that leaves all nodes and the database up; while anything is down its
- * reads could not be served or would judge a moment the schedule already moved past.
+ * The nemesis: the seeded schedule of planNemesis, printed first, each step applied at its time while the
+ * others run (runSchedule), and the input produced at an even rate through the whole schedule. The checker
+ * runs after every step that leaves all nodes and the database up (a node counts as down from its kill
+ * until its restart returned), one check at a time beside the schedule; a check whose reads fail because a
+ * fault began meanwhile is noted and skipped.
  */
 const NEMESIS_PLAN: ScenarioPlan = {
   ...FAILOVER,
-  async run(ctx, { cluster, proxy, nemesis }) {
+  async run(ctx, { cluster, proxy, nemesis, producing }) {
     const nodes = needCluster(cluster);
-    if (!nemesis) throw new Error('the nemesis needs --seed and --duration');
-    const steps = planNemesis(nemesis.seed, nemesis.durationMs);
-    ctx.note(`seed ${nemesis.seed}: ${steps.length} steps over ${nemesis.durationMs / 60_000} min`);
+    if (!nemesis || !producing) throw new Error('the nemesis needs --seed and --duration');
+    const faults = planNemesis(nemesis.seed, nemesis.durationMs);
+    const steps = nemesisSteps(faults);
+    ctx.note(
+      `seed ${nemesis.seed}: ${faults.length} faults, ${steps.length} steps over ${nemesis.durationMs / 60_000} min`,
+    );
+    ctx.log(`verify nemesis: seed ${nemesis.seed}, ${faults.length} faults (start → end, seconds from the start):`);
+    for (const line of describeSchedule(faults)) ctx.log(`  ${line}`);
     await ctx.startWorker(0);
+    const producingDone = producing.run(nemesis.durationMs);
     const nodesDown = new Set<number>();
     let databaseDown = false;
-    const started = Date.now();
-    for (const step of steps) {
-      await pause(started + step.atMs - Date.now());
-      const { name, inject } = nemesisStep(step, nodes, ctx, proxy);
-      const { action } = step;
-      if (action.kind === 'kill-node' || action.kind === 'stop-node') nodesDown.add(action.node);
-      if (action.kind === 'start-node') nodesDown.delete(action.node);
-      if (action.kind === 'database-down' || action.kind === 'database-up')
-        databaseDown = action.kind === 'database-down';
-      await ctx.fault(name, inject, { checkpoint: nodesDown.size === 0 && !databaseDown });
-    }
+    const checks = serialChecks(ctx);
+    const outcomes = await runSchedule(
+      steps,
+      REAL_CLOCK,
+      async (step) => {
+        const { action } = step;
+        if (action.kind === 'kill-node' || action.kind === 'stop-node') nodesDown.add(action.node);
+        if (action.kind === 'database-down') databaseDown = true;
+        await ctx.fault(describeAction(action), nemesisInject(step, nodes, ctx, proxy), { checkpoint: false });
+        if (action.kind === 'start-node') nodesDown.delete(action.node);
+        if (action.kind === 'database-up') databaseDown = false;
+        if (nodesDown.size === 0 && !databaseDown) checks.request(describeAction(action));
+      },
+      oneNodeUp(nodesDown),
+    );
+    await producingDone;
+    await checks.idle();
+    const late = outcomes.map((o) => o.beganMs - o.step.atMs);
+    const lastEnd = Math.max(0, ...outcomes.map((o) => o.endedMs));
+    ctx.note(
+      `schedule of ${Math.round(nemesis.durationMs / 1_000)} s applied in ${Math.round(lastEnd / 1_000)} s: steps began ` +
+        `at most ${(Math.max(0, ...late) / 1_000).toFixed(1)} s late (median ${(median(late) / 1_000).toFixed(1)} s)`,
+    );
+    for (const failed of outcomes.filter((o) => o.error !== undefined))
+      ctx.note(
+        `scenario failed: step ${describeAction(failed.step.action)} at ${failed.step.atMs} ms: ${failed.error}`,
+      );
   },
 };
 
-function nemesisStep(
+/**
+ * The nemesis's checks, one at a time beside the schedule: a request while one runs is kept (the newest
+ * only) and runs after it. A check whose reads fail is noted as skipped: a fault began during it.
+ */
+function serialChecks(ctx: ScenarioContext): { request(after: string): void; idle(): Promise<void> } {
+  let pending: string | null = null;
+  let running: Promise<void> | null = null;
+  const drain = async () => {
+    while (pending !== null) {
+      const after = pending;
+      pending = null;
+      await ctx
+        .checkpoint(after)
+        .catch((error: Error) =>
+          ctx.note(`check after ${after} skipped: its reads failed (${error.message.slice(0, 120)})`),
+        );
+    }
+    running = null;
+  };
+  return {
+    request(after) {
+      pending = after;
+      running ??= drain();
+    },
+    idle: async () => {
+      while (running !== null) await running;
+    },
+  };
+}
+
+const median = (values: readonly number[]) =>
+  values.length === 0 ? 0 : [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+function nemesisInject(
   { action }: NemesisStep,
   nodes: LocalCluster,
   ctx: ScenarioContext,
   database: TcpProxy,
-): { name: string; inject: () => Promise<void> } {
+): () => Promise<void> {
   switch (action.kind) {
     case 'kill-node':
-      return { name: `kill -9 of node ${action.node}`, inject: () => nodes.killNode(action.node) };
+      return () => nodes.killNode(action.node);
     case 'stop-node':
-      return { name: `SIGTERM of node ${action.node}`, inject: () => nodes.stopNode(action.node) };
+      return () => nodes.stopNode(action.node);
     case 'start-node':
-      return { name: `node ${action.node} restarted`, inject: () => nodes.startNode(action.node) };
+      return () => nodes.startNode(action.node);
     case 'kill-worker':
-      return { name: `kill -9 of worker ${action.worker}`, inject: () => ctx.stopWorker(action.worker, 'SIGKILL') };
+      return () => ctx.stopWorker(action.worker, 'SIGKILL');
     case 'stop-worker':
-      return { name: `SIGTERM of worker ${action.worker}`, inject: () => ctx.stopWorker(action.worker, 'SIGTERM') };
+      return () => ctx.stopWorker(action.worker, 'SIGTERM');
     case 'start-worker':
       // Not waiting for ready: the cluster or the database may be down at this moment.
-      return { name: `worker ${action.worker} started`, inject: () => ctx.startWorker(action.worker, false) };
+      return () => ctx.startWorker(action.worker, false);
     case 'database-down':
-      return { name: 'database unreachable', inject: async () => database.setDown(true) };
+      return async () => database.setDown(true);
     case 'database-up':
-      return { name: 'database back', inject: async () => database.setDown(false) };
+      return async () => database.setDown(false);
   }
 }
 
@@ -379,17 +453,18 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
   const { kafka, admin, db, log } = options;
   const notes: string[] = [];
   const checkpoints: ScenarioReport['checkpoints'] = [];
-  log(`verify ${scenario}: producing ${options.records} records on ${options.partitions} partitions`);
+  const throughout = scenario === 'nemesis';
+  log(
+    `verify ${scenario}: producing ${options.records} records on ${options.partitions} partitions` +
+      (throughout ? ' through the schedule' : ''),
+  );
 
   await ensureTopics(admin, [
     { topic: topics.input, numPartitions: options.partitions },
     { topic: topics.results, numPartitions: 1 },
     { topic: topics.dlq, numPartitions: 1 },
   ]);
-  const produced = await produce(
-    kafka,
-    admin,
-    topics.input,
+  const planned = planInput(
     {
       runId,
       records: options.records,
@@ -400,6 +475,11 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
     },
     scenario === 'isolation',
   );
+  // The nemesis produces while the faults run: until its producer is reconciled with the log after the
+  // schedule, the checks judge the records acknowledged so far.
+  const producing = throughout ? new ContinuousProducer(kafka, topics.input, planned, options.partitions) : null;
+  let produced: readonly ProducedRecord[] = producing ? [] : await produce(kafka, admin, topics.input, planned);
+  const producedSoFar = () => (producing && produced.length === 0 ? producing.acked : produced);
 
   const proxy = new TcpProxy({
     host: new URL(options.databaseUrl).hostname,
@@ -457,7 +537,8 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
         }),
       60_000,
     );
-  const validCount = produced.filter((r) => r.kind === 'valid').length;
+  const countValid = (records: ReadonlyArray<{ kind: string }>) => records.filter((r) => r.kind === 'valid').length;
+  let validCount = countValid(producing ? planned : produced);
   if (options.cluster) await checkReplication(admin, Object.values(topics), notes);
   const storedCount = () => db.storedDocument.count({ where: { businessId: { startsWith: `${runId}-` } } });
   // The stored count over time, for the longest stop in processing after each fault.
@@ -528,12 +609,14 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
         );
     },
     async checkpoint(after) {
-      const verdict = judge(produced, await seen(), false);
+      const records = producedSoFar();
+      const verdict = judge(records, await seen(), false);
       checkpoints.push({ after, commitViolations: verdict.commitViolations.length });
       if (verdict.commitViolations.length > 0)
         notes.push(`after ${after}: ${verdict.commitViolations.slice(0, 3).join('; ')}`);
     },
     note: (line) => notes.push(line),
+    log,
   };
 
   try {
@@ -545,8 +628,14 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
       topics,
       brokerProxies,
       nemesis: options.nemesis ?? null,
+      producing,
     });
+    if (producing) {
+      produced = await producing.reconcile(admin, notes);
+      validCount = countValid(produced);
+    }
     await waitForCompletion(produced, seen, plan.policy);
+    await waitForResults(produced, seen, notes);
   } catch (error) {
     notes.push(`scenario failed: ${(error as Error).message}`);
   } finally {
@@ -567,9 +656,20 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
   const final = await seen(true);
   const verdict = judge(produced, final, true);
   if (scenario === 'isolation') checkIsolation(produced, verdict, final, notes);
-  if (verdict.missingResults.length > 0)
-    notes.push(`${verdict.missingResults.length} stored records without a stored result`);
+  if (verdict.missingResults.length > 0) {
+    const unfinished = uncommittedRecords(produced, final, verdict.missingResults);
+    notes.push(
+      `${verdict.missingResults.length} stored records without a result on the results topic: ${unfinished} at or ` +
+        `above their partition's committed offset (unfinished, a restart redelivers them), ` +
+        `${verdict.missingResults.length - unfinished} below it (commit violations)`,
+    );
+  }
   if (verdict.lost.length > 0) notes.push(`lost, for example: ${verdict.lost.slice(0, 5).join(', ')}`);
+  if (verdict.deadLetteredValid.length > 0)
+    notes.push(
+      `${verdict.deadLetteredValid.length} valid record(s) dead-lettered (the error is in their dead-letter headers), ` +
+        `for example: ${verdict.deadLetteredValid.slice(0, 3).join(', ')}`,
+    );
   const passed =
     passes(verdict, { ordered: plan.ordered && options.ordering !== 'unordered' }) &&
     checkpoints.every((c) => c.commitViolations === 0) &&
@@ -584,7 +684,7 @@ const STALLED_RUN_MS = 60_000;
 
 /** Waits until every valid record is stored and every bad record accounted for, or progress stops. */
 async function waitForCompletion(
-  produced: ProducedRecord[],
+  produced: readonly ProducedRecord[],
   seen: () => Promise<Observation>,
   policy: 'pause' | 'dead-letter',
 ): Promise<Verdict> {
@@ -597,6 +697,44 @@ async function waitForCompletion(
     if (handled > lastProgress.handled) lastProgress = { at: Date.now(), handled };
     else if (Date.now() - lastProgress.at > STALLED_RUN_MS) return verdict;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
+/** How often the results topic is read while results are still missing (each read is the whole topic). */
+const RESULTS_POLL_MS = 5_000;
+
+/**
+ * Waits, before the workers stop, until every stored record's result is on the results topic: a record is
+ * stored before its result is acknowledged, so once every row is stored some results may still be
+ * retrying (a results leader moving, fewer in-sync replicas than min.insync.replicas), and a worker stopped
+ * then leaves them unfinished and uncommitted for a redelivery that never comes in this run. No new
+ * result for STALLED_RUN_MS ends the wait; the final verdict then reports what is missing.
+ */
+async function waitForResults(
+  produced: readonly ProducedRecord[],
+  seen: (withResults: boolean) => Promise<Observation>,
+  notes: string[],
+): Promise<void> {
+  const started = Date.now();
+  let first: number | null = null;
+  let lastProgress = { at: Date.now(), missing: Number.POSITIVE_INFINITY };
+  for (;;) {
+    const missing = judge(produced, await seen(true), true).missingResults.length;
+    first ??= missing;
+    if (missing === 0) {
+      if (first > 0)
+        notes.push(
+          `when every record was stored, ${first} result(s) were not yet acknowledged; all were on the results ` +
+            `topic ${Math.round((Date.now() - started) / 1_000)} s later`,
+        );
+      return;
+    }
+    if (missing < lastProgress.missing) lastProgress = { at: Date.now(), missing };
+    else if (Date.now() - lastProgress.at > STALLED_RUN_MS) {
+      notes.push(`${first} result(s) missing when every record was stored, ${missing} still missing after the wait`);
+      return;
+    }
+    await pause(RESULTS_POLL_MS);
   }
 }
 
@@ -625,6 +763,15 @@ function describeRssSlopes(series: ReadonlyArray<{ worker: number; samples: RssS
     });
 }
 
+/** How many of `ids` are at or above their partition's committed offset: not yet committed. */
+function uncommittedRecords(produced: readonly ProducedRecord[], seen: Observation, ids: readonly string[]): number {
+  const wanted = new Set(ids);
+  return produced.filter((r) => {
+    const committed = seen.committed.get(r.partition);
+    return wanted.has(r.id) && (committed === undefined || r.offset >= committed);
+  }).length;
+}
+
 /** On the cluster every scenario topic must have three replicas (RF 3, from the brokers' default). */
 async function checkReplication(admin: Admin, topics: string[], notes: string[]): Promise<void> {
   const { topics: described } = await admin.fetchTopicMetadata({ topics });
@@ -637,7 +784,12 @@ async function checkReplication(admin: Admin, topics: string[], notes: string[])
 }
 
 /** While one partition is quarantined, all other partitions finish and its commit stays at the poison. */
-function checkIsolation(produced: ProducedRecord[], verdict: Verdict, seen: Observation, notes: string[]): void {
+function checkIsolation(
+  produced: readonly ProducedRecord[],
+  verdict: Verdict,
+  seen: Observation,
+  notes: string[],
+): void {
   const poison = produced.find((r) => r.kind === 'poison');
   if (!poison) return void notes.push('isolation: no poison record was produced');
   const held = seen.quarantined.get(poison.partition);
@@ -654,13 +806,7 @@ function checkIsolation(produced: ProducedRecord[], verdict: Verdict, seen: Obse
   if (verdict.lost.length > 0) notes.push(`isolation: ${verdict.lost.length} lost`);
 }
 
-async function produce(
-  kafka: Kafka,
-  admin: Admin,
-  topic: string,
-  plan: PlanOptions,
-  withOnePoison: boolean,
-): Promise<ProducedRecord[]> {
+function planInput(plan: PlanOptions, withOnePoison: boolean): PlannedRecord[] {
   // Its own generator, not test-support's: the record plan it draws puts the 300 KiB oversized records in
   // different produce batches; other plans can put several into one partition's batch, above the broker's
   // maximum message size.
@@ -668,6 +814,16 @@ async function produce(
   const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   const planned = planRecords(plan, random);
   if (withOnePoison) planned[Math.min(5, planned.length - 1)]!.kind = 'poison';
+  return planned;
+}
+
+/** Produces every planned record before the workers start, and reads back where each landed. */
+async function produce(
+  kafka: Kafka,
+  admin: Admin,
+  topic: string,
+  planned: readonly PlannedRecord[],
+): Promise<ProducedRecord[]> {
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   try {

@@ -129,6 +129,49 @@ describe('results check', () => {
     expect(passes(verdict, { ordered: true })).toBe(false);
     expect(judge(produced, { ...seen, storedResults: new Set(['a', 'b']) }, true).missingResults).toEqual([]);
   });
+
+  it('counts a stored record committed without its result as a commit past unfinished work, not one above the commit', () => {
+    // A record completes only once its result is acknowledged: 'b' (below the commit at 2) was committed
+    // without it, 'c' (at the commit) is unfinished and a redelivery would publish it.
+    const produced = [rec('a', 0, 0), rec('b', 0, 1), rec('c', 0, 2)];
+    const seen = observation({
+      stored: stored([
+        ['a', 1],
+        ['b', 2],
+        ['c', 3],
+      ]),
+      committed: new Map([[0, 2n]]),
+      storedResults: new Set(['a']),
+    });
+    const verdict = judge(produced, seen, true);
+    expect(verdict.missingResults).toEqual(['b', 'c']);
+    expect(verdict.commitViolations).toEqual(['b at 0/1 (committed 2)']);
+    // Mid-run checks do not read the results topic: the stored row alone counts as handled there.
+    expect(judge(produced, { ...seen, storedResults: null }, false).commitViolations).toEqual([]);
+  });
+
+  it('fails a run that dead-lettered a valid record, without calling its commit a violation', () => {
+    // The nemesis's lost producer state: the result could not be published, the record was dead-lettered.
+    const produced = [rec('a', 0, 0), rec('b', 0, 1)];
+    const seen = observation({
+      stored: stored([
+        ['a', 1],
+        ['b', 2],
+      ]),
+      deadLettered: new Set(['0/1']),
+      committed: new Map([[0, 2n]]),
+      storedResults: new Set(['a']),
+    });
+    const verdict = judge(produced, seen, true);
+    expect(verdict.deadLetteredValid).toEqual(['b at 0/1']);
+    expect(verdict.commitViolations).toEqual([]);
+    expect(passes(verdict, { ordered: true })).toBe(false);
+    expect(
+      passes(judge(produced, { ...seen, deadLettered: new Set(), storedResults: new Set(['a', 'b']) }, true), {
+        ordered: true,
+      }),
+    ).toBe(true);
+  });
 });
 
 describe('countOrderViolations', () => {

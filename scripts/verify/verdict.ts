@@ -46,10 +46,15 @@ export interface Verdict {
   quarantined: number;
   /** Poison or malformed records neither dead-lettered nor holding a quarantine, in a partition that moved past them. */
   silentlyDropped: string[];
-  /** Records below a committed offset that were not handled: a commit past unfinished work. */
+  /**
+   * Records below a committed offset that were not handled (a valid one: stored and, when the results
+   * topic was read, its result there): a commit past unfinished work.
+   */
   commitViolations: string[];
   /** Stored records whose `stored` result never reached the results topic (checked when it was read). */
   missingResults: string[];
+  /** Valid records dead-lettered: completed as permanent failures, which no valid record may be here. */
+  deadLetteredValid: string[];
 }
 
 const coordinate = (r: { partition: number; offset: bigint }) => `${r.partition}/${r.offset}`;
@@ -59,8 +64,11 @@ const coordinate = (r: { partition: number; offset: bigint }) => `${r.partition}
  * records are not "lost" yet, but a commit past any unhandled record is already a violation.
  */
 export function judge(produced: readonly ProducedRecord[], seen: Observation, finished: boolean): Verdict {
+  // A valid record is handled once stored and, where the results topic was read, its result acknowledged:
+  // the pipeline completes (and may commit) a record only after its result is.
   const handled = (r: ProducedRecord): boolean => {
-    if (r.kind === 'valid') return seen.stored.has(r.id);
+    if (r.kind === 'valid')
+      return (seen.stored.has(r.id) && (seen.storedResults?.has(r.id) ?? true)) || seen.deadLettered.has(coordinate(r));
     if (r.kind === 'ignored') return true;
     return seen.deadLettered.has(coordinate(r));
   };
@@ -102,6 +110,9 @@ export function judge(produced: readonly ProducedRecord[], seen: Observation, fi
       finished && seen.storedResults
         ? valid.filter((r) => seen.stored.has(r.id) && !seen.storedResults!.has(r.id)).map((r) => r.id)
         : [],
+    deadLetteredValid: valid
+      .filter((r) => seen.deadLettered.has(coordinate(r)))
+      .map((r) => `${r.id} at ${coordinate(r)}`),
   };
 }
 
@@ -132,6 +143,7 @@ export function passes(verdict: Verdict, options: { ordered: boolean }): boolean
     verdict.silentlyDropped.length === 0 &&
     verdict.commitViolations.length === 0 &&
     verdict.missingResults.length === 0 &&
+    verdict.deadLetteredValid.length === 0 &&
     (!options.ordered || verdict.orderViolations === 0)
   );
 }
