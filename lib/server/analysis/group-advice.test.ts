@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_CLIENT_SETTINGS, parseClientSettings, resolveClientSettings } from '../../advisor/client-settings';
+import { estimateRebalancePause } from '../../advisor/rebalance-pause';
 import { buildGroupAdvice, findOwnProcessingBound, measurePerConsumerRate, measurePollBudget } from './group-advice';
 import { analyzeGroup, compareGroupsWorstFirst, partitionKey, type LatestPartitionRow } from './group-analysis';
 import type { SamplePoint } from './partition-analysis';
@@ -238,8 +239,8 @@ describe('buildGroupAdvice', () => {
     expect(advice.advice[0]?.detail).toMatch(/no consumer of group g is running/);
   });
 
-  it('plans the short-of-capacity group from measured samples: 6 consumers catch up in 5 min, 3 never do', () => {
-    const advice = buildGroupAdvice({ ...base, analysis: analyze(seedPartitions) });
+  it('plans the short-of-capacity group from measured samples: 6 consumers catch up in 5 min 15 s with the rebalance, 3 never do', () => {
+    const advice = buildGroupAdvice({ ...base, targetCatchUpSec: 320, analysis: analyze(seedPartitions) });
     expect(advice.consumers).toBe(3);
     expect(advice.planState).toBe('planned');
     expect(advice.plan).toMatchObject({
@@ -248,9 +249,21 @@ describe('buildGroupAdvice', () => {
       idleConsumers: 0,
       hotPartitions: [],
     });
-    expect(advice.plan?.catchUpSec).toBeCloseTo(300, 6);
+    // No rebalance on record: the default 5 s pause, during which each partition's 200/s arrive on top of its
+    // 30,000: (30,000 + 1,000) / (300 - 200) + 5 = 315 s.
+    expect(advice.rebalancePause).toMatchObject({ sec: 5, basis: 'default', sampleSize: 0 });
+    expect(advice.plan?.catchUpSec).toBeCloseTo(315, 6);
     expect(advice.plan?.catchUpSecByConsumers.find((p) => p.consumers === 3)?.catchUpSec).toBeNull();
-    expect(advice.plan?.summary).toMatch(/^Scale consumers to 6 to catch up in 5 min\./);
+    expect(advice.plan?.summary).toMatch(/^Scale consumers to 6 to catch up in 5 min 15 s\./);
+    expect(advice.plan?.summary).toContain('T counts a default 5 s pause for a change of the consumer count.');
+    // A measured 2 s pause: (30,000 + 400) / 100 + 2 = 306 s.
+    const measuredPause = buildGroupAdvice({
+      ...base,
+      targetCatchUpSec: 320,
+      analysis: analyze(seedPartitions),
+      rebalancePause: estimateRebalancePause([{ endedAtMs: 1, durationMs: 2_000, durationIsBound: false }]),
+    });
+    expect(measuredPause.plan?.catchUpSec).toBeCloseTo(306, 6);
     expect(advice.partitions[0]).toMatchObject({
       topic: 'orders',
       partition: 0,
@@ -402,14 +415,63 @@ describe('buildGroupAdvice', () => {
     expect(buildGroupAdvice({ ...base, analysis }).perConsumerRate.isLowerBound).toBe(false);
   });
 
-  it('notes partitions whose backlog is unknown', () => {
+  describe('a partition the group never committed', () => {
+    // One consumer drains partition 0 (2,000 behind, 5/s arriving) at 20/s; partition 1 has 1,000 records in
+    // its log (start 999,000, end 1,000,000) and no commit: what the group reads there depends on its reset policy.
     const analysis = analyze([
-      { partition: 0, arrival: 5, consumption: 5, backlog: 10, owner: 'a' },
-      { partition: 1, arrival: 5, consumption: 0, backlog: null, owner: 'a' },
+      { partition: 0, arrival: 5, consumption: 20, backlog: 2_000, owner: 'a' },
+      { partition: 1, arrival: 5, consumption: 0, backlog: null, owner: 'a', stored: { logStartOffset: 999_000n } },
     ]);
-    expect(buildGroupAdvice({ ...base, analysis }).notes).toContain(
-      '1 partition never committed: backlog unknown, counted as 0.',
-    );
+    const withReset = (policy: 'earliest' | 'latest') =>
+      resolveClientSettings(parseClientSettings(JSON.stringify({ g: { autoOffsetReset: policy } })), 'g');
+
+    it('says the plan is no promise when the reset policy is unknown, and what the log start would take', () => {
+      const advice = buildGroupAdvice({ ...base, analysis });
+      // The rate is measured on the partition the member committed, not lost to the one it never did.
+      expect(advice.perConsumerRate).toMatchObject({ ratePerSec: 20, isLowerBound: false });
+      expect(advice.partitions[1]).toMatchObject({ backlog: null, backlogBasis: 'unknown' });
+      // Counted as empty: 2,000 / (20 - 10) = 200 s; from the log start 3,000 / 10 = 300 s.
+      expect(advice.plan).toMatchObject({ recommendedConsumers: 1, catchUpSec: 200 });
+      expect(advice.offsetReset).toMatchObject({
+        policy: null,
+        uncommittedPartitions: 1,
+        recordsFromLogStart: 1_000,
+        catchUpSecFromLogStart: 300,
+      });
+      expect(advice.offsetReset.statement).toBe(
+        'T is not a promise: 1 partition never committed, and auto.offset.reset unknown: the broker cannot tell it ' +
+          'and ADVISOR_CLIENT_SETTINGS does not set autoOffsetReset for the group, so the plan counts it as empty ' +
+          '(auto.offset.reset=latest). From the log start they hold 1,000 records: 1 consumer would then take 5 min. ' +
+          'Set "autoOffsetReset" for the group in ADVISOR_CLIENT_SETTINGS.',
+      );
+    });
+
+    it('counts the log from its start under earliest, and nothing under latest', () => {
+      const earliest = buildGroupAdvice({ ...base, analysis, clientSettings: withReset('earliest') });
+      expect(earliest.partitions[1]).toMatchObject({ backlog: 1_000, backlogBasis: 'log-start' });
+      expect(earliest.plan).toMatchObject({ recommendedConsumers: 1, catchUpSec: 300 });
+      expect(earliest.offsetReset).toMatchObject({ policy: 'earliest', catchUpSecFromLogStart: null });
+      expect(earliest.offsetReset.statement).toBe(
+        '1 partition never committed: counted from the log start (1,000 records), auto.offset.reset earliest ' +
+          '(ADVISOR_CLIENT_SETTINGS "g").',
+      );
+      const latest = buildGroupAdvice({ ...base, analysis, clientSettings: withReset('latest') });
+      expect(latest.partitions[1]).toMatchObject({ backlog: 0, backlogBasis: 'log-end' });
+      expect(latest.plan).toMatchObject({ recommendedConsumers: 1, catchUpSec: 200 });
+      expect(latest.offsetReset.statement).toMatch(/^1 partition never committed: counted as empty \(the group starts at the log end\)/);
+    });
+
+    it("knows Warden's own worker starts at the log start", () => {
+      const advice = buildGroupAdvice({ ...base, analysis, isWardenConsumer: true });
+      expect(advice.offsetReset).toMatchObject({ policy: 'earliest', basis: expect.stringMatching(/^Warden's worker/) });
+      expect(advice.plan?.catchUpSec).toBe(300);
+    });
+
+    it('has nothing to say when every partition committed', () => {
+      const advice = buildGroupAdvice({ ...base, analysis: analyze(seedPartitions) });
+      expect(advice.offsetReset).toMatchObject({ uncommittedPartitions: 0, recordsFromLogStart: 0, statement: null });
+      expect(advice.partitions.every((p) => p.backlogBasis === 'committed')).toBe(true);
+    });
   });
 
   describe('poll budget', () => {
