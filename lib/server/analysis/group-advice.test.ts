@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_CLIENT_SETTINGS, parseClientSettings, resolveClientSettings } from '../../advisor/client-settings';
 import { estimateRebalancePause } from '../../advisor/rebalance-pause';
+import { findConsumerCountChanges, summarizeScaling, type GroupRoundTotals } from '../../advisor/scaling-efficiency';
 import { buildGroupAdvice, findOwnProcessingBound, measurePerConsumerRate, measurePollBudget } from './group-advice';
 import { analyzeGroup, compareGroupsWorstFirst, partitionKey, type LatestPartitionRow } from './group-analysis';
 import type { SamplePoint } from './partition-analysis';
@@ -413,6 +414,51 @@ describe('buildGroupAdvice', () => {
     );
     // Without knowing about the quarantine, the held backlog looks like a saturated consumer.
     expect(buildGroupAdvice({ ...base, analysis }).perConsumerRate.isLowerBound).toBe(false);
+  });
+
+  describe('right after a scale-out under a shared limit (the backtest run that promised 26.5 s and took 40.1 s)', () => {
+    // Recorded from that run: one consumer drained 88.6/s for 20 rounds of 1 s, then 1 → 3 consumers drained
+    // 86/s together (the store's limit is shared). Three rounds after the scale-out the 20 s rate window still
+    // held mostly the single consumer's work on partitions the new members own now: two members with records
+    // waiting measured 54/s each; the third owns partition 3, drained before the scale-out.
+    const totals: GroupRoundTotals[] = Array.from({ length: 24 }, (_, i) => ({
+      atMs: i * 1_000,
+      consumers: i < 20 ? 1 : 3,
+      committedTotal: i < 20 ? i * 88.6 : 19 * 88.6 + (i - 19) * 86,
+      logEndTotal: 6_000,
+    }));
+    const scaling = summarizeScaling(findConsumerCountChanges(totals), 23_000);
+    const analysis = analyze([
+      { partition: 0, arrival: 0, consumption: 27, backlog: 1_431, owner: 'a' },
+      { partition: 1, arrival: 0, consumption: 27, backlog: 883, owner: 'a' },
+      { partition: 2, arrival: 0, consumption: 54, backlog: 1_428, owner: 'b' },
+      { partition: 3, arrival: 0, consumption: 0, backlog: 0, owner: 'c' },
+    ]);
+    const pause = estimateRebalancePause([{ endedAtMs: 20_000, durationMs: 2_100, durationIsBound: true }]);
+
+    it('counts each consumer at the group drain it delivered since the change, not at the window mean', () => {
+      expect(scaling.latest).toMatchObject({ fromConsumers: 1, toConsumers: 3 });
+      const unseen = buildGroupAdvice({ ...base, analysis, rebalancePause: pause });
+      expect(unseen.perConsumerRate.ratePerSec).toBeCloseTo(54, 6);
+      // Without the measured change: 1,431 / 54 = 26.5 s at 3 consumers, the promise the run broke.
+      expect(unseen.plan?.catchUpSecByConsumers[2]?.catchUpSec).toBeCloseTo(1_431 / 54, 6);
+
+      const seen = buildGroupAdvice({ ...base, analysis, scaling, rebalancePause: pause });
+      expect(seen.perConsumerRate.ratePerSec).toBeCloseTo(86 / 3, 1);
+      expect(seen.perConsumerRate.basis).toMatch(/^the group's 86\/s since it went 1 → 3 consumers, shared by 3 consumers; the mean of 2 consumers/);
+      const atThree = seen.plan?.catchUpSecByConsumers[2]?.catchUpSec ?? 0;
+      expect(atThree).toBeCloseTo(1_431 / (86 / 3), 0);
+      // The run's measured catch-up at 3 consumers: the plan no longer promises sooner.
+      expect(atThree).toBeGreaterThan(40.1);
+    });
+
+    it('leaves the rate alone when the group now runs another count than the measured change went to', () => {
+      const twoMembers = analyze([
+        { partition: 0, arrival: 0, consumption: 54, backlog: 1_431, owner: 'a' },
+        { partition: 1, arrival: 0, consumption: 54, backlog: 1_428, owner: 'b' },
+      ]);
+      expect(buildGroupAdvice({ ...base, analysis: twoMembers, scaling }).perConsumerRate.ratePerSec).toBeCloseTo(54, 6);
+    });
   });
 
   describe('a partition the group never committed', () => {

@@ -15,7 +15,7 @@ import type { ResolvedClientSettings } from '../../advisor/client-settings';
 import { formatDuration, formatNumber, formatRate, plural } from '../../format';
 import type { MemberRestartCounts } from '../../advisor/member-restarts';
 import { estimateRebalancePause, type RebalancePause } from '../../advisor/rebalance-pause';
-import { summarizeScaling, type ScalingEfficiency } from '../../advisor/scaling-efficiency';
+import { observedPerConsumerRate, summarizeScaling, type ScalingEfficiency } from '../../advisor/scaling-efficiency';
 import { resolveResetPolicy, startingBacklog } from '../../advisor/starting-backlog';
 import { memberName } from '../../members/member-name';
 import type { TGroupAdvice } from '../../schemas/advice';
@@ -283,10 +283,11 @@ export function buildGroupAdvice(input: GroupAdviceInput): Omit<TGroupAdvice, 't
   const {
     saturatedMembers: _saturated,
     members: memberRates,
-    ...perConsumerRate
+    ...measuredRate
   } = measurePerConsumerRate(analysis, input.windowMs, held);
-  const ownBound = findOwnProcessingBound(analysis, held);
   const consumers = analysis.members.length;
+  const perConsumerRate = capByObservedDrain(measuredRate, scaling, consumers);
+  const ownBound = findOwnProcessingBound(analysis, held);
   const topics = new Set(analysis.partitions.map((p) => p.row.topic));
   const multiTopic = topics.size > 1;
 
@@ -471,6 +472,30 @@ export function buildGroupAdvice(input: GroupAdviceInput): Omit<TGroupAdvice, 't
       statement: offsetResetStatement(resetPolicy, uncommitted.length, recordsFromLogStart, plan, catchUpSecFromLogStart),
     },
     rebalancePause,
+  };
+}
+
+/**
+ * The per-consumer rate the plan may count on: the measured one, but never more than the group's own drain
+ * at the current count since its newest measured change (observedPerConsumerRate says why). A lower-bound
+ * rate stays as it is: capping it would only make it a lower bound of a lower bound.
+ */
+function capByObservedDrain(
+  rate: TGroupAdvice['perConsumerRate'],
+  scaling: ScalingEfficiency,
+  consumers: number,
+): TGroupAdvice['perConsumerRate'] {
+  const observed = observedPerConsumerRate(scaling, consumers);
+  if (rate.ratePerSec === null || rate.isLowerBound || observed === null || observed <= 0 || observed >= rate.ratePerSec)
+    return rate;
+  const latest = scaling.latest!;
+  return {
+    ratePerSec: observed,
+    isLowerBound: false,
+    basis:
+      `the group's ${formatRate(latest.afterPerSec)} since it went ${latest.fromConsumers} → ${latest.toConsumers} consumers, ` +
+      `shared by ${plural(consumers, 'consumer')}; the ${rate.basis} (${formatRate(rate.ratePerSec)}) still counts work done on ` +
+      'their partitions before the change'
   };
 }
 
