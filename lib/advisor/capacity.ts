@@ -170,7 +170,11 @@ export function groupCatchUpSec(
 ): number | null {
   let worst = 0;
   for (const load of assignPartitions(partitions, consumers)) {
-    const sec = consumerCatchUpSec(load.arrivalRatePerSec, load.backlog + load.arrivalRatePerSec * pauseSec, ratePerSec);
+    const sec = consumerCatchUpSec(
+      load.arrivalRatePerSec,
+      load.backlog + load.arrivalRatePerSec * pauseSec,
+      ratePerSec,
+    );
     if (sec === null) return null;
     worst = Math.max(worst, sec);
   }

@@ -7,7 +7,8 @@ describe('estimateRebalancePause', () => {
       sec: DEFAULT_REBALANCE_PAUSE_SEC,
       basis: 'default',
       sampleSize: 0,
-      statement: 'No rebalance of this group on record: T counts a default 5 s pause for a change of the consumer count.',
+      statement:
+        'No rebalance of this group on record: T counts a default 5 s pause for a change of the consumer count.',
     });
   });
 
@@ -17,7 +18,10 @@ describe('estimateRebalancePause', () => {
       durationMs: sec * 1000,
       durationIsBound: false,
     }));
-    const pause = estimateRebalancePause([...measured, { endedAtMs: 10 * 60_000, durationMs: 4_000, durationIsBound: true }]);
+    const pause = estimateRebalancePause([
+      ...measured,
+      { endedAtMs: 10 * 60_000, durationMs: 4_000, durationIsBound: true },
+    ]);
     expect(pause).toMatchObject({ sec: 1.1, basis: 'measured', sampleSize: 5 });
     expect(pause.statement).toBe(
       "T counts a 1.1 s rebalance pause for a change of the consumer count: the longest of the group's last 5 rebalances, measured by its members.",

@@ -445,7 +445,9 @@ describe('buildGroupAdvice', () => {
 
       const seen = buildGroupAdvice({ ...base, analysis, scaling, rebalancePause: pause });
       expect(seen.perConsumerRate.ratePerSec).toBeCloseTo(86 / 3, 1);
-      expect(seen.perConsumerRate.basis).toMatch(/^the group's 86\/s since it went 1 → 3 consumers, shared by 3 consumers; the mean of 2 consumers/);
+      expect(seen.perConsumerRate.basis).toMatch(
+        /^the group's 86\/s since it went 1 → 3 consumers, shared by 3 consumers; the mean of 2 consumers/,
+      );
       const atThree = seen.plan?.catchUpSecByConsumers[2]?.catchUpSec ?? 0;
       expect(atThree).toBeCloseTo(1_431 / (86 / 3), 0);
       // The run's measured catch-up at 3 consumers: the plan no longer promises sooner.
@@ -457,7 +459,10 @@ describe('buildGroupAdvice', () => {
         { partition: 0, arrival: 0, consumption: 54, backlog: 1_431, owner: 'a' },
         { partition: 1, arrival: 0, consumption: 54, backlog: 1_428, owner: 'b' },
       ]);
-      expect(buildGroupAdvice({ ...base, analysis: twoMembers, scaling }).perConsumerRate.ratePerSec).toBeCloseTo(54, 6);
+      expect(buildGroupAdvice({ ...base, analysis: twoMembers, scaling }).perConsumerRate.ratePerSec).toBeCloseTo(
+        54,
+        6,
+      );
     });
   });
 
@@ -504,12 +509,17 @@ describe('buildGroupAdvice', () => {
       const latest = buildGroupAdvice({ ...base, analysis, clientSettings: withReset('latest') });
       expect(latest.partitions[1]).toMatchObject({ backlog: 0, backlogBasis: 'log-end' });
       expect(latest.plan).toMatchObject({ recommendedConsumers: 1, catchUpSec: 200 });
-      expect(latest.offsetReset.statement).toMatch(/^1 partition never committed: counted as empty \(the group starts at the log end\)/);
+      expect(latest.offsetReset.statement).toMatch(
+        /^1 partition never committed: counted as empty \(the group starts at the log end\)/,
+      );
     });
 
     it("knows Warden's own worker starts at the log start", () => {
       const advice = buildGroupAdvice({ ...base, analysis, isWardenConsumer: true });
-      expect(advice.offsetReset).toMatchObject({ policy: 'earliest', basis: expect.stringMatching(/^Warden's worker/) });
+      expect(advice.offsetReset).toMatchObject({
+        policy: 'earliest',
+        basis: expect.stringMatching(/^Warden's worker/),
+      });
       expect(advice.plan?.catchUpSec).toBe(300);
     });
 

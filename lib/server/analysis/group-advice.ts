@@ -469,7 +469,13 @@ export function buildGroupAdvice(input: GroupAdviceInput): Omit<TGroupAdvice, 't
       uncommittedPartitions: uncommitted.length,
       recordsFromLogStart,
       catchUpSecFromLogStart,
-      statement: offsetResetStatement(resetPolicy, uncommitted.length, recordsFromLogStart, plan, catchUpSecFromLogStart),
+      statement: offsetResetStatement(
+        resetPolicy,
+        uncommitted.length,
+        recordsFromLogStart,
+        plan,
+        catchUpSecFromLogStart,
+      ),
     },
     rebalancePause,
   };
@@ -486,7 +492,13 @@ function capByObservedDrain(
   consumers: number,
 ): TGroupAdvice['perConsumerRate'] {
   const observed = observedPerConsumerRate(scaling, consumers);
-  if (rate.ratePerSec === null || rate.isLowerBound || observed === null || observed <= 0 || observed >= rate.ratePerSec)
+  if (
+    rate.ratePerSec === null ||
+    rate.isLowerBound ||
+    observed === null ||
+    observed <= 0 ||
+    observed >= rate.ratePerSec
+  )
     return rate;
   const latest = scaling.latest!;
   return {
@@ -495,7 +507,7 @@ function capByObservedDrain(
     basis:
       `the group's ${formatRate(latest.afterPerSec)} since it went ${latest.fromConsumers} → ${latest.toConsumers} consumers, ` +
       `shared by ${plural(consumers, 'consumer')}; the ${rate.basis} (${formatRate(rate.ratePerSec)}) still counts work done on ` +
-      'their partitions before the change'
+      'their partitions before the change',
   };
 }
 
