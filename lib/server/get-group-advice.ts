@@ -14,6 +14,7 @@ import { neverSampled } from './request-cluster';
 import { loadTrackRecord, recordPrediction } from './advice-track-record';
 import { loadGroupRoundTotals } from './load-group-round-totals';
 import { loadGroupRounds } from './load-group-rounds';
+import { toStored } from './load-rebalances';
 
 export interface GroupAdviceOptions {
   rateWindowMs: number;
@@ -143,21 +144,7 @@ export async function getGroupAdvice(
       clientSettings: resolveClientSettings(options.clientSettings ?? EMPTY_CLIENT_SETTINGS, groupId),
       quarantines,
       scaling: summarizeScaling(findConsumerCountChanges(roundTotals), round.sampledAt.getTime()),
-      rebalancePause: estimateRebalancePause(
-        mergeRebalanceRows(
-          pauseRows.map((r) => ({
-            id: r.id.toString(),
-            groupId: r.groupId,
-            source: r.source,
-            startedAtMs: r.startedAt.getTime(),
-            endedAtMs: r.endedAt?.getTime() ?? null,
-            trigger: r.trigger,
-            membersBefore: r.membersBefore,
-            membersAfter: r.membersAfter,
-            partitionsMoved: r.partitionsMoved,
-          })),
-        ),
-      ),
+      rebalancePause: estimateRebalancePause(mergeRebalanceRows(pauseRows.map(toStored))),
     }),
   );
 }
