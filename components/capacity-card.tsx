@@ -60,6 +60,7 @@ function CapacityBody({ advice }: { advice: TGroupAdvice }) {
           <PerConsumerRate advice={advice} label="One consumer committed" />
         </dl>
         <Scaling advice={advice} />
+        <OffsetReset advice={advice} />
         <Notes notes={advice.notes} />
         <TrackRecord entries={advice.trackRecord} />
       </div>
@@ -68,6 +69,13 @@ function CapacityBody({ advice }: { advice: TGroupAdvice }) {
   return (
     <div>
       <Summary text={plan.summary} tone={plan.limitedByPartitions || plan.catchUpSec === null ? 'tone-bad' : ''} />
+      {advice.offsetReset.policy === null && advice.offsetReset.uncommittedPartitions > 0 ? (
+        <p>
+          <span className="pill pill-warn" data-testid="capacity-not-a-promise">
+            not a promise: reset policy unknown
+          </span>
+        </p>
+      ) : null}
       <dl className="facts">
         <ConsumersNow advice={advice} />
         <div>
@@ -89,6 +97,10 @@ function CapacityBody({ advice }: { advice: TGroupAdvice }) {
       </dl>
       <WhatIf advice={advice} plan={plan} />
       <Scaling advice={advice} />
+      <p className="small" data-testid="capacity-rebalance-pause">
+        {advice.rebalancePause.statement}
+      </p>
+      <OffsetReset advice={advice} />
       <p className="muted small">
         Rate: {advice.perConsumerRate.basis}. Rates over the last {formatDurationMs(advice.windowMs)} of samples.
       </p>
@@ -103,6 +115,17 @@ function Scaling({ advice }: { advice: TGroupAdvice }) {
   return (
     <p className={`small ${advice.scaling.basis === 'measured' ? '' : 'muted'}`} data-testid="capacity-scaling">
       {advice.scaling.statement}
+    </p>
+  );
+}
+
+/** What the plan counts on partitions the group never committed (the headline's pill warns when unknown). */
+function OffsetReset({ advice }: { advice: TGroupAdvice }) {
+  const { statement } = advice.offsetReset;
+  if (statement === null) return null;
+  return (
+    <p className="small" data-testid="capacity-offset-reset">
+      {statement}
     </p>
   );
 }

@@ -99,6 +99,11 @@ test('a backlog on one partition: the card recommends the knee, shows "no gain b
   );
   await expect(page.getByTestId('recommended-consumers')).toHaveText('1');
   await expect(page.getByTestId('no-gain-beyond')).toHaveText('1: beyond, under 10% shorter');
+  // A change of the count costs a rebalance, counted in the other counts' T: from the sampler's bound around
+  // the consumer's join, or the stated default when the sampler saw none.
+  await expect(page.getByTestId('capacity-rebalance-pause')).toHaveText(
+    /^(No rebalance of this group on record: T counts a default 5 s pause|T counts a rebalance pause of at most [\d.]+ s) for a change of the consumer count/,
+  );
   // The what-if curve agrees: 3 consumers (one per partition) are no faster than 1.
   await page.getByTestId('whatif-consumers').fill(String(PARTITIONS));
   await expect(page.getByTestId('whatif-result')).toHaveText(/^3 consumers: catches up in \d+ min( \d+ s)?/);

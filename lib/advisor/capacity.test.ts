@@ -389,3 +389,31 @@ describe('the knee: the smallest count no larger count beats by 10% or more', ()
     expect(plan.summary).toMatch(/^Even 4 consumers \(one per partition\) need 10 s to catch up/);
   });
 });
+
+describe('the rebalance pause in T', () => {
+  const pause = { sec: 4, statement: 'T counts a 4 s rebalance pause for a change of the consumer count.' };
+
+  it('adds the pause and its arrivals to every count but the current one, and says so', () => {
+    const plan = planCapacity({ ...seed, consumers: 6, rebalancePause: pause });
+    // The current 6: no rebalance, 30,000 / 100 = 300 s.
+    expect(plan.catchUpSecByConsumers[5]).toEqual({ consumers: 6, catchUpSec: 300 });
+    const scaleOut = planCapacity({ ...seed, targetCatchUpSec: 320, rebalancePause: pause });
+    // From 3 to 6: 4 s without processing while 200/s arrive per partition: (30,000 + 800) / 100 + 4 = 312 s.
+    expect(scaleOut.catchUpSec).toBeCloseTo(312, 9);
+    expect(scaleOut.summary).toBe(
+      'Scale consumers to 6 to catch up in 5 min 12 s. At the current 3 it never catches up. ' + pause.statement,
+    );
+    // Over the old target now: the pause can decide whether a count is within it.
+    expect(planCapacity({ ...seed, rebalancePause: pause }).limitedByPartitions).toBe(true);
+  });
+
+  it('is left out where nothing waits (a blip, not a catch-up) and rejects a negative pause', () => {
+    const idle = planCapacity({ ...seed, partitions: uniform(6, 0, 0), rebalancePause: pause });
+    expect(idle.catchUpSecByConsumers.every((p) => p.catchUpSec === 0)).toBe(true);
+    expect(idle.summary).not.toContain('rebalance pause');
+    expect(groupCatchUpSec(uniform(2, 0, 100), 2, 10, 3)).toBe(13);
+    expect(() => planCapacity({ ...seed, rebalancePause: { sec: -1, statement: '' } })).toThrow(
+      /rebalancePause.sec must be a finite number >= 0, got -1/,
+    );
+  });
+});

@@ -7,6 +7,8 @@
 // a consumer with two partitions carries twice the load.
 // With a measured scaling efficiency e < 1, a consumer's rate at N consumers is scaledRate(...): the group
 // gains e of one consumer's rate per consumer added to the current count (and loses as much per one removed).
+// A count other than the current one costs a rebalance first (rebalancePauseSec): nothing is processed during
+// it while records keep arriving, so T(N) = pause + the drain of the backlog grown by the pause's arrivals.
 
 import { formatDuration, formatPartitionList, formatRate, plural } from '../format';
 
@@ -36,6 +38,11 @@ export interface CapacityInput {
    * so in the summary. Absent: linear scaling (efficiency 1), and the summary says nothing about it.
    */
   scaling?: { efficiency: number; statement: string };
+  /**
+   * The pause a change of the consumer count costs (lib/advisor/rebalance-pause.ts), added to T for every count
+   * other than `consumers` while the group has a backlog; `statement` says where it came from. Absent: none.
+   */
+  rebalancePause?: { sec: number; statement: string };
 }
 
 export interface CapacityPlan {
@@ -150,19 +157,28 @@ export function consumerCatchUpSec(arrivalRatePerSec: number, backlog: number, r
   return backlog / (ratePerSec - arrivalRatePerSec);
 }
 
-/** The group's catch-up time with `consumers` consumers: its slowest consumer's; null if any never does. */
+/**
+ * The group's catch-up time with `consumers` consumers: its slowest consumer's; null if any never does. With a
+ * rebalance pause first, each consumer's backlog grows by its arrivals during the pause and the pause is added
+ * (nothing to catch up stays 0).
+ */
 export function groupCatchUpSec(
   partitions: readonly PartitionLoad[],
   consumers: number,
   ratePerSec: number,
+  pauseSec = 0,
 ): number | null {
   let worst = 0;
   for (const load of assignPartitions(partitions, consumers)) {
-    const sec = consumerCatchUpSec(load.arrivalRatePerSec, load.backlog, ratePerSec);
+    const sec = consumerCatchUpSec(
+      load.arrivalRatePerSec,
+      load.backlog + load.arrivalRatePerSec * pauseSec,
+      ratePerSec,
+    );
     if (sec === null) return null;
     worst = Math.max(worst, sec);
   }
-  return worst;
+  return worst === 0 ? 0 : worst + pauseSec;
 }
 
 /**
@@ -179,9 +195,16 @@ export function planCapacity(input: CapacityInput): CapacityPlan {
   const partitionCount = partitions.length;
 
   const efficiency = input.scaling?.efficiency ?? 1;
+  // A group with nothing waiting has nothing to catch up: a rebalance there is a blip, not part of a T.
+  const pauseSec = partitions.some((p) => p.backlog > 0) ? (input.rebalancePause?.sec ?? 0) : 0;
   const catchUpSecByConsumers = Array.from({ length: partitionCount }, (_, i) => ({
     consumers: i + 1,
-    catchUpSec: groupCatchUpSec(partitions, i + 1, scaledRate(rate, consumers, i + 1, efficiency)),
+    catchUpSec: groupCatchUpSec(
+      partitions,
+      i + 1,
+      scaledRate(rate, consumers, i + 1, efficiency),
+      i + 1 === consumers ? 0 : pauseSec,
+    ),
   }));
   const withinTarget = catchUpSecByConsumers.find(
     (point) => point.catchUpSec !== null && point.catchUpSec <= targetCatchUpSec,
@@ -313,6 +336,8 @@ function summarize(
   }
   if (plan.noGainBeyond !== null) sentences.push(noGainSentence(plan.noGainBeyond, input));
   if (input.scaling) sentences.push(input.scaling.statement);
+  if (input.rebalancePause && input.rebalancePause.sec > 0 && n !== current && catchUpSec !== null && catchUpSec > 0)
+    sentences.push(input.rebalancePause.statement);
   if (plan.rateIsLowerBound) {
     sentences.push(
       `The per-consumer rate (${formatRate(rate)}) was measured without a backlog, so it is only a lower bound: fewer consumers may do.`,
@@ -361,6 +386,9 @@ function validate(input: CapacityInput): void {
   }
   if (!Number.isFinite(targetCatchUpSec) || targetCatchUpSec < 0)
     throw new RangeError(`targetCatchUpSec must be >= 0, got ${targetCatchUpSec}`);
+  const pause = input.rebalancePause?.sec;
+  if (pause !== undefined && !(Number.isFinite(pause) && pause >= 0))
+    throw new RangeError(`rebalancePause.sec must be a finite number >= 0, got ${pause}`);
   const scaling = input.scaling?.efficiency;
   if (scaling !== undefined && !(Number.isFinite(scaling) && scaling >= 0 && scaling <= 1))
     throw new RangeError(`scaling.efficiency must be within 0..1, got ${scaling}`);

@@ -9,7 +9,7 @@ import {
 describe('parseClientSettings and resolveClientSettings', () => {
   const table = parseClientSettings(
     JSON.stringify({
-      'orders-batch': { maxPollRecords: 100 },
+      'orders-batch': { maxPollRecords: 100, autoOffsetReset: 'earliest' },
       '/^etl-/i': { maxPollRecords: 2_000, maxPollIntervalMs: 900_000 },
       '/^etl-nightly$/': { maxPollRecords: 1 },
       '/.*-g$/g': { maxPollIntervalMs: 60_000 },
@@ -24,6 +24,7 @@ describe('parseClientSettings and resolveClientSettings', () => {
         maxPollRecords: 'max.poll.records 500 (Java client default)',
         maxPollIntervalMs: 'max.poll.interval.ms 300000 (Java client default)',
       },
+      autoOffsetReset: null,
     });
     expect(resolveClientSettings(EMPTY_CLIENT_SETTINGS, 'payments')).toMatchObject(JAVA_CLIENT_DEFAULTS);
   });
@@ -35,6 +36,10 @@ describe('parseClientSettings and resolveClientSettings', () => {
       origin: {
         maxPollRecords: 'max.poll.records 100 (ADVISOR_CLIENT_SETTINGS "orders-batch")',
         maxPollIntervalMs: 'max.poll.interval.ms 300000 (Java client default)',
+      },
+      autoOffsetReset: {
+        policy: 'earliest',
+        origin: 'auto.offset.reset earliest (ADVISOR_CLIENT_SETTINGS "orders-batch")',
       },
     });
   });
@@ -66,5 +71,9 @@ describe('parseClientSettings and resolveClientSettings', () => {
       /positive integer, got "300000"/,
     );
     expect(() => parseClientSettings('{"/(/": {}}')).toThrow(/"\/\(\/" is not a valid/);
+    expect(() => parseClientSettings('{"g": {"autoOffsetReset": "none"}}')).toThrow(
+      /"g".autoOffsetReset must be "earliest" or "latest", got "none"/,
+    );
+    expect(() => parseClientSettings('{"g": {"autoOffsetReset": 1}}')).toThrow(/got 1/);
   });
 });

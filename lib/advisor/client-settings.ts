@@ -1,19 +1,27 @@
 // What the advisor assumes about a group's client where the broker cannot tell: its batch size
-// (max.poll.records) and the longest time it may spend between polls (max.poll.interval.ms). Neither is visible
-// in describeGroups, so every number here is an assumption, and the advice says so.
+// (max.poll.records), the longest time it may spend between polls (max.poll.interval.ms) and where it starts a
+// partition it never committed (auto.offset.reset). None is visible in describeGroups, so every value here is
+// an assumption, and the advice says so. The reset policy has no default: the Java client's is latest, but
+// kafkajs's fromBeginning and many deployments say earliest, so a guess would make the plan promise.
 //
 // ADVISOR_CLIENT_SETTINGS (lib/config.ts) holds overrides as JSON, keyed by exact group id or by a regular
 // expression written as /pattern/ (flags after the last slash):
-//   {"orders-batch": {"maxPollRecords": 100}, "/^etl-/": {"maxPollRecords": 2000, "maxPollIntervalMs": 900000}}
+//   {"orders-batch": {"maxPollRecords": 100, "autoOffsetReset": "earliest"},
+//    "/^etl-/": {"maxPollRecords": 2000, "maxPollIntervalMs": 900000}}
 // An exact key wins; otherwise the first matching pattern in the JSON's order. Fields a match leaves out keep
 // the Java client's defaults.
 
 /** The Java client's defaults (KIP-41: max.poll.records 500; KIP-62: max.poll.interval.ms 300000). */
 export const JAVA_CLIENT_DEFAULTS = { maxPollRecords: 500, maxPollIntervalMs: 300_000 } as const;
 
+export type OffsetResetPolicy = 'earliest' | 'latest';
+
+export const OFFSET_RESET_POLICIES: readonly OffsetResetPolicy[] = ['earliest', 'latest'];
+
 export interface ClientSettings {
   maxPollRecords?: number;
   maxPollIntervalMs?: number;
+  autoOffsetReset?: OffsetResetPolicy;
 }
 
 export interface ClientSettingsTable {
@@ -26,15 +34,19 @@ export interface ResolvedClientSettings {
   maxPollIntervalMs: number;
   /** Where each number came from, in words, e.g. "max.poll.records 500 (Java client default)". */
   origin: { maxPollRecords: string; maxPollIntervalMs: string };
+  /** auto.offset.reset when configured for the group; null: not configured, so unknown. */
+  autoOffsetReset: { policy: OffsetResetPolicy; origin: string } | null;
 }
 
 export const EMPTY_CLIENT_SETTINGS: ClientSettingsTable = { exact: new Map(), patterns: [] };
 
 const FIELDS = ['maxPollRecords', 'maxPollIntervalMs'] as const;
+const KNOWN_FIELDS = [...FIELDS, 'autoOffsetReset'] as const;
 
 /**
  * Parses ADVISOR_CLIENT_SETTINGS. Throws an Error whose message names the offending key or field: not JSON,
- * not an object, a bad pattern, an unknown field, or a value that is not a positive integer.
+ * not an object, a bad pattern, an unknown field, a number that is not a positive integer, or an
+ * autoOffsetReset other than "earliest" or "latest".
  */
 export function parseClientSettings(json: string): ClientSettingsTable {
   let parsed: unknown;
@@ -52,8 +64,14 @@ export function parseClientSettings(json: string): ClientSettingsTable {
       throw new Error(`"${key}" must map to an object such as {"maxPollRecords": 100}`);
     const settings: ClientSettings = {};
     for (const [field, number] of Object.entries(value)) {
-      if (!(FIELDS as readonly string[]).includes(field))
-        throw new Error(`"${key}": unknown field "${field}" (known: ${FIELDS.join(', ')})`);
+      if (!(KNOWN_FIELDS as readonly string[]).includes(field))
+        throw new Error(`"${key}": unknown field "${field}" (known: ${KNOWN_FIELDS.join(', ')})`);
+      if (field === 'autoOffsetReset') {
+        if (!OFFSET_RESET_POLICIES.includes(number as OffsetResetPolicy))
+          throw new Error(`"${key}".autoOffsetReset must be "earliest" or "latest", got ${JSON.stringify(number)}`);
+        settings.autoOffsetReset = number as OffsetResetPolicy;
+        continue;
+      }
       if (typeof number !== 'number' || !Number.isInteger(number) || number < 1)
         throw new Error(`"${key}".${field} must be a positive integer, got ${JSON.stringify(number)}`);
       settings[field as (typeof FIELDS)[number]] = number;
@@ -90,9 +108,14 @@ export function resolveClientSettings(table: ClientSettingsTable, groupId: strin
   };
   const records = pick('maxPollRecords', 'max.poll.records');
   const interval = pick('maxPollIntervalMs', 'max.poll.interval.ms');
+  const reset = match?.settings.autoOffsetReset;
   return {
     maxPollRecords: records.value,
     maxPollIntervalMs: interval.value,
     origin: { maxPollRecords: records.origin, maxPollIntervalMs: interval.origin },
+    autoOffsetReset:
+      reset === undefined
+        ? null
+        : { policy: reset, origin: `auto.offset.reset ${reset} (ADVISOR_CLIENT_SETTINGS "${match!.key}")` },
   };
 }

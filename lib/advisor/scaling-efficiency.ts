@@ -164,6 +164,23 @@ function ratePerSec(run: readonly Saturable[]): number {
   return ((last.committedTotal - first.committedTotal) * 1000) / (last.atMs - first.atMs);
 }
 
+/**
+ * What one consumer can be counted on for at the count running now, from the group's own drain since its
+ * newest measured change to that count: the throughput after it, shared by the consumers. Null when the
+ * newest measured change went to another count (the group changed since, unmeasured) or none was measured.
+ *
+ * Why the plan caps its rate with it: the per-consumer rate is measured over the rate window on the
+ * partitions each member owns now. Right after a scale-out most of that window is the old consumer's work
+ * on those same partitions, so with a shared limit (one consumer alone got all of it) the new members look
+ * as fast as the old one was (the backtest's +31% and +51% runs: 54/s per consumer measured, 29/s delivered).
+ * The group's throughput after the change is what it really did at this count.
+ */
+export function observedPerConsumerRate(scaling: ScalingEfficiency, consumers: number): number | null {
+  const latest = scaling.latest;
+  if (latest === null || consumers <= 0 || latest.toConsumers !== consumers) return null;
+  return latest.afterPerSec / consumers;
+}
+
 const times = (x: number) => `${Number(x.toFixed(x < 10 ? 2 : 1))}x`;
 
 /**

@@ -32,7 +32,10 @@ export const ZCapacityPlan = z.object({
 export const ZAdvisorPartition = ZTopicPartition.extend({
   arrivalRatePerSec: z.number().nullable(),
   consumptionRatePerSec: z.number().nullable(),
+  /** Records the group will read: its lag, or for a partition never committed what its reset policy reads; null: unknown. */
   backlog: z.number().nullable(),
+  /** 'committed': the lag; never committed: 'log-start' (earliest), 'log-end' (latest), 'unknown' (policy unknown). */
+  backlogBasis: z.enum(['committed', 'log-start', 'log-end', 'unknown']),
   /** The consumer never ran out of records on it during the window: its consumption measures capacity. */
   hadBacklogThroughout: z.boolean(),
 });
@@ -55,6 +58,32 @@ export const ZScaling = z.object({
       linearSpeedup: z.number(),
     })
     .nullable(),
+  statement: z.string(),
+});
+
+/** Where the group starts partitions it never committed (lib/advisor/starting-backlog.ts). */
+export const ZOffsetReset = z.object({
+  /** null: unknown. */
+  policy: z.enum(['earliest', 'latest']).nullable(),
+  basis: z.string(),
+  /** Planned partitions without a committed offset. */
+  uncommittedPartitions: z.number().int().min(0),
+  /** What those partitions hold from the log start to the log end. */
+  recordsFromLogStart: z.number().min(0),
+  /**
+   * Policy unknown and a plan made: the recommended count's catch-up if the group reads them from the log
+   * start (the plan itself counts them as empty); null otherwise, or never.
+   */
+  catchUpSecFromLogStart: z.number().nullable(),
+  /** One sentence for the card; null when every planned partition committed. */
+  statement: z.string().nullable(),
+});
+
+/** The pause a change of the consumer count costs, counted in T (lib/advisor/rebalance-pause.ts). */
+export const ZRebalancePause = z.object({
+  sec: z.number().min(0),
+  basis: z.enum(['measured', 'sampled-bound', 'default']),
+  sampleSize: z.number().int().min(0),
   statement: z.string(),
 });
 
@@ -105,6 +134,8 @@ export const ZGroupAdvice = z.object({
   notes: z.array(z.string()),
   advice: z.array(ZAdvice),
   scaling: ZScaling,
+  offsetReset: ZOffsetReset,
+  rebalancePause: ZRebalancePause,
   /** The last plans shown for the group, newest first, with their outcomes. */
   trackRecord: z.array(ZTrackRecordEntry),
 });

@@ -3,7 +3,8 @@ import { countMemberRestarts, DEFAULT_REJOIN_WITHIN_MS, parseStoredMembers } fro
 import { countRebalances } from '../advisor/rebalance-count';
 import { findConsumerCountChanges, summarizeScaling } from '../advisor/scaling-efficiency';
 import type { RoundLag } from '../advisor/track-record';
-import { measuringMemberId } from '../rebalances/merge-rebalances';
+import { estimateRebalancePause, PAUSE_HISTORY_REBALANCES } from '../advisor/rebalance-pause';
+import { measuringMemberId, mergeRebalanceRows } from '../rebalances/merge-rebalances';
 import type { Database } from '../db';
 import { ZGroupAdvice, type TGroupAdvice } from '../schemas/advice';
 import { buildGroupAdvice } from './analysis/group-advice';
@@ -13,6 +14,7 @@ import { neverSampled } from './request-cluster';
 import { loadTrackRecord, recordPrediction } from './advice-track-record';
 import { loadGroupRoundTotals } from './load-group-round-totals';
 import { loadGroupRounds } from './load-group-rounds';
+import { toStored } from './load-rebalances';
 
 export interface GroupAdviceOptions {
   rateWindowMs: number;
@@ -56,7 +58,7 @@ export async function getGroupAdvice(
   if (!round) throw notFound(neverSampled(cluster, groupId));
   const hourBefore = new Date(round.sampledAt.getTime() - 3_600_000);
   const restartsFrom = round.sampledAt.getTime() - RESTART_WINDOW_MS;
-  const [quarantines, ownState, rebalanceRowsInHour, anyRebalanceRecorded, membership] = await Promise.all([
+  const [quarantines, ownState, rebalanceRowsInHour, anyRebalanceRecorded, membership, pauseRows] = await Promise.all([
     db.partitionQuarantine.findMany({ where: { cluster, groupId } }),
     db.consumerPartitionState.findFirst({ where: { cluster, groupId }, select: { instanceId: true } }),
     // Rows, not rebalances: each Warden member measures the same rebalance (countRebalances merges them).
@@ -76,6 +78,17 @@ export async function getGroupAdvice(
       },
       select: { startedAt: true, endedAt: true, membersBefore: true, membersAfter: true },
       orderBy: { startedAt: 'asc' },
+    }),
+    // The newest rebalances of the scaling history, for the pause a change of the count costs: rows of one
+    // rebalance end together, so a few rows per rebalance (every Warden member's plus the sampler's) suffice.
+    db.rebalanceEvent.findMany({
+      where: {
+        cluster,
+        groupId,
+        endedAt: { gte: new Date(round.sampledAt.getTime() - SCALING_HISTORY_MS), lte: round.sampledAt },
+      },
+      orderBy: [{ endedAt: 'desc' }, { id: 'desc' }],
+      take: PAUSE_HISTORY_REBALANCES * 8,
     }),
   ]);
   const roundTotals = await loadGroupRoundTotals(db, cluster, groupId, {
@@ -131,6 +144,7 @@ export async function getGroupAdvice(
       clientSettings: resolveClientSettings(options.clientSettings ?? EMPTY_CLIENT_SETTINGS, groupId),
       quarantines,
       scaling: summarizeScaling(findConsumerCountChanges(roundTotals), round.sampledAt.getTime()),
+      rebalancePause: estimateRebalancePause(mergeRebalanceRows(pauseRows.map(toStored))),
     }),
   );
 }

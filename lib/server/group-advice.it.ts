@@ -5,17 +5,20 @@ import { testDatabase } from '../../test-support/database';
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
 import { ClusterReader } from '../kafka/cluster-reader';
 import { LagSampler } from '../../worker/sampler/lag-sampler';
+import { parseClientSettings } from '../advisor/client-settings';
 import { getGroupAdvice } from './get-group-advice';
 
 // GET /api/groups/{groupId}/advice from what the real sampler wrote about groups this test drives with plain
-// kafkajs consumers on the real broker: member restarts counted from the sampler's rebalance rows, and the
-// poll budget from a slow member's measured rate with the Java client's settings assumed.
+// kafkajs consumers on the real broker: member restarts counted from the sampler's rebalance rows (and the
+// rebalance pause the plan counts), the poll budget from a slow member's measured rate with the Java
+// client's settings assumed, and the backlog of a partition the group never committed by its reset policy.
 
 const admin = testKafka('warden-advice-it-admin');
 /** One kafkajs client per identity: describeGroups shows its client id, and a restart keeps it. */
 const restarting = testKafka('advice-restarting');
 const steady = testKafka('advice-steady');
 const slowClient = testKafka('advice-slow');
+const halfCommitting = testKafka('advice-half-committing');
 
 const SLOW_RECORD_MS = 1_000;
 
@@ -25,6 +28,10 @@ describe('advice from real samples', () => {
   const restartGroup = `${prefix}-restart-group`;
   const slowTopic = `${prefix}-slow`;
   const slowGroup = `${prefix}-slow-group`;
+  const uncommittedTopic = `${prefix}-uncommitted`;
+  const uncommittedGroup = `${prefix}-uncommitted-group`;
+  /** Holds the handler of the partition the group never commits until the test ends. */
+  let releaseHeld: () => void = () => undefined;
   const consumers: Consumer[] = [];
   let kafkaAdmin: Admin;
   let db: Database;
@@ -82,6 +89,7 @@ describe('advice from real samples', () => {
     db = testDatabase();
     await createTopic(kafkaAdmin, restartTopic, 2);
     await createTopic(kafkaAdmin, slowTopic, 1);
+    await createTopic(kafkaAdmin, uncommittedTopic, 2);
     sampler = new LagSampler({
       cluster: 'default',
       reader: new ClusterReader({
@@ -107,6 +115,7 @@ describe('advice from real samples', () => {
   });
 
   afterAll(async () => {
+    releaseHeld();
     await Promise.all(consumers.map((c) => c.disconnect().catch(() => undefined)));
     await sampler?.stop();
     await kafkaAdmin?.disconnect();
@@ -137,6 +146,10 @@ describe('advice from real samples', () => {
     expect(rows.length).toBeGreaterThanOrEqual(4);
     const options = { timeLagObjectiveMs: null, rateWindowMs: 30_000, targetCatchUpSec: 300 };
     const restartAdvice = await getGroupAdvice(db, 'default', restartGroup, options);
+    // No Warden member measured these rebalances: the pause T counts is the sampler's bound around them.
+    expect(restartAdvice.rebalancePause).toMatchObject({ basis: 'sampled-bound' });
+    expect(restartAdvice.rebalancePause.sampleSize).toBeGreaterThan(0);
+    expect(restartAdvice.rebalancePause.sec).toBeGreaterThan(0);
     const churn = restartAdvice.advice.find((a) => a.id === 'member-id-churn');
     expect(churn?.evidence).toMatchObject({
       restarts: 2,
@@ -176,5 +189,66 @@ describe('advice from real samples', () => {
     );
     // The fast restart group's members never had records waiting: no poll budget measured for it.
     expect(restartAdvice.advice.find((a) => a.id === 'poll-budget')).toBeUndefined();
+  });
+
+  it('counts a partition the group never committed by its reset policy: the log from its start, nothing, or no promise', async () => {
+    await produce(uncommittedTopic, 2, 300);
+    // The log of partition 1 starts at 100 now: from the log start the group reads 200 records, not 300.
+    await kafkaAdmin.deleteTopicRecords({ topic: uncommittedTopic, partitions: [{ partition: 1, offset: '100' }] });
+    const held = new Promise<void>((resolve) => (releaseHeld = resolve));
+    const consumer = halfCommitting.consumer({
+      groupId: uncommittedGroup,
+      sessionTimeout: 30_000,
+      heartbeatInterval: 500,
+      maxWaitTimeInMs: 200,
+    });
+    consumers.push(consumer);
+    await consumer.connect();
+    await consumer.subscribe({ topic: uncommittedTopic, fromBeginning: true });
+    // Partition 0 is worked through at about 10 records/s with records waiting; partition 1's first record
+    // never finishes, so the group never commits there.
+    await consumer.run({
+      autoCommitInterval: 100,
+      partitionsConsumedConcurrently: 2,
+      eachMessage: ({ partition }) => (partition === 1 ? held : new Promise((resolve) => setTimeout(resolve, 100))),
+    });
+    const options = { timeLagObjectiveMs: null, rateWindowMs: 10_000, targetCatchUpSec: 300 };
+    const unknown = await eventually(
+      'a plan for the group with partition 1 never committed',
+      async () => {
+        await sampler.sampleOnce();
+        const advice = await getGroupAdvice(db, 'default', uncommittedGroup, options);
+        return advice.planState === 'planned' && !advice.perConsumerRate.isLowerBound && advice.partitions.length === 2
+          ? advice
+          : undefined;
+      },
+      60_000,
+    );
+    const p1 = (a: typeof unknown) => a.partitions.find((p) => p.partition === 1);
+    expect(p1(unknown)).toMatchObject({ backlog: null, backlogBasis: 'unknown' });
+    expect(unknown.offsetReset).toMatchObject({ policy: null, uncommittedPartitions: 1, recordsFromLogStart: 200 });
+    expect(unknown.offsetReset.catchUpSecFromLogStart).toBeGreaterThan(unknown.plan!.catchUpSec!);
+    expect(unknown.offsetReset.statement).toMatch(
+      /^T is not a promise: 1 partition never committed.*From the log start they hold 200 records/,
+    );
+
+    const settings = (policy: string) =>
+      parseClientSettings(JSON.stringify({ [uncommittedGroup]: { autoOffsetReset: policy } }));
+    const earliest = await getGroupAdvice(db, 'default', uncommittedGroup, {
+      ...options,
+      clientSettings: settings('earliest'),
+    });
+    expect(p1(earliest)).toMatchObject({ backlog: 200, backlogBasis: 'log-start' });
+    expect(earliest.offsetReset.statement).toMatch(
+      /^1 partition never committed: counted from the log start \(200 records\)/,
+    );
+    expect(earliest.plan!.catchUpSec!).toBeGreaterThan(unknown.plan!.catchUpSec!);
+    const latest = await getGroupAdvice(db, 'default', uncommittedGroup, {
+      ...options,
+      clientSettings: settings('latest'),
+    });
+    expect(p1(latest)).toMatchObject({ backlog: 0, backlogBasis: 'log-end' });
+    expect(latest.offsetReset.policy).toBe('latest');
+    releaseHeld();
   });
 });

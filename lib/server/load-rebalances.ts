@@ -32,7 +32,7 @@ interface StoredRowFields {
   partitionsMoved: number;
 }
 
-const toStored = (row: StoredRowFields): StoredRebalanceRow => ({
+export const toStored = (row: StoredRowFields): StoredRebalanceRow => ({
   id: row.id.toString(),
   groupId: row.groupId,
   source: row.source,

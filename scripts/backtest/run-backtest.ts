@@ -266,7 +266,12 @@ async function runScenario(spec: ScenarioSpec, options: BacktestOptions): Promis
       90_000,
     );
     const second = seen.plan!;
-    log(`backtest ${spec.name}: after the scale-out "${second.summary}"`);
+    log(
+      `backtest ${spec.name}: after the scale-out "${second.summary}" (${seen.consumers} consumers, one consumer ` +
+        `${seen.perConsumerRate.ratePerSec?.toFixed(1)}/s: ${seen.perConsumerRate.basis}; per partition backlog/committed ` +
+        `${seen.partitions.map((p) => `p${p.partition} ${p.backlog}/${p.consumptionRatePerSec?.toFixed(1)}/s${p.hadBacklogThroughout ? '' : ' (ran out)'}`).join(', ')}; ` +
+        `advice age ${((Date.now() - Date.parse(seen.sampledAt)) / 1000).toFixed(1)} s, scale-out ${((Date.parse(seen.sampledAt) - scaleOutAtMs) / 1000).toFixed(1)} s before its sample)`,
+    );
     const [firstMeasured, secondMeasured] = await Promise.all([
       measureCatchUp(db, groupId, first, limitSec(plan.catchUpSec) + 120),
       measureCatchUp(db, groupId, seen, limitSec(second.catchUpSec)),

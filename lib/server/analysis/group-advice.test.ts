@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_CLIENT_SETTINGS, parseClientSettings, resolveClientSettings } from '../../advisor/client-settings';
+import { estimateRebalancePause } from '../../advisor/rebalance-pause';
+import { findConsumerCountChanges, summarizeScaling, type GroupRoundTotals } from '../../advisor/scaling-efficiency';
 import { buildGroupAdvice, findOwnProcessingBound, measurePerConsumerRate, measurePollBudget } from './group-advice';
 import { analyzeGroup, compareGroupsWorstFirst, partitionKey, type LatestPartitionRow } from './group-analysis';
 import type { SamplePoint } from './partition-analysis';
@@ -238,8 +240,8 @@ describe('buildGroupAdvice', () => {
     expect(advice.advice[0]?.detail).toMatch(/no consumer of group g is running/);
   });
 
-  it('plans the short-of-capacity group from measured samples: 6 consumers catch up in 5 min, 3 never do', () => {
-    const advice = buildGroupAdvice({ ...base, analysis: analyze(seedPartitions) });
+  it('plans the short-of-capacity group from measured samples: 6 consumers catch up in 5 min 15 s with the rebalance, 3 never do', () => {
+    const advice = buildGroupAdvice({ ...base, targetCatchUpSec: 320, analysis: analyze(seedPartitions) });
     expect(advice.consumers).toBe(3);
     expect(advice.planState).toBe('planned');
     expect(advice.plan).toMatchObject({
@@ -248,9 +250,21 @@ describe('buildGroupAdvice', () => {
       idleConsumers: 0,
       hotPartitions: [],
     });
-    expect(advice.plan?.catchUpSec).toBeCloseTo(300, 6);
+    // No rebalance on record: the default 5 s pause, during which each partition's 200/s arrive on top of its
+    // 30,000: (30,000 + 1,000) / (300 - 200) + 5 = 315 s.
+    expect(advice.rebalancePause).toMatchObject({ sec: 5, basis: 'default', sampleSize: 0 });
+    expect(advice.plan?.catchUpSec).toBeCloseTo(315, 6);
     expect(advice.plan?.catchUpSecByConsumers.find((p) => p.consumers === 3)?.catchUpSec).toBeNull();
-    expect(advice.plan?.summary).toMatch(/^Scale consumers to 6 to catch up in 5 min\./);
+    expect(advice.plan?.summary).toMatch(/^Scale consumers to 6 to catch up in 5 min 15 s\./);
+    expect(advice.plan?.summary).toContain('T counts a default 5 s pause for a change of the consumer count.');
+    // A measured 2 s pause: (30,000 + 400) / 100 + 2 = 306 s.
+    const measuredPause = buildGroupAdvice({
+      ...base,
+      targetCatchUpSec: 320,
+      analysis: analyze(seedPartitions),
+      rebalancePause: estimateRebalancePause([{ endedAtMs: 1, durationMs: 2_000, durationIsBound: false }]),
+    });
+    expect(measuredPause.plan?.catchUpSec).toBeCloseTo(306, 6);
     expect(advice.partitions[0]).toMatchObject({
       topic: 'orders',
       partition: 0,
@@ -402,14 +416,118 @@ describe('buildGroupAdvice', () => {
     expect(buildGroupAdvice({ ...base, analysis }).perConsumerRate.isLowerBound).toBe(false);
   });
 
-  it('notes partitions whose backlog is unknown', () => {
+  describe('right after a scale-out under a shared limit (the backtest run that promised 26.5 s and took 40.1 s)', () => {
+    // Recorded from that run: one consumer drained 88.6/s for 20 rounds of 1 s, then 1 → 3 consumers drained
+    // 86/s together (the store's limit is shared). Three rounds after the scale-out the 20 s rate window still
+    // held mostly the single consumer's work on partitions the new members own now: two members with records
+    // waiting measured 54/s each; the third owns partition 3, drained before the scale-out.
+    const totals: GroupRoundTotals[] = Array.from({ length: 24 }, (_, i) => ({
+      atMs: i * 1_000,
+      consumers: i < 20 ? 1 : 3,
+      committedTotal: i < 20 ? i * 88.6 : 19 * 88.6 + (i - 19) * 86,
+      logEndTotal: 6_000,
+    }));
+    const scaling = summarizeScaling(findConsumerCountChanges(totals), 23_000);
     const analysis = analyze([
-      { partition: 0, arrival: 5, consumption: 5, backlog: 10, owner: 'a' },
-      { partition: 1, arrival: 5, consumption: 0, backlog: null, owner: 'a' },
+      { partition: 0, arrival: 0, consumption: 27, backlog: 1_431, owner: 'a' },
+      { partition: 1, arrival: 0, consumption: 27, backlog: 883, owner: 'a' },
+      { partition: 2, arrival: 0, consumption: 54, backlog: 1_428, owner: 'b' },
+      { partition: 3, arrival: 0, consumption: 0, backlog: 0, owner: 'c' },
     ]);
-    expect(buildGroupAdvice({ ...base, analysis }).notes).toContain(
-      '1 partition never committed: backlog unknown, counted as 0.',
-    );
+    const pause = estimateRebalancePause([{ endedAtMs: 20_000, durationMs: 2_100, durationIsBound: true }]);
+
+    it('counts each consumer at the group drain it delivered since the change, not at the window mean', () => {
+      expect(scaling.latest).toMatchObject({ fromConsumers: 1, toConsumers: 3 });
+      const unseen = buildGroupAdvice({ ...base, analysis, rebalancePause: pause });
+      expect(unseen.perConsumerRate.ratePerSec).toBeCloseTo(54, 6);
+      // Without the measured change: 1,431 / 54 = 26.5 s at 3 consumers, the promise the run broke.
+      expect(unseen.plan?.catchUpSecByConsumers[2]?.catchUpSec).toBeCloseTo(1_431 / 54, 6);
+
+      const seen = buildGroupAdvice({ ...base, analysis, scaling, rebalancePause: pause });
+      expect(seen.perConsumerRate.ratePerSec).toBeCloseTo(86 / 3, 1);
+      expect(seen.perConsumerRate.basis).toMatch(
+        /^the group's 86\/s since it went 1 → 3 consumers, shared by 3 consumers; the mean of 2 consumers/,
+      );
+      const atThree = seen.plan?.catchUpSecByConsumers[2]?.catchUpSec ?? 0;
+      expect(atThree).toBeCloseTo(1_431 / (86 / 3), 0);
+      // The run's measured catch-up at 3 consumers: the plan no longer promises sooner.
+      expect(atThree).toBeGreaterThan(40.1);
+    });
+
+    it('leaves the rate alone when the group now runs another count than the measured change went to', () => {
+      const twoMembers = analyze([
+        { partition: 0, arrival: 0, consumption: 54, backlog: 1_431, owner: 'a' },
+        { partition: 1, arrival: 0, consumption: 54, backlog: 1_428, owner: 'b' },
+      ]);
+      expect(buildGroupAdvice({ ...base, analysis: twoMembers, scaling }).perConsumerRate.ratePerSec).toBeCloseTo(
+        54,
+        6,
+      );
+    });
+  });
+
+  describe('a partition the group never committed', () => {
+    // One consumer drains partition 0 (2,000 behind, 5/s arriving) at 20/s; partition 1 has 1,000 records in
+    // its log (start 999,000, end 1,000,000) and no commit: what the group reads there depends on its reset policy.
+    const analysis = analyze([
+      { partition: 0, arrival: 5, consumption: 20, backlog: 2_000, owner: 'a' },
+      { partition: 1, arrival: 5, consumption: 0, backlog: null, owner: 'a', stored: { logStartOffset: 999_000n } },
+    ]);
+    const withReset = (policy: 'earliest' | 'latest') =>
+      resolveClientSettings(parseClientSettings(JSON.stringify({ g: { autoOffsetReset: policy } })), 'g');
+
+    it('says the plan is no promise when the reset policy is unknown, and what the log start would take', () => {
+      const advice = buildGroupAdvice({ ...base, analysis });
+      // The rate is measured on the partition the member committed, not lost to the one it never did.
+      expect(advice.perConsumerRate).toMatchObject({ ratePerSec: 20, isLowerBound: false });
+      expect(advice.partitions[1]).toMatchObject({ backlog: null, backlogBasis: 'unknown' });
+      // Counted as empty: 2,000 / (20 - 10) = 200 s; from the log start 3,000 / 10 = 300 s.
+      expect(advice.plan).toMatchObject({ recommendedConsumers: 1, catchUpSec: 200 });
+      expect(advice.offsetReset).toMatchObject({
+        policy: null,
+        uncommittedPartitions: 1,
+        recordsFromLogStart: 1_000,
+        catchUpSecFromLogStart: 300,
+      });
+      expect(advice.offsetReset.statement).toBe(
+        'T is not a promise: 1 partition never committed, and auto.offset.reset unknown: the broker cannot tell it ' +
+          'and ADVISOR_CLIENT_SETTINGS does not set autoOffsetReset for the group, so the plan counts it as empty ' +
+          '(auto.offset.reset=latest). From the log start they hold 1,000 records: 1 consumer would then take 5 min. ' +
+          'Set "autoOffsetReset" for the group in ADVISOR_CLIENT_SETTINGS.',
+      );
+    });
+
+    it('counts the log from its start under earliest, and nothing under latest', () => {
+      const earliest = buildGroupAdvice({ ...base, analysis, clientSettings: withReset('earliest') });
+      expect(earliest.partitions[1]).toMatchObject({ backlog: 1_000, backlogBasis: 'log-start' });
+      expect(earliest.plan).toMatchObject({ recommendedConsumers: 1, catchUpSec: 300 });
+      expect(earliest.offsetReset).toMatchObject({ policy: 'earliest', catchUpSecFromLogStart: null });
+      expect(earliest.offsetReset.statement).toBe(
+        '1 partition never committed: counted from the log start (1,000 records), auto.offset.reset earliest ' +
+          '(ADVISOR_CLIENT_SETTINGS "g").',
+      );
+      const latest = buildGroupAdvice({ ...base, analysis, clientSettings: withReset('latest') });
+      expect(latest.partitions[1]).toMatchObject({ backlog: 0, backlogBasis: 'log-end' });
+      expect(latest.plan).toMatchObject({ recommendedConsumers: 1, catchUpSec: 200 });
+      expect(latest.offsetReset.statement).toMatch(
+        /^1 partition never committed: counted as empty \(the group starts at the log end\)/,
+      );
+    });
+
+    it("knows Warden's own worker starts at the log start", () => {
+      const advice = buildGroupAdvice({ ...base, analysis, isWardenConsumer: true });
+      expect(advice.offsetReset).toMatchObject({
+        policy: 'earliest',
+        basis: expect.stringMatching(/^Warden's worker/),
+      });
+      expect(advice.plan?.catchUpSec).toBe(300);
+    });
+
+    it('has nothing to say when every partition committed', () => {
+      const advice = buildGroupAdvice({ ...base, analysis: analyze(seedPartitions) });
+      expect(advice.offsetReset).toMatchObject({ uncommittedPartitions: 0, recordsFromLogStart: 0, statement: null });
+      expect(advice.partitions.every((p) => p.backlogBasis === 'committed')).toBe(true);
+    });
   });
 
   describe('poll budget', () => {

@@ -12,9 +12,11 @@ import {
 } from '../../advisor/advice';
 import { planCapacity } from '../../advisor/capacity';
 import type { ResolvedClientSettings } from '../../advisor/client-settings';
-import { formatDuration, formatRate, plural } from '../../format';
+import { formatDuration, formatNumber, formatRate, plural } from '../../format';
 import type { MemberRestartCounts } from '../../advisor/member-restarts';
-import { summarizeScaling, type ScalingEfficiency } from '../../advisor/scaling-efficiency';
+import { estimateRebalancePause, type RebalancePause } from '../../advisor/rebalance-pause';
+import { observedPerConsumerRate, summarizeScaling, type ScalingEfficiency } from '../../advisor/scaling-efficiency';
+import { resolveResetPolicy, startingBacklog } from '../../advisor/starting-backlog';
 import { memberName } from '../../members/member-name';
 import type { TGroupAdvice } from '../../schemas/advice';
 import type { GroupAnalysis, PartitionAnalysis } from './group-analysis';
@@ -40,6 +42,8 @@ export interface GroupAdviceInput {
   quarantines: ReadonlyArray<{ topic: string; partition: number; offset: bigint; since: Date; reason: string }>;
   /** The group's measured scaling (lib/advisor/scaling-efficiency.ts); absent: none measured (linear assumed). */
   scaling?: ScalingEfficiency;
+  /** The pause a change of the consumer count costs (lib/advisor/rebalance-pause.ts); absent: the default. */
+  rebalancePause?: RebalancePause;
 }
 
 /**
@@ -68,7 +72,13 @@ export function measurePerConsumerRate(
 ): TGroupAdvice['perConsumerRate'] & { saturatedMembers: number; members: MemberRate[] } {
   // A quarantined partition's backlog is not work its consumer can do, so it neither counts as "records
   // waiting" nor adds to the rate.
-  const byPartition = new Map(analysis.partitions.filter((p) => !held.has(keyOf(p.row))).map((p) => [keyOf(p.row), p]));
+  // A partition the member never committed holds no commits to measure between; summed with the others it
+  // would make every round's total unknown and leave the member without a rate.
+  const byPartition = new Map(
+    analysis.partitions
+      .filter((p) => !held.has(keyOf(p.row)) && p.row.committedOffset !== null)
+      .map((p) => [keyOf(p.row), p]),
+  );
   const members = analysis.members.map((member) => {
     const owned = member.partitions.map((tp) => byPartition.get(keyOf(tp))).filter((p) => p !== undefined);
     const rates = ratesBetweenCommits(sumPartitionSamples(owned.map((p) => p.history)), windowMs);
@@ -273,21 +283,32 @@ export function buildGroupAdvice(input: GroupAdviceInput): Omit<TGroupAdvice, 't
   const {
     saturatedMembers: _saturated,
     members: memberRates,
-    ...perConsumerRate
+    ...measuredRate
   } = measurePerConsumerRate(analysis, input.windowMs, held);
-  const ownBound = findOwnProcessingBound(analysis, held);
   const consumers = analysis.members.length;
+  const perConsumerRate = capByObservedDrain(measuredRate, scaling, consumers);
+  const ownBound = findOwnProcessingBound(analysis, held);
   const topics = new Set(analysis.partitions.map((p) => p.row.topic));
   const multiTopic = topics.size > 1;
 
-  const partitions = analysis.partitions.map((p) => ({
-    topic: p.row.topic,
-    partition: p.row.partition,
-    arrivalRatePerSec: p.arrivalRatePerSec,
-    consumptionRatePerSec: p.consumptionRatePerSec,
-    backlog: p.lag,
-    hadBacklogThroughout: p.rates.hadBacklogThroughout,
-  }));
+  const resetPolicy = resolveResetPolicy(input.isWardenConsumer, input.clientSettings);
+  const rebalancePause = input.rebalancePause ?? estimateRebalancePause([]);
+  const partitions = analysis.partitions.map((p) => {
+    const { backlog, basis } = startingBacklog(
+      { lag: p.lag, logStartOffset: Number(p.row.logStartOffset), logEndOffset: Number(p.row.logEndOffset) },
+      resetPolicy.policy,
+    );
+    return {
+      topic: p.row.topic,
+      partition: p.row.partition,
+      arrivalRatePerSec: p.arrivalRatePerSec,
+      consumptionRatePerSec: p.consumptionRatePerSec,
+      backlog,
+      backlogBasis: basis,
+      hadBacklogThroughout: p.rates.hadBacklogThroughout,
+      logRecords: Number(p.row.logEndOffset - p.row.logStartOffset),
+    };
+  });
 
   // Quarantined partitions wait for an operator, not for consumers: planning them would recommend scaling
   // for a backlog no consumer may touch.
@@ -309,9 +330,9 @@ export function buildGroupAdvice(input: GroupAdviceInput): Omit<TGroupAdvice, 't
     );
   }
   const notPlanned = new Set([...held, ...ownBound.keys()]);
-  const unknownBacklog = planned.filter((p) => p.backlog === null).length;
-  if (unknownBacklog > 0)
-    notes.push(`${plural(unknownBacklog, 'partition')} never committed: backlog unknown, counted as 0.`);
+  const uncommitted = planned.filter((p) => p.backlogBasis !== 'committed');
+  const recordsFromLogStart = uncommitted.reduce((sum, p) => sum + p.logRecords, 0);
+  let catchUpSecFromLogStart: number | null = null;
   const unknownArrival = planned.filter((p) => p.arrivalRatePerSec === null).length;
 
   let plan: TGroupAdvice['plan'] = null;
@@ -342,22 +363,32 @@ export function buildGroupAdvice(input: GroupAdviceInput): Omit<TGroupAdvice, 't
       notes.push(
         'The group reads several topics: partition numbers in the summary are positions in the partition table.',
       );
-    const plannerPartitions = planned.map((p, index) => ({
-      partition: multiTopic ? index : p.partition,
-      arrivalRatePerSec: p.arrivalRatePerSec ?? 0,
-      backlog: p.backlog ?? 0,
-    }));
-    const result = planCapacity({
-      partitions: plannerPartitions,
-      consumers,
-      perConsumerRatePerSec: perConsumerRate.ratePerSec,
-      targetCatchUpSec: input.targetCatchUpSec,
-      perConsumerRateIsLowerBound: perConsumerRate.isLowerBound,
-      // Linear scaling is stated on the card next to the plan, not repeated in every summary.
-      ...(scaling.basis === 'measured'
-        ? { scaling: { efficiency: scaling.efficiency, statement: scaling.statement } }
-        : {}),
-    });
+    // An unknown starting backlog is counted as empty (where latest would start); the card says the plan is
+    // then no promise and what the log start would add (offsetReset below).
+    const plannerPartitions = (fromLogStart: boolean) =>
+      planned.map((p, index) => ({
+        partition: multiTopic ? index : p.partition,
+        arrivalRatePerSec: p.arrivalRatePerSec ?? 0,
+        backlog: p.backlog ?? (fromLogStart ? p.logRecords : 0),
+      }));
+    const planWith = (fromLogStart: boolean) =>
+      planCapacity({
+        partitions: plannerPartitions(fromLogStart),
+        consumers,
+        perConsumerRatePerSec: perConsumerRate.ratePerSec!,
+        targetCatchUpSec: input.targetCatchUpSec,
+        perConsumerRateIsLowerBound: perConsumerRate.isLowerBound,
+        // Linear scaling is stated on the card next to the plan, not repeated in every summary.
+        ...(scaling.basis === 'measured'
+          ? { scaling: { efficiency: scaling.efficiency, statement: scaling.statement } }
+          : {}),
+        rebalancePause: { sec: rebalancePause.sec, statement: rebalancePause.statement },
+      });
+    const result = planWith(false);
+    if (resetPolicy.policy === null && uncommitted.length > 0)
+      catchUpSecFromLogStart =
+        planWith(true).catchUpSecByConsumers.find((point) => point.consumers === result.recommendedConsumers)
+          ?.catchUpSec ?? null;
     const refOf = (n: number) => {
       const p = multiTopic ? planned[n] : planned.find((q) => q.partition === n);
       return { topic: p!.topic, partition: p!.partition };
@@ -412,7 +443,7 @@ export function buildGroupAdvice(input: GroupAdviceInput): Omit<TGroupAdvice, 't
     targetCatchUpSec: input.targetCatchUpSec,
     consumers,
     perConsumerRate,
-    partitions,
+    partitions: partitions.map(({ logRecords: _records, ...p }) => p),
     planState: plan !== null ? 'planned' : keepingUp ? 'keeping-up' : 'unavailable',
     plan,
     planUnavailableReason,
@@ -432,5 +463,76 @@ export function buildGroupAdvice(input: GroupAdviceInput): Omit<TGroupAdvice, 't
       },
       statement: scaling.statement,
     },
+    offsetReset: {
+      policy: resetPolicy.policy,
+      basis: resetPolicy.basis,
+      uncommittedPartitions: uncommitted.length,
+      recordsFromLogStart,
+      catchUpSecFromLogStart,
+      statement: offsetResetStatement(
+        resetPolicy,
+        uncommitted.length,
+        recordsFromLogStart,
+        plan,
+        catchUpSecFromLogStart,
+      ),
+    },
+    rebalancePause,
   };
+}
+
+/**
+ * The per-consumer rate the plan may count on: the measured one, but never more than the group's own drain
+ * at the current count since its newest measured change (observedPerConsumerRate says why). A lower-bound
+ * rate stays as it is: capping it would only make it a lower bound of a lower bound.
+ */
+function capByObservedDrain(
+  rate: TGroupAdvice['perConsumerRate'],
+  scaling: ScalingEfficiency,
+  consumers: number,
+): TGroupAdvice['perConsumerRate'] {
+  const observed = observedPerConsumerRate(scaling, consumers);
+  if (
+    rate.ratePerSec === null ||
+    rate.isLowerBound ||
+    observed === null ||
+    observed <= 0 ||
+    observed >= rate.ratePerSec
+  )
+    return rate;
+  const latest = scaling.latest!;
+  return {
+    ratePerSec: observed,
+    isLowerBound: false,
+    basis:
+      `the group's ${formatRate(latest.afterPerSec)} since it went ${latest.fromConsumers} → ${latest.toConsumers} consumers, ` +
+      `shared by ${plural(consumers, 'consumer')}; the ${rate.basis} (${formatRate(rate.ratePerSec)}) still counts work done on ` +
+      'their partitions before the change',
+  };
+}
+
+/** What the plan counts on partitions never committed, and when it is no promise. */
+function offsetResetStatement(
+  reset: { policy: 'earliest' | 'latest' | null; basis: string },
+  uncommitted: number,
+  records: number,
+  plan: TGroupAdvice['plan'],
+  fromLogStartSec: number | null,
+): string | null {
+  if (uncommitted === 0) return null;
+  const head = `${plural(uncommitted, 'partition')} never committed`;
+  if (reset.policy === 'earliest')
+    return `${head}: counted from the log start (${formatNumber(records)} records), ${reset.basis}.`;
+  if (reset.policy === 'latest') return `${head}: counted as empty (the group starts at the log end), ${reset.basis}.`;
+  const alternative =
+    plan === null
+      ? ''
+      : ` From the log start they hold ${formatNumber(records)} records: ${plan.recommendedConsumers} ` +
+        `${plan.recommendedConsumers === 1 ? 'consumer' : 'consumers'} would then ${
+          fromLogStartSec === null ? 'never catch up' : `take ${formatDuration(fromLogStartSec)}`
+        }.`;
+  return (
+    `T is not a promise: ${head}, and ${reset.basis}, so the plan counts ${uncommitted === 1 ? 'it' : 'them'} as empty ` +
+    `(auto.offset.reset=latest).${alternative} Set "autoOffsetReset" for the group in ADVISOR_CLIENT_SETTINGS.`
+  );
 }
