@@ -112,8 +112,7 @@ export class LogEndPointTables {
     if (committedOffset === null) return { ms: null, kind: 'unknown' };
     // The current log end is always the newest point of the table estimated (appended here, or already
     // observed this round), so a commit at or past it is caught up whatever the stored points say.
-    if (committedOffset >= logEndOffset && committedOffset >= 0 && Number.isFinite(committedOffset))
-      return CAUGHT_UP;
+    if (committedOffset >= logEndOffset && committedOffset >= 0 && Number.isFinite(committedOffset)) return CAUGHT_UP;
     const stored = this.tables.get(topic)?.get(partition)?.points ?? [];
     const points = appendLogEndPoint(stored, { offset: logEndOffset, atMs: nowMs }, this.options.maxPoints + 1);
     return estimateTimeLag({ points, committedOffset, nowMs });
