@@ -111,7 +111,8 @@ export const SAMPLER_PARTITIONS = 50;
 export const SAMPLER_TOPICS = 10;
 /**
  * (10r): the sampler's Kafka reads (listGroups, describeGroups, committed offsets, ListOffsets) on the real
- * broker at the largest size measured to start here: ten times (10)'s groups on twice its topics
+ * broker at a size chosen as the largest this machine's broker should start (not yet confirmed by a run):
+ * ten times (10)'s groups on twice its topics
  * (workloads/sampler-round.ts says why). Rounds: samplerReadRounds (every round commits for every group).
  */
 export const SAMPLER_READ_GROUPS = 1_000;
@@ -353,7 +354,7 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
   },
   {
     id: '10r',
-    title: `sampler read path: ${SAMPLER_READ_GROUPS.toLocaleString('en-US')} groups x ${SAMPLER_PARTITIONS} partitions on ${SAMPLER_READ_TOPICS} topics, real broker (the largest that starts here), real Postgres`,
+    title: `sampler read path: ${SAMPLER_READ_GROUPS.toLocaleString('en-US')} groups x ${SAMPLER_PARTITIONS} partitions on ${SAMPLER_READ_TOPICS} topics, real broker, real Postgres`,
     kind: 'sampler-round',
     layout: null,
     handlerMs: 0,

@@ -25,7 +25,7 @@ import { percentileMs, roundTimings, sortedBy } from './round-timings';
 // on this 2-core machine took about 2.5 minutes to create 5,000 partitions under load, and more than its
 // 60 s start-up limit to load them again, which every later bench run would pay.
 //
-// (10r) runs the same rounds at the largest size measured to start here, for the cluster read (listGroups,
+// (10r) runs the same rounds at a larger size, for the cluster read (listGroups,
 // describeGroups, committed offsets per group, ListOffsets per broker): 1,000 groups on 20 topics of 50
 // partitions (50,000 group-partitions, 1,000 topic-partitions). What limits it is topic-partitions, not groups:
 // offsets commits of another thousand groups cost the broker little, while every 500 further partitions add
