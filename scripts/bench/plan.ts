@@ -22,6 +22,8 @@ export interface BenchSizes {
   /** Sampler rounds measured by (10) (the first, which connects, is reported apart) and their spacing. */
   samplerRounds: number;
   samplerIntervalMs: number;
+  /** Rounds measured by (10r), the read path at its largest size. */
+  samplerReadRounds: number;
   /** (10s): groups of the generated fleet (x SCALE_PARTITIONS) and the rounds measured (the first is reported apart). */
   scaleGroups: number;
   scaleRounds: number;
@@ -52,6 +54,7 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     pipelineRecords: 30_000,
     samplerRounds: 31,
     samplerIntervalMs: 5_000,
+    samplerReadRounds: 11,
     scaleGroups: 2_000,
     scaleRounds: 7,
     apiIterations: 300,
@@ -73,6 +76,7 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     pipelineRecords: 2_000,
     samplerRounds: 3,
     samplerIntervalMs: 250,
+    samplerReadRounds: 3,
     scaleGroups: 100,
     scaleRounds: 3,
     apiIterations: 10,
@@ -125,6 +129,14 @@ export const PUBLISHED_FIGURES = { recordsPerSec: 14_027, p50Ms: 11.7 };
 export const SAMPLER_GROUPS = 100;
 export const SAMPLER_PARTITIONS = 50;
 export const SAMPLER_TOPICS = 10;
+/**
+ * (10r): the sampler's Kafka reads (listGroups, describeGroups, committed offsets, ListOffsets) on the real
+ * broker at a size chosen as the largest this machine's broker should start (not yet confirmed by a run):
+ * ten times (10)'s groups on twice its topics
+ * (workloads/sampler-round.ts says why). Rounds: samplerReadRounds (every round commits for every group).
+ */
+export const SAMPLER_READ_GROUPS = 1_000;
+export const SAMPLER_READ_TOPICS = 20;
 /** (10): a round must take under this much sampler time. */
 export const SAMPLER_ROUND_TARGET_MS = 1_000;
 /**
@@ -171,6 +183,8 @@ export interface WorkloadPlan {
   transientErrorRate?: number;
   /** Run once per round (throughput workloads) rather than once per bench. */
   repeated: boolean;
+  /** sampler-round: groups and shared topics other than (10)'s SAMPLER_GROUPS and SAMPLER_TOPICS, run samplerReadRounds rounds. */
+  sampler?: { groups: number; topics: number };
   /** api-reads: which server function behind which route. */
   read?: 'group-detail' | 'lag-series-24h';
   /** dashboard: what is measured against the built dashboard. */
@@ -368,6 +382,15 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
     layout: null,
     handlerMs: 0,
     repeated: false,
+  },
+  {
+    id: '10r',
+    title: `sampler read path: ${SAMPLER_READ_GROUPS.toLocaleString('en-US')} groups x ${SAMPLER_PARTITIONS} partitions on ${SAMPLER_READ_TOPICS} topics, real broker, real Postgres`,
+    kind: 'sampler-round',
+    layout: null,
+    handlerMs: 0,
+    repeated: false,
+    sampler: { groups: SAMPLER_READ_GROUPS, topics: SAMPLER_READ_TOPICS },
   },
   {
     id: '10s',

@@ -129,7 +129,7 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
     case 'sampler-round':
       notes.push(
         `round p95 ${formatMs(Number(d.roundP95Ms))} ms over ${d.measuredRounds} rounds every ${Number(d.intervalMs) / 1000} s ` +
-          `(first, connecting: ${formatMs(Number(d.firstRoundMs))} ms); median cluster read ${formatMs(Number(d.clusterReadP50Ms))} / ` +
+          `(first, connecting: ${formatMs(Number(d.firstRoundMs))} ms); real-broker cluster read p50 ${formatMs(Number(d.clusterReadP50Ms))} / p95 ${formatMs(Number(d.clusterReadP95Ms))} ms, median ` +
           `compute ${formatMs(Number(d.computeP50Ms))} / write ${formatMs(Number(d.writeP50Ms))} ms; exact time-lag reads in ` +
           `${d.roundsWithExactReads} round${d.roundsWithExactReads === 1 ? '' : 's'} (median ${formatMs(d.exactReadP50Ms === null ? null : Number(d.exactReadP50Ms))} ms); ` +
           `${formatCount(Number(d.lagSampleRowsPerRound))} lag_sample rows per round (groups on ${d.topics} topics, ${formatCount(Number(d.topicPartitions))} topic-partitions), ` +

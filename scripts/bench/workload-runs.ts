@@ -224,10 +224,10 @@ async function runSamplerWorkload(plan: WorkloadPlan, services: Services): Promi
       timeoutMs: Math.max(services.sizes.timeoutMs, 900_000),
       sampler: {
         databaseUrl: services.databaseUrl,
-        groups: SAMPLER_GROUPS,
-        topics: SAMPLER_TOPICS,
+        groups: plan.sampler?.groups ?? SAMPLER_GROUPS,
+        topics: plan.sampler?.topics ?? SAMPLER_TOPICS,
         partitions: SAMPLER_PARTITIONS,
-        rounds: services.sizes.samplerRounds,
+        rounds: plan.sampler ? services.sizes.samplerReadRounds : services.sizes.samplerRounds,
         intervalMs: services.sizes.samplerIntervalMs,
         state: services.samplerState,
       },

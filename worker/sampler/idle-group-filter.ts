@@ -19,29 +19,35 @@ export interface StoreSelection {
   storedGroups: number;
   skippedGroups: number;
   /** Hand back to `remember` once the rows are written. */
-  stored: Map<string, string>;
+  stored: Map<string, readonly LagSampleRow[]>;
 }
 
-/** Every stored column but sampled_at, in a fixed order: two rows with the same text are the same observation. */
-function rowText(row: LagSampleRow): string {
-  return [
-    row.topic,
-    row.partition,
-    row.committedOffset,
-    row.logStartOffset,
-    row.logEndOffset,
-    row.lag,
-    row.groupState,
-    row.memberId,
-    row.memberClientId,
-    row.memberHost,
-    row.groupProtocol,
-    row.timeLagMs,
-    row.timeLagKind,
-    row.exactTimeLagMs,
-    row.arrivalRatePerSec,
-    row.consumptionRatePerSec,
-  ].join('\u0001');
+/** Every stored column but sampled_at: two rows equal here are the same observation. */
+function sameObservation(a: LagSampleRow, b: LagSampleRow): boolean {
+  return (
+    a.topic === b.topic &&
+    a.partition === b.partition &&
+    a.committedOffset === b.committedOffset &&
+    a.logStartOffset === b.logStartOffset &&
+    a.logEndOffset === b.logEndOffset &&
+    a.lag === b.lag &&
+    a.groupState === b.groupState &&
+    a.memberId === b.memberId &&
+    a.memberClientId === b.memberClientId &&
+    a.memberHost === b.memberHost &&
+    a.groupProtocol === b.groupProtocol &&
+    a.timeLagMs === b.timeLagMs &&
+    a.timeLagKind === b.timeLagKind &&
+    a.exactTimeLagMs === b.exactTimeLagMs &&
+    a.arrivalRatePerSec === b.arrivalRatePerSec &&
+    a.consumptionRatePerSec === b.consumptionRatePerSec
+  );
+}
+
+function sameRound(a: readonly LagSampleRow[], b: readonly LagSampleRow[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!sameObservation(a[i]!, b[i]!)) return false;
+  return true;
 }
 
 /** FNV-1a of the group id: a stable, evenly spread phase. */
@@ -52,7 +58,7 @@ function phaseOf(groupId: string, periodMs: number): number {
 }
 
 export class IdleGroupFilter {
-  private readonly last = new Map<string, { text: string; storedAtMs: number }>();
+  private readonly last = new Map<string, { rows: readonly LagSampleRow[]; storedAtMs: number }>();
 
   /** idleStoreMs 0: every round is stored. */
   constructor(private readonly idleStoreMs: number) {
@@ -70,18 +76,17 @@ export class IdleGroupFilter {
     // Groups gone from the cluster are forgotten: one that comes back is stored at once.
     for (const groupId of this.last.keys()) if (!byGroup.has(groupId)) this.last.delete(groupId);
     const selected: LagSampleRow[] = [];
-    const stored = new Map<string, string>();
+    const stored = new Map<string, readonly LagSampleRow[]>();
     let skippedGroups = 0;
     for (const [groupId, groupRows] of byGroup) {
-      const text = groupRows.map(rowText).join('\u0002');
       const previous = this.last.get(groupId);
-      const unchanged = previous !== undefined && previous.text === text;
+      const unchanged = previous !== undefined && sameRound(previous.rows, groupRows);
       if (unchanged && !this.isDue(groupId, previous.storedAtMs, nowMs)) {
         skippedGroups += 1;
         continue;
       }
       for (const row of groupRows) selected.push(row);
-      stored.set(groupId, text);
+      stored.set(groupId, groupRows);
     }
     return { rows: selected, storedGroups: stored.size, skippedGroups, stored };
   }
@@ -96,6 +101,6 @@ export class IdleGroupFilter {
 
   /** The selection's rows reached Postgres at `nowMs`. */
   remember(selection: StoreSelection, nowMs: number): void {
-    for (const [groupId, text] of selection.stored) this.last.set(groupId, { text, storedAtMs: nowMs });
+    for (const [groupId, rows] of selection.stored) this.last.set(groupId, { rows, storedAtMs: nowMs });
   }
 }

@@ -1,4 +1,5 @@
-import type { Database } from '../../lib/db';
+import type pg from 'pg';
+import { nodePostgresPool, type Database } from '../../lib/db';
 import { PeriodicTask } from '../periodic-task';
 import type { ClusterReaderPort } from '../../lib/kafka/cluster-reader';
 import type { LockAttempt } from './leader-lock';
@@ -33,7 +34,10 @@ export interface LagSamplerOptions {
   /** The cluster `reader` reads: every row this sampler writes carries it, and its outages are its own gaps. */
   cluster: string;
   reader: ClusterReaderPort;
-  /** A Prisma client for the sampler alone (its own small pool, so the pipeline's writes never wait on it). */
+  /**
+   * A client of createDatabase for the sampler alone (its own small pool, so the pipeline's writes never wait
+   * on it): the bulk writes (lag_sample, log_end_point) use COPY on its node-postgres pool, the rest Prisma.
+   */
   db: Database;
   /** null: this instance always samples (a single worker, tests, benchmarks). */
   lock: LeaderLockPort | null;
@@ -129,6 +133,7 @@ export class LagSampler {
   private scopedPointsLoaded = false;
   private idleGroups: IdleGroupFilter;
   private readonly points: LogEndPointStore;
+  private readonly pool: pg.Pool;
   private readonly gaps: SamplerGapStore;
   private readonly now: () => number;
   private readonly random: () => number;
@@ -148,7 +153,8 @@ export class LagSampler {
   constructor(private readonly options: LagSamplerOptions) {
     this.state = new SamplerState(options.state);
     this.idleGroups = new IdleGroupFilter(options.idleStoreMs ?? 0);
-    this.points = new LogEndPointStore(options.db, options.cluster);
+    this.pool = nodePostgresPool(options.db);
+    this.points = new LogEndPointStore(this.pool, options.cluster);
     this.gaps = new SamplerGapStore(options.db, options.instanceId, options.cluster);
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
@@ -312,7 +318,7 @@ export class LagSampler {
     const { db } = this.options;
     let written = true;
     try {
-      await insertLagSamples(db, this.options.cluster, rows);
+      await insertLagSamples(this.pool, this.options.cluster, rows);
       this.counters.rowsWritten += rows.length;
     } catch (error) {
       written = false;

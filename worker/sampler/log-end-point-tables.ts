@@ -44,10 +44,11 @@ interface Table {
   points: LogEndPoint[];
 }
 
-export const partitionKey = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
+const CAUGHT_UP: TimeLag = Object.freeze({ ms: 0, kind: 'caught-up' });
 
 export class LogEndPointTables {
-  private readonly tables = new Map<string, Table>();
+  /** By topic, then partition (no per-lookup key string: observe runs for every partition every round). */
+  private readonly tables = new Map<string, Map<number, Table>>();
   private readonly ids = new WeakMap<LogEndPoint, bigint>();
   /** Points in memory not stored yet, with their partition. */
   private readonly unsaved = new Map<LogEndPoint, Table>();
@@ -109,14 +110,17 @@ export class LogEndPointTables {
     nowMs: number,
   ): TimeLag {
     if (committedOffset === null) return { ms: null, kind: 'unknown' };
-    const stored = this.tables.get(partitionKey(topic, partition))?.points ?? [];
+    // The current log end is always the newest point of the table estimated (appended here, or already
+    // observed this round), so a commit at or past it is caught up whatever the stored points say.
+    if (committedOffset >= logEndOffset && committedOffset >= 0 && Number.isFinite(committedOffset)) return CAUGHT_UP;
+    const stored = this.tables.get(topic)?.get(partition)?.points ?? [];
     const points = appendLogEndPoint(stored, { offset: logEndOffset, atMs: nowMs }, this.options.maxPoints + 1);
     return estimateTimeLag({ points, committedOffset, nowMs });
   }
 
   /** Points of one partition, oldest first (a copy). */
   pointsOf(topic: string, partition: number): LogEndPoint[] {
-    return (this.tables.get(partitionKey(topic, partition))?.points ?? []).map((p) => ({ ...p }));
+    return (this.tables.get(topic)?.get(partition)?.points ?? []).map((p) => ({ ...p }));
   }
 
   /**
@@ -124,10 +128,13 @@ export class LogEndPointTables {
    * their stored rows for deletion.
    */
   retainWhere(keep: (topic: string, partition: number) => boolean): void {
-    for (const [key, table] of this.tables) {
-      if (keep(table.topic, table.partition)) continue;
-      for (const point of table.points) this.drop(point);
-      this.tables.delete(key);
+    for (const [topic, partitions] of this.tables) {
+      for (const [partition, table] of partitions) {
+        if (keep(table.topic, table.partition)) continue;
+        for (const point of table.points) this.drop(point);
+        partitions.delete(partition);
+      }
+      if (partitions.size === 0) this.tables.delete(topic);
     }
   }
 
@@ -153,19 +160,22 @@ export class LogEndPointTables {
 
   /** Deletes that failed; retried with the next changes. */
   restoreDeletes(ids: readonly bigint[]): void {
-    this.pendingDeletes.push(...ids);
+    for (const id of ids) this.pendingDeletes.push(id); // a spread of 100,000 ids would overflow the stack
   }
 
   get partitionCount(): number {
-    return this.tables.size;
+    let count = 0;
+    for (const partitions of this.tables.values()) count += partitions.size;
+    return count;
   }
 
   private tableFor(topic: string, partition: number): Table {
-    const key = partitionKey(topic, partition);
-    let table = this.tables.get(key);
+    let partitions = this.tables.get(topic);
+    if (!partitions) this.tables.set(topic, (partitions = new Map()));
+    let table = partitions.get(partition);
     if (!table) {
       table = { topic, partition, points: [] };
-      this.tables.set(key, table);
+      partitions.set(partition, table);
     }
     return table;
   }

@@ -48,12 +48,15 @@ describe('RateHistory', () => {
     expect(history.estimate('k').consumptionRatePerSec).toBe(40);
   });
 
-  it('drops histories it is told to forget, and rejects a non-positive window', () => {
+  it('forgets the partitions a round did not record, and rejects a non-positive window', () => {
     const history = new RateHistory(60_000);
     history.record('a', { atMs: 0, committedOffset: 0, logEndOffset: 0 });
     history.record('a', { atMs: 1_000, committedOffset: 1, logEndOffset: 1 });
-    history.retainOnly(new Set());
+    history.record('b', { atMs: 0, committedOffset: 0, logEndOffset: 0 });
+    history.record('b', { atMs: 2_000, committedOffset: 4, logEndOffset: 4 });
+    history.forgetUnrecordedSince(2_000); // the round at 2,000 recorded b alone
     expect(history.estimate('a').arrivalRatePerSec).toBeNull();
+    expect(history.estimate('b').arrivalRatePerSec).toBe(2);
     expect(() => new RateHistory(0)).toThrow(/windowMs/);
   });
 });

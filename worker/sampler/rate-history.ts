@@ -25,14 +25,18 @@ export class RateHistory {
 
   /** Adds a sample (ignored when not newer than the last one) and drops samples older than the window. */
   record(key: string, sample: RateSample): void {
-    const samples = this.history.get(key) ?? [];
+    const samples = this.history.get(key);
+    if (samples === undefined) {
+      this.history.set(key, [sample]);
+      return;
+    }
     const last = samples[samples.length - 1];
     if (last !== undefined && sample.atMs <= last.atMs) return;
     samples.push(sample);
     const oldestKept = sample.atMs - this.windowMs;
     let drop = 0;
     while (drop < samples.length - 1 && (samples[drop] as RateSample).atMs < oldestKept) drop += 1;
-    this.history.set(key, drop > 0 ? samples.slice(drop) : samples);
+    if (drop > 0) samples.splice(0, drop);
   }
 
   /**
@@ -53,8 +57,13 @@ export class RateHistory {
     return { arrivalRatePerSec: arrival, consumptionRatePerSec: consumption };
   }
 
-  /** Forgets partitions not sampled this round (group or topic gone). */
-  retainOnly(keep: ReadonlySet<string>): void {
-    for (const key of this.history.keys()) if (!keep.has(key)) this.history.delete(key);
+  /**
+   * Forgets partitions with no sample at or after `atMs`: called with the round's time after recording the
+   * round, it drops those not sampled in it (group or topic gone).
+   */
+  forgetUnrecordedSince(atMs: number): void {
+    for (const [key, samples] of this.history) {
+      if ((samples[samples.length - 1]?.atMs ?? Number.NEGATIVE_INFINITY) < atMs) this.history.delete(key);
+    }
   }
 }

@@ -56,26 +56,36 @@ export async function ensureSamplePartitions(
     const name = samplePartitionName(day);
     const from = new Date(day).toISOString();
     const to = new Date(day + DAY_MS).toISOString();
-    const made = await db.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${PARTITION_LOCK_KEY})`;
-      const found = await tx.$queryRaw<Array<{ exists: boolean }>>`
+    const made = await db.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${PARTITION_LOCK_KEY})`;
+        const found = await tx.$queryRaw<Array<{ exists: boolean }>>`
         SELECT to_regclass(${name}::text) IS NOT NULL AS exists`;
-      if (found[0]?.exists) return false;
-      // The name is built from a date alone; the bounds are ISO timestamps: no input reaches the SQL text.
-      await tx.$executeRawUnsafe(`CREATE TABLE "${name}" (LIKE lag_sample INCLUDING DEFAULTS)`);
-      await tx.$executeRawUnsafe(
-        `WITH moved AS (DELETE FROM ${DEFAULT_SAMPLE_PARTITION} WHERE sampled_at >= '${from}' AND sampled_at < '${to}' RETURNING *)
+        if (found[0]?.exists) return false;
+        // The name is built from a date alone; the bounds are ISO timestamps: no input reaches the SQL text.
+        await tx.$executeRawUnsafe(`CREATE TABLE "${name}" (LIKE lag_sample INCLUDING DEFAULTS)`);
+        await tx.$executeRawUnsafe(
+          `WITH moved AS (DELETE FROM ${DEFAULT_SAMPLE_PARTITION} WHERE sampled_at >= '${from}' AND sampled_at < '${to}' RETURNING *)
          INSERT INTO "${name}" SELECT * FROM moved`,
-      );
-      await tx.$executeRawUnsafe(
-        `ALTER TABLE lag_sample ATTACH PARTITION "${name}" FOR VALUES FROM ('${from}') TO ('${to}')`,
-      );
-      return true;
-    });
+        );
+        await tx.$executeRawUnsafe(
+          `ALTER TABLE lag_sample ATTACH PARTITION "${name}" FOR VALUES FROM ('${from}') TO ('${to}')`,
+        );
+        return true;
+      },
+      { timeout: PARTITION_MOVE_TIMEOUT_MS },
+    );
     if (made) created.push(name);
   }
   return created;
 }
+
+/**
+ * Moving a fleet's round out of the default partition outlasts Prisma's 5 s transaction default on a busy
+ * host; a maintenance that still gives up leaves the day unmade and the rows in the default partition (readers
+ * see them there) until the next maintenance.
+ */
+const PARTITION_MOVE_TIMEOUT_MS = 120_000;
 
 /** Drops every day partition whose whole day lies before `cutoff`. Returns the names dropped. */
 export async function dropExpiredSamplePartitions(db: Database, cutoff: Date): Promise<string[]> {

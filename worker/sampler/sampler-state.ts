@@ -9,7 +9,7 @@
 
 import type { TimeLag } from '../../lib/lag/time-lag';
 import { ExactTimeLagPlanner } from './exact-time-lag';
-import { buildLagRows, type LagRow } from './lag-rows';
+import { buildLagRows, indexWatermarks, type LagRow } from './lag-rows';
 import { LogEndPointTables } from './log-end-point-tables';
 import { RateHistory, type Rates } from './rate-history';
 import { trackGroup, type InferredRebalance, type RebalanceTracker } from './rebalance-inference';
@@ -77,13 +77,12 @@ export class SamplerState {
     this.points.retainWhere((topic) => live.has(topic));
 
     const rows: PreparedRow[] = [];
-    const rateKeys = new Set<string>();
     const rebalances: InferredRebalance[] = [];
+    const watermarks = indexWatermarks(observation.watermarks);
     for (const group of observation.groups) {
-      const groupRows = buildLagRows(group, observation.watermarks, sampledAt);
+      const groupRows = buildLagRows(group, watermarks, sampledAt);
       for (const row of groupRows) {
         const key = rowKey(row.groupId, row.topic, row.partition);
-        rateKeys.add(key);
         const committed = row.committedOffset === null ? null : Number(row.committedOffset);
         this.rates.record(key, { atMs: nowMs, committedOffset: committed, logEndOffset: Number(row.logEndOffset) });
         rows.push({
@@ -112,12 +111,14 @@ export class SamplerState {
       else this.trackers.delete(group.groupId);
       if (rebalance) rebalances.push(rebalance);
     }
-    this.rates.retainOnly(rateKeys);
+    this.rates.forgetUnrecordedSince(nowMs);
     const seenGroups = new Set(observation.groups.map((g) => g.groupId));
     for (const groupId of this.trackers.keys()) if (!seenGroups.has(groupId)) this.trackers.delete(groupId); // group deleted
 
+    // Only a lagging partition has a record to read (isReadable): the planner is given those alone.
+    const lagging = rows.filter(({ row }) => row.lag !== null && row.lag > 0n);
     const reads = this.exact.plan(
-      rows.map(({ row, timeLag }) => ({
+      lagging.map(({ row, timeLag }) => ({
         topic: row.topic,
         partition: row.partition,
         committedOffset: row.committedOffset,
@@ -155,7 +156,8 @@ export class SamplerState {
         consumptionRatePerSec: finiteOrNull(rates.consumptionRatePerSec),
       };
     });
-    this.exact.retainOnly(prepared.rows.map((r) => r.row));
+    // A timestamp is only ever used for a lagging position (exactFor): the others' are dropped.
+    this.exact.retainOnly(prepared.rows.flatMap(({ row }) => (row.lag !== null && row.lag > 0n ? [row] : [])));
     return samples;
   }
 }

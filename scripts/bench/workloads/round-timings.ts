@@ -25,6 +25,10 @@ export function roundTimings(rounds: readonly RoundResult[], roundMs: (r: RoundR
         sortedBy(rounds, (r) => r.clusterReadMs),
         50,
       ),
+      clusterReadP95Ms: percentileMs(
+        sortedBy(rounds, (r) => r.clusterReadMs),
+        95,
+      ),
       computeP50Ms: percentileMs(
         sortedBy(rounds, (r) => r.computeMs),
         50,

@@ -25,6 +25,13 @@ import { percentileMs, roundTimings, sortedBy } from './round-timings';
 // on this 2-core machine took about 2.5 minutes to create 5,000 partitions under load, and more than its
 // 60 s start-up limit to load them again, which every later bench run would pay.
 //
+// (10r) runs the same rounds at a larger size, for the cluster read (listGroups,
+// describeGroups, committed offsets per group, ListOffsets per broker): 1,000 groups on 20 topics of 50
+// partitions (50,000 group-partitions, 1,000 topic-partitions). What limits it is topic-partitions, not groups:
+// offsets commits of another thousand groups cost the broker little, while every 500 further partitions add
+// minutes of creation and of log loading at every start on this machine. The rows and writes of (10r) are real
+// too, but the compute and write path at full size is (10s)'s, on a generated state.
+//
 // Between rounds (outside the timed part) every partition gets one record and every group commits one
 // further, so log ends, commits, rates and time lag all move as they do on a live cluster. The groups have
 // no running members (offsets committed as an admin tool does): describeGroups is answered per group all

@@ -77,6 +77,8 @@ export async function runSamplerScale(spec: ChildSpec): Promise<Measurement> {
   });
   try {
     await emptySampleTables(db, settings.databaseUrl);
+    // As on a running worker, the day partitions exist before the rounds (untimed): rows go to their day.
+    await sampler.maintain();
     const baselineRssBytes = process.memoryUsage.rss();
     const results: RoundResult[] = [];
     const cpuMs: number[] = [];
@@ -104,7 +106,11 @@ export async function runSamplerScale(spec: ChildSpec): Promise<Measurement> {
 
     const [first, ...measured] = results;
     const samplerMs = (r: RoundResult) => r.durationMs - r.clusterReadMs;
-    const { clusterReadP50Ms, ...timings } = roundTimings(measured, samplerMs).details;
+    const {
+      clusterReadP50Ms,
+      clusterReadP95Ms: _generateP95Ms,
+      ...timings
+    } = roundTimings(measured, samplerMs).details;
     const durations = sortedBy(measured, samplerMs);
     const groupPartitions = settings.groups * settings.partitions;
     const measuredRowsWritten = measured.reduce((sum, r) => sum + r.storedRows, 0);
