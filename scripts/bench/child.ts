@@ -40,6 +40,8 @@ async function runWorkload(spec: ChildSpec): Promise<Measurement> {
       return (await import('./workloads/api-reads')).runApiReads(spec);
     case 'action-round-trip':
       return (await import('./workloads/action-round-trip')).runActionRoundTrip(spec, groupId);
+    case 'parallel-consumer':
+      throw new Error(`workload ${spec.workload}: Parallel Consumer runs in its own JVM (parallel-consumer-runs.ts), not in a Node child`);
   }
 }
 

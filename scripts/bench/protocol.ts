@@ -15,7 +15,9 @@ export type WorkloadKind =
   | 'sampler-round'
   | 'sampler-scale'
   | 'api-reads'
-  | 'action-round-trip';
+  | 'action-round-trip'
+  /** Confluent Parallel Consumer in a JVM of its own (parallel-consumer-runs.ts), not a Node child. */
+  | 'parallel-consumer';
 
 /** The sampler's SAMPLER_* settings (from config), as (10) and (10s) pass them on. */
 export interface SamplerStateSettings {

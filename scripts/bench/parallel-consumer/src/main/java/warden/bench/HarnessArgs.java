@@ -64,7 +64,7 @@ record HarnessArgs(
                 positive(values, "--max-concurrency"),
                 nonNegative(values, "--handler-ms"),
                 endOffsets,
-                positive(values, "--commit-interval-ms"),
+                nonNegative(values, "--commit-interval-ms"),
                 positive(values, "--timeout-ms"));
     }
 

@@ -77,6 +77,8 @@ public final class ParallelConsumerBench {
                 .maxConcurrency(args.maxConcurrency())
                 .commitMode(CommitMode.PERIODIC_CONSUMER_ASYNCHRONOUS)
                 .commitInterval(Duration.ofMillis(args.commitIntervalMs()))
+                // Its check reads KafkaConsumer internals that kafka-clients 3.9 moved; auto-commit is off above.
+                .ignoreReflectiveAccessExceptionsForAutoCommitDisabledCheck(true)
                 .build();
         ParallelEoSStreamProcessor<byte[], byte[]> processor = new ParallelEoSStreamProcessor<>(options);
         int handlerMs = args.handlerMs();
