@@ -41,7 +41,9 @@ async function runWorkload(spec: ChildSpec): Promise<Measurement> {
     case 'action-round-trip':
       return (await import('./workloads/action-round-trip')).runActionRoundTrip(spec, groupId);
     case 'parallel-consumer':
-      throw new Error(`workload ${spec.workload}: Parallel Consumer runs in its own JVM (parallel-consumer-runs.ts), not in a Node child`);
+      throw new Error(
+        `workload ${spec.workload}: Parallel Consumer runs in its own JVM (parallel-consumer-runs.ts), not in a Node child`,
+      );
   }
 }
 

@@ -2,12 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import {
-  harnessArguments,
-  harnessIsFresh,
-  javaMajorVersion,
-  parseHarnessOutput,
-} from './parallel-consumer-output';
+import { harnessArguments, harnessIsFresh, javaMajorVersion, parseHarnessOutput } from './parallel-consumer-output';
 import type { WorkloadPlan } from './plan';
 import type { Measurement } from './protocol';
 import { WorkloadSkipped } from './summary';
@@ -41,13 +36,19 @@ let harness: Promise<string> | null = null;
 function prepareHarness(log: (line: string) => void): Promise<string> {
   harness ??= (async () => {
     const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
-    if (java.error) throw new WorkloadSkipped(`no \`java\` on PATH (${java.error.message}); Java ${MIN_JAVA}+ runs these rows`);
+    if (java.error)
+      throw new WorkloadSkipped(`no \`java\` on PATH (${java.error.message}); Java ${MIN_JAVA}+ runs these rows`);
     const major = javaMajorVersion(`${java.stderr}${java.stdout}`);
     if (major === null || major < MIN_JAVA)
-      throw new WorkloadSkipped(`\`java -version\` says ${major === null ? 'no version' : `Java ${major}`}; these rows need Java ${MIN_JAVA}+`);
+      throw new WorkloadSkipped(
+        `\`java -version\` says ${major === null ? 'no version' : `Java ${major}`}; these rows need Java ${MIN_JAVA}+`,
+      );
     if (harnessIsFresh(builtMtimeMs(), sourceMtimesMs())) return JAR;
     const mvn = spawnSync('mvn', ['-v'], { encoding: 'utf8' });
-    if (mvn.error) throw new WorkloadSkipped(`no \`mvn\` on PATH (${mvn.error.message}) to build ${path.relative(process.cwd(), HARNESS_DIR)}`);
+    if (mvn.error)
+      throw new WorkloadSkipped(
+        `no \`mvn\` on PATH (${mvn.error.message}) to build ${path.relative(process.cwd(), HARNESS_DIR)}`,
+      );
     log('building the Parallel Consumer harness (mvn -q package; the first build downloads its dependencies)');
     const built = await runCollecting('mvn', ['-q', '-B', 'package'], { cwd: HARNESS_DIR, timeoutMs: 900_000 });
     if (built.code !== 0 || !existsSync(JAR))
@@ -128,16 +129,16 @@ export async function runParallelConsumer(
     commitIntervalMs: services.commitIntervalMs,
     timeoutMs: services.timeoutMs,
   });
-  const result = await runCollecting(
-    'java',
-    ['-Dorg.slf4j.simpleLogger.defaultLogLevel=warn', '-jar', jar, ...args],
-    { timeoutMs: services.timeoutMs + KILL_GRACE_MS },
-  );
+  const result = await runCollecting('java', ['-Dorg.slf4j.simpleLogger.defaultLogLevel=warn', '-jar', jar, ...args], {
+    timeoutMs: services.timeoutMs + KILL_GRACE_MS,
+  });
   try {
     const measurement = parseHarnessOutput(result.stdout);
     if (result.code !== 0) throw new Error(`exited ${result.code} after its measurement`);
     return measurement;
   } catch (error) {
-    throw new Error(`workload ${plan.id}: ${(error as Error).message}${result.stderr ? `\nstderr: ${tail(result.stderr)}` : ''}`);
+    throw new Error(
+      `workload ${plan.id}: ${(error as Error).message}${result.stderr ? `\nstderr: ${tail(result.stderr)}` : ''}`,
+    );
   }
 }

@@ -322,7 +322,12 @@ export async function runWorkload(plan: WorkloadPlan, services: Services): Promi
   if (plan.kind === 'parallel-consumer')
     return runParallelConsumer(
       plan,
-      { brokers: services.brokers, commitIntervalMs: services.commitIntervalMs, timeoutMs: services.sizes.timeoutMs, log: services.log },
+      {
+        brokers: services.brokers,
+        commitIntervalMs: services.commitIntervalMs,
+        timeoutMs: services.sizes.timeoutMs,
+        log: services.log,
+      },
       prepared,
     );
   return runChild(
