@@ -139,6 +139,7 @@ export async function runParallelConsumer(
   } catch (error) {
     throw new Error(
       `workload ${plan.id}: ${(error as Error).message}${result.stderr ? `\nstderr: ${tail(result.stderr)}` : ''}`,
+      { cause: error },
     );
   }
 }
