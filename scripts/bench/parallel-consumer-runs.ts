@@ -58,10 +58,13 @@ function prepareHarness(log: (line: string) => void): Promise<string> {
   return harness;
 }
 
-/** The older of the jar and its dependency folder; null when either is missing. */
+/**
+ * The jar's time (every package rewrites it; copy-dependencies leaves unchanged files alone, so the folder's time
+ * says nothing); null when the jar or its dependency folder is missing.
+ */
 function builtMtimeMs(): number | null {
   if (!existsSync(JAR) || !existsSync(LIB_DIR) || readdirSync(LIB_DIR).length === 0) return null;
-  return Math.min(statSync(JAR).mtimeMs, statSync(LIB_DIR).mtimeMs);
+  return statSync(JAR).mtimeMs;
 }
 
 function sourceMtimesMs(): number[] {
@@ -80,6 +83,8 @@ interface Collected {
   code: number;
   stdout: string;
   stderr: string;
+  /** Killed after `timeoutMs` without having exited. */
+  killed: boolean;
 }
 
 /** Runs a command to its end with its output collected (stderr also passed on to ours); kills it after `timeoutMs`. */
@@ -97,14 +102,18 @@ function runCollecting(
       stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
       process.stderr.write(chunk);
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, options.timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(error);
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr });
+      resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr, killed });
     });
   });
 }
@@ -133,6 +142,8 @@ export async function runParallelConsumer(
     timeoutMs: services.timeoutMs + KILL_GRACE_MS,
   });
   try {
+    if (result.killed)
+      throw new Error(`the harness did not answer within ${services.timeoutMs + KILL_GRACE_MS} ms; killed`);
     const measurement = parseHarnessOutput(result.stdout);
     if (result.code !== 0) throw new Error(`exited ${result.code} after its measurement`);
     return measurement;

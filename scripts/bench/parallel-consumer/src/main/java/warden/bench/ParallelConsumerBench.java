@@ -38,16 +38,23 @@ public final class ParallelConsumerBench {
             System.exit(2);
             return;
         }
+        int exitCode = 0;
         try {
             System.out.println(run(args));
             System.out.flush();
-            System.exit(0);
         } catch (Exception e) {
             e.printStackTrace(System.err);
             printError(e.toString());
-            System.exit(1);
+            exitCode = 1;
         }
+        // The answer is out before Parallel Consumer closes: a slow close cannot cost the bench its measurement.
+        ParallelEoSStreamProcessor<?, ?> processor = running;
+        if (processor != null) processor.closeDontDrainFirst(CLOSE_TIMEOUT);
+        System.exit(exitCode);
     }
+
+    /** The processor of this run, closed by main once the answer is printed. */
+    private static volatile ParallelEoSStreamProcessor<?, ?> running;
 
     private static void printError(String message) {
         System.out.println(new JsonWriter().object().field("error", message).end());
@@ -81,37 +88,34 @@ public final class ParallelConsumerBench {
                 .ignoreReflectiveAccessExceptionsForAutoCommitDisabledCheck(true)
                 .build();
         ParallelEoSStreamProcessor<byte[], byte[]> processor = new ParallelEoSStreamProcessor<>(options);
+        running = processor;
         int handlerMs = args.handlerMs();
-        try {
-            processor.subscribe(List.of(args.topic()), new ConsumerRebalanceListener() {
-                @Override
-                public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-                    if (!partitions.isEmpty()) progress.assigned();
-                }
+        processor.subscribe(List.of(args.topic()), new ConsumerRebalanceListener() {
+            @Override
+            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                if (!partitions.isEmpty()) progress.assigned();
+            }
 
-                @Override
-                public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            @Override
+            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            }
+        });
+        processor.poll(context -> {
+            progress.handlerStarted();
+            ConsumerRecord<byte[], byte[]> record = context.getSingleConsumerRecord();
+            if (handlerMs > 0) {
+                try {
+                    Thread.sleep(handlerMs);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("handler interrupted", e);
                 }
-            });
-            processor.poll(context -> {
-                progress.handlerStarted();
-                ConsumerRecord<byte[], byte[]> record = context.getSingleConsumerRecord();
-                if (handlerMs > 0) {
-                    try {
-                        Thread.sleep(handlerMs);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new IllegalStateException("handler interrupted", e);
-                    }
-                }
-                progress.handlerEnded(record.partition(), record.offset());
-            });
-            awaitFinished(progress, processor, args.timeoutMs());
-            long peakRssBytes = procStatusBytes("VmHWM");
-            return measurement(progress, args, baselineRssBytes, peakRssBytes);
-        } finally {
-            processor.closeDontDrainFirst(CLOSE_TIMEOUT);
-        }
+            }
+            progress.handlerEnded(record.partition(), record.offset());
+        });
+        awaitFinished(progress, processor, args.timeoutMs());
+        long peakRssBytes = procStatusBytes("VmHWM");
+        return measurement(progress, args, baselineRssBytes, peakRssBytes);
     }
 
     /** Waits until every partition's commit reached its end; throws when the processor failed or time ran out. */
