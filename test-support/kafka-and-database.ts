@@ -1,6 +1,7 @@
-import type { Admin, Kafka } from 'kafkajs';
+import type { Admin, Kafka, Producer } from 'kafkajs';
 import { afterAll, beforeAll } from 'vitest';
 import type { Database } from '../lib/db';
+import { connectRecordSource, type RecordSource } from '../lib/kafka/partition-records';
 import { testDatabase } from './database';
 
 /**
@@ -22,5 +23,39 @@ export function connectKafkaAndDatabase(
   afterAll(async () => {
     await admin?.disconnect().catch(() => undefined);
     await db?.$disconnect();
+  });
+}
+
+export interface KafkaDatabaseAndRecords {
+  admin: Admin;
+  db: Database;
+  /** Reads records by offset, as the API's routes do (lib/kafka/partition-records.ts). */
+  source: RecordSource;
+  /** Idempotent with one request in flight: a send the client retries is neither duplicated nor reordered. */
+  producer: Producer;
+}
+
+/**
+ * connectKafkaAndDatabase plus a record source and an idempotent producer on the same client, all handed to
+ * `receive` once connected and closed after the file (a producer already gone is ignored).
+ */
+export function connectKafkaDatabaseAndRecords(
+  kafka: Kafka,
+  receive: (handles: KafkaDatabaseAndRecords) => void,
+): void {
+  let base: { admin: Admin; db: Database } | undefined;
+  let source: RecordSource | undefined;
+  let producer: Producer | undefined;
+  connectKafkaAndDatabase(kafka, (handles) => (base = handles));
+  beforeAll(async () => {
+    if (!base) throw new Error('the admin client and the database were not connected');
+    source = await connectRecordSource(kafka);
+    producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    receive({ ...base, source, producer });
+  });
+  afterAll(async () => {
+    await producer?.disconnect().catch(() => undefined);
+    await source?.close();
   });
 }

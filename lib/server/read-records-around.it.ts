@@ -1,9 +1,9 @@
-import type { Admin } from 'kafkajs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Admin, Producer } from 'kafkajs';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../db';
-import { connectRecordSource, type RecordSource } from '../kafka/partition-records';
+import type { RecordSource } from '../kafka/partition-records';
 import { createTopic, testKafka, uniqueName } from '../../test-support/integration';
-import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
+import { connectKafkaDatabaseAndRecords } from '../../test-support/kafka-and-database';
 import { ApiError } from './api-error';
 import { readRecordsAround } from './read-records-around';
 
@@ -14,21 +14,14 @@ const kafka = testKafka('warden-around-it');
 let admin: Admin;
 let db: Database;
 let source: RecordSource;
-connectKafkaAndDatabase(kafka, (handles) => ({ admin, db } = handles));
-beforeAll(async () => {
-  source = await connectRecordSource(kafka);
-});
-afterAll(async () => {
-  await source?.close();
-});
+let producer: Producer;
+connectKafkaDatabaseAndRecords(kafka, (handles) => ({ admin, db, source, producer } = handles));
 
 describe('records around a quarantine', () => {
   it('reads five before, the held one and twenty after, from the broker', async () => {
     const topic = uniqueName('around');
     const groupId = `${topic}-group`;
     await createTopic(admin, topic, 2);
-    const producer = kafka.producer();
-    await producer.connect();
     await producer.send({
       topic,
       acks: -1,
@@ -38,7 +31,6 @@ describe('records around a quarantine', () => {
         value: i === 12 ? Buffer.from([0xff, 0x00]) : `v${i}`,
       })),
     });
-    await producer.disconnect();
     await db.partitionQuarantine.create({
       data: {
         groupId,

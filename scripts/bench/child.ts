@@ -44,6 +44,10 @@ async function runWorkload(spec: ChildSpec): Promise<Measurement> {
       return (await import('./workloads/dashboard')).runDashboard(spec);
     case 'action-round-trip':
       return (await import('./workloads/action-round-trip')).runActionRoundTrip(spec, groupId);
+    case 'parallel-consumer':
+      throw new Error(
+        `workload ${spec.workload}: Parallel Consumer runs in its own JVM (parallel-consumer-runs.ts), not in a Node child`,
+      );
   }
 }
 

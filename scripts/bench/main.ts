@@ -6,6 +6,8 @@
 //   npm run bench                 full sizes, 3 rounds of the throughput workloads
 //   npm run bench -- --quick      small sizes, one round, about a minute
 //   npm run bench -- --only 2,7   some workloads (1 always runs: every ratio is to it)
+//   npm run bench -- --only 2pc,3bpc,4pc,6pc   Confluent Parallel Consumer beside Warden's (2), (3b), (4), (6)
+//                                 (needs java 17+, and mvn when its harness needs building; else skipped)
 import path from 'node:path';
 import type { Admin, Producer } from 'kafkajs';
 import { loadBenchConfig } from '../../lib/config';
@@ -17,7 +19,7 @@ import { parseBenchArgs, USAGE } from './cli-args';
 import { LoadWatch } from './load-watch';
 import { printAndSaveReport } from './output';
 import { BENCH_COMMIT_INTERVAL_MS, layouts, selectWorkloads, SIZES, type BenchSizes, type LayoutId } from './plan';
-import { summarize, type WorkloadRuns } from './summary';
+import { summarize, WorkloadSkipped, type WorkloadRuns } from './summary';
 import { prepareTopic, type PreparedTopic } from './topics';
 import { createRunTopics, deleteRunTopics, runWorkload, type Services } from './workload-runs';
 
@@ -126,8 +128,13 @@ async function main(): Promise<number> {
           const seconds = (measurement.endEpochMs - measurement.startEpochMs) / 1000;
           log(`${label}: ${measurement.records.toLocaleString('en-US')} records in ${seconds.toFixed(2)} s`);
         } catch (error) {
-          entry.error = (error as Error).message;
-          log(`${label}: FAILED ${(error as Error).message}`);
+          if (error instanceof WorkloadSkipped) {
+            entry.skipped = error.message;
+            log(`${label}: skipped, ${error.message}`);
+          } else {
+            entry.error = (error as Error).message;
+            log(`${label}: FAILED ${(error as Error).message}`);
+          }
         }
       }
     }

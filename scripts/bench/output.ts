@@ -55,6 +55,7 @@ export const LATENCY_NOTE =
   'p50/p99: time a record spent inside the consumer (batch handed over or admitted → its handler resolved) on the pre-produced ' +
   'topics; (5), (5p), (5s) and (5z): end to end, producer timestamp → handler succeeded; (9): admitted → result acknowledged. ' +
   "Peak RSS: the child process's maxRSS (Node, tsx and kafkajs included). Throughput: first fetch → last commit; (5): first produce → last completion. " +
+  'Parallel Consumer rows (…pc): first partition assignment → last commit, latency poll returned the record → handler returned, peak RSS the JVM’s VmHWM. ' +
   '(10): records = lag_sample rows per round, p50/p99 = LagSampler.sampleOnce() round time (read, compute, exact reads when due, writes), the first round excluded; ' +
   '(11a)/(11b): records = timed calls, p50/p99 = the lib/server function plus its JSON body (Response.json), not over HTTP.';
 

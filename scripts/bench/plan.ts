@@ -162,6 +162,14 @@ export const FIRST_CONTENT_TARGET_MS = 2_500;
 /** (12): an action's outcome must be visible through the API within this at p95 (the UI polls every 500 ms on top). */
 export const ACTION_ROUND_TRIP_TARGET_MS = 500;
 
+/**
+ * Parallel Consumer's maxConcurrency (its worker threads) on the no-op topics: its default. Measured on this machine
+ * against 64 (Warden's default maxInFlight) in docs/decisions.md, "Parallel Consumer as a bench peer".
+ */
+export const PC_NO_OP_CONCURRENCY = 16;
+/** Warden ÷ Parallel Consumer targets per shared workload (the issue's: level at least, 10% ahead on (6)). */
+export const PC_RATIO_TARGETS: Readonly<Record<string, number>> = { '2': 1.0, '3b': 1.0, '4': 1.0, '6': 1.1 };
+
 export type LayoutId = 'keys10k' | 'keys10' | 'poison' | 'io' | 'rawIo' | 'memory' | 'pipeline';
 
 export interface WorkloadPlan {
@@ -189,6 +197,9 @@ export interface WorkloadPlan {
   read?: 'group-detail' | 'lag-series-24h';
   /** dashboard: what is measured against the built dashboard. */
   measure?: 'overview-http' | 'first-content';
+
+  /** parallel-consumer: the Warden workload it runs beside, on the same topic and ordering; its ratio is Warden ÷ this. */
+  peerOf?: string;
 }
 
 /** Workloads that time operations rather than count records: no records/s, no ratio to (1). */
@@ -376,6 +387,50 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
     repeated: false,
   },
   {
+    id: '2pc',
+    title: `Confluent Parallel Consumer unordered, no-op, maxConcurrency ${PC_NO_OP_CONCURRENCY}`,
+    kind: 'parallel-consumer',
+    layout: 'keys10k',
+    handlerMs: 0,
+    ordering: 'unordered',
+    maxInFlight: PC_NO_OP_CONCURRENCY,
+    peerOf: '2',
+    repeated: true,
+  },
+  {
+    id: '3bpc',
+    title: `Confluent Parallel Consumer key mode, 10,000 keys, no-op, maxConcurrency ${PC_NO_OP_CONCURRENCY}`,
+    kind: 'parallel-consumer',
+    layout: 'keys10k',
+    handlerMs: 0,
+    ordering: 'key',
+    maxInFlight: PC_NO_OP_CONCURRENCY,
+    peerOf: '3b',
+    repeated: true,
+  },
+  {
+    id: '4pc',
+    title: `Confluent Parallel Consumer partition mode, no-op, maxConcurrency ${PC_NO_OP_CONCURRENCY}`,
+    kind: 'parallel-consumer',
+    layout: 'keys10k',
+    handlerMs: 0,
+    ordering: 'partition',
+    maxInFlight: PC_NO_OP_CONCURRENCY,
+    peerOf: '4',
+    repeated: true,
+  },
+  {
+    id: '6pc',
+    title: `Confluent Parallel Consumer key mode, 1,000 keys, ${IO_MS} ms I/O (Thread.sleep), maxConcurrency ${IO_CONCURRENCY}`,
+    kind: 'parallel-consumer',
+    layout: 'io',
+    handlerMs: IO_MS,
+    ordering: 'key',
+    maxInFlight: IO_CONCURRENCY,
+    peerOf: '6',
+    repeated: true,
+  },
+  {
     id: '10',
     title: `sampler round: ${SAMPLER_GROUPS} groups x ${SAMPLER_PARTITIONS} partitions, real broker and Postgres`,
     kind: 'sampler-round',
@@ -460,8 +515,11 @@ export function selectWorkloads(only: readonly string[]): WorkloadPlan[] {
   const known = new Set(WORKLOADS.map((w) => w.id));
   const unknown = only.filter((id) => !known.has(id));
   if (unknown.length > 0) throw new Error(`unknown workload(s) ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
-  // Ratios need (1), and (7) compares itself with (2); timing workloads need neither.
-  const needsRaw = WORKLOADS.some((w) => only.includes(w.id) && !isTimingWorkload(w));
-  const wanted = new Set([...only, ...(needsRaw ? ['1'] : []), ...(only.includes('7') ? ['2'] : [])]);
+  // Ratios need (1), (7) compares itself with (2) and a Parallel Consumer row with its Warden peer; timing
+  // workloads need none of them.
+  const selected = WORKLOADS.filter((w) => only.includes(w.id));
+  const needsRaw = selected.some((w) => !isTimingWorkload(w));
+  const peers = selected.flatMap((w) => (w.peerOf === undefined ? [] : [w.peerOf]));
+  const wanted = new Set([...only, ...(needsRaw ? ['1'] : []), ...(only.includes('7') ? ['2'] : []), ...peers]);
   return WORKLOADS.filter((w) => wanted.has(w.id));
 }

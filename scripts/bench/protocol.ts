@@ -17,7 +17,9 @@ export type WorkloadKind =
   | 'sampler-shards'
   | 'api-reads'
   | 'dashboard'
-  | 'action-round-trip';
+  | 'action-round-trip'
+  /** Confluent Parallel Consumer in a JVM of its own (parallel-consumer-runs.ts), not a Node child. */
+  | 'parallel-consumer';
 
 /** The sampler's SAMPLER_* settings (from config), as (10) and (10s) pass them on. */
 export interface SamplerStateSettings {

@@ -154,6 +154,46 @@ describe('summary', () => {
     ]);
   });
 
+  it('puts Parallel Consumer beside its Warden peer: Warden ÷ PC per shared workload against its target', () => {
+    const io = (elapsedMs: number, lastEndMs: number, detail: string) =>
+      measurement(40_000, elapsedMs, { details: { [detail]: 1_000 + lastEndMs, commits: 7, handled: 40_000 } });
+    const { rows, targets } = summarize(
+      [
+        { plan: plan('2'), runs: [measurement(10_000, 100), measurement(10_000, 50)] }, // 100k and 200k /s
+        { plan: plan('2pc'), runs: [measurement(10_000, 200, { details: { commits: 3, handled: 10_000 } })] }, // 50k/s
+        { plan: plan('6'), runs: [io(4_000, 2_000, 'lastCompletionEpochMs')] }, // 10,000/s; 20,000/s to its last handler
+        { plan: plan('6pc'), runs: [io(3_800, 2_500, 'lastHandlerEndEpochMs')] }, // 10,526/s; 16,000/s to its last handler
+        { plan: plan('4pc'), runs: [], skipped: 'no `java` on PATH' },
+      ],
+      new Map(),
+    );
+    const row = (id: string) => rows.find((r) => r.id === id)!;
+    // The peer's median run is the lower middle one: 100,000/s.
+    expect(row('2pc').notes).toBe('Warden (2) ÷ Parallel Consumer: 2.00 (Warden 100,000/s); 3 commits, handled 10,000');
+    expect(row('6pc').notes).toContain('Warden (6) ÷ Parallel Consumer: 0.95 (Warden 10,000/s)');
+    expect(row('6pc').notes).toContain(
+      "to the last handler's end: Parallel Consumer 16,000/s, Warden 20,000/s (÷ 1.25)",
+    );
+    expect(row('4pc')).toMatchObject({ recordsPerSec: null, notes: 'skipped: no `java` on PATH' });
+    expect(targets.filter((t) => t.target.includes('Parallel Consumer'))).toEqual([
+      {
+        target: '(2) Warden ÷ Parallel Consumer (2pc) at least 1.0',
+        measured: '2.00 (100,000 ÷ 50,000/s)',
+        pass: true,
+      },
+      {
+        target: '(6) Warden ÷ Parallel Consumer (6pc) at least 1.1',
+        measured: '0.95 (10,000 ÷ 10,526/s)',
+        pass: false,
+      },
+      {
+        target: '(4) Warden ÷ Parallel Consumer (4pc) at least 1.0',
+        measured: 'not measured: 4pc skipped (no `java` on PATH)',
+        pass: null,
+      },
+    ]);
+  });
+
   it('shows a failed workload with no numbers rather than dropping it', () => {
     const { rows } = summarize([{ plan: plan('9'), runs: [], error: 'postgres down\nstack' }], new Map());
     expect(rows[0]).toMatchObject({ id: '9', recordsPerSec: null, ratioToRaw: null, notes: 'FAILED: postgres down' });
@@ -170,6 +210,21 @@ describe('workload selection', () => {
     expect(selectWorkloads(['10']).map((w) => w.id)).toEqual(['10']);
     expect(selectWorkloads(['11a', '11b']).map((w) => w.id)).toEqual(['11a', '11b']);
     expect(selectWorkloads(['2', '10']).map((w) => w.id)).toEqual(['1', '2', '10']);
+  });
+
+  it('brings the Warden peer of each Parallel Consumer row, and (1)', () => {
+    expect(selectWorkloads(['6pc']).map((w) => w.id)).toEqual(['1', '6', '6pc']);
+    expect(selectWorkloads(['2pc', '3bpc', '4pc', '6pc']).map((w) => w.id)).toEqual([
+      '1',
+      '2',
+      '3b',
+      '4',
+      '6',
+      '2pc',
+      '3bpc',
+      '4pc',
+      '6pc',
+    ]);
   });
 
   it('rejects unknown ids, naming the known ones', () => {

@@ -13,6 +13,7 @@ import {
   SCALE_ROUND_LIMIT_MS,
   SCALE_ROUND_TARGET_MS,
   PUBLISHED_FIGURES,
+  PC_RATIO_TARGETS,
   KEYED_RETRY_PRODUCE_CHUNK,
   KEYED_RETRY_BACKOFF,
   type WorkloadPlan,
@@ -27,6 +28,13 @@ export interface WorkloadRuns {
   runs: Measurement[];
   /** Set when a run failed; the row then shows what the other runs measured, if any. */
   error?: string;
+  /** Set when the workload could not run here (a missing toolchain), with the reason: not a failure. */
+  skipped?: string;
+}
+
+/** Thrown by a workload that cannot run on this machine (its toolchain is missing); the bench skips its row. */
+export class WorkloadSkipped extends Error {
+  override name = 'WorkloadSkipped';
 }
 
 export interface Row {
@@ -102,6 +110,7 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
   if (rates.length > 1)
     notes.push(`median of ${rates.length}: ${formatCount(Math.min(...rates))}–${formatCount(Math.max(...rates))}/s`);
   if (entry.error) notes.push(`FAILED: ${entry.error.split('\n')[0]}`);
+  if (entry.skipped) notes.push(`skipped: ${entry.skipped}`);
   if (!run) return notes.join('; ');
   const d = run.details;
   switch (entry.plan.kind) {
@@ -180,6 +189,20 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
           `fleet ${formatCount(Number(d.fleetGroups))} groups x ${d.fleetPartitions} partitions, ${formatCount(Number(d.fleetLagSampleRows))} lag_sample rows seeded in ${formatCount(Number(d.fleetSeedMs) / 1000)} s`,
       );
       break;
+    case 'parallel-consumer': {
+      const comparison = peerComparison(entry, context);
+      if (comparison)
+        notes.push(
+          `Warden (${comparison.peerId}) ÷ Parallel Consumer: ${formatRatio(comparison.ratio)} (Warden ${formatCount(comparison.wardenRate)}/s)`,
+        );
+      notes.push(`${formatCount(Number(d.commits))} commits, handled ${formatCount(Number(d.handled))}`);
+      if (comparison?.toLastHandlerEnd)
+        notes.push(
+          `to the last handler's end: Parallel Consumer ${formatCount(comparison.toLastHandlerEnd.pc)}/s, ` +
+            `Warden ${formatCount(comparison.toLastHandlerEnd.warden)}/s (÷ ${formatRatio(ratio(comparison.toLastHandlerEnd.warden, comparison.toLastHandlerEnd.pc))})`,
+        );
+      break;
+    }
     case 'action-round-trip':
       notes.push(
         `p95 ${formatMs(Number(d.p95Ms))} ms over ${formatCount(run.records)} skips (request → worker applied → visible through the API); ` +
@@ -228,6 +251,40 @@ function pipelineCosts(d: Measurement['details']): string {
     (d.commits === undefined ? '' : `, ${formatCount(Number(d.commits))} commits`) +
     `; CPU ${formatCount(Number(d.cpuMs))} ms (${d.cpuMsPer1000Records} ms per 1,000 records)`
   );
+}
+
+export interface PeerComparison {
+  peerId: string;
+  wardenRate: number | null;
+  pcRate: number | null;
+  /** Warden's records/s ÷ Parallel Consumer's, each its median run, both from this bench run. */
+  ratio: number | null;
+  /** Both rates over the window that ends at the last handler's end (where both runs recorded it). */
+  toLastHandlerEnd: { warden: number | null; pc: number | null } | null;
+}
+
+/** A Parallel Consumer row against its Warden peer (plan.peerOf) in the same bench run; null without either. */
+export function peerComparison(entry: WorkloadRuns, context: Pick<Context, 'byId'>): PeerComparison | null {
+  const peerId = entry.plan.peerOf;
+  const peer = peerId === undefined ? undefined : context.byId.get(peerId);
+  if (peerId === undefined || !peer) return null;
+  const wardenRun = representativeRun(peer.runs);
+  const pcRun = representativeRun(entry.runs);
+  const wardenRate = wardenRun ? runRate(wardenRun) : null;
+  const pcRate = pcRun ? runRate(pcRun) : null;
+  const toEnd = (run: Measurement | null, detail: string) =>
+    run && run.details[detail] !== undefined
+      ? recordsPerSecond(run.records, Number(run.details[detail]) - run.startEpochMs)
+      : null;
+  const wardenToEnd = toEnd(wardenRun, 'lastCompletionEpochMs');
+  const pcToEnd = toEnd(pcRun, 'lastHandlerEndEpochMs');
+  return {
+    peerId,
+    wardenRate,
+    pcRate,
+    ratio: ratio(wardenRate, pcRate),
+    toLastHandlerEnd: wardenToEnd === null || pcToEnd === null ? null : { warden: wardenToEnd, pc: pcToEnd },
+  };
 }
 
 /** (7): the other five partitions' records/s with poison, over the same partitions' records/s in (2). */
@@ -388,6 +445,23 @@ function targets(rows: readonly Row[], context: Context): TargetCheck[] {
     'at the median',
   );
   within('12', 'p95Ms', ACTION_ROUND_TRIP_TARGET_MS, 'an operator action visible through the API');
+  for (const entry of context.byId.values()) {
+    if (entry.plan.kind !== 'parallel-consumer') continue;
+    const peerId = entry.plan.peerOf;
+    const threshold = peerId === undefined ? undefined : PC_RATIO_TARGETS[peerId];
+    if (peerId === undefined || threshold === undefined) continue;
+    const comparison = peerComparison(entry, context);
+    const measured = entry.skipped
+      ? `not measured: ${entry.plan.id} skipped (${entry.skipped})`
+      : comparison?.ratio === null || comparison === null
+        ? '—'
+        : `${formatRatio(comparison.ratio)} (${formatCount(comparison.wardenRate)} ÷ ${formatCount(comparison.pcRate)}/s)`;
+    checks.push({
+      target: `(${peerId}) Warden ÷ Parallel Consumer (${entry.plan.id}) at least ${threshold.toFixed(1)}`,
+      measured,
+      pass: !comparison || comparison.ratio === null ? null : comparison.ratio >= threshold,
+    });
+  }
   for (const id of ['5', '5p', '5s']) {
     const r = row(id);
     const runs = context.byId.get(id);

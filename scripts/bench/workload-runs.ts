@@ -19,6 +19,7 @@ import {
   type LayoutId,
   type WorkloadPlan,
 } from './plan';
+import { runParallelConsumer } from './parallel-consumer-runs';
 import { epochNowMs, type ChildSpec, type Measurement } from './protocol';
 import { regularRecord } from './records';
 import { runChild } from './runner';
@@ -358,6 +359,17 @@ export async function runWorkload(plan: WorkloadPlan, services: Services): Promi
   const prepared = services.topics.get(plan.layout!);
   if (!prepared) throw new Error(`workload ${plan.id}: topic ${plan.layout} was not prepared`);
   if (plan.kind === 'pipeline' || plan.kind === 'raw-pipeline') return runPipelineWorkload(plan, services, prepared);
+  if (plan.kind === 'parallel-consumer')
+    return runParallelConsumer(
+      plan,
+      {
+        brokers: services.brokers,
+        commitIntervalMs: services.commitIntervalMs,
+        timeoutMs: services.sizes.timeoutMs,
+        log: services.log,
+      },
+      prepared,
+    );
   return runChild(
     {
       ...specFor(plan, services, prepared.topic, prepared.endOffsets),

@@ -1,12 +1,12 @@
 import type { Admin, Producer } from 'kafkajs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../lib/db';
 import { DEAD_LETTER_HEADERS } from '../../lib/dead-letters/dead-letter-record';
-import { connectRecordSource, type RecordSource } from '../../lib/kafka/partition-records';
+import type { RecordSource } from '../../lib/kafka/partition-records';
 import { REDRIVE_HEADERS } from '../../lib/schemas/dead-letters';
 import { requestRedrive } from '../../lib/server/dead-letters/request-redrive';
 import { createTopic, testKafka, uniqueName } from '../../test-support/integration';
-import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
+import { connectKafkaDatabaseAndRecords } from '../../test-support/kafka-and-database';
 import type { Clock } from '../core/types';
 import { RedriveRunner, type RedriveSend } from './redrive-runner';
 import { producerSend } from './start-redrive';
@@ -20,16 +20,7 @@ let admin: Admin;
 let db: Database;
 let source: RecordSource;
 let producer: Producer;
-connectKafkaAndDatabase(kafka, (handles) => ({ admin, db } = handles));
-beforeAll(async () => {
-  source = await connectRecordSource(kafka);
-  producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
-  await producer.connect();
-});
-afterAll(async () => {
-  await producer?.disconnect();
-  await source?.close();
-});
+connectKafkaDatabaseAndRecords(kafka, (handles) => ({ admin, db, source, producer } = handles));
 
 const LEASE_MS = 60_000;
 /** Real time shifted by `skewMs`: a runner whose clock is past the first one's lease may take the job over. */

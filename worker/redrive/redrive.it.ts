@@ -1,9 +1,9 @@
 import type { Admin, Producer } from 'kafkajs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
 import { DEAD_LETTER_HEADERS } from '../../lib/dead-letters/dead-letter-record';
-import { connectRecordSource, type FetchedRecord, type RecordSource } from '../../lib/kafka/partition-records';
+import type { FetchedRecord, RecordSource } from '../../lib/kafka/partition-records';
 import { REDRIVE_HEADERS } from '../../lib/schemas/dead-letters';
 import { ApiError } from '../../lib/server/api-error';
 import { listDeadLetters } from '../../lib/server/dead-letters/list-dead-letters';
@@ -11,7 +11,7 @@ import { listAudit } from '../../lib/server/list-audit';
 import { requestRedrive } from '../../lib/server/dead-letters/request-redrive';
 import { WorkerProcess } from '../../scripts/lib/worker-process';
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
-import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
+import { connectKafkaDatabaseAndRecords } from '../../test-support/kafka-and-database';
 
 // Redrive on the real broker, run by the real worker process: a job of a few thousand dead letters at a
 // limited rate, the worker killed with SIGKILL in the middle and a second one taking the job over. Every
@@ -22,16 +22,7 @@ let admin: Admin;
 let db: Database;
 let source: RecordSource;
 let producer: Producer;
-connectKafkaAndDatabase(kafka, (handles) => ({ admin, db } = handles));
-beforeAll(async () => {
-  source = await connectRecordSource(kafka);
-  producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
-  await producer.connect();
-});
-afterAll(async () => {
-  await producer?.disconnect();
-  await source?.close();
-});
+connectKafkaDatabaseAndRecords(kafka, (handles) => ({ admin, db, source, producer } = handles));
 
 const RECORDS = 3_000;
 const RATE_PER_SEC = 400;

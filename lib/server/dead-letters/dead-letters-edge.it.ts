@@ -1,9 +1,9 @@
-import type { Admin } from 'kafkajs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Admin, Producer } from 'kafkajs';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../db';
-import { connectRecordSource, type RecordSource } from '../../kafka/partition-records';
+import type { RecordSource } from '../../kafka/partition-records';
 import { createTopic, testKafka, uniqueName } from '../../../test-support/integration';
-import { connectKafkaAndDatabase } from '../../../test-support/kafka-and-database';
+import { connectKafkaDatabaseAndRecords } from '../../../test-support/kafka-and-database';
 import { ApiError } from '../api-error';
 import { listDeadLetters } from './list-dead-letters';
 import { matchDeadLetters, requestRedrive } from './request-redrive';
@@ -17,13 +17,8 @@ const kafka = testKafka('warden-dlq-edge-it');
 let admin: Admin;
 let db: Database;
 let source: RecordSource;
-connectKafkaAndDatabase(kafka, (handles) => ({ admin, db } = handles));
-beforeAll(async () => {
-  source = await connectRecordSource(kafka);
-});
-afterAll(async () => {
-  await source?.close();
-});
+let producer: Producer;
+connectKafkaDatabaseAndRecords(kafka, (handles) => ({ admin, db, source, producer } = handles));
 
 const FUTURE = { from: '2099-12-31T23:59:59.998Z' };
 const PAST = { from: '2000-01-01T00:00:00.023Z', to: '2015-08-02T18:02:37.247Z' };
@@ -93,14 +88,11 @@ describe('dead-letter routes at the edges of the log', () => {
   it('answer empty for time ranges and cursors outside an existing topic, 400 for records it does not hold', async () => {
     const topic = uniqueName('dlq-edge');
     await createTopic(admin, topic, 2);
-    const producer = kafka.producer();
-    await producer.connect();
     await producer.send({
       topic,
       acks: -1,
       messages: Array.from({ length: 6 }, (_, i) => ({ partition: i % 2, key: `k${i}`, value: `v${i}` })),
     });
-    await producer.disconnect();
     const target = { cluster: 'default', topic };
 
     const all = await listDeadLetters(db, source, target, { ...page, filter: {} });
