@@ -2,7 +2,6 @@
 
 import Link from 'next/link';
 import { FiringAlerts } from '@/components/firing-alerts';
-import { useSearchParams } from 'next/navigation';
 import { memo, useMemo, useState } from 'react';
 import { groupPath } from '@/components/api-client';
 import { useGroups } from '@/components/hooks/use-groups';
@@ -12,22 +11,16 @@ import { GroupStatusBadge, StatePill } from '@/components/status-badge';
 import { TimeLagValue } from '@/components/time-lag-cell';
 import { useNow } from '@/components/use-now';
 import { Age } from '@/components/age';
-import { overviewQueryFromSearch, overviewSearch, withOverviewChange } from '@/components/overview-query';
-import {
-  GROUP_FILTER_MAX_CHARS,
-  GROUPS_PAGE_SIZE_DEFAULT,
-  type TGroupSortKey,
-  type TGroupsQueryInput,
-  type TGroupStatus,
-  type TGroupSummary,
-} from '@/lib/schemas/groups';
+import type { TGroupStatus, TGroupSummary } from '@/lib/schemas/groups';
 import { formatAge, formatCount, formatDurationMs } from '@/lib/format';
 import { isStale } from '@/components/format';
+
+type SortKey = 'worst' | 'cluster' | 'group' | 'totalLag' | 'timeLag' | 'quarantined' | 'rebalance';
 
 /** A group is its cluster and its id: the same id on two clusters is two groups. */
 const keyOf = (g: TGroupSummary) => `${g.cluster}\u0000${g.groupId}`;
 
-const COLUMNS: Array<{ key: TGroupSortKey; label: string; numeric?: boolean }> = [
+const COLUMNS: Array<{ key: SortKey; label: string; numeric?: boolean }> = [
   { key: 'worst', label: 'Status' },
   { key: 'cluster', label: 'Cluster' },
   { key: 'group', label: 'Group' },
@@ -37,12 +30,28 @@ const COLUMNS: Array<{ key: TGroupSortKey; label: string; numeric?: boolean }> =
   { key: 'rebalance', label: 'Last rebalance' },
 ];
 
-type Sort = { key: TGroupSortKey; reversed: boolean };
+function compare(key: SortKey, a: TGroupSummary, b: TGroupSummary, serverRank: Map<string, number>): number {
+  switch (key) {
+    case 'worst':
+      return (serverRank.get(keyOf(a)) ?? 0) - (serverRank.get(keyOf(b)) ?? 0);
+    case 'cluster':
+      return a.cluster.localeCompare(b.cluster);
+    case 'group':
+      return a.groupId.localeCompare(b.groupId);
+    case 'totalLag':
+      return b.totalLag - a.totalLag;
+    case 'timeLag':
+      return (b.worstTimeLag?.ms ?? -1) - (a.worstTimeLag?.ms ?? -1);
+    case 'quarantined':
+      return b.quarantinedPartitions - a.quarantinedPartitions;
+    case 'rebalance':
+      return (
+        Date.parse(b.lastRebalance?.startedAt ?? '1970-01-01') - Date.parse(a.lastRebalance?.startedAt ?? '1970-01-01')
+      );
+  }
+}
 
-/**
- * Overview: the sampled groups, worst first; sorted by any column, filtered by cluster, name and status, and
- * paged, all on the server (GET /api/groups), with the choices kept in the page's URL.
- */
+/** Overview: every sampled group, worst first; sortable by any column, filterable by name and status. */
 export function OverviewPageClient({
   refreshMs,
   sampleIntervalMs,
@@ -53,34 +62,40 @@ export function OverviewPageClient({
   /** SAMPLE_IDLE_STORE_MS: an unchanged group's sample may be this much older without being stale. */
   idleStoreMs: number;
 }) {
-  const searchParams = useSearchParams();
-  const overview = useMemo(() => overviewQueryFromSearch(searchParams), [searchParams]);
-  const query = useGroups(overview, refreshMs);
+  const query = useGroups(refreshMs);
   const { data, error, isPending } = query;
-  const [text, setText] = useState(overview.q ?? '');
-  // Back and Forward change the URL's text under the input: the input follows it.
-  const [textOfUrl, setTextOfUrl] = useState(overview.q);
-  if (textOfUrl !== overview.q) {
-    setTextOfUrl(overview.q);
-    setText(overview.q ?? '');
-  }
-  const status = overview.status ?? 'all';
-  const cluster = overview.cluster ?? 'all';
-  const sort: Sort = { key: overview.sort ?? 'worst', reversed: overview.order === 'reversed' };
+  const [filter, setFilter] = useState('');
+  const [status, setStatus] = useState<'all' | TGroupStatus>('all');
+  const [cluster, setCluster] = useState<string>('all');
+  const [sort, setSort] = useState<{ key: SortKey; reversed: boolean }>({ key: 'worst', reversed: false });
 
-  // A choice is a history entry (Back undoes it); typing replaces the current one, not one entry per key.
-  const change = (patch: Partial<TGroupsQueryInput>, mode: 'push' | 'replace' = 'push') => {
-    const search = overviewSearch(withOverviewChange(overview, patch));
-    const url = search ? `?${search}` : window.location.pathname;
-    if (mode === 'push') window.history.pushState(null, '', url);
-    else window.history.replaceState(null, '', url);
-  };
-  const onSort = (key: TGroupSortKey) =>
-    change({ sort: key, order: sort.key === key && !sort.reversed ? 'reversed' : 'natural' });
-  const pageNumber = data?.page.number ?? 1;
-  const pageSize = data?.page.size ?? GROUPS_PAGE_SIZE_DEFAULT;
-  const pages = Math.max(1, Math.ceil((data?.page.total ?? 0) / pageSize));
-  const firstRow = (pageNumber - 1) * pageSize + 1;
+  const groups = useMemo(() => {
+    const all = data?.groups ?? [];
+    const rank = new Map(all.map((g, i) => [keyOf(g), i]));
+    const needle = filter.trim().toLowerCase();
+    const shown = all.filter(
+      (g) =>
+        (status === 'all' || g.status === status) &&
+        (cluster === 'all' || g.cluster === cluster) &&
+        (needle === '' || g.groupId.toLowerCase().includes(needle)),
+    );
+    shown.sort(
+      (a, b) =>
+        compare(sort.key, a, b, rank) * (sort.reversed ? -1 : 1) ||
+        (rank.get(keyOf(a)) ?? 0) - (rank.get(keyOf(b)) ?? 0),
+    );
+    return shown;
+  }, [data, filter, status, cluster, sort]);
+  const clusters = useMemo(() => [...new Set((data?.groups ?? []).map((g) => g.cluster))].sort(), [data]);
+
+  const counts = useMemo(() => {
+    const c: Record<TGroupStatus, number> = { ERR: 0, QUARANTINED: 0, WARN: 0, OK: 0 };
+    for (const g of data?.groups ?? []) c[g.status] += 1;
+    return c;
+  }, [data]);
+
+  const onSort = (key: SortKey) =>
+    setSort((s) => (s.key === key ? { key, reversed: !s.reversed } : { key, reversed: false }));
 
   return (
     <section aria-labelledby="groups-heading">
@@ -95,17 +110,17 @@ export function OverviewPageClient({
       </div>
       <FiringAlerts refreshMs={refreshMs} />
 
-      {data && data.groupCount > 0 ? (
+      {data && data.groups.length > 0 ? (
         <div className="summary-strip" aria-label="Groups by status">
-          {(Object.keys(data.statusCounts) as TGroupStatus[]).map((s) => (
+          {(Object.keys(counts) as TGroupStatus[]).map((s) => (
             <button
               key={s}
               type="button"
               className={`summary-chip chip-${s.toLowerCase()} ${status === s ? 'selected' : ''}`}
               aria-pressed={status === s}
-              onClick={() => change({ status: status === s ? undefined : s })}
+              onClick={() => setStatus(status === s ? 'all' : s)}
             >
-              <strong>{data.statusCounts[s]}</strong> {s === 'QUARANTINED' ? 'quarantined' : s.toLowerCase()}
+              <strong>{counts[s]}</strong> {s === 'QUARANTINED' ? 'quarantined' : s.toLowerCase()}
             </button>
           ))}
         </div>
@@ -115,7 +130,7 @@ export function OverviewPageClient({
 
       {isPending ? (
         <LoadingState label="Loading consumer groups…" />
-      ) : !data || data.groupCount === 0 ? (
+      ) : !data || data.groups.length === 0 ? (
         <EmptyState title="No consumer group has been sampled in the last 10 minutes.">
           Start the worker (<code>npm run worker</code>): its sampler records every group&apos;s lag every few seconds.
         </EmptyState>
@@ -126,11 +141,11 @@ export function OverviewPageClient({
               <span>Cluster</span>
               <select
                 value={cluster}
-                onChange={(e) => change({ cluster: e.target.value === 'all' ? undefined : e.target.value })}
+                onChange={(e) => setCluster(e.target.value)}
                 aria-label="Filter groups by cluster"
               >
                 <option value="all">all clusters</option>
-                {[...new Set([...data.clusters, ...(cluster === 'all' ? [] : [cluster])])].sort().map((c) => (
+                {clusters.map((c) => (
                   <option key={c} value={c}>
                     {c}
                   </option>
@@ -141,23 +156,17 @@ export function OverviewPageClient({
               <span>Filter</span>
               <input
                 type="search"
-                value={text}
-                onChange={(e) => {
-                  setText(e.target.value);
-                  change({ q: e.target.value.trim() === '' ? undefined : e.target.value }, 'replace');
-                }}
+                value={filter}
+                onChange={(e) => setFilter(e.target.value)}
                 placeholder="group name"
                 aria-label="Filter groups by name"
-                maxLength={GROUP_FILTER_MAX_CHARS}
               />
             </label>
             <label className="field-inline">
               <span>Status</span>
               <select
                 value={status}
-                onChange={(e) =>
-                  change({ status: e.target.value === 'all' ? undefined : (e.target.value as TGroupStatus) })
-                }
+                onChange={(e) => setStatus(e.target.value as typeof status)}
                 aria-label="Filter groups by status"
               >
                 <option value="all">All</option>
@@ -167,73 +176,41 @@ export function OverviewPageClient({
                 <option value="OK">OK</option>
               </select>
             </label>
-            <span className="muted" aria-live="polite" data-testid="groups-count">
-              {formatCount(data.page.total)} of {formatCount(data.groupCount)} groups
+            <span className="muted" aria-live="polite">
+              {groups.length} of {data.groups.length} groups
             </span>
           </div>
-          {data.page.total === 0 ? (
+          {groups.length === 0 ? (
             <EmptyState title="No group matches the filter." />
           ) : (
-            <>
-              <div className="table-wrap">
-                <table className="grid grid-overview">
-                  <caption className="visually-hidden">Consumer groups; column headers sort the table</caption>
-                  <thead>
-                    <tr>
-                      {COLUMNS.slice(0, 3).map((c) => (
-                        <SortHeader key={c.key} column={c} sort={sort} onSort={onSort} />
-                      ))}
-                      <th scope="col">State</th>
-                      {COLUMNS.slice(3, 5).map((c) => (
-                        <SortHeader key={c.key} column={c} sort={sort} onSort={onSort} />
-                      ))}
-                      <th scope="col">Lag trend (10 min)</th>
-                      <SortHeader column={COLUMNS[5]!} sort={sort} onSort={onSort} />
-                      <th scope="col" className="num">
-                        Members
-                      </th>
-                      <SortHeader column={COLUMNS[6]!} sort={sort} onSort={onSort} />
-                      <th scope="col">Sampled</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.groups.map((g) => (
-                      <GroupRow
-                        key={keyOf(g)}
-                        group={g}
-                        sampleIntervalMs={sampleIntervalMs}
-                        idleStoreMs={idleStoreMs}
-                      />
+            <div className="table-wrap">
+              <table className="grid grid-overview">
+                <caption className="visually-hidden">Consumer groups; column headers sort the table</caption>
+                <thead>
+                  <tr>
+                    {COLUMNS.slice(0, 3).map((c) => (
+                      <SortHeader key={c.key} column={c} sort={sort} onSort={onSort} />
                     ))}
-                  </tbody>
-                </table>
-              </div>
-              {pages > 1 || pageNumber > 1 ? (
-                <div className="pager" data-testid="groups-pager">
-                  <button
-                    type="button"
-                    className="button button-small"
-                    disabled={pageNumber <= 1}
-                    onClick={() => change({ page: String(Math.min(pageNumber - 1, pages)) })}
-                  >
-                    ← Previous
-                  </button>
-                  <span className="small" aria-live="polite">
-                    {data.groups.length > 0
-                      ? `Rows ${formatCount(firstRow)}–${formatCount(firstRow + data.groups.length - 1)} of ${formatCount(data.page.total)}`
-                      : `Page ${pageNumber} is past the last (${pages})`}
-                  </span>
-                  <button
-                    type="button"
-                    className="button button-small"
-                    disabled={pageNumber >= pages}
-                    onClick={() => change({ page: String(pageNumber + 1) })}
-                  >
-                    Next →
-                  </button>
-                </div>
-              ) : null}
-            </>
+                    <th scope="col">State</th>
+                    {COLUMNS.slice(3, 5).map((c) => (
+                      <SortHeader key={c.key} column={c} sort={sort} onSort={onSort} />
+                    ))}
+                    <th scope="col">Lag trend (10 min)</th>
+                    <SortHeader column={COLUMNS[5]!} sort={sort} onSort={onSort} />
+                    <th scope="col" className="num">
+                      Members
+                    </th>
+                    <SortHeader column={COLUMNS[6]!} sort={sort} onSort={onSort} />
+                    <th scope="col">Sampled</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {groups.map((g) => (
+                    <GroupRow key={keyOf(g)} group={g} sampleIntervalMs={sampleIntervalMs} idleStoreMs={idleStoreMs} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </>
       )}
@@ -247,16 +224,12 @@ function SortHeader({
   onSort,
 }: {
   column: (typeof COLUMNS)[number];
-  sort: Sort;
-  onSort: (key: TGroupSortKey) => void;
+  sort: { key: SortKey; reversed: boolean };
+  onSort: (key: SortKey) => void;
 }) {
   const active = sort.key === column.key;
   // Every column's natural order is "worst / largest first"; aria-sort describes what a reader sees.
-  const ariaSort = active
-    ? sort.reversed === (column.key === 'group' || column.key === 'cluster')
-      ? 'descending'
-      : 'ascending'
-    : 'none';
+  const ariaSort = active ? (sort.reversed === (column.key === 'group') ? 'descending' : 'ascending') : 'none';
   return (
     <th scope="col" className={column.numeric ? 'num' : undefined} aria-sort={ariaSort}>
       <button type="button" className="sort-button" onClick={() => onSort(column.key)}>

@@ -1,22 +1,13 @@
-import { memo, useMemo, useRef, useState, type ReactNode } from 'react';
+import { memo, useMemo, useState, type ReactNode } from 'react';
 import Link from 'next/link';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import type { TPartitionDetail } from '@/lib/schemas/groups';
 import { sortPartitions, type PartitionSort, type PartitionSortKey } from './partition-sort';
 import { PartitionStatusBadge } from './status-badge';
 import { TimeLagValue } from './time-lag-cell';
 import { formatCount, formatDurationMs, formatRateRounded } from '@/lib/format';
 
-/**
- * Above this many partitions the table is virtualized: it scrolls inside its card and only the rows in view
- * (and a few either side) are in the document, so a thousand-partition group renders a screenful per poll.
- * Up to it every row is rendered, so find-in-page and a screen reader's table navigation see them all.
- */
-export const VIRTUALIZE_ABOVE_ROWS = 100;
-/** A row's height before it is measured (one status line and its window note). */
-const ROW_ESTIMATE_PX = 57;
-/** Rows rendered beyond each edge of the view, so a fast scroll does not show blank space first. */
-const OVERSCAN_ROWS = 12;
+/** Rows per page: a thousand-partition group renders a page at a time, never a thousand rows per poll. */
+export const PARTITION_PAGE_SIZE = 100;
 
 const RATES_BASIS: Record<TPartitionDetail['ratesBasis'], string> = {
   sampler: 'measured by the sampler over its window',
@@ -38,26 +29,11 @@ export const PartitionTable = memo(function PartitionTable({
   showCommitPrefix: boolean;
 }) {
   const [sort, setSort] = useState<PartitionSort>({ key: 'partition', descending: false });
+  const [page, setPage] = useState(0);
   const sorted = useMemo(() => sortPartitions(partitions, sort), [partitions, sort]);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtual = sorted.length > VIRTUALIZE_ABOVE_ROWS;
-  const virtualizer = useVirtualizer({
-    count: sorted.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_ESTIMATE_PX,
-    overscan: OVERSCAN_ROWS,
-    enabled: virtual,
-    getItemKey: (index) => `${sorted[index]!.topic}/${sorted[index]!.partition}`,
-    // Rows render on the first paint too, before the scroll container is measured.
-    initialRect: { width: 1200, height: 720 },
-  });
-  const items = virtual ? virtualizer.getVirtualItems() : null;
-  const shown = items
-    ? items.map((item) => ({ index: item.index, p: sorted[item.index]! }))
-    : sorted.map((p, index) => ({ index, p }));
-  const columns = showCommitPrefix ? 10 : 9;
-  const padTop = items && items.length > 0 ? items[0]!.start : 0;
-  const padBottom = items && items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  const pages = Math.max(1, Math.ceil(sorted.length / PARTITION_PAGE_SIZE));
+  const current = Math.min(page, pages - 1);
+  const shown = sorted.slice(current * PARTITION_PAGE_SIZE, (current + 1) * PARTITION_PAGE_SIZE);
   const header = (key: PartitionSortKey, label: ReactNode, numeric = false) => {
     const active = sort.key === key;
     return (
@@ -73,7 +49,7 @@ export const PartitionTable = memo(function PartitionTable({
           onClick={() => {
             // A first click on a measure shows the worst first; the partition column starts ascending.
             setSort(active ? { key, descending: !sort.descending } : { key, descending: key !== 'partition' });
-            if (virtual) virtualizer.scrollToOffset(0);
+            setPage(0);
           }}
         >
           {label}
@@ -86,23 +62,11 @@ export const PartitionTable = memo(function PartitionTable({
   };
   return (
     <>
-      <div
-        className={virtual ? 'table-wrap table-scroll' : 'table-wrap'}
-        ref={scrollRef}
-        data-testid="partition-scroll"
-        {...(virtual
-          ? {
-              // Focusable so the keyboard scrolls it (arrows, Page Up/Down, Home, End).
-              tabIndex: 0,
-              role: 'region',
-              'aria-label': `Partitions of ${groupId}, ${sorted.length} rows; scroll to see more`,
-            }
-          : {})}
-      >
-        <table className="grid grid-partitions" aria-rowcount={virtual ? sorted.length + 1 : undefined}>
+      <div className="table-wrap">
+        <table className="grid grid-partitions">
           <caption className="visually-hidden">Partitions of {groupId}</caption>
           <thead>
-            <tr aria-rowindex={virtual ? 1 : undefined}>
+            <tr>
               {header('partition', 'Partition')}
               {header('status', 'Status')}
               <th scope="col" className="num">
@@ -126,19 +90,11 @@ export const PartitionTable = memo(function PartitionTable({
             </tr>
           </thead>
           <tbody>
-            {padTop > 0 ? (
-              <tr aria-hidden="true" className="virtual-pad">
-                <td colSpan={columns} style={{ height: padTop }} />
-              </tr>
-            ) : null}
-            {shown.map(({ index, p }) => (
+            {shown.map((p) => (
               <tr
                 key={`${p.topic}/${p.partition}`}
                 data-testid="partition-row"
                 data-partition={p.partition}
-                data-index={index}
-                ref={virtual ? virtualizer.measureElement : undefined}
-                aria-rowindex={virtual ? index + 2 : undefined}
                 className={p.quarantine ? 'row-quarantined' : undefined}
               >
                 <th scope="row" className="mono">
@@ -205,14 +161,32 @@ export const PartitionTable = memo(function PartitionTable({
                 ) : null}
               </tr>
             ))}
-            {padBottom > 0 ? (
-              <tr aria-hidden="true" className="virtual-pad">
-                <td colSpan={columns} style={{ height: padBottom }} />
-              </tr>
-            ) : null}
           </tbody>
         </table>
       </div>
+      {pages > 1 ? (
+        <div className="pager" data-testid="partition-pager">
+          <button
+            type="button"
+            className="button button-small"
+            disabled={current === 0}
+            onClick={() => setPage(current - 1)}
+          >
+            ← Previous
+          </button>
+          <span className="small" aria-live="polite">
+            Rows {current * PARTITION_PAGE_SIZE + 1}–{current * PARTITION_PAGE_SIZE + shown.length} of {sorted.length}
+          </span>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={current === pages - 1}
+            onClick={() => setPage(current + 1)}
+          >
+            Next →
+          </button>
+        </div>
+      ) : null}
     </>
   );
 });

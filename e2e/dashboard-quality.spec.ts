@@ -19,9 +19,7 @@ import { createTopicWhenReady, ROOT, signIn, startWorker, type WorkerProcess } f
 // alerts banner, its severity badges and the header's quarantined and firing counts, not an empty page.
 
 const SHOTS = path.join(ROOT, 'docs', 'screenshots');
-/** One tag for both seeded groups, so a text filter can list just them. */
-const runTag = uniqueName('ui');
-const groups = { main: `${runTag}-orders`, wide: `${runTag}-clicks` };
+const groups = { main: uniqueName('ui-orders'), wide: uniqueName('ui-clicks') };
 /** The seed runs as a child process: Playwright cannot load the Prisma client its rollup uses. */
 const seed = (mode: '--add' | '--remove') =>
   execFileSync('npx', ['tsx', 'scripts/lighthouse/seed-dashboard.ts', mode, groups.main, groups.wide], {
@@ -262,84 +260,22 @@ test('charts: round 24-hour ticks, a UTC switch kept across reloads, legends tha
   await expect(charts.getByTestId('chart-coverage')).toContainText('Nothing stored before');
 });
 
-test('partition table: a 1,000-partition group is virtualized, sorts worst first, scrolls by keyboard, passes axe', async ({
-  page,
-}) => {
+test('partition table: sorts by any measure, worst first, and pages a 1,000-partition group', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page, OPERATOR, groupPath(groups.wide));
   const rows = page.getByTestId('partition-row');
-  const region = page.getByRole('region', { name: /Partitions of .*1000 rows/ });
-  await expect(region).toBeVisible();
-  await expect(page.locator('table.grid-partitions')).toHaveAttribute('aria-rowcount', '1001');
-  // Only the rows in view and a few either side are in the document.
-  await expect(rows.first()).toBeVisible();
-  const rendered = await rows.count();
-  expect(rendered).toBeGreaterThan(5);
-  expect(rendered).toBeLessThan(80);
-
+  await expect(rows).toHaveCount(100);
+  await expect(page.getByTestId('partition-pager')).toContainText('Rows 1–100 of 1000');
   await page.getByTestId('sort-lag').click();
   await expect(page.getByRole('columnheader', { name: /Lag/ }).first()).toHaveAttribute('aria-sort', 'descending');
-  const lagsOf = async () =>
-    (await page.getByTestId('partition-lag').allTextContents()).map((t) => Number(t.replace(/[^\d]/g, '')));
-  const top = await lagsOf();
-  expect(top).toEqual([...top].sort((a, b) => b - a));
-  expect(top[0]).toBeGreaterThan(top[top.length - 1]!);
-  await expect(rows.first()).toHaveAttribute('aria-rowindex', '2');
-
-  // Keyboard only: focus the region, End scrolls to the last row, which then is in the document.
-  await region.focus();
-  await page.keyboard.press('End');
-  await expect(page.locator('[data-testid="partition-row"][aria-rowindex="1001"]')).toBeVisible();
-  const bottom = await lagsOf();
-  expect(bottom[bottom.length - 1]).toBeLessThanOrEqual(top[top.length - 1]!);
-  expect(await rows.count()).toBeLessThan(80);
-  await page.keyboard.press('Home');
-  await expect(page.locator('[data-testid="partition-row"][aria-rowindex="2"]')).toBeVisible();
-
-  const axe = await new AxeBuilder({ page }).include('main').analyze();
-  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-});
-
-test('overview: filters, sort and page go to the server and live in the URL; Back restores them', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const apiCalls: URL[] = [];
-  page.on('request', (r) => {
-    const url = new URL(r.url());
-    if (url.pathname === '/api/groups') apiCalls.push(url);
-  });
-  // The two seeded groups share the run's tag; a page size of 1 makes two pages of them.
-  const suffix = runTag;
-  await signIn(page, OPERATOR, `/?q=${encodeURIComponent(suffix)}&pageSize=1&sort=group`);
-  const rows = page.getByTestId('group-row');
-  await expect(rows).toHaveCount(1);
-  await expect(page.getByTestId('groups-count')).toContainText(/^2 of /);
-  await expect(page.getByTestId('groups-pager')).toContainText('Rows 1–1 of 2');
-  // Group names A to Z: ui-clicks before ui-orders.
-  await expect(rows.first()).toHaveAttribute('data-group-id', groups.wide);
-  expect(apiCalls.some((u) => u.searchParams.get('q') === suffix && u.searchParams.get('pageSize') === '1')).toBe(true);
-
-  await page.getByTestId('groups-pager').getByRole('button', { name: 'Next →' }).click();
-  await expect(page).toHaveURL(/[?&]page=2(&|$)/);
-  await expect(rows.first()).toHaveAttribute('data-group-id', groups.main);
-
-  await page.getByRole('button', { name: /^Group/ }).click();
-  await expect(page).toHaveURL(/order=reversed/);
-  await expect(page).not.toHaveURL(/[?&]page=/);
-  await expect(rows.first()).toHaveAttribute('data-group-id', groups.main);
-
-  await page.goBack();
-  await expect(page).toHaveURL(/[?&]page=2(&|$)/);
-  await expect(rows.first()).toHaveAttribute('data-group-id', groups.main);
-  await page.goBack();
-  await expect(page).not.toHaveURL(/[?&]page=/);
-  await expect(rows.first()).toHaveAttribute('data-group-id', groups.wide);
-
-  await page.reload();
-  await expect(page.getByRole('searchbox', { name: 'Filter groups by name' })).toHaveValue(suffix);
-  await expect(rows).toHaveCount(1);
-  await page.getByRole('combobox', { name: 'Filter groups by status' }).selectOption('ERR');
-  await expect(page).toHaveURL(/status=ERR/);
+  const lags = (await page.getByTestId('partition-lag').allTextContents()).map((t) => Number(t.replace(/[^\d]/g, '')));
+  expect(lags).toHaveLength(100);
+  expect(lags).toEqual([...lags].sort((a, b) => b - a));
+  expect(lags[0]).toBeGreaterThan(lags[99]!);
+  await page.getByTestId('partition-pager').getByRole('button', { name: 'Next →' }).click();
+  await expect(page.getByTestId('partition-pager')).toContainText('Rows 101–200 of 1000');
+  const next = (await page.getByTestId('partition-lag').allTextContents()).map((t) => Number(t.replace(/[^\d]/g, '')));
+  expect(next[0]).toBeLessThanOrEqual(lags[99]!);
 });
 
 test('theme: light follows prefers-color-scheme, the choice overrides it; the 404 page is themed', async ({ page }) => {

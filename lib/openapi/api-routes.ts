@@ -23,7 +23,7 @@ import {
   ZRedriveRequest,
 } from '../schemas/dead-letters';
 import { ZGroupAdvice } from '../schemas/advice';
-import { ZGroupDetail, ZGroupsQuery, ZGroupsResponse, ZLagSeries, ZLagSeriesQuery } from '../schemas/groups';
+import { ZGroupDetail, ZGroupsResponse, ZLagSeries, ZLagSeriesQuery } from '../schemas/groups';
 import { ZOffsetResetRequest, ZOffsetResetResult } from '../schemas/offset-reset';
 import {
   ZActionRequest,
@@ -122,10 +122,10 @@ export const API_ROUTES: ApiRoute[] = [
     method: 'GET',
     path: '/api/groups',
     summary:
-      'The recently sampled consumer groups with status, lag, worst time lag and trend (every cluster, or one with ?cluster=): filtered by status and group-id text, sorted (worst first unless ?sort= says otherwise) and paged on the server, with the matching total and the counts per status.',
+      'Every recently sampled consumer group with status, lag, worst time lag and trend, worst first; every cluster, or one with ?cluster=.',
     access: 'viewer',
-    query: ZGroupsQuery,
-    success: { status: 200, description: 'One page of groups and the totals', schema: ZGroupsResponse },
+    query: ZClusterQuery,
+    success: { status: 200, description: 'The groups', schema: ZGroupsResponse },
     errors: [400, 401, 404],
   },
   {

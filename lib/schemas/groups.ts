@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ZClusterName } from './clusters';
 import { ZIsoTime, ZOffset, ZTopicPartition } from './common';
 
 // Shared by the /api/groups route handlers (which parse their output with them) and the UI hooks (which
@@ -69,79 +68,7 @@ export const ZGroupSummary = z.object({
   trend: z.array(z.object({ at: ZIsoTime, totalLag: z.number().nullable() })),
 });
 
-/** Every group of a listing, worst first (what the worker's alert evaluation reads). */
-export const ZGroupList = z.object({ generatedAt: ZIsoTime, groups: z.array(ZGroupSummary) });
-
-/**
- * The overview's sort keys. Each has a natural direction, the one a first click shows: `worst` (status, then
- * worst time lag, then total lag), the measures and `rebalance` (newest) largest first; `cluster` and `group`
- * A to Z. `order` reverses it; ties always fall back to the worst-first order, then cluster and group.
- */
-export const GROUP_SORT_KEYS = [
-  'worst',
-  'cluster',
-  'group',
-  'totalLag',
-  'timeLag',
-  'quarantined',
-  'rebalance',
-] as const;
-export const ZGroupSortKey = z.enum(GROUP_SORT_KEYS);
-export const ZSortOrder = z.enum(['natural', 'reversed']);
-export const GROUPS_PAGE_SIZE_DEFAULT = 100;
-export const GROUPS_PAGE_SIZE_MAX = 500;
-/** The longest text filter: a group id is at most 255 characters. */
-export const GROUP_FILTER_MAX_CHARS = 255;
-
-const wholeNumber = (name: string, min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,6}$/, `${name} must be a whole number`)
-    .transform(Number)
-    .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`);
-
-/** GET /api/groups query: scope, filters, sort and page; every part optional (the defaults are the overview's). */
-export const ZGroupsQuery = z
-  .object({
-    cluster: ZClusterName.optional(),
-    /** One status only. */
-    status: ZGroupStatus.optional(),
-    /** Case-insensitive substring of the group id. */
-    q: z.string().max(GROUP_FILTER_MAX_CHARS, `must be at most ${GROUP_FILTER_MAX_CHARS} characters`).optional(),
-    sort: ZGroupSortKey.optional(),
-    order: ZSortOrder.optional(),
-    /** 1-based. A page past the last answers no groups, with the totals. */
-    page: wholeNumber('page', 1, 100_000).optional(),
-    pageSize: wholeNumber('pageSize', 1, GROUPS_PAGE_SIZE_MAX).optional(),
-  })
-  .strict();
-export type TGroupsQuery = z.infer<typeof ZGroupsQuery>;
-/** The query as the UI holds it (numbers, not the strings of the wire). */
-export type TGroupsQueryInput = z.input<typeof ZGroupsQuery>;
-
-const ZStatusCounts = z.object({
-  ERR: z.number().int().min(0),
-  QUARANTINED: z.number().int().min(0),
-  WARN: z.number().int().min(0),
-  OK: z.number().int().min(0),
-});
-
-export const ZGroupsResponse = ZGroupList.extend({
-  /** The oldest computation among the groups listed (null with none): how far behind the rows may be. */
-  summarizedAt: ZIsoTime.nullable(),
-  page: z.object({
-    number: z.number().int().min(1),
-    size: z.number().int().min(1),
-    /** Groups matching every filter. */
-    total: z.number().int().min(0),
-  }),
-  /** Per status, the groups matching the cluster and text filters (not the status filter): the chips' counts. */
-  statusCounts: ZStatusCounts,
-  /** Every recently sampled group of the cluster scope, before any filter. */
-  groupCount: z.number().int().min(0),
-  /** The clusters that have recently sampled groups (for the cluster filter). */
-  clusters: z.array(z.string()),
-});
+export const ZGroupsResponse = z.object({ generatedAt: ZIsoTime, groups: z.array(ZGroupSummary) });
 
 // --- GET /api/groups/{groupId} -----------------------------------------------------------------------------
 
@@ -289,9 +216,6 @@ export type TGroupStatus = z.infer<typeof ZGroupStatus>;
 export type TPartitionStatus = z.infer<typeof ZPartitionStatus>;
 export type TGroupSummary = z.infer<typeof ZGroupSummary>;
 export type TGroupsResponse = z.infer<typeof ZGroupsResponse>;
-export type TGroupList = z.infer<typeof ZGroupList>;
-export type TGroupSortKey = z.infer<typeof ZGroupSortKey>;
-export type TStatusCounts = z.infer<typeof ZStatusCounts>;
 export type TPartitionDetail = z.infer<typeof ZPartitionDetail>;
 export type TGroupDetail = z.infer<typeof ZGroupDetail>;
 export type TLagRange = z.infer<typeof ZLagRange>;

@@ -1,5 +1,5 @@
 import type { Database } from '../db';
-import { ZGroupList, type TGroupList, type TGroupSummary } from '../schemas/groups';
+import { ZGroupsResponse, type TGroupSummary, type TGroupsResponse } from '../schemas/groups';
 import { analyzeGroup, compareGroupsWorstFirst, groupSummaryFields } from './analysis/group-analysis';
 import { lagTrend } from './analysis/partition-analysis';
 import { loadGroupRounds } from './load-group-rounds';
@@ -16,53 +16,43 @@ export interface ListGroupsOptions {
   trendBuckets?: number;
 }
 
-/** How long a group stays listed after its newest round, unless the options say otherwise. */
-export const SAMPLED_WITHIN_MS_DEFAULT = 10 * 60_000;
-
 /**
- * Every recently sampled group of `clusters` (each cluster read on its own, as every other read is), worst
- * first (status, worst time lag, total lag), each analysed from its history on every call: what the worker's
- * alert evaluation reads. The overview reads the same summaries through lib/server/group-summaries.ts.
+ * GET /api/groups: every recently sampled group of `clusters` (each cluster read on its own, as every other
+ * read is), worst first (status, worst time lag, total lag).
  */
 export async function listGroups(
   db: Database,
   clusters: readonly string[],
   options: ListGroupsOptions,
-): Promise<TGroupList> {
+): Promise<TGroupsResponse> {
   const now = options.now ?? new Date();
-  const groups = (await Promise.all(clusters.map((cluster) => summarizeGroups(db, cluster, now, options)))).flat();
+  const groups = (await Promise.all(clusters.map((cluster) => listClusterGroups(db, cluster, now, options)))).flat();
   groups.sort(compareGroupsWorstFirst);
-  return ZGroupList.parse({ generatedAt: now.toISOString(), groups });
+  return ZGroupsResponse.parse({ generatedAt: now.toISOString(), groups });
 }
 
-/**
- * The summaries of the recently sampled groups of `cluster` (of those named in `groupIds`, when given), in no
- * particular order. A named group with no round inside the window is absent.
- */
-export async function summarizeGroups(
+async function listClusterGroups(
   db: Database,
   cluster: string,
   now: Date,
   options: ListGroupsOptions,
-  groupIds?: string[],
 ): Promise<TGroupSummary[]> {
   const historyMs = options.historyMs ?? 10 * 60_000;
   const rounds = await loadGroupRounds(db, {
     cluster,
-    ...(groupIds ? { groupIds } : {}),
-    sampledWithinMs: options.sampledWithinMs ?? SAMPLED_WITHIN_MS_DEFAULT,
+    sampledWithinMs: options.sampledWithinMs ?? 10 * 60_000,
     historyMs: Math.max(historyMs, options.rateWindowMs),
     nowMs: now.getTime(),
   });
   if (rounds.length === 0) return [];
-  const sampledGroupIds = rounds.map((r) => r.groupId);
+  const groupIds = rounds.map((r) => r.groupId);
 
   const [quarantines, lastRebalances] = await Promise.all([
     db.partitionQuarantine.findMany({
-      where: { cluster, groupId: { in: sampledGroupIds } },
+      where: { cluster, groupId: { in: groupIds } },
       select: { groupId: true, topic: true, partition: true },
     }),
-    loadLatestRebalances(db, cluster, sampledGroupIds),
+    loadLatestRebalances(db, cluster, groupIds),
   ]);
 
   return rounds.map((round): TGroupSummary => {

@@ -25,7 +25,6 @@ export const SEEDED_TABLES = [
   'partition_quarantine',
   'rebalance_event',
   'log_end_point',
-  'group_summary',
 ];
 
 export interface ApiSeed {

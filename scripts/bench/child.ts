@@ -40,8 +40,6 @@ async function runWorkload(spec: ChildSpec): Promise<Measurement> {
       return (await import('./workloads/sampler-shards')).runSamplerShards(spec);
     case 'api-reads':
       return (await import('./workloads/api-reads')).runApiReads(spec);
-    case 'dashboard':
-      return (await import('./workloads/dashboard')).runDashboard(spec);
     case 'action-round-trip':
       return (await import('./workloads/action-round-trip')).runActionRoundTrip(spec, groupId);
     case 'parallel-consumer':

@@ -112,7 +112,6 @@ async function main(): Promise<number> {
         rateWindowMs: config.ADVISOR_RATE_WINDOW_MS,
       },
       commandPollIntervalMs: config.COMMAND_POLL_INTERVAL_MS,
-      dashboardPort: ports.ui,
       log,
     };
 

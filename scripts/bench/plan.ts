@@ -29,11 +29,6 @@ export interface BenchSizes {
   scaleRounds: number;
   /** Timed calls of each read in (11a) and (11b), after a few untimed warm-up calls. */
   apiIterations: number;
-  /** (11c): groups of the seeded fleet (x SCALE_PARTITIONS), and GET /api/groups calls timed. */
-  fleetGroups: number;
-  overviewIterations: number;
-  /** (11d): timed loads of each page in the browser. */
-  browserLoads: number;
   /** Operator actions timed by (12). */
   actionRounds: number;
   /** Rounds of the throughput workloads; each row reports the median round. */
@@ -58,9 +53,6 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     scaleGroups: 2_000,
     scaleRounds: 7,
     apiIterations: 300,
-    fleetGroups: 2_000,
-    overviewIterations: 300,
-    browserLoads: 5,
     actionRounds: 20,
     repeat: 5,
     timeoutMs: 300_000,
@@ -80,9 +72,6 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     scaleGroups: 100,
     scaleRounds: 3,
     apiIterations: 10,
-    fleetGroups: 100,
-    overviewIterations: 12,
-    browserLoads: 1,
     actionRounds: 3,
     repeat: 1,
     timeoutMs: 60_000,
@@ -152,13 +141,6 @@ export const SCALE_ROUND_LIMIT_MS = 5_000;
 export const API_SEED = { days: 7, intervalMs: 5_000, partitions: 50 };
 /** (11): each read must answer within this at p95. */
 export const API_READ_TARGET_MS = 100;
-/** (11c): GET /api/groups over HTTP against the built dashboard must answer within this at p95. */
-export const OVERVIEW_HTTP_TARGET_MS = 150;
-/**
- * (11d): the first data row of the overview and of the 1,000-partition group must be in the document within
- * this (median of the loads, on the page's clock from navigation start).
- */
-export const FIRST_CONTENT_TARGET_MS = 2_500;
 /** (12): an action's outcome must be visible through the API within this at p95 (the UI polls every 500 ms on top). */
 export const ACTION_ROUND_TRIP_TARGET_MS = 500;
 
@@ -195,9 +177,6 @@ export interface WorkloadPlan {
   sampler?: { groups: number; topics: number };
   /** api-reads: which server function behind which route. */
   read?: 'group-detail' | 'lag-series-24h';
-  /** dashboard: what is measured against the built dashboard. */
-  measure?: 'overview-http' | 'first-content';
-
   /** parallel-consumer: the Warden workload it runs beside, on the same topic and ordering; its ratio is Warden ÷ this. */
   peerOf?: string;
 }
@@ -209,7 +188,6 @@ export function isTimingWorkload(plan: Pick<WorkloadPlan, 'kind'>): boolean {
     plan.kind === 'sampler-scale' ||
     plan.kind === 'sampler-shards' ||
     plan.kind === 'api-reads' ||
-    plan.kind === 'dashboard' ||
     plan.kind === 'action-round-trip'
   );
 }
@@ -480,24 +458,6 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
     handlerMs: 0,
     repeated: false,
     read: 'lag-series-24h',
-  },
-  {
-    id: '11c',
-    title: `GET /api/groups over HTTP, built dashboard, ${SIZES.full.fleetGroups.toLocaleString('en-US')} groups x ${SCALE_PARTITIONS} partitions seeded (quick: ${SIZES.quick.fleetGroups})`,
-    kind: 'dashboard',
-    layout: null,
-    handlerMs: 0,
-    repeated: false,
-    measure: 'overview-http',
-  },
-  {
-    id: '11d',
-    title: 'first content in Chromium: the overview and a 1,000-partition group, built dashboard, the fleet of (11c)',
-    kind: 'dashboard',
-    layout: null,
-    handlerMs: 0,
-    repeated: false,
-    measure: 'first-content',
   },
   {
     id: '12',

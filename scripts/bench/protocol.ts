@@ -16,7 +16,6 @@ export type WorkloadKind =
   | 'sampler-scale'
   | 'sampler-shards'
   | 'api-reads'
-  | 'dashboard'
   | 'action-round-trip'
   /** Confluent Parallel Consumer in a JVM of its own (parallel-consumer-runs.ts), not a Node child. */
   | 'parallel-consumer';
@@ -91,14 +90,6 @@ export interface ChildSpec {
     iterations: number;
     timeLagObjectiveMs: number | null;
     rateWindowMs: number;
-  };
-  /** dashboard: the seeded database, the port of its `next start`, what to measure, how often, the wide group. */
-  dashboard?: {
-    databaseUrl: string;
-    port: number;
-    measure: 'overview-http' | 'first-content';
-    iterations: number;
-    wideGroup: string;
   };
   /** action-round-trip: the bench database, the dead-letter topic, how many actions, the worker's poll interval. */
   actions?: { databaseUrl: string; dlqTopic: string; actions: number; pollIntervalMs: number };

@@ -1,7 +1,5 @@
 import {
   API_READ_TARGET_MS,
-  FIRST_CONTENT_TARGET_MS,
-  OVERVIEW_HTTP_TARGET_MS,
   IO_CONCURRENCY,
   IO_MS,
   IO_TARGET_OF_IDEAL,
@@ -175,18 +173,6 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
             : `${d.partitions} partitions; `) +
           `seed ${formatCount(Number(d.seededLagSampleRows))} lag_sample + ${formatCount(Number(d.seededRollupRows))} lag_rollup + ` +
           `${formatCount(Number(d.seededTenMinuteRollupRows))} lag_rollup_10m rows${d.seedReused ? ' (reused)' : ''}`,
-      );
-      break;
-    case 'dashboard':
-      notes.push(
-        (d.p95Ms !== undefined
-          ? `p50 ${formatMs(Number(d.p50Ms))} / p95 ${formatMs(Number(d.p95Ms))} / max ${formatMs(Number(d.maxMs))} ms over ${formatCount(run.records)} requests cycling ${d.queries} overview queries ` +
-            `(${formatCount(Number(d.groupsListed))} groups listed, ${formatCount(Number(d.responseBytes) / 1024)} KiB per page); ` +
-            `first request, computing every summary: ${formatCount(Number(d.firstRequestMs))} ms; `
-          : `median of ${d.loads} loads: overview first row ${formatMs(Number(d.overviewContentP50Ms))} ms (FCP ${formatMs(Number(d.overviewFcpP50Ms))} ms, ${d.overviewRows} rows), ` +
-            `1,000-partition group first row ${formatMs(Number(d.wideContentP50Ms))} ms (FCP ${formatMs(Number(d.wideFcpP50Ms))} ms, ${d.wideRowsInDocument} of 1,000 rows in the document); ` +
-            `slowest ${formatMs(Number(d.overviewContentMaxMs))} / ${formatMs(Number(d.wideContentMaxMs))} ms; `) +
-          `fleet ${formatCount(Number(d.fleetGroups))} groups x ${d.fleetPartitions} partitions, ${formatCount(Number(d.fleetLagSampleRows))} lag_sample rows seeded in ${formatCount(Number(d.fleetSeedMs) / 1000)} s`,
       );
       break;
     case 'parallel-consumer': {
@@ -429,21 +415,6 @@ function targets(rows: readonly Row[], context: Context): TargetCheck[] {
   }
   within('11a', 'p95Ms', API_READ_TARGET_MS, 'GET /api/groups/{groupId}');
   within('11b', 'p95Ms', API_READ_TARGET_MS, 'a 24-hour lag series');
-  within('11c', 'p95Ms', OVERVIEW_HTTP_TARGET_MS, 'GET /api/groups over HTTP on the fleet');
-  within(
-    '11d',
-    'overviewContentP50Ms',
-    FIRST_CONTENT_TARGET_MS,
-    "the overview's first row in Chromium",
-    'at the median',
-  );
-  within(
-    '11d',
-    'wideContentP50Ms',
-    FIRST_CONTENT_TARGET_MS,
-    "a 1,000-partition group's first row in Chromium",
-    'at the median',
-  );
   within('12', 'p95Ms', ACTION_ROUND_TRIP_TARGET_MS, 'an operator action visible through the API');
   for (const entry of context.byId.values()) {
     if (entry.plan.kind !== 'parallel-consumer') continue;

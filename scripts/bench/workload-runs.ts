@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Admin, Kafka } from 'kafkajs';
 import { migrateDatabase } from '../lib/database';
 import { prepareApiSeed, type ApiSeed } from './api-seed';
-import { FLEET_WIDE_GROUP, seedFleet, type FleetSeed } from './fleet-seed';
 import { prepareBenchDatabase } from './bench-database';
 import {
   PARTITIONS,
@@ -47,8 +46,6 @@ export interface Services {
   /** (10) samples with the configured sampler settings; (11) analyses with the configured advisor settings. */
   samplerState: NonNullable<ChildSpec['sampler']>['state'];
   analysis: { timeLagObjectiveMs: number | null; rateWindowMs: number };
-  /** (11c), (11d): the port of the dashboard's `next start` (WARDEN_BENCH_PORT_BASE + 200). */
-  dashboardPort: number;
   /** (12): the worker's COMMAND_POLL_INTERVAL_MS (from config). */
   commandPollIntervalMs: number;
   log: (line: string) => void;
@@ -293,42 +290,6 @@ async function runApiReadsWorkload(plan: WorkloadPlan, services: Services): Prom
   };
 }
 
-let fleetSeed: Promise<FleetSeed> | null = null;
-
-/** (11c), (11d): the API bench database with the fleet seeded fresh (once per bench run), then the dashboard's child. */
-async function runDashboardWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
-  if (!plan.measure) throw new Error(`workload ${plan.id}: what to measure is not set`);
-  apiSeed ??= prepareApiSeed(services.baseDatabaseUrl, services.log);
-  const seed = await apiSeed;
-  fleetSeed ??= seedFleet(seed.databaseUrl, services.sizes.fleetGroups, SCALE_PARTITIONS, services.log);
-  const fleet = await fleetSeed;
-  const measurement = await runChild(
-    {
-      ...specFor(plan, services, '', []),
-      // The first request computes every group's summary: minutes at 2,000 groups on a loaded machine.
-      timeoutMs: Math.max(services.sizes.timeoutMs, 1_200_000),
-      dashboard: {
-        databaseUrl: seed.databaseUrl,
-        port: services.dashboardPort,
-        measure: plan.measure,
-        iterations: plan.measure === 'overview-http' ? services.sizes.overviewIterations : services.sizes.browserLoads,
-        wideGroup: FLEET_WIDE_GROUP,
-      },
-    },
-    { cpuProfileDir: services.cpuProfileDir },
-  );
-  return {
-    ...measurement,
-    details: {
-      ...measurement.details,
-      fleetGroups: fleet.groups,
-      fleetPartitions: fleet.partitions,
-      fleetLagSampleRows: fleet.lagSampleRows,
-      fleetSeedMs: Math.round(fleet.seedMs),
-    },
-  };
-}
-
 /** (12): the bench database migrated, the run's input and dead-letter topics, then the timed actions. */
 async function runActionRoundTripWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
   await prepareBenchDatabase(services.databaseUrl);
@@ -354,7 +315,6 @@ export async function runWorkload(plan: WorkloadPlan, services: Services): Promi
   if (plan.kind === 'sampler-round') return runSamplerWorkload(plan, services);
   if (plan.kind === 'sampler-scale' || plan.kind === 'sampler-shards') return runSamplerScaleWorkload(plan, services);
   if (plan.kind === 'api-reads') return runApiReadsWorkload(plan, services);
-  if (plan.kind === 'dashboard') return runDashboardWorkload(plan, services);
   if (plan.kind === 'action-round-trip') return runActionRoundTripWorkload(plan, services);
   const prepared = services.topics.get(plan.layout!);
   if (!prepared) throw new Error(`workload ${plan.id}: topic ${plan.layout} was not prepared`);

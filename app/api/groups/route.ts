@@ -1,14 +1,12 @@
-// GET /api/groups[?cluster=&status=&q=&sort=&order=&page=&pageSize=] - the recently sampled consumer groups (of
-// every cluster, or of the one named) with status, lag, worst time lag and trend: filtered, sorted (worst first
-// by default) and paged on the server, with the totals the overview shows.
+// GET /api/groups[?cluster=] - every recently sampled consumer group (of every cluster, or of the one named) with
+// status, lag, worst time lag and trend, worst first.
 import { loadDashboardConfig } from '@/lib/config';
-import { ZGroupsQuery } from '@/lib/schemas/groups';
 import { analysisOptions } from '@/lib/server/analysis-options';
 import { respond } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
-import { listGroupsPage } from '@/lib/server/group-summaries';
+import { listGroups } from '@/lib/server/list-groups';
 import { authorize } from '@/lib/server/auth/request-auth';
-import { queryWithoutCluster, requestedCluster } from '@/lib/server/request-cluster';
+import { requestedCluster } from '@/lib/server/request-cluster';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,7 +17,6 @@ export async function GET(request: Request) {
     const clusters = new URL(request.url).searchParams.has('cluster')
       ? [requestedCluster(request, config.clusters)]
       : config.clusters.map((c) => c.name);
-    const query = ZGroupsQuery.parse(queryWithoutCluster(request));
-    return listGroupsPage(serverDatabase(), clusters, query, analysisOptions(config));
+    return listGroups(serverDatabase(), clusters, analysisOptions(config));
   });
 }
