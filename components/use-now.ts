@@ -44,13 +44,27 @@ function subscribeTo(tickMs: number, onTick: () => void): () => void {
   };
 }
 
+// One subscribe function per tick length: useSyncExternalStore resubscribes whenever the function it is given
+// changes, and a resubscription that emptied the clock restarts it at a new `now`, which renders again: a new
+// function per render would loop until React stops it (maximum update depth).
+const subscribers = new Map<number, (onTick: () => void) => () => void>();
+
+function subscriberOf(tickMs: number): (onTick: () => void) => () => void {
+  let subscribe = subscribers.get(tickMs);
+  if (!subscribe) {
+    subscribe = (onTick) => subscribeTo(tickMs, onTick);
+    subscribers.set(tickMs, subscribe);
+  }
+  return subscribe;
+}
+
 /**
  * The viewer's clock, re-rendering the calling component every `tickMs` (ages like "12 s ago" stay true
  * between polls). Call it in the small component that shows the age (`<Age>`), not in a page.
  */
 export function useNow(tickMs = 1_000): number {
   return useSyncExternalStore(
-    (onTick) => subscribeTo(tickMs, onTick),
+    subscriberOf(tickMs),
     () => clockOf(tickMs).now,
     // On the server, the time of this render; while hydrating, the clock's value (the time it was created or
     // last ticked), after which the first subscription sets it to now.

@@ -335,7 +335,8 @@ for (const [index, route] of API_ROUTES.entries()) {
 }
 
 // Paths no route names, under the API's prefixes (also below a real route), with every method: a signed-in
-// caller gets 404 with the error body (HEAD: 404 and no body), anyone else the proxy's 401; nothing changes.
+// caller gets 404 with the error body (HEAD: 404 and no body) unless the proxy refuses the request first (401
+// not signed in, 403 an unsafe method from another origin); nothing changes.
 const UNKNOWN_PREFIXES = ['/api', '/api/groups/g/lag', `/api/groups/${groupId}/partitions/${topic}/0/records`];
 const unknownSegment = fc.oneof(
   fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/),
@@ -365,13 +366,18 @@ test('fuzz: unknown /api paths answer 404 with the error body, for every method'
         const text = await response.text();
         const what = `${method} ${url} as ${who.caller} → ${response.status} ${text.slice(0, 300)}`;
         const signedIn = who.caller !== 'none' && who.caller !== 'bad-token';
-        expect(response.status, what).toBe(signedIn ? 404 : 401);
+        // The proxy decides before any route: identity (401), then Origin for an unsafe method (403: another
+        // origin, or none without a bearer token), and only then the unknown path (404).
+        const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(method);
+        const bearer = who.caller.endsWith('-token');
+        const originRefused = unsafe && (who.origin === 'other' || (who.origin === 'none' && !bearer));
+        expect(response.status, what).toBe(!signedIn ? 401 : originRefused ? 403 : 404);
         expect(response.headers.get('content-type') ?? '', what).toMatch(/^application\/json/);
         if (method === 'HEAD') expect(text, what).toBe('');
         else {
           const parsed = ZApiError.strict().safeParse(JSON.parse(text));
           expect(parsed.success, `error body shape: ${what}`).toBe(true);
-          if (signedIn) expect(parsed.data?.error, what).toContain(`no API route ${method}`);
+          if (signedIn && !originRefused) expect(parsed.data?.error, what).toContain(`no API route ${method}`);
         }
         expect(await stateFingerprint(), `an unknown path changed state: ${what}`).toBe(before);
       },

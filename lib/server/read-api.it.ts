@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../db';
 import { testDatabase } from '../../test-support/database';
 import { ZLagSeriesQuery } from '../schemas/groups';
+import { DEFAULT_REBALANCE_PAUSE_SEC } from '../advisor/rebalance-pause';
 import { getCommand } from './get-command';
 import { getGroupAdvice } from './get-group-advice';
 import { getGroupDetail } from './get-group-detail';
@@ -180,15 +181,20 @@ describe('group reads from stored samples', () => {
   });
 
   it('GET /api/groups/{groupId}/advice: the short-of-capacity group measured from samples', async () => {
-    const advice = await getGroupAdvice(db, 'default', plainGroupId, options);
+    // A 5.5-minute target: 6 consumers meet it once the change's rebalance pause is counted (below).
+    const advice = await getGroupAdvice(db, 'default', plainGroupId, { ...options, targetCatchUpSec: 330 });
     expect(advice.consumers).toBe(3);
     expect(advice.perConsumerRate).toMatchObject({ isLowerBound: false });
     expect(advice.planState).toBe('planned');
     expect(advice.perConsumerRate.ratePerSec).toBeCloseTo(300, 6);
     expect(advice.plan?.recommendedConsumers).toBe(6);
-    expect(advice.plan?.catchUpSec).toBeCloseTo(300, 6);
+    // No rebalance on record: the change to 6 costs the default pause first, while 200/s keep arriving on each
+    // partition; then each of the 6 drains its 30,000 and the pause's arrivals at 300 - 200 = 100/s.
+    expect(advice.rebalancePause).toMatchObject({ sec: DEFAULT_REBALANCE_PAUSE_SEC, basis: 'default' });
+    const pause = DEFAULT_REBALANCE_PAUSE_SEC;
+    expect(advice.plan?.catchUpSec).toBeCloseTo(pause + (30_000 + 200 * pause) / 100, 6);
     expect(advice.plan?.summary).toMatch(
-      /^Scale consumers to 6 to catch up in 5 min\. At the current 3 it never catches up\./,
+      /^Scale consumers to 6 to catch up in 5 min 15 s\. At the current 3 it never catches up\./,
     );
     expect(advice.plan?.catchUpSecByConsumers).toHaveLength(6);
     expect(advice.advice.map((a) => a.id)).toContain('eager-protocol');
