@@ -282,14 +282,18 @@ test('theme: light follows prefers-color-scheme, the choice overrides it; the 40
   await page.emulateMedia({ colorScheme: 'light' });
   await signIn(page, OPERATOR, '/');
   const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-  expect(await background()).toBe('rgb(246, 248, 250)');
-  await page.getByTestId('theme-select').selectOption('dark');
-  expect(await background()).toBe('rgb(13, 17, 23)');
+  // A choice made before the page hydrated is lost (the select moves, no handler runs): choose until it shows.
+  const choose = (theme: 'dark' | 'system', color: string) =>
+    expect(async () => {
+      await page.getByTestId('theme-select').selectOption(theme);
+      expect(await background()).toBe(color);
+    }).toPass({ timeout: 15_000 });
+  await expect.poll(background).toBe('rgb(246, 248, 250)');
+  await choose('dark', 'rgb(13, 17, 23)');
   await page.goto('/no-such-page');
   await expect(page.getByTestId('not-found')).toContainText('Page not found');
-  expect(await background()).toBe('rgb(13, 17, 23)');
-  await page.getByTestId('theme-select').selectOption('system');
-  expect(await background()).toBe('rgb(246, 248, 250)');
+  await expect.poll(background).toBe('rgb(13, 17, 23)');
+  await choose('system', 'rgb(246, 248, 250)');
 });
 
 test('keyboard only: from the top of the Quarantine page to a requested resume, without the mouse', async ({
