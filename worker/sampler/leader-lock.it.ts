@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from 'pg';
 import { loadConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
-import { testDatabase } from '../../test-support/database';
+import { terminateBackend, testDatabase } from '../../test-support/database';
 import { eventually, testKafka, uniqueName } from '../../test-support/integration';
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
 import { LagSampler } from './lag-sampler';
@@ -13,16 +12,6 @@ import { LeaderLock } from './leader-lock';
 
 const databaseUrl = loadConfig().DATABASE_URL;
 const unreachableDatabaseUrl = 'postgresql://postgres@127.0.0.1:1/nowhere';
-
-async function terminateBackend(pid: number): Promise<void> {
-  const admin = new Client({ connectionString: databaseUrl });
-  await admin.connect();
-  try {
-    await admin.query('SELECT pg_terminate_backend($1)', [pid]);
-  } finally {
-    await admin.end();
-  }
-}
 
 describe('LeaderLock on the real Postgres', () => {
   it('grants the lock to one instance; the other takes over once the leader session dies', async () => {
@@ -35,7 +24,7 @@ describe('LeaderLock on the real Postgres', () => {
       expect(await second.tryAcquire()).toBe('follower');
       expect(await first.tryAcquire()).toBe('leader'); // re-confirming keeps it
 
-      await terminateBackend((await first.backendPid())!); // the leader's process or connection dies
+      await terminateBackend(databaseUrl, (await first.backendPid())!); // the leader's process or connection dies
       expect(
         await eventually('the old leader to notice', async () => ((await first.confirm()) ? undefined : true)),
       ).toBe(true);
@@ -128,7 +117,7 @@ describe('several samplers', () => {
 
       // The leader's lock session dies while its process lives: it stops leading at once; whoever wins the
       // lock next (it may be the same instance) leads alone.
-      await terminateBackend((await locks[samplers.indexOf(leader)]!.backendPid())!);
+      await terminateBackend(databaseUrl, (await locks[samplers.indexOf(leader)]!.backendPid())!);
       await eventually('the leader to notice', async () => (lostSessions === 1 ? true : undefined));
       await eventually('one leader again', async () =>
         samplers.filter((s) => s.isLeader).length === 1 ? true : undefined,

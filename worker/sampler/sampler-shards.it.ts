@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
-import { Client } from 'pg';
 import { loadConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
 import { DEFAULT_CLUSTER } from '../../lib/schemas/clusters';
-import { testDatabase } from '../../test-support/database';
+import { terminateBackend, testDatabase } from '../../test-support/database';
 import { commitOffsets } from '../../test-support/commit-offsets';
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
 import { LagSampler } from './lag-sampler';
@@ -22,16 +21,6 @@ const kafka = testKafka('warden-shards-it');
 const INTERVAL_MS = 1_000;
 const SHARDS = 4;
 const GROUPS = 12;
-
-async function terminateBackend(pid: string): Promise<void> {
-  const admin = new Client({ connectionString: databaseUrl });
-  await admin.connect();
-  try {
-    await admin.query('SELECT pg_terminate_backend($1::int)', [pid]);
-  } finally {
-    await admin.end();
-  }
-}
 
 describe('two sampler instances share the shards', () => {
   const prefix = uniqueName('shards');
@@ -122,7 +111,7 @@ describe('two sampler instances share the shards', () => {
       const victimGroups = groupIds.filter((g) => victimShards.includes(shardOfGroup(g, SHARDS)));
       expect(victimGroups.length).toBeGreaterThan(0);
       const killedAt = Date.now();
-      await terminateBackend(b.locks.sessionId!);
+      await terminateBackend(databaseUrl, b.locks.sessionId!);
       await b.sampler.stop();
       const takenOverMs = await eventually(
         'a to hold every shard',

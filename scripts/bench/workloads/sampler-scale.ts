@@ -22,6 +22,22 @@ import { percentileMs, roundTimings, sortedBy } from './round-timings';
 // database's sample tables are emptied first, so the growth is this run's alone.
 
 export const SCALE_PREFIX = 'warden-bench.scale';
+
+/** The generated fleet the sampler-scale settings describe, read at `now` (the (10s) and (10h) rows share it). */
+export function generatedFleet(
+  settings: Pick<NonNullable<ChildSpec['samplerScale']>, 'groups' | 'partitions' | 'busyShare'>,
+  now: () => number,
+): GeneratedCluster {
+  return new GeneratedCluster({
+    groups: settings.groups,
+    partitions: settings.partitions,
+    busyShare: settings.busyShare,
+    membersPerGroup: 3,
+    prefix: SCALE_PREFIX,
+    recordAgeMs: 2_000,
+    now,
+  });
+}
 const STORAGE_TABLES = ['lag_sample', 'log_end_point'] as const;
 const DAY_MS = 86_400_000;
 
@@ -53,15 +69,7 @@ export async function runSamplerScale(spec: ChildSpec): Promise<Measurement> {
   let roundStartMs = Date.now();
   let roundStartedAt = performance.now();
   const clock = () => roundStartMs + (performance.now() - roundStartedAt);
-  const cluster = new GeneratedCluster({
-    groups: settings.groups,
-    partitions: settings.partitions,
-    busyShare: settings.busyShare,
-    membersPerGroup: 3,
-    prefix: SCALE_PREFIX,
-    recordAgeMs: 2_000,
-    now: clock,
-  });
+  const cluster = generatedFleet(settings, clock);
   const sampler = new LagSampler({
     cluster: DEFAULT_CLUSTER,
     reader: cluster,

@@ -1,4 +1,3 @@
-import { Client } from 'pg';
 import { createDatabase } from '../../../lib/db';
 import { DEFAULT_CLUSTER } from '../../../lib/schemas/clusters';
 import { LagSampler, type RoundResult } from '../../../worker/sampler/lag-sampler';
@@ -6,10 +5,10 @@ import { PgShardLocks } from '../../../worker/sampler/pg-shard-locks';
 import { ShardLeases } from '../../../worker/sampler/shard-leases';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
 import { summarizeLatency } from '../stats';
-import { GeneratedCluster } from './generated-cluster';
-import { peakRssBytes } from './probe';
+import { terminateBackend } from '../../../test-support/database';
+import { peakRssBytes, sleep } from './probe';
 import { percentileMs, sortedBy } from './round-timings';
-import { emptySampleTables, SCALE_PREFIX } from './sampler-scale';
+import { emptySampleTables, generatedFleet } from './sampler-scale';
 
 // (10h) Sharded sampling over a generated cluster state (generated-cluster.ts, as (10s), at a tenth of its
 // groups: 200 x 50 partitions, so one alone-round stays near the interval on this shared machine) with real
@@ -55,15 +54,7 @@ export async function runSamplerShards(spec: ChildSpec): Promise<Measurement> {
     const leases = new ShardLeases({ session: locks, shardCount: SHARDS });
     const sampler = new LagSampler({
       cluster: DEFAULT_CLUSTER,
-      reader: new GeneratedCluster({
-        groups: settings.groups,
-        partitions: settings.partitions,
-        busyShare: settings.busyShare,
-        membersPerGroup: 3,
-        prefix: SCALE_PREFIX,
-        recordAgeMs: 2_000,
-        now: clock,
-      }),
+      reader: generatedFleet(settings, clock),
       db,
       lock: leases,
       instanceId: `bench-${spec.workload}-${name}`,
@@ -191,19 +182,5 @@ export async function runSamplerShards(spec: ChildSpec): Promise<Measurement> {
     await b.sampler.stop().catch(() => undefined);
     await a.sampler.stop().catch(() => undefined);
     await db.$disconnect();
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function terminateBackend(databaseUrl: string, pid: string): Promise<void> {
-  const admin = new Client({ connectionString: databaseUrl });
-  await admin.connect();
-  try {
-    await admin.query('SELECT pg_terminate_backend($1::int)', [pid]);
-  } finally {
-    await admin.end();
   }
 }
