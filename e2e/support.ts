@@ -86,7 +86,25 @@ export async function startDashboard(port: number, env: Record<string, string>):
   return server;
 }
 
-/** Signs `user` in through the sign-in page, arriving at `next`. */
+/**
+ * Resolves once React has hydrated the page's content: a page rendered on the server (the group page) shows
+ * its controls before their handlers exist, and a click or a choice made then is lost. React attaches its
+ * props to a server-rendered element when it hydrates it.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() => {
+          const content = document.querySelector('#main > *');
+          return content !== null && Object.keys(content).some((key) => key.startsWith('__reactProps$'));
+        }),
+      { message: 'the page hydrates' },
+    )
+    .toBe(true);
+}
+
+/** Signs `user` in through the sign-in page, arriving at `next` once it has hydrated. */
 export async function signIn(page: Page, user: E2eUser, next = '/'): Promise<void> {
   await page.goto(next);
   // Every page without a session redirects to the sign-in page, remembering where it was going.
@@ -96,4 +114,5 @@ export async function signIn(page: Page, user: E2eUser, next = '/'): Promise<voi
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByTestId('signed-in-user')).toHaveText(user.name);
   await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === next);
+  await waitForHydration(page);
 }

@@ -1,18 +1,20 @@
-// npm test - the linter (ESLint with the import boundaries, Prettier's check), unit tests, then integration and
-// end-to-end tests against a real Kafka broker (started here unless KAFKA_BROKERS is set) and a fresh
-// `<database>_test` Postgres database. Prints one closing line `N passed, N failed` summing every suite, and
+// npm test - the linter (ESLint with the import boundaries, Prettier's check), unit tests, then integration
+// tests; beside them, the production build and the end-to-end tests. Integration and end-to-end each run
+// against a real Kafka broker of their own (started here unless KAFKA_BROKERS is set) and a fresh Postgres
+// database of their own (`<database>_test`, `<database>_e2e_test`). Prints one closing line `N passed, N failed` summing every suite, and
 // exits non-zero on any failure.
 //   npm test                      all suites
 //   npm test -- unit integration  only those suites
 //   npm test -- integration worker/sampler   vitest file filters (any argument that is not a suite name)
 //   npm test -- e2e e2e/clusters.spec.ts     only these end-to-end specs (filters starting with e2e/)
+import type { SpawnOptions } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { childProcessEnv, loadConfig } from '../lib/config';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from './lib/broker';
 import { parseCommandLine, UsageError } from './lib/command-line';
 import { portsFromBase } from './lib/port-base';
-import { run } from './lib/processes';
+import { run, runPrefixed } from './lib/processes';
 import { readPlaywrightCounts, readVitestCounts, summaryLine, type SuiteCount } from './lib/test-counts';
 import { resetTestDatabase, testDatabaseUrl } from './lib/test-database';
 
@@ -42,6 +44,9 @@ function parseArguments(argv: string[]): { suites: Suite[]; filters: string[]; s
     help: values.help,
   };
 }
+
+/** How a suite runs a command: with inherited output, or prefixed while another lane prints too. */
+type Runner = (command: string, args: string[], options: SpawnOptions) => Promise<number>;
 
 async function vitest(
   project: 'unit' | 'integration',
@@ -76,72 +81,136 @@ async function lint(): Promise<SuiteCount> {
   return { suite: 'lint', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 };
 }
 
-async function e2e(env: NodeJS.ProcessEnv, reports: string, specs: string[]): Promise<SuiteCount> {
-  const build = await run('npx', ['next', 'build'], { cwd: ROOT, env });
+async function e2e(env: NodeJS.ProcessEnv, reports: string, specs: string[], runner: Runner): Promise<SuiteCount> {
+  const build = await runner('npx', ['next', 'build'], { cwd: ROOT, env });
   if (build !== 0) {
     console.error('e2e: next build failed; the end-to-end suite did not run');
     return { suite: 'e2e', passed: 0, failed: 1, skipped: 0 };
   }
   const report = path.join(reports, 'e2e.json');
-  await run('npx', ['playwright', 'test', ...specs], {
+  await runner('npx', ['playwright', 'test', ...specs], {
     cwd: ROOT,
     env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
   });
   return readPlaywrightCounts('e2e', report);
 }
 
-async function main(argv: string[]): Promise<number | 'help'> {
-  const { suites, filters, specs, help } = parseArguments(argv);
-  if (help) return 'help';
-  const config = loadConfig();
-  // Ports from WARDEN_TEST_PORT_BASE, so several checkouts (or engineers) can run npm test at once.
-  const ports = portsFromBase(config.WARDEN_TEST_PORT_BASE);
-  const testBroker: LocalBrokerOptions = {
+/**
+ * The services a suite runs against: a broker of its own (started here unless KAFKA_BROKERS is set) on the
+ * ports of `portBase`, and a fresh database. Integration tests restart and stop their broker (fault
+ * injection) and reset tables; the end-to-end suite gets its own broker, database and ports so the two
+ * suites run at the same time without disturbing each other.
+ */
+interface SuiteServices {
+  env: NodeJS.ProcessEnv;
+  stop: () => Promise<void>;
+}
+
+async function startServices(
+  config: ReturnType<typeof loadConfig>,
+  portBase: number,
+  database: string | undefined,
+): Promise<SuiteServices> {
+  const ports = portsFromBase(portBase);
+  const broker: LocalBrokerOptions = {
     port: ports.broker,
     controllerPort: ports.controller,
     home: path.join(ROOT, '.warden', `kafka-test-${ports.broker}`),
     fresh: true,
   };
-  const reports = path.join(ROOT, '.warden', `test-reports-${config.WARDEN_TEST_PORT_BASE}`);
+  const databaseUrl = testDatabaseUrl(config.DATABASE_URL, database);
+  const brokerStartedHere = config.usesLocalBroker;
+  const brokers = brokerStartedHere ? await startLocalBroker(broker) : config.kafkaBrokers.join(',');
+  const stop = async () => {
+    if (brokerStartedHere) await stopLocalBroker(broker).catch((e: Error) => console.error(e.message));
+  };
+  try {
+    await resetTestDatabase(databaseUrl);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const env = childProcessEnv({
+    KAFKA_BROKERS: brokers,
+    DATABASE_URL: databaseUrl,
+    WARDEN_TEST_PORT_BASE: String(portBase),
+    UI_PORT: String(ports.ui),
+    WORKER_PORT: String(ports.worker),
+    // Lets tests restart the broker they run against (fault injection); unset for an external cluster.
+    ...(brokerStartedHere
+      ? {
+          WARDEN_KAFKA_HOME: broker.home,
+          WARDEN_KAFKA_PORT: String(ports.broker),
+          WARDEN_KAFKA_CONTROLLER_PORT: String(ports.controller),
+        }
+      : {}),
+    UI_REFRESH_MS: '1000',
+    SAMPLE_INTERVAL_MS: '1000',
+  });
+  return { env, stop };
+}
+
+/** Runs a suite on services of its own; a setup failure counts as one failed `setup`. */
+async function withServices(
+  start: () => Promise<SuiteServices>,
+  suite: (env: NodeJS.ProcessEnv) => Promise<SuiteCount>,
+): Promise<SuiteCount[]> {
+  let services: SuiteServices;
+  try {
+    services = await start();
+  } catch (error) {
+    console.error(`test setup failed: ${(error as Error).message}`);
+    return [{ suite: 'setup', passed: 0, failed: 1, skipped: 0 }];
+  }
+  try {
+    return [await suite(services.env)];
+  } finally {
+    await services.stop();
+  }
+}
+
+// The end-to-end suite's ports start this far above WARDEN_TEST_PORT_BASE; the integration tests use
+// base+92 to base+695, the end-to-end suite the same offsets from here, below the bench's 20000.
+const E2E_PORT_OFFSET = 800;
+
+async function main(argv: string[]): Promise<number | 'help'> {
+  const { suites, filters, specs, help } = parseArguments(argv);
+  if (help) return 'help';
+  const config = loadConfig();
+  // Ports from WARDEN_TEST_PORT_BASE, so several checkouts (or engineers) can run npm test at once.
+  const base = config.WARDEN_TEST_PORT_BASE;
+  const reports = path.join(ROOT, '.warden', `test-reports-${base}`);
   rmSync(reports, { recursive: true, force: true });
   mkdirSync(reports, { recursive: true });
-  const counts: SuiteCount[] = [];
 
-  if (suites.includes('lint')) counts.push(await lint());
-  if (suites.includes('unit')) counts.push(await vitest('unit', childProcessEnv(), reports, filters));
-
-  const needsServices = suites.some((s) => s === 'integration' || s === 'e2e');
-  if (needsServices) {
-    const databaseUrl = testDatabaseUrl(config.DATABASE_URL);
-    const brokerStartedHere = config.usesLocalBroker;
-    try {
-      const brokers = brokerStartedHere ? await startLocalBroker(testBroker) : config.kafkaBrokers.join(',');
-      await resetTestDatabase(databaseUrl);
-      const env = childProcessEnv({
-        KAFKA_BROKERS: brokers,
-        DATABASE_URL: databaseUrl,
-        UI_PORT: String(ports.ui),
-        WORKER_PORT: String(ports.worker),
-        // Lets tests restart the broker they run against (fault injection); unset for an external cluster.
-        ...(brokerStartedHere
-          ? {
-              WARDEN_KAFKA_HOME: testBroker.home,
-              WARDEN_KAFKA_PORT: String(ports.broker),
-              WARDEN_KAFKA_CONTROLLER_PORT: String(ports.controller),
-            }
-          : {}),
-        UI_REFRESH_MS: '1000',
-        SAMPLE_INTERVAL_MS: '1000',
-      });
-      if (suites.includes('integration')) counts.push(await vitest('integration', env, reports, filters));
-      if (suites.includes('e2e')) counts.push(await e2e(env, reports, specs));
-    } catch (error) {
-      console.error(`test setup failed: ${(error as Error).message}`);
-      counts.push({ suite: 'setup', passed: 0, failed: 1, skipped: 0 });
-    } finally {
-      if (brokerStartedHere) await stopLocalBroker(testBroker).catch((e: Error) => console.error(e.message));
+  // Two lanes at once: lint, unit and integration in one (integration mostly waits on the broker), the
+  // production build and the end-to-end suite in the other, its output prefixed `e2e │ `. Alone, a suite
+  // prints as it is.
+  const checks = async (): Promise<SuiteCount[]> => {
+    const counts: SuiteCount[] = [];
+    if (suites.includes('lint')) counts.push(await lint());
+    if (suites.includes('unit')) counts.push(await vitest('unit', childProcessEnv(), reports, filters));
+    if (suites.includes('integration')) {
+      counts.push(
+        ...(await withServices(
+          () => startServices(config, base, undefined),
+          (env) => vitest('integration', env, reports, filters),
+        )),
+      );
     }
-  }
+    return counts;
+  };
+  const alone = suites.every((s) => s === 'e2e');
+  const runner: Runner = alone ? run : (command, args, options) => runPrefixed('e2e │ ', command, args, options);
+  const endToEnd = async (): Promise<SuiteCount[]> =>
+    suites.includes('e2e')
+      ? withServices(
+          () => startServices(config, base + E2E_PORT_OFFSET, 'e2e'),
+          (env) => e2e(env, reports, specs, runner),
+        )
+      : [];
+  const lanes = await Promise.all([checks(), endToEnd()]);
+  const counts = lanes.flat();
 
   for (const c of counts) console.log(`${c.suite}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
   console.log(summaryLine(counts));

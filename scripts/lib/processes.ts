@@ -10,6 +10,43 @@ export function run(command: string, args: string[], options: SpawnOptions = {})
 }
 
 /**
+ * `run`, with every line the command prints prefixed by `prefix`: the output of two commands running at once
+ * stays readable. Lines keep their stream (stdout or stderr); a last line without a newline is flushed at exit.
+ */
+export function runPrefixed(
+  prefix: string,
+  command: string,
+  args: string[],
+  options: SpawnOptions = {},
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const pipes = [
+      { input: child.stdout!, output: process.stdout },
+      { input: child.stderr!, output: process.stderr },
+    ].map(({ input, output }) => {
+      let pending = '';
+      input.setEncoding('utf8');
+      input.on('data', (chunk: string) => {
+        const lines = (pending + chunk).split('\n');
+        pending = lines.pop()!;
+        for (const line of lines) output.write(`${prefix}${line}\n`);
+      });
+      return new Promise<void>((done) =>
+        input.on('end', () => {
+          if (pending) output.write(`${prefix}${pending}\n`);
+          done();
+        }),
+      );
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      void Promise.all(pipes).then(() => resolve(code ?? (signal ? 128 : 1)));
+    });
+  });
+}
+
+/**
  * Children started by a script, stopped together: SIGTERM to each process group, then SIGKILL after
  * `graceMs`. Each child leads its own process group so grandchildren (next start, tsx) stop too.
  */

@@ -1,10 +1,13 @@
 import pg from 'pg';
 import { migrateDatabase } from './database';
 
-/** The tests' own database next to the configured one (`warden` → `warden_test`), never the demo's. */
-export function testDatabaseUrl(databaseUrl: string): string {
+/**
+ * A tests' own database next to the configured one (`warden` → `warden_test`, or `warden_e2e_test` for the
+ * suite `e2e`), never the demo's.
+ */
+export function testDatabaseUrl(databaseUrl: string, suite?: string): string {
   const url = new URL(databaseUrl);
-  url.pathname = `${url.pathname}_test`;
+  url.pathname = `${url.pathname}${suite ? `_${suite}` : ''}_test`;
   return url.toString();
 }
 
