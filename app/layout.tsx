@@ -4,7 +4,6 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { DisplayPreferences } from '@/components/display-preferences';
 import { MainNav } from '@/components/main-nav';
-import { RenderTimeProvider } from '@/components/use-now';
 import { SessionProvider, type SessionUser } from '@/components/session-context';
 import { UserMenu } from '@/components/user-menu';
 import { loadDashboardConfig } from '@/lib/config';
@@ -30,28 +29,26 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           Skip to content
         </a>
         <Providers>
-          <RenderTimeProvider renderedAt={Date.now()}>
-            <SessionProvider user={user}>
-              <header className="topbar">
-                <Link className="brand" href="/">
-                  <span className="brand-mark" aria-hidden="true">
-                    ◆
-                  </span>
-                  Warden
-                </Link>
-                {user ? (
-                  <>
-                    <MainNav refreshMs={loadDashboardConfig().UI_REFRESH_MS} />
-                    <UserMenu />
-                  </>
-                ) : null}
-                <DisplayPreferences />
-              </header>
-              <main className="page" id="main">
-                {children}
-              </main>
-            </SessionProvider>
-          </RenderTimeProvider>
+          <SessionProvider user={user}>
+            <header className="topbar">
+              <Link className="brand" href="/">
+                <span className="brand-mark" aria-hidden="true">
+                  ◆
+                </span>
+                Warden
+              </Link>
+              {user ? (
+                <>
+                  <MainNav refreshMs={loadDashboardConfig().UI_REFRESH_MS} />
+                  <UserMenu />
+                </>
+              ) : null}
+              <DisplayPreferences />
+            </header>
+            <main className="page" id="main">
+              {children}
+            </main>
+          </SessionProvider>
         </Providers>
       </body>
     </html>

@@ -326,10 +326,10 @@ function SampledCell({
   idleStoreMs: number;
 }) {
   const now = useNow();
-  const stale = isStale(sampledAt, now, sampleIntervalMs, idleStoreMs);
+  const stale = now !== null && isStale(sampledAt, now, sampleIntervalMs, idleStoreMs);
   return (
     <td className={stale ? undefined : 'muted'}>
-      {formatAge(sampledAt, now)}
+      {now === null ? null : formatAge(sampledAt, now)}
       {stale ? (
         <span className="pill pill-warn" title="No newer sample: the sampler is down or no longer sees this group">
           stale

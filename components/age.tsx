@@ -3,8 +3,11 @@
 import { formatAge } from '@/lib/format';
 import { useNow } from './use-now';
 
-/** "12 s ago", kept true every second by the shared clock; only this text re-renders as time passes. */
+/**
+ * "12 s ago", kept true every second by the shared clock; only this text re-renders as time passes. Nothing
+ * until the page has hydrated (useNow).
+ */
 export function Age({ at }: { at: string }) {
   const now = useNow();
-  return <>{formatAge(at, now)}</>;
+  return <>{now === null ? null : formatAge(at, now)}</>;
 }

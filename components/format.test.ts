@@ -49,6 +49,10 @@ describe('quarantine card texts', () => {
     expect(formatHeldSince(since, now)).toBe('held since 06:21:01 (4 min 10 s)');
   });
 
+  it("says only since while the viewer's clock is not known (server render, hydration)", () => {
+    expect(formatHeldSince(since, null)).toBe('held since 06:21:01');
+  });
+
   it('counts failures', () => {
     expect(formatFailures(1)).toBe('failed once');
     expect(formatFailures(4)).toBe('failed 4 times');

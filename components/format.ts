@@ -61,9 +61,13 @@ export function formatClock(iso: string, zone: DisplayZone = 'local'): string {
   return formatWallClock(Date.parse(iso), zone);
 }
 
-/** "held since 06:21:01 (4 min 10 s)": when a record was first held and for how long, from the viewer's clock. */
-export function formatHeldSince(sinceIso: string, nowMs: number, zone: DisplayZone = 'local'): string {
-  return `held since ${formatClock(sinceIso, zone)} (${formatDuration(Math.max(0, nowMs - Date.parse(sinceIso)) / 1000)})`;
+/**
+ * "held since 06:21:01 (4 min 10 s)": when a record was first held and for how long, from the viewer's clock
+ * (without the duration while that clock is not known).
+ */
+export function formatHeldSince(sinceIso: string, nowMs: number | null, zone: DisplayZone = 'local'): string {
+  const since = `held since ${formatClock(sinceIso, zone)}`;
+  return nowMs === null ? since : `${since} (${formatDuration(Math.max(0, nowMs - Date.parse(sinceIso)) / 1000)})`;
 }
 
 /** "failed 3 times" / "failed once": how often a consumer stopped at the record. */

@@ -1,6 +1,6 @@
 'use client';
 
-import { createContext, createElement, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import { useSyncExternalStore } from 'react';
 
 // One clock per tick length for the whole page: every component showing an age reads the same value and
 // re-renders in the same commit, and only those components re-render (a page reading `useNow` at its top would
@@ -58,27 +58,19 @@ function subscriberOf(tickMs: number): (onTick: () => void) => () => void {
   return subscribe;
 }
 
-// The time the server rendered the page. Server render and hydration must read the same `now`, or every age in
-// the server's HTML ("sampled 2 s ago") differs from the hydrating render and React discards the HTML (error
-// #418); the root layout passes its render time down, so the client hydrates with the server's number and
-// moves to its own clock right after.
-const RenderTimeContext = createContext<number | null>(null);
-
-export function RenderTimeProvider({ renderedAt, children }: { renderedAt: number; children: ReactNode }) {
-  return createElement(RenderTimeContext.Provider, { value: renderedAt }, children);
-}
-
 /**
  * The viewer's clock, re-rendering the calling component every `tickMs` (ages like "12 s ago" stay true
  * between polls). Call it in the small component that shows the age (`<Age>`), not in a page.
+ *
+ * `null` while the server renders and while the browser hydrates: the server's clock is not the viewer's, and
+ * an age computed on the server differs from the one the hydrating render computes a moment later, which
+ * makes React discard the server's HTML (error #418) and lose any click made meanwhile. A caller shows no age
+ * for `null`; the first subscription right after hydration brings the real time.
  */
-export function useNow(tickMs = 1_000): number {
-  const renderedAt = useContext(RenderTimeContext);
-  return useSyncExternalStore(
+export function useNow(tickMs = 1_000): number | null {
+  return useSyncExternalStore<number | null>(
     subscriberOf(tickMs),
     () => clockOf(tickMs).now,
-    // Server render and hydration: the server's render time (see RenderTimeProvider); without a provider, the
-    // time of this render on the server and the clock's value in the browser.
-    () => renderedAt ?? (typeof window === 'undefined' ? Date.now() : clockOf(tickMs).now),
+    () => null,
   );
 }

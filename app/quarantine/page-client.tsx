@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { useRef, useState } from 'react';
 import { ActionDialog, type ActionKind } from '@/components/action-dialog';
+import { Age } from '@/components/age';
 import { groupPath } from '@/components/api-client';
 import {
   describeHistoryEntry,
@@ -21,8 +22,9 @@ import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/compon
 import { useNow } from '@/components/use-now';
 import { commandStateOf, type TOperatorAction } from '@/lib/schemas/operator-actions';
 import type { TPartitionRecord, TQuarantine } from '@/lib/schemas/quarantines';
-import { formatAge, formatCount } from '@/lib/format';
+import { formatCount } from '@/lib/format';
 import { useTimeZone } from '@/components/display-preferences';
+import type { DisplayZone } from '@/lib/charts/axis';
 
 /**
  * Quarantine: every held partition with its record, and Resume / Skip / Seek behind a confirmation. The recent
@@ -34,7 +36,6 @@ export function QuarantinePageClient({ refreshMs }: { refreshMs: number }) {
   const query = useQuarantines(followMs);
   const { data, error, isPending } = query;
   const recent = useRecentActions(followMs);
-  const now = useNow();
   const busy = awaitsWorker(data, recent.data?.actions);
   const wantedMs = busy ? Math.min(ACTION_FOLLOW_MS, refreshMs) : refreshMs;
   if (wantedMs !== followMs) setFollowMs(wantedMs);
@@ -71,15 +72,23 @@ export function QuarantinePageClient({ refreshMs }: { refreshMs: number }) {
           Every Warden consumer is processing all of its partitions.
         </EmptyState>
       ) : (
-        data.quarantines.map((q) => (
-          <QuarantineCard key={`${q.groupId}/${q.topic}/${q.partition}`} quarantine={q} now={now} />
-        ))
+        data.quarantines.map((q) => <QuarantineCard key={`${q.groupId}/${q.topic}/${q.partition}`} quarantine={q} />)
       )}
     </section>
   );
 }
 
-function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: number }) {
+/** "held since 06:21:01 (4 min 10 s)", its duration kept true by the shared clock. */
+function HeldSince({ since, zone }: { since: string; zone: DisplayZone }) {
+  const now = useNow();
+  return (
+    <time dateTime={since} title={formatDateTime(since, zone)}>
+      {formatHeldSince(since, now, zone)}
+    </time>
+  );
+}
+
+function QuarantineCard({ quarantine: q }: { quarantine: TQuarantine }) {
   const zone = useTimeZone();
   const [open, setOpen] = useState<ActionKind | null>(null);
   const opener = useRef<HTMLButtonElement | null>(null);
@@ -114,9 +123,7 @@ function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: 
         </Link>
         <span className="badge badge-quarantined">{q.errorClass}</span>
         <span className="muted" data-testid="quarantine-since">
-          <time dateTime={q.since} title={formatDateTime(q.since, zone)}>
-            {formatHeldSince(q.since, now, zone)}
-          </time>
+          <HeldSince since={q.since} zone={zone} />
           {' · '}
           <span data-testid="quarantine-failures">{formatFailures(q.failures)}</span>
           {q.attempts > 0
@@ -221,7 +228,7 @@ function QuarantineCard({ quarantine: q, now }: { quarantine: TQuarantine; now: 
           </dl>
           {pending ? (
             <p className="banner banner-info" role="status">
-              {pending.action} #{pending.id} requested by {pending.requestedBy} {formatAge(pending.requestedAt, now)}:
+              {pending.action} #{pending.id} requested by {pending.requestedBy} <Age at={pending.requestedAt} />:
               waiting for the owning worker.
             </p>
           ) : null}

@@ -243,7 +243,7 @@ function StaleSampleBanner({
   idleStoreMs: number;
 }) {
   const now = useNow();
-  if (!isStale(sampledAt, now, sampleIntervalMs, idleStoreMs)) return null;
+  if (now === null || !isStale(sampledAt, now, sampleIntervalMs, idleStoreMs)) return null;
   return (
     <p className="banner banner-warn" role="status">
       <strong>Stale:</strong> last sampled {formatAge(sampledAt, now)}. The sampler is down or no longer sees this
