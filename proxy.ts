@@ -39,7 +39,7 @@ export async function proxy(request: NextRequest) {
   } else if (decision.kind === 'refuse') {
     response = Response.json(errorBody(decision.message, decision.field), {
       status: decision.status,
-      headers: { 'cache-control': 'no-store' },
+      headers: { 'cache-control': 'no-store', ...(decision.allow ? { allow: decision.allow.join(', ') } : {}) },
     });
   } else {
     response = NextResponse.redirect(new URL(decision.location, request.url));

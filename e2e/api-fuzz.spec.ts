@@ -396,6 +396,59 @@ test('fuzz: unknown /api paths answer 404 with the error body, for every method'
   );
 });
 
+// Every known path with each method it does not answer, as every kind of caller: after the proxy's identity
+// (401) and Origin (403) checks, 405 with an Allow header naming the methods it does answer and the error body
+// (HEAD: no body); nothing changes. The sign-in and sign-out routes need no identity, so 405 comes first there.
+const ANY_METHOD = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const wrongMethods = [...new Set(API_ROUTES.map((r) => r.path))].flatMap((template) => {
+  const allow: string[] = API_ROUTES.filter((r) => r.path === template).map((r) => r.method);
+  if (allow.includes('GET')) allow.push('HEAD');
+  allow.push('OPTIONS');
+  return ANY_METHOD.filter((m) => !allow.includes(m)).map((method) => ({ template, method, allow: allow.join(', ') }));
+});
+
+test('fuzz: a known /api path with a method it does not answer is refused with 405, Allow and the error body', async () => {
+  const seed = SEED + API_ROUTES.length + 1;
+  console.log(`api fuzz wrong methods: seed ${seed}, ${RUNS_PER_ROUTE} requests over ${wrongMethods.length} pairs`);
+  await fc.assert(
+    fc.asyncProperty(
+      fc.record({ who: callerArbitrary, target: fc.constantFrom(...wrongMethods) }),
+      async ({ who, target: { template, method, allow } }) => {
+        const path = template.replace(/\{(\w+)\}/g, (_, name: string) =>
+          encodeSegment(FIXTURE_PARAMS[name]?.()[0] ?? 'x'),
+        );
+        const url = `${baseUrl}${path}`;
+        const headers = await headersOf(who.caller, who.origin);
+        const before = await stateFingerprint();
+        const body = ['GET', 'HEAD'].includes(method) ? undefined : '{"action":"skip"}';
+        if (body) headers['content-type'] = 'application/json';
+        const response = await fetch(url, { method, headers, body, redirect: 'manual' });
+        requestsSent++;
+        statusCounts.set(response.status, (statusCounts.get(response.status) ?? 0) + 1);
+        const text = await response.text();
+        const what = `${method} ${url} as ${who.caller} (origin ${who.origin}) → ${response.status} ${text.slice(0, 300)}`;
+        const open = template === '/api/auth/sign-in' || template === '/api/auth/sign-out';
+        const signedIn = who.caller !== 'none' && who.caller !== 'bad-token';
+        const unsafe = !['GET', 'HEAD'].includes(method);
+        const bearer = who.caller.endsWith('-token');
+        const originRefused = unsafe && (who.origin === 'other' || (who.origin === 'none' && !bearer));
+        const expected = open ? 405 : !signedIn ? 401 : originRefused ? 403 : 405;
+        expect(response.status, what).toBe(expected);
+        if (expected === 405) expect(response.headers.get('allow'), what).toBe(allow);
+        expect(response.headers.get('content-type') ?? '', what).toMatch(/^application\/json/);
+        if (method === 'HEAD') expect(text, what).toBe('');
+        else {
+          const parsed = ZApiError.strict().safeParse(JSON.parse(text));
+          expect(parsed.success, `error body shape: ${what}`).toBe(true);
+          if (expected === 405) expect(parsed.data?.error, what).toContain(`${method} is not allowed on ${path}`);
+        }
+        expect(await stateFingerprint(), `a refused method changed state: ${what}`).toBe(before);
+      },
+    ),
+    { seed, numRuns: RUNS_PER_ROUTE, endOnFailure: true },
+  );
+});
+
 test.afterAll(() => {
   const statuses = [...statusCounts].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`);
   console.log(

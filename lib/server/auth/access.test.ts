@@ -290,4 +290,42 @@ describe('proxyDecision', () => {
       kind: 'pass',
     });
   });
+  it('refuses a known API path called with a method it does not answer with 405 and the methods it does, after access', async () => {
+    const signedIn = { sessionCookie: sessionOf('olga'), origin: 'http://127.0.0.1:3000' };
+    expect(
+      await proxyDecision(settings, sessions, page('/api/groups', { ...signedIn, method: 'DELETE' }), now),
+    ).toEqual({
+      kind: 'refuse',
+      status: 405,
+      message: 'method: DELETE is not allowed on /api/groups; it answers GET, HEAD, OPTIONS',
+      field: 'method',
+      allow: ['GET', 'HEAD', 'OPTIONS'],
+    });
+    expect(
+      await proxyDecision(
+        settings,
+        sessions,
+        page('/api/groups/a%2Fb/offsets/reset', { ...signedIn, method: 'GET' }),
+        now,
+      ),
+    ).toMatchObject({ status: 405, allow: ['POST', 'OPTIONS'] });
+    // An open route too, without credentials; its own method still passes to its handler.
+    expect(await proxyDecision(settings, sessions, page('/api/auth/sign-in'), now)).toMatchObject({
+      status: 405,
+      allow: ['POST', 'OPTIONS'],
+    });
+    // Access first: a stranger learns 401, not which methods a path answers.
+    expect(await proxyDecision(settings, sessions, page('/api/groups', { method: 'DELETE' }), now)).toMatchObject({
+      status: 401,
+    });
+    for (const method of ['GET', 'HEAD', 'OPTIONS', 'get']) {
+      expect(await proxyDecision(settings, sessions, page('/api/groups', { ...signedIn, method }), now)).toEqual({
+        kind: 'pass',
+      });
+    }
+    // An unknown path passes on to the route that answers 404 for it, whatever the method.
+    expect(
+      await proxyDecision(settings, sessions, page('/api/groups/g/nothing', { ...signedIn, method: 'DELETE' }), now),
+    ).toEqual({ kind: 'pass' });
+  });
 });
