@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { FiringAlerts } from '@/components/firing-alerts';
-import { memo, useMemo, useState } from 'react';
+import { memo, useMemo } from 'react';
 import { groupPath } from '@/components/api-client';
 import { useGroups } from '@/components/hooks/use-groups';
 import { Sparkline } from '@/components/sparkline';
@@ -10,8 +10,9 @@ import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/compon
 import { GroupStatusBadge, StatePill } from '@/components/status-badge';
 import { TimeLagValue } from '@/components/time-lag-cell';
 import { useNow } from '@/components/use-now';
+import { anyText, oneOf, useUrlParam } from '@/components/use-url-param';
 import { Age } from '@/components/age';
-import type { TGroupStatus, TGroupSummary } from '@/lib/schemas/groups';
+import { ZGroupStatus, type TGroupStatus, type TGroupSummary } from '@/lib/schemas/groups';
 import { formatAge, formatCount, formatDurationMs } from '@/lib/format';
 import { isStale } from '@/components/format';
 
@@ -64,10 +65,17 @@ export function OverviewPageClient({
 }) {
   const query = useGroups(refreshMs);
   const { data, error, isPending } = query;
-  const [filter, setFilter] = useState('');
-  const [status, setStatus] = useState<'all' | TGroupStatus>('all');
-  const [cluster, setCluster] = useState<string>('all');
-  const [sort, setSort] = useState<{ key: SortKey; reversed: boolean }>({ key: 'worst', reversed: false });
+  // The view is in the URL (?q=&status=&cluster=&sort=&order=): a link shares it, coming back restores it.
+  const [filter, setFilter] = useUrlParam('q', '', anyText);
+  const [status, setStatus] = useUrlParam<'all' | TGroupStatus>(
+    'status',
+    'all',
+    oneOf(['all', ...ZGroupStatus.options]),
+  );
+  const [cluster, setCluster] = useUrlParam('cluster', 'all', anyText);
+  const [sortKey, setSortKey] = useUrlParam<SortKey>('sort', 'worst', oneOf(COLUMNS.map((c) => c.key)));
+  const [order, setOrder] = useUrlParam<'natural' | 'reversed'>('order', 'natural', oneOf(['natural', 'reversed']));
+  const sort = useMemo(() => ({ key: sortKey, reversed: order === 'reversed' }), [sortKey, order]);
 
   const groups = useMemo(() => {
     const all = data?.groups ?? [];
@@ -94,8 +102,10 @@ export function OverviewPageClient({
     return c;
   }, [data]);
 
-  const onSort = (key: SortKey) =>
-    setSort((s) => (s.key === key ? { key, reversed: !s.reversed } : { key, reversed: false }));
+  const onSort = (key: SortKey) => {
+    setOrder(sort.key === key && !sort.reversed ? 'reversed' : 'natural');
+    setSortKey(key);
+  };
 
   return (
     <section aria-labelledby="groups-heading">

@@ -7,8 +7,8 @@ export const queryKeys = {
   group: (cluster: string, groupId: string) => ['groups', cluster, groupId] as const,
   groupLag: (cluster: string, groupId: string, range: TLagRange) => ['groups', cluster, groupId, 'lag', range] as const,
   groupAdvice: (cluster: string, groupId: string) => ['groups', cluster, groupId, 'advice'] as const,
-  rebalances: (groupId?: string) =>
-    groupId === undefined ? (['rebalances'] as const) : (['rebalances', groupId] as const),
+  rebalances: (cluster: string, groupId?: string) =>
+    groupId === undefined ? (['rebalances', cluster] as const) : (['rebalances', cluster, groupId] as const),
   quarantines: () => ['quarantines'] as const,
   audit: () => ['audit'] as const,
   recentActions: () => ['audit', 'recent'] as const,

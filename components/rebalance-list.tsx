@@ -22,9 +22,12 @@ const TRIGGER_TEXT: Record<string, string> = {
  */
 export const RebalanceTimeline = memo(function RebalanceTimeline({
   rebalances,
+  cluster,
   showGroup,
 }: {
   rebalances: TRebalance[];
+  /** The cluster the rebalances are of (links to their groups keep it). */
+  cluster: string;
   showGroup: boolean;
 }) {
   const zone = useTimeZone();
@@ -40,7 +43,7 @@ export const RebalanceTimeline = memo(function RebalanceTimeline({
           <div className="timeline-body">
             <div className="timeline-head">
               {showGroup ? (
-                <Link href={groupPath(r.groupId)} className="group-link">
+                <Link href={groupPath(r.groupId, cluster)} className="group-link">
                   {r.groupId}
                 </Link>
               ) : null}

@@ -5,12 +5,21 @@ import { expect, test, type Page, type Request } from '@playwright/test';
 import { loadConfig } from '../lib/config';
 import { createKafka } from '../lib/kafka/client';
 import { ZGroupDetail, ZGroupsResponse } from '../lib/schemas/groups';
+import { ZRebalancesResponse } from '../lib/schemas/rebalances';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../scripts/lib/broker';
 import { linkInstalledJars } from '../test-support/broker-home';
 import { groupWithLag } from '../test-support/commit-offsets';
 import { testKafka, uniqueName } from '../test-support/integration';
 import { bearer, OPERATOR, VIEWER_TOKEN } from './credentials';
-import { ARTIFACTS, signIn, startDashboard, startWorker, type RunningProcess, type WorkerProcess } from './support';
+import {
+  ARTIFACTS,
+  signIn,
+  startDashboard,
+  startWorker,
+  waitForHydration,
+  type RunningProcess,
+  type WorkerProcess,
+} from './support';
 
 // Two real clusters: the suite's broker (`default`) and a second local broker started here, named `second`
 // in WARDEN_CLUSTERS of a worker and of a dashboard of this spec's own (the suite's dashboard watches
@@ -199,4 +208,84 @@ test('the API scopes the list and the group endpoints with ?cluster=, and names 
   });
   expect(unknown.status()).toBe(404);
   expect((await unknown.json()).error).toBe('no cluster "third" is configured (configured: default, second)');
+});
+
+test('the overview keeps its filter, cluster and sort in the URL: a reload and a shared link show the same view', async ({
+  page,
+}) => {
+  await signIn(page, OPERATOR, '/');
+  const rows = page.locator(`[data-testid="group-row"][data-group-id="${groupId}"]`);
+  await expect(rows).toHaveCount(2, { timeout: 60_000 });
+  await page.getByLabel('Filter groups by name').fill(groupId);
+  await page.getByLabel('Filter groups by cluster').selectOption('second');
+  const totalLag = page.getByRole('columnheader', { name: /Total lag/ });
+  await totalLag.getByRole('button').click();
+  await totalLag.getByRole('button').click();
+  await expect(page).toHaveURL(
+    (url) =>
+      url.pathname === '/' &&
+      url.searchParams.get('q') === groupId &&
+      url.searchParams.get('cluster') === 'second' &&
+      url.searchParams.get('sort') === 'totalLag' &&
+      url.searchParams.get('order') === 'reversed',
+  );
+  const sameView = async (view: Page) => {
+    await expect(view.getByLabel('Filter groups by name')).toHaveValue(groupId);
+    await expect(view.getByLabel('Filter groups by cluster')).toHaveValue('second');
+    await expect(view.locator('[data-testid="group-row"]')).toHaveCount(1);
+    await expect(view.locator(`[data-testid="group-row"][data-cluster="second"]`)).toHaveCount(1);
+    await expect(view.getByRole('columnheader', { name: /Total lag/ })).toHaveAttribute('aria-sort', 'ascending');
+  };
+  await page.reload();
+  await waitForHydration(page);
+  await sameView(page);
+  const shared = await page.context().newPage();
+  await shared.goto(page.url());
+  await sameView(shared);
+  await shared.close();
+  // The default view is the plain URL again.
+  await page.getByLabel('Filter groups by cluster').selectOption('all');
+  await page.getByLabel('Filter groups by name').fill('');
+  await totalLag.getByRole('button').click();
+  await page
+    .getByRole('columnheader', { name: /Status/ })
+    .getByRole('button')
+    .click();
+  await expect(page).toHaveURL((url) => url.pathname === '/' && url.search === '');
+});
+
+test('rebalances are per cluster: the page offers the configured clusters, the API scopes by ?cluster=', async ({
+  page,
+  request,
+}) => {
+  const workerGroup = `${prefix}-worker`;
+  const historyOf = async (query: string) => {
+    const answer = await request.get(`/api/rebalances${query}`, { headers: bearer(VIEWER_TOKEN) });
+    expect(answer.status()).toBe(200);
+    return ZRebalancesResponse.parse(await answer.json());
+  };
+  // The worker's join on the default cluster is recorded within a round or two.
+  await expect
+    .poll(async () => (await historyOf('')).rebalances.filter((r) => r.groupId === workerGroup).length, {
+      timeout: 60_000,
+    })
+    .toBeGreaterThan(0);
+  expect((await historyOf('')).cluster).toBe('default');
+  const second = await historyOf('?cluster=second');
+  expect(second.cluster).toBe('second');
+  expect(second.rebalances.filter((r) => r.groupId === workerGroup)).toEqual([]);
+  const unknown = await request.get('/api/rebalances?cluster=third', { headers: bearer(VIEWER_TOKEN) });
+  expect(unknown.status()).toBe(404);
+  expect((await unknown.json()).error).toBe('no cluster "third" is configured (configured: default, second)');
+
+  await signIn(page, OPERATOR, '/rebalances');
+  const choice = page.getByTestId('rebalances-cluster');
+  await expect(choice.locator('option')).toHaveText(['default', 'second']);
+  await expect(choice).toHaveValue('default');
+  const workerItems = page.locator('[data-testid="rebalance-item"]').filter({ hasText: workerGroup });
+  await expect(workerItems.first()).toBeVisible();
+  await choice.selectOption('second');
+  await expect(page).toHaveURL((url) => url.pathname === '/rebalances' && url.search === '?cluster=second');
+  await expect(page.getByTestId('rebalances-cluster')).toHaveValue('second');
+  await expect(workerItems).toHaveCount(0);
 });

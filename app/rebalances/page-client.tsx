@@ -1,15 +1,29 @@
 'use client';
 
-import { useMemo, useState } from 'react';
+import { useRouter } from 'next/navigation';
+import { useMemo } from 'react';
 import { useRebalances } from '@/components/hooks/use-rebalances';
 import { RebalanceTimeline } from '@/components/rebalance-list';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
+import { anyText, useUrlParam } from '@/components/use-url-param';
 
-/** Rebalances across groups, newest first, filterable by group. */
-export function RebalancesPageClient({ refreshMs }: { refreshMs: number }) {
-  const query = useRebalances(refreshMs);
+/**
+ * One cluster's rebalances across groups, newest first, filterable by group (`?group=`); with several clusters
+ * configured, a choice of cluster (`?cluster=`, a new page load: the server checks the name).
+ */
+export function RebalancesPageClient({
+  refreshMs,
+  cluster,
+  clusters,
+}: {
+  refreshMs: number;
+  cluster: string;
+  clusters: string[];
+}) {
+  const router = useRouter();
+  const query = useRebalances(refreshMs, cluster);
   const { data, error, isPending } = query;
-  const [group, setGroup] = useState('all');
+  const [group, setGroup] = useUrlParam('group', 'all', anyText);
   const groups = useMemo(() => [...new Set((data?.rebalances ?? []).map((r) => r.groupId))].sort(), [data]);
   const shown = (data?.rebalances ?? []).filter((r) => group === 'all' || r.groupId === group);
 
@@ -18,6 +32,22 @@ export function RebalancesPageClient({ refreshMs }: { refreshMs: number }) {
       <div className="page-head">
         <div>
           <h1 id="rebalances-heading">Rebalances</h1>
+          {clusters.length > 1 ? (
+            <label className="field-inline">
+              <span>Cluster</span>
+              <select
+                value={cluster}
+                data-testid="rebalances-cluster"
+                onChange={(e) => router.push(`/rebalances?cluster=${encodeURIComponent(e.target.value)}`)}
+              >
+                {clusters.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
           <p className="muted subtitle">
             One entry per rebalance: the stop each Warden member measured, merged with what the sampler inferred between
             two samples (the trigger and the whole group before and after). Where no Warden member measured it, the
@@ -50,7 +80,7 @@ export function RebalancesPageClient({ refreshMs }: { refreshMs: number }) {
             </span>
           </div>
           <div className="card">
-            <RebalanceTimeline rebalances={shown} showGroup />
+            <RebalanceTimeline rebalances={shown} cluster={cluster} showGroup />
           </div>
         </>
       )}

@@ -5,11 +5,11 @@ import { ZRebalancesResponse } from '@/lib/schemas/rebalances';
 import { fetchJson } from '../api-client';
 import { queryKeys } from '../query-keys';
 
-/** Polls GET /api/rebalances, for one group or all. */
-export function useRebalances(refreshMs: number, groupId?: string, limit = 200) {
-  const query = new URLSearchParams({ limit: String(limit), ...(groupId ? { groupId } : {}) });
+/** Polls GET /api/rebalances of one cluster, for one group or all. */
+export function useRebalances(refreshMs: number, cluster: string, groupId?: string, limit = 200) {
+  const query = new URLSearchParams({ cluster, limit: String(limit), ...(groupId ? { groupId } : {}) });
   return useQuery({
-    queryKey: queryKeys.rebalances(groupId),
+    queryKey: queryKeys.rebalances(cluster, groupId),
     queryFn: ({ signal }) => fetchJson(`/api/rebalances?${query}`, ZRebalancesResponse, { signal }),
     refetchInterval: Math.max(refreshMs, 5_000),
   });

@@ -227,11 +227,11 @@ export const API_ROUTES: ApiRoute[] = [
   {
     method: 'GET',
     path: '/api/rebalances',
-    summary: 'Rebalance history, newest first, one entry per rebalance.',
+    summary: "One cluster's rebalance history (`default` without ?cluster=), newest first, one entry per rebalance.",
     access: 'viewer',
-    query: ZRebalancesQuery,
+    query: z.object({ ...ZRebalancesQuery.shape, ...ZClusterQuery.shape }),
     success: { status: 200, description: 'The rebalances', schema: ZRebalancesResponse },
-    errors: [400, 401],
+    errors: [400, 401, 404],
   },
   {
     method: 'GET',

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ZGroupIdParam, ZIsoTime } from './common';
 
-// GET /api/rebalances?groupId=&limit=: rebalance history, newest first, one entry per rebalance.
+// GET /api/rebalances?cluster=&groupId=&limit=: one cluster's rebalance history, newest first, one entry per
+// rebalance (`cluster` is read by the route: absent means `default`, as for the group routes).
 
 export const ZRebalancesQuery = z
   .object({
@@ -63,7 +64,11 @@ export const ZRebalance = z.object({
   rowIds: z.array(z.string()).min(1),
 });
 
-export const ZRebalancesResponse = z.object({ rebalances: z.array(ZRebalance) });
+export const ZRebalancesResponse = z.object({
+  /** The cluster the history is of. */
+  cluster: z.string(),
+  rebalances: z.array(ZRebalance),
+});
 
 export type TRebalance = z.infer<typeof ZRebalance>;
 export type TRebalancesResponse = z.infer<typeof ZRebalancesResponse>;

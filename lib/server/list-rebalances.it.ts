@@ -108,7 +108,7 @@ describe('GET /api/rebalances: one rebalance per change of the group', () => {
     keepSampling = false;
     await sampling;
 
-    const { rebalances } = await listRebalances(db, { groupId });
+    const { rebalances } = await listRebalances(db, 'default', { groupId });
     // Six rows (four measured stops, two inferred) are three rebalances: the first join, the join, the leave.
     expect(await db.rebalanceEvent.count({ where: { groupId } })).toBe(6);
     expect(rebalances.map((r) => [r.trigger, r.stops.length, r.sampledBetween !== null, r.membersSeenBy])).toEqual([

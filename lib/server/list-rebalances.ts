@@ -4,15 +4,16 @@ import { ZRebalancesResponse, type TRebalance, type TRebalancesResponse } from '
 import { loadRebalances } from './load-rebalances';
 
 /**
- * GET /api/rebalances: rebalance history across groups (or of one), newest first, one entry per rebalance
- * however many rows observed it (lib/rebalances/merge-rebalances.ts).
+ * GET /api/rebalances: one cluster's rebalance history across groups (or of one), newest first, one entry per
+ * rebalance however many rows observed it (lib/rebalances/merge-rebalances.ts).
  */
 export async function listRebalances(
   db: Database,
+  cluster: string,
   options: { groupId?: string; limit?: number } = {},
 ): Promise<TRebalancesResponse> {
-  const rebalances = await loadRebalances(db, { groupId: options.groupId, limit: options.limit ?? 200 });
-  return ZRebalancesResponse.parse({ rebalances: rebalances.map(rebalanceJson) });
+  const rebalances = await loadRebalances(db, { cluster, groupId: options.groupId, limit: options.limit ?? 200 });
+  return ZRebalancesResponse.parse({ cluster, rebalances: rebalances.map(rebalanceJson) });
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();

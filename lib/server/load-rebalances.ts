@@ -44,12 +44,19 @@ export const toStored = (row: StoredRowFields): StoredRebalanceRow => ({
   partitionsMoved: row.partitionsMoved,
 });
 
-/** The newest `limit` rebalances (of one group, or of all), each complete. */
+/**
+ * The newest `limit` rebalances of one cluster (of one group, or of all), each complete. One cluster at a time:
+ * the merge matches rows by group id, and the same id on two clusters is two groups.
+ */
 export async function loadRebalances(
   db: Database,
-  options: { groupId?: string; limit: number },
+  options: { cluster: string; groupId?: string; limit: number },
 ): Promise<MergedRebalance[]> {
-  const where = { ...(options.groupId ? { groupId: options.groupId } : {}), endedAt: { not: null } };
+  const where = {
+    cluster: options.cluster,
+    ...(options.groupId ? { groupId: options.groupId } : {}),
+    endedAt: { not: null },
+  };
   for (let take = options.limit * ROWS_PER_REBALANCE; ; take = Math.min(MAX_ROWS, take * 4)) {
     const rows = (
       await db.rebalanceEvent.findMany({ where, orderBy: [{ endedAt: 'desc' }, { id: 'desc' }], take })

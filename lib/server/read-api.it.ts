@@ -373,7 +373,7 @@ describe('group reads from stored samples', () => {
   });
 
   it('GET /api/rebalances: newest first, members as display names whatever their stored shape', async () => {
-    const { rebalances } = await listRebalances(db, { groupId });
+    const { rebalances } = await listRebalances(db, 'default', { groupId });
     expect(rebalances).toHaveLength(1);
     expect(rebalances[0]).toMatchObject({ durationIsBound: true, partitionsMoved: 3, stops: [], trigger: 'join' });
     expect(rebalances[0]?.membersBefore.map((m) => m.name)).toEqual(['consumer-0 10.0.0.7']);
@@ -383,6 +383,35 @@ describe('group reads from stored samples', () => {
       'c h #456789',
       '42',
     ]);
+  });
+
+  it('GET /api/rebalances?cluster=: one cluster only; the same group id on another cluster is another group', async () => {
+    const other = `${groupId}-cluster`;
+    await db.rebalanceEvent.create({
+      data: {
+        cluster: other,
+        groupId,
+        source: 'describe-groups',
+        // Ends together with the default cluster's row: merged by group id alone, the two would be one rebalance.
+        startedAt: new Date(NOW - 600_000),
+        endedAt: new Date(NOW - 590_000),
+        durationMs: 10_000,
+        durationIsBound: true,
+        membersBefore: [],
+        membersAfter: [{ clientId: 'elsewhere', clientHost: '/10.9.9.9' }],
+        partitionsMoved: 1,
+        trigger: 'join',
+      },
+    });
+    const elsewhere = await listRebalances(db, other, { groupId });
+    expect(elsewhere.cluster).toBe(other);
+    expect(elsewhere.rebalances.map((r) => [r.partitionsMoved, r.membersAfter.map((m) => m.name)])).toEqual([
+      [1, ['elsewhere 10.9.9.9']],
+    ]);
+    const here = await listRebalances(db, 'default', { groupId });
+    expect(here.cluster).toBe('default');
+    expect(here.rebalances.map((r) => r.partitionsMoved)).toEqual([3]);
+    expect((await listRebalances(db, 'default')).rebalances.some((r) => r.partitionsMoved === 1)).toBe(false);
   });
 
   it('GET /api/audit and /api/commands/{id}: newest first, with the folded state', async () => {

@@ -182,7 +182,7 @@ describe('npm run demo', () => {
       expect(await db.rebalanceEvent.count({ where: { groupId, source: 'own-consumer' } })).toBeGreaterThanOrEqual(3);
       // The history shows each of the two changes once: the join with both workers' stops, the leave with the
       // first worker's, each with what the sampler saw.
-      const { rebalances } = await listRebalances(db, { groupId });
+      const { rebalances } = await listRebalances(db, 'default', { groupId });
       const sampled = (trigger: string, stops: number) =>
         rebalances.filter((r) => r.trigger === trigger && r.stops.length === stops && r.sampledBetween !== null);
       expect(sampled('join', 2)).toHaveLength(1);

@@ -1,15 +1,18 @@
-// GET /api/rebalances?groupId=&limit= - rebalance history, newest first.
+// GET /api/rebalances?cluster=&groupId=&limit= - one cluster's rebalance history, newest first.
+import { loadDashboardConfig } from '@/lib/config';
 import { ZRebalancesQuery } from '@/lib/schemas/rebalances';
-import { queryOf, respond } from '@/lib/server/api-response';
+import { respond } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
 import { listRebalances } from '@/lib/server/list-rebalances';
 import { authorize } from '@/lib/server/auth/request-auth';
+import { queryWithoutCluster, requestedCluster } from '@/lib/server/request-cluster';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET(request: Request) {
   return respond(async () => {
     await authorize(request, 'viewer');
-    return listRebalances(serverDatabase(), ZRebalancesQuery.parse(queryOf(request)));
+    const cluster = requestedCluster(request, loadDashboardConfig().clusters);
+    return listRebalances(serverDatabase(), cluster, ZRebalancesQuery.parse(queryWithoutCluster(request)));
   });
 }

@@ -2,7 +2,6 @@
 
 import dynamic from 'next/dynamic';
 import Link from 'next/link';
-import { useState } from 'react';
 import { AdviceList } from '@/components/advice-list';
 import { ApiRequestError } from '@/components/api-client';
 import { CapacityCard } from '@/components/capacity-card';
@@ -17,8 +16,9 @@ import { FiringAlerts } from '@/components/firing-alerts';
 import { GroupStatusBadge, StatePill } from '@/components/status-badge';
 import { TimeLagValue } from '@/components/time-lag-cell';
 import { useNow } from '@/components/use-now';
+import { oneOf, useUrlParam } from '@/components/use-url-param';
 import { Age } from '@/components/age';
-import type { TGroupDetail, TLagRange } from '@/lib/schemas/groups';
+import { ZLagRange, type TGroupDetail, type TLagRange } from '@/lib/schemas/groups';
 import { formatAge, formatCount, formatRateRounded } from '@/lib/format';
 import { isStale } from '@/components/format';
 
@@ -49,9 +49,10 @@ export function GroupPageClient({
 }) {
   const group = useGroup(cluster, groupId, refreshMs);
   const advice = useGroupAdvice(cluster, groupId, refreshMs);
-  const [range, setRange] = useState<TLagRange>('15m');
+  // The chart range is in the URL (?range=6h), so a link to the group shows the same window.
+  const [range, setRange] = useUrlParam<TLagRange>('range', '15m', oneOf(ZLagRange.options));
   const series = useLagSeries(cluster, groupId, range, refreshMs);
-  const rebalances = useRebalances(refreshMs, groupId, 20);
+  const rebalances = useRebalances(refreshMs, cluster, groupId, 20);
   const canOperate = useCanOperate();
 
   if (group.error instanceof ApiRequestError && group.error.status === 404) {
@@ -157,7 +158,7 @@ export function GroupPageClient({
         {rebalances.isPending ? (
           <LoadingState label="Loading rebalances…" />
         ) : rebalances.data && rebalances.data.rebalances.length > 0 ? (
-          <RebalanceTimeline rebalances={rebalances.data.rebalances} showGroup={false} />
+          <RebalanceTimeline rebalances={rebalances.data.rebalances} cluster={cluster} showGroup={false} />
         ) : (
           <EmptyState title="No rebalance recorded for this group." />
         )}
