@@ -13,6 +13,7 @@ import {
   type DisplayZone,
 } from '@/lib/charts/axis';
 import { explainEmptyRange, partitionKey, rankPartitions, samplerGaps, type Gap } from '@/lib/charts/series-view';
+import { panWindow, zoomInWindow, zoomOutWindow } from '@/lib/charts/zoom-steps';
 import { LAG_RANGES, type TLagRange, type TLagSeries } from '@/lib/schemas/groups';
 import { formatCount, formatDuration, formatDurationCompact, formatRateRounded } from '@/lib/format';
 import { useTimeZone } from './display-preferences';
@@ -220,6 +221,49 @@ const Charts = memo(function Charts({
         />
         <span className="muted small" data-testid="chart-zone">
           Times in {zoneName} (24 h){zoom ? '' : '; drag across a chart to zoom'}
+        </span>
+        <span className="zoom-steps" role="group" aria-label="Zoom the charts">
+          <button
+            type="button"
+            className="button button-small"
+            data-testid="zoom-in"
+            onClick={() => setZoom([...zoomInWindow(domain, [fromMs, toMs], series.stepMs)])}
+          >
+            Zoom in
+          </button>
+          {zoom ? (
+            <>
+              <button
+                type="button"
+                className="button button-small"
+                data-testid="zoom-out"
+                onClick={() => {
+                  const out = zoomOutWindow(zoom, [fromMs, toMs]);
+                  setZoom(out ? [...out] : null);
+                }}
+              >
+                Zoom out
+              </button>
+              <button
+                type="button"
+                className="button button-small"
+                data-testid="zoom-earlier"
+                aria-label="Show earlier"
+                onClick={() => setZoom([...panWindow(zoom, [fromMs, toMs], -1)])}
+              >
+                ← Earlier
+              </button>
+              <button
+                type="button"
+                className="button button-small"
+                data-testid="zoom-later"
+                aria-label="Show later"
+                onClick={() => setZoom([...panWindow(zoom, [fromMs, toMs], 1)])}
+              >
+                Later →
+              </button>
+            </>
+          ) : null}
         </span>
         {zoom ? (
           <button type="button" className="button button-small" onClick={() => setZoom(null)} data-testid="zoom-reset">

@@ -255,6 +255,23 @@ test('charts: round 24-hour ticks, a UTC switch kept across reloads, legends tha
   await charts.getByTestId('zoom-reset').click();
   await expect(charts.getByTestId('zoom-reset')).toHaveCount(0);
 
+  // The same zoom from the keyboard: Zoom in, move earlier and later, zoom out to the whole range.
+  const resetText = () => charts.getByTestId('zoom-reset').textContent();
+  await charts.getByTestId('zoom-in').focus();
+  await page.keyboard.press('Enter');
+  await expect(charts.getByTestId('zoom-reset')).toBeVisible();
+  const middle = await resetText();
+  await charts.getByTestId('zoom-earlier').focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(resetText).not.toBe(middle);
+  await page.keyboard.press('Tab');
+  await expect(charts.getByTestId('zoom-later')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect.poll(resetText).toBe(middle);
+  await charts.getByTestId('zoom-out').focus();
+  await page.keyboard.press('Enter');
+  await expect(charts.getByTestId('zoom-reset')).toHaveCount(0);
+
   // The 7-day range reads rollups; two days are seeded, so it draws them and says nothing is stored before.
   await charts.getByText('7d', { exact: true }).click();
   await expect(charts.getByTestId('chart-coverage')).toContainText('Nothing stored before');
