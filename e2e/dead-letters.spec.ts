@@ -304,6 +304,19 @@ test('redrive: an operator selects two records, gives a reason, confirms the cou
     'data-status',
     'rejected',
   );
+
+  // The Audit page lists both: who sent which records back where, why, and how far each job got.
+  await page.goto('/audit');
+  const done = page.getByTestId('redrive-audit-row').filter({ hasText: reason });
+  await expect(done).toHaveAttribute('data-status', 'done');
+  await expect(done).toContainText(OPERATOR.name);
+  await expect(done).toContainText('2 chosen records');
+  await expect(done).toContainText(`${DLQ_TOPIC} → their source partitions`);
+  await expect(done.getByTestId('redrive-audit-progress')).toHaveText('2 / 2');
+  await expect(page.getByTestId('redrive-audit-row').filter({ hasText: 'e2e: once more' })).toHaveAttribute(
+    'data-status',
+    'rejected',
+  );
 });
 
 test('redrive of everything a filter matches: the confirmation counts the matches and the job sends exactly those', async ({

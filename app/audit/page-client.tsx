@@ -6,6 +6,7 @@ import { groupPath } from '@/components/api-client';
 import { useAudit } from '@/components/hooks/use-audit';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
 import { ZAuditKindFilter, type TAccessEvent, type TAuditKindFilter } from '@/lib/schemas/access-events';
+import type { TRedriveJob, TRedriveSelection } from '@/lib/schemas/dead-letters';
 import type { TOperatorAction } from '@/lib/schemas/operator-actions';
 import { formatDateTime } from '@/components/format';
 import { useTimeZone } from '@/components/display-preferences';
@@ -48,8 +49,8 @@ export function AuditPageClient({ refreshMs }: { refreshMs: number }) {
         <div>
           <h1 id="audit-heading">Audit log</h1>
           <p className="muted subtitle">
-            Every resume, skip and seek asked for and what the owning worker did with it, every offset reset, and every
-            sign-in and sign-out.
+            Every resume, skip and seek asked for and what the owning worker did with it, every offset reset, every
+            dead-letter redrive, and every sign-in and sign-out.
           </p>
         </div>
         <RefreshIndicator query={query} refreshMs={refreshMs} />
@@ -73,9 +74,10 @@ export function AuditPageClient({ refreshMs }: { refreshMs: number }) {
       </div>
       {isPending ? (
         <LoadingState label="Loading the audit log…" />
-      ) : !data || (data.actions.length === 0 && data.access.length === 0) ? (
+      ) : !data || (data.actions.length === 0 && data.access.length === 0 && data.redrives.length === 0) ? (
         <EmptyState title="Nothing recorded yet.">
-          Actions taken on the Quarantine page, and sign-ins and sign-outs, appear here.
+          Actions taken on the Quarantine page, offset resets, dead-letter redrives, and sign-ins and sign-outs appear
+          here.
         </EmptyState>
       ) : data.actions.length === 0 ? null : (
         <>
@@ -118,8 +120,86 @@ export function AuditPageClient({ refreshMs }: { refreshMs: number }) {
           </div>
         </>
       )}
+      {data && data.redrives.length > 0 ? <RedriveTable jobs={data.redrives} /> : null}
       {data && data.access.length > 0 ? <AccessTable events={data.access} /> : null}
     </section>
+  );
+}
+
+/** What a redrive sends: the records an operator chose, or every dead letter a filter matched. */
+function describeSelection(selection: TRedriveSelection): string {
+  if (selection.kind === 'records') {
+    return `${selection.records.length} chosen record${selection.records.length === 1 ? '' : 's'}`;
+  }
+  const f = selection.filter;
+  const parts = [
+    f.sourceTopic ? `topic ${f.sourceTopic}` : null,
+    f.sourcePartition !== undefined ? `partition ${f.sourcePartition}` : null,
+    f.errorClass ? `error ${f.errorClass}` : null,
+    f.key ? `key ${f.key}` : null,
+    f.from ? `from ${f.from}` : null,
+    f.to ? `before ${f.to}` : null,
+  ].filter((p): p is string => p !== null);
+  return parts.length === 0 ? 'every dead letter' : `every dead letter with ${parts.join(', ')}`;
+}
+
+/** Redrives of dead letters (Dead letters page): who sent what back, why, and how far the job got. */
+function RedriveTable({ jobs }: { jobs: readonly TRedriveJob[] }) {
+  const zone = useTimeZone();
+  return (
+    <div className="table-wrap">
+      <h2>Dead-letter redrives</h2>
+      <table className="grid grid-audit">
+        <caption className="visually-hidden">Dead-letter redrives, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Requested</th>
+            <th scope="col">Who</th>
+            <th scope="col">Records</th>
+            <th scope="col">From → to</th>
+            <th scope="col">Reason</th>
+            <th scope="col">Status</th>
+            <th scope="col" className="num">
+              Sent / of
+            </th>
+            <th scope="col">Outcome</th>
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.map((j) => (
+            <tr key={j.id} data-testid="redrive-audit-row" data-status={j.status}>
+              <td className="nowrap">
+                <time dateTime={j.requestedAt}>{formatDateTime(j.requestedAt, zone)}</time>
+              </td>
+              <td>{j.requestedBy}</td>
+              <td>
+                {describeSelection(j.selection)}
+                {j.force ? <span className="cell-note">forced: records redriven before go again</span> : null}
+              </td>
+              <td className="mono">
+                {j.dlqTopic} → {j.targetTopic ?? 'their source partitions'}
+              </td>
+              <td>{j.reason}</td>
+              <td>
+                <span className={`badge badge-${j.status}`}>{j.status}</span>
+              </td>
+              <td className="num" data-testid="redrive-audit-progress">
+                {j.sent} / {j.total}
+                {j.skipped > 0 || j.failed > 0 ? (
+                  <span className="cell-note">
+                    {j.skipped} skipped, {j.failed} failed
+                  </span>
+                ) : null}
+              </td>
+              <td>
+                {j.outcome ?? <span className="muted">—</span>}
+                {j.completedAt ? <span className="cell-note">{formatDateTime(j.completedAt, zone)}</span> : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
