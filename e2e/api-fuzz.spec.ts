@@ -334,6 +334,31 @@ for (const [index, route] of API_ROUTES.entries()) {
   });
 }
 
+type Who = { caller: Caller; origin: 'own' | 'other' | 'none' };
+
+/**
+ * Sends `method` to `url` as `who` (a small JSON body unless GET or HEAD) and counts it, with the state
+ * fingerprint from just before, so the caller can check that a refusal changed nothing.
+ */
+async function sendRaw(url: string, method: string, who: Who) {
+  const headers = await headersOf(who.caller, who.origin);
+  const before = await stateFingerprint();
+  const body = ['GET', 'HEAD'].includes(method) ? undefined : '{"action":"skip"}';
+  if (body) headers['content-type'] = 'application/json';
+  const response = await fetch(url, { method, headers, body, redirect: 'manual' });
+  requestsSent++;
+  statusCounts.set(response.status, (statusCounts.get(response.status) ?? 0) + 1);
+  const text = await response.text();
+  const what = `${method} ${url} as ${who.caller} (origin ${who.origin}) → ${response.status} ${text.slice(0, 300)}`;
+  return { response, text, before, what, signedIn: who.caller !== 'none' && who.caller !== 'bad-token' };
+}
+
+/** The proxy's Origin rule: an unsafe method from another origin, or from none without a bearer token, is a 403. */
+function originRefused(method: string, who: Who): boolean {
+  const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(method);
+  return unsafe && (who.origin === 'other' || (who.origin === 'none' && !who.caller.endsWith('-token')));
+}
+
 // Paths no route names, under the API's prefixes (also below a real route), with every method: a signed-in
 // caller gets 404 with the error body (HEAD: 404 and no body) unless the proxy refuses the request first (401
 // not signed in, 403 an unsafe method from another origin); nothing changes.
@@ -366,28 +391,17 @@ test('fuzz: unknown /api paths answer 404 with the error body, for every method'
       }),
       async ({ who, method, prefix, segments }) => {
         const url = `${baseUrl}${prefix}/zz-${segments.map(encodeURIComponent).join('/')}`;
-        const headers = await headersOf(who.caller, who.origin);
-        const before = await stateFingerprint();
-        const body = ['GET', 'HEAD'].includes(method) ? undefined : '{"action":"skip"}';
-        if (body) headers['content-type'] = 'application/json';
-        const response = await fetch(url, { method, headers, body, redirect: 'manual' });
-        requestsSent++;
-        statusCounts.set(response.status, (statusCounts.get(response.status) ?? 0) + 1);
-        const text = await response.text();
-        const what = `${method} ${url} as ${who.caller} → ${response.status} ${text.slice(0, 300)}`;
-        const signedIn = who.caller !== 'none' && who.caller !== 'bad-token';
-        // The proxy decides before any route: identity (401), then Origin for an unsafe method (403: another
-        // origin, or none without a bearer token), and only then the unknown path (404).
-        const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(method);
-        const bearer = who.caller.endsWith('-token');
-        const originRefused = unsafe && (who.origin === 'other' || (who.origin === 'none' && !bearer));
-        expect(response.status, what).toBe(!signedIn ? 401 : originRefused ? 403 : 404);
+        const { response, text, before, what, signedIn } = await sendRaw(url, method, who);
+        // The proxy decides before any route: identity (401), then Origin for an unsafe method (403), and only
+        // then the unknown path (404).
+        const refusedOrigin = originRefused(method, who);
+        expect(response.status, what).toBe(!signedIn ? 401 : refusedOrigin ? 403 : 404);
         expect(response.headers.get('content-type') ?? '', what).toMatch(/^application\/json/);
         if (method === 'HEAD') expect(text, what).toBe('');
         else {
           const parsed = ZApiError.strict().safeParse(JSON.parse(text));
           expect(parsed.success, `error body shape: ${what}`).toBe(true);
-          if (signedIn && !originRefused) expect(parsed.data?.error, what).toContain(`no API route ${method}`);
+          if (signedIn && !refusedOrigin) expect(parsed.data?.error, what).toContain(`no API route ${method}`);
         }
         expect(await stateFingerprint(), `an unknown path changed state: ${what}`).toBe(before);
       },
@@ -418,21 +432,9 @@ test('fuzz: a known /api path with a method it does not answer is refused with 4
           encodeSegment(FIXTURE_PARAMS[name]?.()[0] ?? 'x'),
         );
         const url = `${baseUrl}${path}`;
-        const headers = await headersOf(who.caller, who.origin);
-        const before = await stateFingerprint();
-        const body = ['GET', 'HEAD'].includes(method) ? undefined : '{"action":"skip"}';
-        if (body) headers['content-type'] = 'application/json';
-        const response = await fetch(url, { method, headers, body, redirect: 'manual' });
-        requestsSent++;
-        statusCounts.set(response.status, (statusCounts.get(response.status) ?? 0) + 1);
-        const text = await response.text();
-        const what = `${method} ${url} as ${who.caller} (origin ${who.origin}) → ${response.status} ${text.slice(0, 300)}`;
+        const { response, text, before, what, signedIn } = await sendRaw(url, method, who);
         const open = template === '/api/auth/sign-in' || template === '/api/auth/sign-out';
-        const signedIn = who.caller !== 'none' && who.caller !== 'bad-token';
-        const unsafe = !['GET', 'HEAD'].includes(method);
-        const bearer = who.caller.endsWith('-token');
-        const originRefused = unsafe && (who.origin === 'other' || (who.origin === 'none' && !bearer));
-        const expected = open ? 405 : !signedIn ? 401 : originRefused ? 403 : 405;
+        const expected = open ? 405 : !signedIn ? 401 : originRefused(method, who) ? 403 : 405;
         expect(response.status, what).toBe(expected);
         if (expected === 405) expect(response.headers.get('allow'), what).toBe(allow);
         expect(response.headers.get('content-type') ?? '', what).toMatch(/^application\/json/);
