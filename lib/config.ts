@@ -377,7 +377,7 @@ const demoShape = {
 
 /** `npm test`. */
 const testRunnerShape = {
-  /** npm test's ports: broker base+92, controller base+93, UI base+100, workers base+464 and up. */
+  /** npm test's ports: broker base+92, controller base+93, UI base+100, workers base+464 and up (e2e: from base+800). */
   WARDEN_TEST_PORT_BASE: portBase(19_000),
   /** The API fuzz test's seed (e2e/api-fuzz.spec.ts); a failure prints the one to replay. */
   WARDEN_FUZZ_SEED: z.coerce.number().int().min(0).max(2_147_483_647).default(20_261_201),
