@@ -7,6 +7,7 @@ import { ZGroupDetail } from '@/lib/schemas/groups';
 import { analysisOptions } from '@/lib/server/analysis-options';
 import { serverDatabase } from '@/lib/server/database';
 import { getGroupDetail } from '@/lib/server/get-group-detail';
+import { prefetchQuery } from '../../server-prefetch';
 import { GroupPageClient } from './page-client';
 
 export const dynamic = 'force-dynamic';
@@ -36,23 +37,13 @@ async function clusterOf(searchParams: Params['searchParams']): Promise<string> 
   return parsed.success ? parsed.data : DEFAULT_CLUSTER;
 }
 
-/**
- * The group's detail is read while the page renders and handed to the client's query, so the tiles and the
- * partition table are in the first HTML (the page's largest paint, and nothing below them shifts when they
- * arrive). The data goes through the wire form and the API's schema, exactly what the client's fetch would
- * give. When the read fails (a group never sampled, a cluster not configured, the database down), the page
- * renders without it and the client's query asks the API, which answers with the refusal the page shows.
- */
+/** The group's detail in the first HTML, so the tiles and the partition table paint with it (server-prefetch.ts). */
 async function prefetchDetail(client: QueryClient, cluster: string, groupId: string): Promise<void> {
   const config = loadDashboardConfig();
   if (!config.clusters.some((c) => c.name === cluster)) return;
-  try {
-    const detail = await getGroupDetail(serverDatabase(), cluster, groupId, analysisOptions(config));
-    const data = ZGroupDetail.parse(JSON.parse(JSON.stringify(detail)));
-    client.setQueryData(queryKeys.group(cluster, groupId), data);
-  } catch {
-    // Left to the client's query (see above).
-  }
+  await prefetchQuery(client, queryKeys.group(cluster, groupId), ZGroupDetail, () =>
+    getGroupDetail(serverDatabase(), cluster, groupId, analysisOptions(config)),
+  );
 }
 
 export default async function GroupPage({ params, searchParams }: Params) {

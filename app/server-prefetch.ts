@@ -1,0 +1,22 @@
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import type { z } from 'zod';
+
+/**
+ * Reads a page's data while the page renders on the server and hands it to the client's query under `key`, so
+ * the first HTML holds it (the page's largest paint, and nothing below shifts when it arrives). The data goes
+ * through the wire form and the API's schema: exactly what the client's fetch would give. When the read fails
+ * (the database down, a group never sampled), the page renders without it and the client's query asks the
+ * API, which answers with the refusal the page shows.
+ */
+export async function prefetchQuery<T>(
+  client: QueryClient,
+  key: QueryKey,
+  schema: z.ZodType<T>,
+  read: () => Promise<unknown>,
+): Promise<void> {
+  try {
+    client.setQueryData(key, schema.parse(JSON.parse(JSON.stringify(await read()))));
+  } catch {
+    // Left to the client's query (see above).
+  }
+}
