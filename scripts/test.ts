@@ -1,8 +1,8 @@
 // npm test - the linter (ESLint with the import boundaries, Prettier's check), unit tests, then integration
 // tests; beside them, the production build and the end-to-end tests. Integration and end-to-end each run
 // against a real Kafka broker of their own (started here unless KAFKA_BROKERS is set) and a fresh Postgres
-// database of their own (`<database>_test`, `<database>_e2e_test`). Prints one closing line `N passed, N failed` summing every suite, and
-// exits non-zero on any failure.
+// database of their own (`<database>_test`, `<database>_e2e_test`). Prints one closing line
+// `N passed, N failed` summing every suite, and exits non-zero on any failure.
 //   npm test                      all suites
 //   npm test -- unit integration  only those suites
 //   npm test -- integration worker/sampler   vitest file filters (any argument that is not a suite name)
@@ -95,17 +95,18 @@ async function e2e(env: NodeJS.ProcessEnv, reports: string, specs: string[], run
   return readPlaywrightCounts('e2e', report);
 }
 
+/** A suite's services: the environment its tests run with, and how to stop what was started for it. */
+interface SuiteServices {
+  env: NodeJS.ProcessEnv;
+  stop: () => Promise<void>;
+}
+
 /**
  * The services a suite runs against: a broker of its own (started here unless KAFKA_BROKERS is set) on the
  * ports of `portBase`, and a fresh database. Integration tests restart and stop their broker (fault
  * injection) and reset tables; the end-to-end suite gets its own broker, database and ports so the two
  * suites run at the same time without disturbing each other.
  */
-interface SuiteServices {
-  env: NodeJS.ProcessEnv;
-  stop: () => Promise<void>;
-}
-
 async function startServices(
   config: ReturnType<typeof loadConfig>,
   portBase: number,
@@ -169,8 +170,9 @@ async function withServices(
   }
 }
 
-// The end-to-end suite's ports start this far above WARDEN_TEST_PORT_BASE; the integration tests use
-// base+92 to base+695, the end-to-end suite the same offsets from here, below the bench's 20000.
+// The end-to-end suite's ports start this far above WARDEN_TEST_PORT_BASE: the integration tests use base+92
+// to base+695, the end-to-end suite the same offsets from base+800, which miss the bench's (its base 20000:
+// +92, +93, +100, +464 and up) and verify's (21000).
 const E2E_PORT_OFFSET = 800;
 
 async function main(argv: string[]): Promise<number | 'help'> {
