@@ -1,5 +1,5 @@
 import type { Kafka, Producer } from 'kafkajs';
-import type { Database } from '../lib/db';
+import { nodePostgresPool, type Database } from '../lib/db';
 import { createConsumer, type WardenConsumer, type WardenConsumerOptions } from '../worker/kafka/warden-consumer';
 import { createDeadLetterWriter } from '../worker/pipeline/dead-letter';
 import { createDocumentPipeline, type DocumentPipelineOptions } from '../worker/pipeline/document-pipeline';
@@ -22,7 +22,7 @@ export async function startPipelineConsumer(options: {
   const producer = options.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   const pipeline = createDocumentPipeline({
-    db: options.db,
+    sql: nodePostgresPool(options.db),
     producer,
     resultsTopic: options.resultsTopic,
     beforeStore: options.beforeStore,

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { Admin, Producer } from 'kafkajs';
 import type { WorkerConfig } from '../lib/config';
-import { createDatabase, type Database } from '../lib/db';
+import { createDatabase, nodePostgresPool, type Database } from '../lib/db';
 import { WorkerServer } from './http/worker-server';
 import { WorkerMetrics } from './metrics/worker-metrics';
 import { createKafka, kafkaSecurityFrom } from '../lib/kafka/client';
@@ -107,7 +107,7 @@ export class WardenWorker {
     await this.producer.connect();
 
     const pipeline = createDocumentPipeline({
-      db: this.db,
+      sql: nodePostgresPool(this.db),
       producer: this.producer,
       resultsTopic: config.WARDEN_RESULTS_TOPIC,
       beforeStore: createFaultInjector({

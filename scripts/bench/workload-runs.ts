@@ -110,6 +110,7 @@ function specFor(plan: WorkloadPlan, services: Services, topic: string, endOffse
           ordering: plan.ordering,
           maxInFlight: plan.maxInFlight,
           maxInFlightPerPartition: plan.maxInFlightPerPartition,
+          maxPendingPerPartition: plan.maxPendingPerPartition,
           batchSize: plan.batchSize,
           commitIntervalMs: services.commitIntervalMs,
           retry: plan.kind === 'keyed-retries' ? KEYED_RETRY_BACKOFF : undefined,

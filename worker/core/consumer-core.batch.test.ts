@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { flushMicrotasks } from './testing/fake-clock';
 import { createHarness, makeRecord, makeRecords, permanentError, tp, transientError } from './testing/harness';
 
 const completedOffsets = (h: ReturnType<typeof createHarness>): string[] =>
@@ -175,6 +176,27 @@ describe('ConsumerCore retries inside a batch keep order', () => {
     await h.succeed(0);
     await h.succeed(1);
     expect(completedOffsets(h)).toEqual(['0@0', '0@1', '0@2']);
+  });
+
+  it('a lane run a whole batch long finishes in order when its records settle last to first', async () => {
+    const count = 10_000;
+    const h = createHarness({
+      batch: true,
+      ordering: 'key',
+      batchSize: count,
+      maxInFlight: count,
+      maxInFlightPerPartition: count,
+      maxPendingPerPartition: count,
+    });
+    h.core.deliver(makeRecords(0, count, { key: 'one-key' }));
+    await h.clock.tick(0);
+    expect(h.batches.map((batch) => batch.length)).toEqual([count]);
+    const handles = h.callsOf('handle');
+    for (let index = count - 1; index >= 0; index--) handles[index]!.deferred.resolve();
+    await flushMicrotasks();
+    const completed = completedOffsets(h);
+    expect(completed).toHaveLength(count);
+    expect(completed.every((label, index) => label === `0@${index}`)).toBe(true);
   });
 
   it('key mode: a permanent failure publishes its failure result before the key moves on', async () => {

@@ -84,14 +84,17 @@ export interface DeliverResult {
 
 /**
  * A started record of batch mode. `previous` is the record before it in its lane when both were started in
- * one scheduling turn (consecutive lane records share batches); `gate` resolves once this record's outcome is
- * known: true when it completed, so the next one of its lane may complete too.
+ * one scheduling turn (consecutive lane records share batches), `next` the one after it. A record finishes
+ * once its own promise settled (`own`) and its `previous` finished; `completed` is then known (null before):
+ * true when it completed, so `next` may complete too. No promise per record beyond the handler's own: the
+ * gates are plain fields, and a finishing record finishes the waiting records after it in a loop.
  */
 interface BatchSlot<T> {
   call: RecordCall<T>;
   previous: BatchSlot<T> | null;
-  gate: Promise<boolean>;
-  openGate: (completed: boolean) => void;
+  next: BatchSlot<T> | null;
+  own: BatchOutcome | null;
+  completed: boolean | null;
 }
 
 /** How a batch record's own promise and its lane predecessor's outcome combine. */
@@ -445,9 +448,8 @@ export class ConsumerCore<T> {
     entry.handleAttempts++;
     entry.firstStartedAtMs ??= this.clock.now();
     const call = this.calls.begin(entry, 'handle', true, entry.handleAttempts);
-    let openGate!: (completed: boolean) => void;
-    const gate = new Promise<boolean>((resolve) => (openGate = resolve));
-    const slot: BatchSlot<T> = { call, previous, gate, openGate };
+    const slot: BatchSlot<T> = { call, previous, next: null, own: null, completed: null };
+    if (previous !== null) previous.next = slot;
     this.batches!.add(slot);
     return slot;
   }
@@ -467,7 +469,7 @@ export class ConsumerCore<T> {
         continue;
       }
       slot.previous = null;
-      slot.openGate(false);
+      slot.completed = false;
       if (previousLeftOut && slot.call.detached === null) this.requeue(slot.call);
       else this.calls.end(slot.call);
     }
@@ -498,20 +500,32 @@ export class ConsumerCore<T> {
    * predecessor did not complete, the record waits in its lane and runs again after it (order kept).
    */
   private awaitBatchCall(slot: BatchSlot<T>, running: Promise<void>): void {
-    const own: Promise<BatchOutcome> = Promise.resolve(running).then(
-      () => BATCH_OK,
-      (error: unknown): BatchOutcome => ({ ok: false, error }),
+    Promise.resolve(running).then(
+      () => this.batchRecordSettled(slot, BATCH_OK),
+      (error: unknown) => this.batchRecordSettled(slot, { ok: false, error }),
     );
-    const previousGate = slot.previous?.gate ?? null;
-    slot.previous = null;
-    const outcome =
-      previousGate === null ? own : previousGate.then((completed) => (completed ? own : own.then(() => BATCH_REQUEUE)));
-    void outcome.then((result) => {
-      slot.openGate(result.ok === true && slot.call.detached === null);
+  }
+
+  /**
+   * Finishes `slot` unless its predecessor is still unknown (that one finishes it), then each successor whose
+   * own promise already settled. A loop, not recursion: a lane run can be a whole batch long.
+   */
+  private batchRecordSettled(settled: BatchSlot<T>, own: BatchOutcome): void {
+    settled.own = own;
+    let slot: BatchSlot<T> | null = settled;
+    while (slot !== null && slot.own !== null) {
+      const { previous } = slot;
+      if (previous !== null && previous.completed === null) return;
+      const result = previous !== null && !previous.completed ? BATCH_REQUEUE : slot.own;
+      slot.previous = null;
+      slot.completed = result.ok === true && slot.call.detached === null;
       if (result.ok === 'requeue') this.requeue(slot.call);
       else if (result.ok) this.settle(slot.call, true, undefined);
       else this.settle(slot.call, false, result.error);
-    });
+      const next: BatchSlot<T> | null = slot.next;
+      slot.next = null;
+      slot = next;
+    }
   }
 
   /** The record's attempt does not count: it waits in its lane for the record before it, then runs again. */

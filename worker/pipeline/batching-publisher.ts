@@ -45,14 +45,17 @@ export class BatchingPublisher {
 
   /** Resolves when the broker acknowledged the request carrying `message` (acks=all). */
   publish(message: Message): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ message, bytes: messageBytes(message), resolve, reject });
-      // A microtask later, so publishes made in the same turn share the first request too.
-      if (!this.sending) {
-        this.sending = true;
-        queueMicrotask(() => void this.sendWaiting());
-      }
-    });
+    return new Promise<void>((resolve, reject) => this.enqueue(message, resolve, reject));
+  }
+
+  /** `publish` for a caller that already holds its record's promise: calls `resolve` or `reject` instead. */
+  enqueue(message: Message, resolve: () => void, reject: (error: unknown) => void): void {
+    this.waiting.push({ message, bytes: messageBytes(message), resolve, reject });
+    // A microtask later, so publishes made in the same turn share the first request too.
+    if (!this.sending) {
+      this.sending = true;
+      queueMicrotask(() => void this.sendWaiting());
+    }
   }
 
   private async sendWaiting(): Promise<void> {

@@ -19,6 +19,9 @@ describe('classifyPipelineError', () => {
     ['kafkajs connection error', named('KafkaJSConnectionError')],
     ['kafkajs retriable protocol error', named('KafkaJSProtocolError', { retriable: true })],
     ['initialization error', named('PrismaClientInitializationError')],
+    ['node-postgres DatabaseError: admin shutdown (57P01)', named('error', { code: '57P01', severity: 'FATAL' })],
+    ['node-postgres DatabaseError: deadlock (40P01)', named('error', { code: '40P01', severity: 'ERROR' })],
+    ['node-postgres DatabaseError: lock not available (55P03)', named('error', { code: '55P03', severity: 'ERROR' })],
     ['node-postgres connection loss (plain Error)', new Error('Connection terminated unexpectedly')],
     ['node-postgres connect timeout', new Error('timeout exceeded when trying to connect')],
     [
@@ -34,6 +37,8 @@ describe('classifyPipelineError', () => {
       'unsupported unicode in jsonb (22P05)',
       named('DriverAdapterError', { cause: { kind: 'postgres', code: '22P05' } }),
     ],
+    ['node-postgres DatabaseError: jsonb refuses NUL (22P05)', named('error', { code: '22P05', severity: 'ERROR' })],
+    ['node-postgres DatabaseError: check violation (23514)', named('error', { code: '23514', severity: 'ERROR' })],
     ['unique violation', named('DriverAdapterError', { cause: { kind: 'UniqueConstraintViolation' } })],
     ['kafkajs non-retriable (message too large)', named('KafkaJSProtocolError', { retriable: false })],
     ['a plain bug', new TypeError('cannot read properties of undefined')],

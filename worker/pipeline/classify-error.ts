@@ -53,8 +53,12 @@ interface ErrorLike {
   code?: unknown;
   retriable?: unknown;
   cause?: unknown;
+  severity?: unknown;
   meta?: { driverAdapterError?: { cause?: unknown } };
 }
+
+/** A five-character SQLSTATE as node-postgres's DatabaseError carries it in `code` (with a `severity`). */
+const SQLSTATE = /^[0-9A-Z]{5}$/;
 
 export function classifyPipelineError(error: unknown): ErrorClass {
   return isTransient(error, 0) ? 'transient' : 'permanent';
@@ -70,6 +74,8 @@ function isTransient(error: unknown, depth: number): boolean {
     return true;
   if (typeof e.code === 'string' && (TRANSIENT_NODE_CODES.has(e.code) || TRANSIENT_PRISMA_CODES.has(e.code)))
     return true;
+  if (typeof e.code === 'string' && typeof e.severity === 'string' && SQLSTATE.test(e.code))
+    return isTransientSqlState(e.code);
   if (isTransientAdapterCause(e.meta?.driverAdapterError?.cause)) return true;
   if (e.name === 'DriverAdapterError' && isTransientAdapterCause(e.cause)) return true;
   return isTransient(e.cause, depth + 1);
@@ -79,8 +85,9 @@ function isTransientAdapterCause(cause: unknown): boolean {
   if (typeof cause !== 'object' || cause === null) return false;
   const { kind, code } = cause as { kind?: unknown; code?: unknown };
   if (typeof kind === 'string' && TRANSIENT_ADAPTER_KINDS.has(kind)) return true;
-  if (kind === 'postgres' && typeof code === 'string') {
-    return TRANSIENT_SQLSTATES.has(code) || TRANSIENT_SQLSTATE_CLASSES.has(code.slice(0, 2));
-  }
-  return false;
+  return kind === 'postgres' && typeof code === 'string' && isTransientSqlState(code);
+}
+
+function isTransientSqlState(code: string): boolean {
+  return TRANSIENT_SQLSTATES.has(code) || TRANSIENT_SQLSTATE_CLASSES.has(code.slice(0, 2));
 }

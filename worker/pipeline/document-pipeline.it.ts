@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
-import type { Database } from '../../lib/db';
+import { nodePostgresPool, type Database } from '../../lib/db';
 import type { SourceRecord } from '../core/types';
 import {
   committedOffsets,
@@ -12,6 +12,7 @@ import {
 } from '../../test-support/integration';
 import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
 import { startPipelineConsumer, upsertEvent } from '../../test-support/pipeline-consumer';
+import { classifyPipelineError } from './classify-error';
 import { upsertDocuments } from './document-pipeline';
 import type { ResultEvent } from './document-pipeline';
 import type { TInputEvent } from './events';
@@ -46,24 +47,28 @@ describe('upsertDocuments: one statement per batch, idempotent by business id', 
   it('collapses a business id to its later offset, counts its writes, and ignores redelivered or older records', async () => {
     const id = uniqueName('doc');
     const other = uniqueName('doc');
-    await upsertDocuments(db, [write(id, 7, { v: 'late' }), write(other, 5, { v: 'o' }), write(id, 3, { v: 'early' })]);
+    await upsertDocuments(nodePostgresPool(db), [
+      write(id, 7, { v: 'late' }),
+      write(other, 5, { v: 'o' }),
+      write(id, 3, { v: 'early' }),
+    ]);
     expect(await stored(id)).toMatchObject({ payload: { v: 'late' }, sourceOffset: 7n, writeCount: 2 });
     expect(await stored(other)).toMatchObject({ payload: { v: 'o' }, writeCount: 1 });
 
     // Redelivery of the stored record, and an older record of the same partition: nothing changes.
-    await upsertDocuments(db, [write(id, 7, { v: 'late' }), write(id, 3, { v: 'early' })]);
-    await upsertDocuments(db, [write(id, 6, { v: 'older' })]);
+    await upsertDocuments(nodePostgresPool(db), [write(id, 7, { v: 'late' }), write(id, 3, { v: 'early' })]);
+    await upsertDocuments(nodePostgresPool(db), [write(id, 6, { v: 'older' })]);
     expect(await stored(id)).toMatchObject({ payload: { v: 'late' }, sourceOffset: 7n, writeCount: 2 });
 
     // A later record of the same business id updates it and counts once.
-    await upsertDocuments(db, [write(id, 9, { v: 'newest' })]);
+    await upsertDocuments(nodePostgresPool(db), [write(id, 9, { v: 'newest' })]);
     expect(await stored(id)).toMatchObject({ payload: { v: 'newest' }, sourceOffset: 9n, writeCount: 3 });
   });
 
   it('assigns first_store_seq in the order of the batch', async () => {
     const ids = Array.from({ length: 5 }, () => uniqueName('seq'));
     await upsertDocuments(
-      db,
+      nodePostgresPool(db),
       ids.map((id, index) => write(id, index, {})),
     );
     const rows = await db.storedDocument.findMany({ where: { businessId: { in: ids } } });
@@ -73,9 +78,16 @@ describe('upsertDocuments: one statement per batch, idempotent by business id', 
 
   it('refuses the whole statement when one row is refused (the pipeline then stores row by row)', async () => {
     const good = uniqueName('good');
-    await expect(
-      upsertDocuments(db, [write(good, 1, { v: 1 }), write(uniqueName('bad'), 2, { text: 'bad\u0000byte' })]),
-    ).rejects.toThrow();
+    const refused = await upsertDocuments(nodePostgresPool(db), [
+      write(good, 1, { v: 1 }),
+      write(uniqueName('bad'), 2, { text: 'bad\u0000byte' }),
+    ]).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    // jsonb refuses the NUL escape (SQLSTATE 22P05): the record's own fault, so never retried.
+    expect(refused).toMatchObject({ code: '22P05' });
+    expect(classifyPipelineError(refused)).toBe('permanent');
     expect(await stored(good)).toBeNull();
   });
 });

@@ -1,5 +1,4 @@
 import type { Producer } from 'kafkajs';
-import type { Database } from '../../lib/db';
 import type { BatchItem, SourceRecord } from '../core/types';
 import { BatchingPublisher } from './batching-publisher';
 import { admitEvent, type AdmittedEvent } from './events';
@@ -25,7 +24,8 @@ export interface ResultEvent {
 }
 
 export interface DocumentPipelineOptions {
-  db: Database;
+  /** Where documents are written: node-postgres's pool under the worker's Prisma client (`nodePostgresPool`). */
+  sql: SqlPort;
   /** An idempotent producer; sends here use acks=all. */
   producer: Producer;
   resultsTopic: string;
@@ -34,7 +34,7 @@ export interface DocumentPipelineOptions {
 }
 
 export function createDocumentPipeline(options: DocumentPipelineOptions) {
-  const { db, producer, resultsTopic } = options;
+  const { sql, producer, resultsTopic } = options;
   const results = new BatchingPublisher((request) => producer.send(request), resultsTopic);
 
   function publish(resultKey: string, result: ResultEvent, traceHeaders: Record<string, string>): Promise<void> {
@@ -62,7 +62,7 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
       if (resultKey === null) return Promise.resolve();
       return withRecordSpan('warden process', record.headers, spanAttributes(record), async (traceHeaders) => {
         await options.beforeStore?.({ event, resultKey }, record);
-        await upsertDocuments(db, [{ event, record }]);
+        await upsertDocuments(sql, [{ event, record }]);
         await publish(
           resultKey,
           { eventId: event.eventId, businessId: event.businessId, status: 'stored', source: sourceOf(record) },
@@ -72,26 +72,51 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
     },
 
     handleBatch(items: readonly BatchItem<AdmittedEvent>[]): Promise<void>[] {
-      const stored = storeBatch(db, items, options.beforeStore);
-      return items.map(({ value, record }) => {
+      const stored = storeBatch(sql, items, options.beforeStore);
+      const storedResult = (record: SourceRecord, event: AdmittedEvent['event']): ResultEvent => ({
+        eventId: event.eventId,
+        businessId: event.businessId,
+        status: 'stored',
+        source: sourceOf(record),
+      });
+      // Untraced records (no traceparent, so no span to open) share one continuation of the batch's store:
+      // each holds one promise, settled by its own result's acknowledgement, and nothing else per record.
+      const untraced: { index: number; resolve: () => void; reject: (error: unknown) => void }[] = [];
+      const done = items.map(({ value, record }, index): Promise<void> => {
         const { event, resultKey } = value;
         if (resultKey === null) return Promise.resolve();
-        const publishStored = (traceHeaders: Record<string, string>) =>
+        if (record.headers[TRACEPARENT] === undefined) {
+          return new Promise<void>((resolve, reject) => untraced.push({ index, resolve, reject }));
+        }
+        return withRecordSpan('warden process', record.headers, spanAttributes(record), (traceHeaders) =>
           stored.then((outcomes) => {
-            const outcome = outcomes.get(record);
+            const outcome = outcomes[index];
             if (outcome !== STORED) throw outcome;
-            return publish(
-              resultKey,
-              { eventId: event.eventId, businessId: event.businessId, status: 'stored', source: sourceOf(record) },
-              traceHeaders,
-            );
-          });
-        // Without a traceparent there is no span to open (withRecordSpan would call straight through): the
-        // record's promise is one continuation of the batch's store, no span attributes built per record.
-        return record.headers[TRACEPARENT] === undefined
-          ? publishStored({})
-          : withRecordSpan('warden process', record.headers, spanAttributes(record), publishStored);
+            return publish(resultKey, storedResult(record, event), traceHeaders);
+          }),
+        );
       });
+      if (untraced.length > 0) {
+        stored.then(
+          (outcomes) => {
+            for (const { index, resolve, reject } of untraced) {
+              const { value, record } = items[index]!;
+              const outcome = outcomes[index];
+              if (outcome !== STORED) reject(outcome);
+              else
+                results.enqueue(
+                  { key: value.resultKey, value: JSON.stringify(storedResult(record, value.event)) },
+                  resolve,
+                  reject,
+                );
+            }
+          },
+          (error: unknown) => {
+            for (const { reject } of untraced) reject(error);
+          },
+        );
+      }
+      return done;
     },
 
     onPermanentFailure({ event, resultKey }: AdmittedEvent, record: SourceRecord, error: unknown): Promise<void> {
@@ -122,16 +147,17 @@ interface DocumentWrite {
 /**
  * Runs each stored item's `beforeStore` hook, then stores every item whose hook passed with one statement, in
  * batch order. Keeps lane order: an item whose lane predecessor in the batch (`previous`) was not stored is
- * not stored either (the core runs it again after that one). Resolves once every record's outcome is known,
- * with `STORED` or the record's failure (its hook's, the statement's, or, when the statement was refused and
- * held more than one row, its own row's: the rows are then stored one by one, in order). One promise for
- * the whole batch, so the records' results are published in one turn and share one produce request.
+ * not stored either (the core runs it again after that one). Resolves once every record's outcome is known:
+ * one entry per item, by index, `STORED` or the record's failure (its hook's, the statement's, or, when the
+ * statement was refused and held more than one row, its own row's: the rows are then stored one by one, in
+ * order); items without a result key have none. One promise for the whole batch, so the records' results are
+ * published in one turn and share one produce request.
  */
 function storeBatch(
-  db: Database,
+  sql: SqlPort,
   items: readonly BatchItem<AdmittedEvent>[],
   beforeStore: DocumentPipelineOptions['beforeStore'],
-): Promise<Map<SourceRecord, unknown>> {
+): Promise<unknown[]> {
   // Without a hook every record is ready at once: no promise per record.
   const hooked =
     beforeStore === undefined
@@ -142,32 +168,37 @@ function storeBatch(
           ),
         );
   return hooked.then(async (hooks) => {
-    const outcomes = new Map<SourceRecord, unknown>();
-    const notStored = new Set<number>();
-    const indexOf = new Map<SourceRecord, number>();
+    const outcomes = new Array<unknown>(items.length);
+    const notStored = new Uint8Array(items.length);
+    const failed = (index: number, outcome: unknown) => {
+      outcomes[index] = outcome;
+      notStored[index] = 1;
+    };
+    const behindFailure = (index: number) => {
+      const previous = items[index]!.previous;
+      return previous !== null && notStored[previous] === 1;
+    };
     const ready: DocumentWrite[] = [];
-    items.forEach(({ value, record, previous }, index) => {
+    const readyIndex: number[] = [];
+    items.forEach(({ value, record }, index) => {
       const hook = hooks === null ? null : hooks[index]!;
-      if (previous !== null && notStored.has(previous)) {
-        outcomes.set(record, new Error('the record before it in its lane was not stored'));
-        notStored.add(index);
-      } else if (hook !== null && hook.status === 'rejected') {
-        outcomes.set(record, hook.reason);
-        notStored.add(index);
-      } else if (value.resultKey !== null) {
-        indexOf.set(record, index);
+      if (behindFailure(index)) failed(index, new Error('the record before it in its lane was not stored'));
+      else if (hook !== null && hook.status === 'rejected') failed(index, hook.reason);
+      else if (value.resultKey !== null) {
         ready.push({ event: value.event, record });
+        readyIndex.push(index);
       }
     });
     const rows = collapseByBusinessId(ready);
     const settle = (row: DocumentRow, outcome: unknown) => {
-      for (const record of row.records) {
-        outcomes.set(record, outcome);
-        if (outcome !== STORED) notStored.add(indexOf.get(record)!);
+      for (const position of row.positions) {
+        const index = readyIndex[position]!;
+        if (outcome === STORED) outcomes[index] = STORED;
+        else failed(index, outcome);
       }
     };
     try {
-      await upsertRows(db, rows);
+      await upsertRows(sql, rows);
       for (const row of rows) settle(row, STORED);
     } catch (error) {
       // A transient error (the database is away) would fail every row alone too: each record retries instead.
@@ -178,16 +209,12 @@ function storeBatch(
       // One refused row fails the whole statement: find it by storing each row alone, in order (the
       // records of one business id share their row's outcome).
       for (const row of rows) {
-        const behindFailure = row.records.some((record) => {
-          const previous = items[indexOf.get(record)!]!.previous;
-          return previous !== null && notStored.has(previous);
-        });
-        if (behindFailure) {
+        if (row.positions.some((position) => behindFailure(readyIndex[position]!))) {
           settle(row, new Error('the record before it in its lane was not stored'));
           continue;
         }
         try {
-          await upsertRows(db, [row]);
+          await upsertRows(sql, [row]);
           settle(row, STORED);
         } catch (rowError) {
           settle(row, rowError);
@@ -209,65 +236,82 @@ function storeBatch(
  * collapsed records, an update adds its collapsed records; a no-op adds nothing. So write_count - 1 counts
  * later records of the same business id, never redeliveries.
  *
- * Plain SQL rather than the model's upsert: Prisma's query compiler cost about 2-3 ms of CPU per upsert,
- * which capped the whole pipeline near 300 records/s here, against about 0.5 ms for the same statement sent as
- * SQL. Postgres errors (a payload jsonb refuses, say) surface as Prisma's raw-query error with the SQLSTATE.
+ * Plain SQL on node-postgres rather than the model's upsert or `$executeRaw`: Prisma's query compiler cost
+ * about 2-3 ms of CPU per upsert, which capped the whole pipeline near 300 records/s here, and `$executeRaw`
+ * still passed every array through Prisma's engine before node-postgres serialized it again (about a sixth
+ * of the batch pipeline's CPU at batches of 200). Postgres errors (a payload jsonb refuses, say) surface as
+ * node-postgres's DatabaseError with the SQLSTATE in `code` (classify-error.ts).
  */
-export function upsertDocuments(db: Database, writes: readonly DocumentWrite[]): Promise<void> {
-  return upsertRows(db, collapseByBusinessId(writes));
+export function upsertDocuments(sql: SqlPort, writes: readonly DocumentWrite[]): Promise<void> {
+  return upsertRows(sql, collapseByBusinessId(writes));
+}
+
+/** A SQL connection or pool taking positional parameters: node-postgres's `Pool` and `Client` are ones. */
+export interface SqlPort {
+  query(text: string, values: unknown[]): Promise<unknown>;
 }
 
 interface DocumentRow {
   write: DocumentWrite;
-  /** Source records collapsed into this row (distinct offsets). */
-  records: SourceRecord[];
+  /** Positions in the collapsed writes of the source records folded into this row; they share its outcome. */
+  positions: number[];
+  /** Distinct source records among them (a record given twice counts once): what write_count adds. */
+  writes: number;
 }
 
-async function upsertRows(db: Database, rows: readonly DocumentRow[]): Promise<void> {
+const UPSERT_DOCUMENTS = `
+  INSERT INTO stored_document
+    (business_id, event_type, payload, source_topic, source_partition, source_offset, write_count)
+  SELECT row.business_id, row.event_type, row.payload::jsonb, row.source_topic, row.source_partition,
+    row.source_offset, row.writes
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[], $7::int[]) WITH ORDINALITY
+    AS row(business_id, event_type, payload, source_topic, source_partition, source_offset, writes, ordinal)
+  ORDER BY row.ordinal
+  ON CONFLICT (business_id) DO UPDATE SET
+    event_type = EXCLUDED.event_type,
+    payload = EXCLUDED.payload,
+    source_topic = EXCLUDED.source_topic,
+    source_partition = EXCLUDED.source_partition,
+    source_offset = EXCLUDED.source_offset,
+    write_count = stored_document.write_count + EXCLUDED.write_count,
+    last_stored_at = now()
+  WHERE stored_document.source_topic <> EXCLUDED.source_topic
+    OR stored_document.source_partition <> EXCLUDED.source_partition
+    OR stored_document.source_offset < EXCLUDED.source_offset`;
+
+async function upsertRows(sql: SqlPort, rows: readonly DocumentRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.$executeRaw`
-    INSERT INTO stored_document
-      (business_id, event_type, payload, source_topic, source_partition, source_offset, write_count)
-    SELECT row.business_id, row.event_type, row.payload::jsonb, row.source_topic, row.source_partition,
-      row.source_offset, row.writes
-    FROM unnest(
-      ${rows.map((row) => row.write.event.businessId)}::text[],
-      ${rows.map((row) => row.write.event.type)}::text[],
-      ${rows.map((row) => JSON.stringify(row.write.event.payload))}::text[],
-      ${rows.map((row) => row.write.record.topic)}::text[],
-      ${rows.map((row) => row.write.record.partition)}::int[],
-      ${rows.map((row) => row.write.record.offset)}::bigint[],
-      ${rows.map((row) => row.records.length)}::int[]
-    ) WITH ORDINALITY
-      AS row(business_id, event_type, payload, source_topic, source_partition, source_offset, writes, ordinal)
-    ORDER BY row.ordinal
-    ON CONFLICT (business_id) DO UPDATE SET
-      event_type = EXCLUDED.event_type,
-      payload = EXCLUDED.payload,
-      source_topic = EXCLUDED.source_topic,
-      source_partition = EXCLUDED.source_partition,
-      source_offset = EXCLUDED.source_offset,
-      write_count = stored_document.write_count + EXCLUDED.write_count,
-      last_stored_at = now()
-    WHERE stored_document.source_topic <> EXCLUDED.source_topic
-      OR stored_document.source_partition <> EXCLUDED.source_partition
-      OR stored_document.source_offset < EXCLUDED.source_offset`;
+  await sql.query(UPSERT_DOCUMENTS, [
+    rows.map((row) => row.write.event.businessId),
+    rows.map((row) => row.write.event.type),
+    rows.map((row) => JSON.stringify(row.write.event.payload)),
+    rows.map((row) => row.write.record.topic),
+    rows.map((row) => row.write.record.partition),
+    rows.map((row) => row.write.record.offset),
+    rows.map((row) => row.writes),
+  ]);
 }
 
 /** One row per business id, at the position of its first write, carrying the winning write and the count. */
 function collapseByBusinessId(writes: readonly DocumentWrite[]): DocumentRow[] {
   const rows = new Map<string, DocumentRow>();
-  for (const write of writes) {
+  writes.forEach((write, position) => {
     const row = rows.get(write.event.businessId);
     if (row === undefined) {
-      rows.set(write.event.businessId, { write, records: [write.record] });
-      continue;
+      rows.set(write.event.businessId, { write, positions: [position], writes: 1 });
+      return;
     }
     const held = row.write.record;
     const samePartition = held.topic === write.record.topic && held.partition === write.record.partition;
-    if (samePartition && held.offset === write.record.offset) continue; // the same record twice
-    row.records.push(write.record);
-    if (!samePartition || BigInt(write.record.offset) > BigInt(held.offset)) row.write = write;
-  }
+    row.positions.push(position);
+    if (samePartition && held.offset === write.record.offset) return; // the same record twice
+    row.writes++;
+    if (!samePartition || offsetAbove(write.record.offset, held.offset)) row.write = write;
+  });
   return [...rows.values()];
+}
+
+/** `a > b` for Kafka offsets as canonical decimal strings (no sign, no leading zeros), without BigInt. */
+function offsetAbove(a: string, b: string): boolean {
+  return a.length === b.length ? a > b : a.length > b.length;
 }

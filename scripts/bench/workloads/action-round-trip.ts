@@ -1,5 +1,5 @@
 import { DEFAULT_CLUSTER } from '../../../lib/kafka/cluster-settings';
-import { createDatabase } from '../../../lib/db';
+import { createDatabase, nodePostgresPool } from '../../../lib/db';
 import { createKafka } from '../../../lib/kafka/client';
 import { getCommand } from '../../../lib/server/get-command';
 import { listQuarantines } from '../../../lib/server/list-quarantines';
@@ -56,7 +56,11 @@ export async function runActionRoundTrip(spec: ChildSpec, groupId: string): Prom
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   await producer.connect();
   // Only poison records are produced: nothing is ever published to the results topic.
-  const pipeline = createDocumentPipeline({ db, producer, resultsTopic: settings.dlqTopic });
+  const pipeline = createDocumentPipeline({
+    sql: nodePostgresPool(db),
+    producer,
+    resultsTopic: settings.dlqTopic,
+  });
   const quarantines = new QuarantineStore(db, groupId);
   const consumer = createConsumer<AdmittedEvent>({
     kafka,

@@ -1,8 +1,8 @@
 import type { Producer } from 'kafkajs';
-import type { Database } from '../../../lib/db';
+import type { SqlPort } from '../../../worker/pipeline/document-pipeline';
 
 // Where (9)'s and (9r)'s time goes, measured in the workload child around the same two ports the pipeline
-// uses: every upsert statement (`$executeRaw`) and every produce request (`send`) is counted and timed, the
+// uses: every upsert statement and every produce request (`send`) is counted and timed, the
 // batches handed to the handler are counted by size, and the process's CPU time over the measurement window
 // is read from `process.cpuUsage()` (CPU per record stays comparable between runs on a loaded machine, when
 // wall-clock rates are not). The wrappers add one closure and two clock reads per statement or request.
@@ -21,14 +21,9 @@ export class PipelineProbe {
   private requestMs = 0;
   private cpuAtStart: NodeJS.CpuUsage | null = null;
 
-  /** `db` whose `$executeRaw` statements are counted and timed. */
-  database(db: Database): Database {
-    const wrapped = Object.create(db) as Database;
-    const execute = db.$executeRaw.bind(db) as (...args: unknown[]) => Promise<number>;
-    Object.defineProperty(wrapped, '$executeRaw', {
-      value: (...args: unknown[]) => this.timed(execute(...args), 'statement'),
-    });
-    return wrapped;
+  /** `sql` whose statements are counted and timed. */
+  sql(sql: SqlPort): SqlPort {
+    return { query: (text, values) => this.timed(sql.query(text, values), 'statement') };
   }
 
   /** `producer` whose `send` requests are counted and timed, with the messages they carry. */

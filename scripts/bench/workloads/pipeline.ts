@@ -1,4 +1,4 @@
-import { createDatabase } from '../../../lib/db';
+import { createDatabase, nodePostgresPool } from '../../../lib/db';
 import type { Admission, SourceRecord } from '../../../worker/core/types';
 import { createDocumentPipeline } from '../../../worker/pipeline/document-pipeline';
 import type { AdmittedEvent } from '../../../worker/pipeline/events';
@@ -27,7 +27,7 @@ export async function runPipeline(spec: ChildSpec, groupId: string): Promise<Mea
   await producer.connect();
   const pipelineProbe = new PipelineProbe();
   const pipeline = createDocumentPipeline({
-    db: pipelineProbe.database(db),
+    sql: pipelineProbe.sql(nodePostgresPool(db)),
     producer: pipelineProbe.producer(producer),
     resultsTopic: pipelineSpec.resultsTopic,
   });
@@ -35,7 +35,9 @@ export async function runPipeline(spec: ChildSpec, groupId: string): Promise<Mea
 
   const admit = (record: SourceRecord): Admission<Timed> => {
     const admission = pipeline.admit(record);
-    return admission.ok ? { ...admission, value: { ...admission.value, admittedAt: performance.now() } } : admission;
+    if (!admission.ok) return admission;
+    const { event, resultKey } = admission.value;
+    return { ok: true, orderingKey: admission.orderingKey, value: { event, resultKey, admittedAt: performance.now() } };
   };
   bench.createConsumer({
     admit,

@@ -1,5 +1,5 @@
 import { createKafka } from '../../../lib/kafka/client';
-import { createDatabase } from '../../../lib/db';
+import { createDatabase, nodePostgresPool } from '../../../lib/db';
 import { upsertDocuments, type ResultEvent } from '../../../worker/pipeline/document-pipeline';
 import { admitEvent } from '../../../worker/pipeline/events';
 import { toSourceRecords } from '../../../worker/kafka/source-records';
@@ -26,7 +26,7 @@ export async function runRawPipeline(spec: ChildSpec, groupId: string): Promise<
   await connected.connect();
   const pipelineProbe = new PipelineProbe();
   const producer = pipelineProbe.producer(connected);
-  const store = pipelineProbe.database(db);
+  const store = pipelineProbe.sql(nodePostgresPool(db));
   try {
     return await runRawConsumer(spec, groupId, {
       latency,
