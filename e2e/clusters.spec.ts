@@ -5,12 +5,14 @@ import { expect, test, type Page, type Request } from '@playwright/test';
 import { loadConfig } from '../lib/config';
 import { createKafka } from '../lib/kafka/client';
 import { ZGroupDetail, ZGroupsResponse } from '../lib/schemas/groups';
+import { ZAuditResponse } from '../lib/schemas/operator-actions';
+import { ZOffsetResetResult } from '../lib/schemas/offset-reset';
 import { ZRebalancesResponse } from '../lib/schemas/rebalances';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../scripts/lib/broker';
 import { linkInstalledJars } from '../test-support/broker-home';
 import { groupWithLag } from '../test-support/commit-offsets';
-import { testKafka, uniqueName } from '../test-support/integration';
-import { bearer, OPERATOR, VIEWER_TOKEN } from './credentials';
+import { committedOffsets, testKafka, uniqueName } from '../test-support/integration';
+import { bearer, OPERATOR, OPERATOR_TOKEN, VIEWER_TOKEN } from './credentials';
 import {
   ARTIFACTS,
   signIn,
@@ -288,4 +290,55 @@ test('rebalances are per cluster: the page offers the configured clusters, the A
   await expect(page).toHaveURL((url) => url.pathname === '/rebalances' && url.search === '?cluster=second');
   await expect(page.getByTestId('rebalances-cluster')).toHaveValue('second');
   await expect(workerItems).toHaveCount(0);
+});
+
+// Last in the file: it moves the second cluster's committed offset, which the tests above read as its lag.
+test("an offset reset on the second cluster moves that cluster's group only, and the audit log filters by cluster", async ({
+  page,
+  request,
+}) => {
+  const secondKafka = createKafka({ brokers: [`127.0.0.1:${SECOND_BROKER.port}`], clientId: 'warden-e2e-reset' });
+  const offsetsOn = async (kafka: ReturnType<typeof createKafka>) => {
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      return Object.fromEntries(await committedOffsets(admin, groupId, topic));
+    } finally {
+      await admin.disconnect();
+    }
+  };
+  const reason = `${prefix}: replay the second cluster`;
+  const answer = await request.post(`/api/groups/${encodeURIComponent(groupId)}/offsets/reset?cluster=second`, {
+    headers: bearer(OPERATOR_TOKEN),
+    data: { topic, to: 'earliest', reason },
+  });
+  expect(answer.status(), await answer.text()).toBe(200);
+  const result = ZOffsetResetResult.parse(await answer.json());
+  expect(result.partitions.map((p) => [p.partition, p.offset])).toEqual([[0, '0']]);
+  expect(await offsetsOn(secondKafka)).toEqual({ 0: '0' });
+  // The same group id on the default cluster keeps its commit.
+  expect(await offsetsOn(testKafka('warden-e2e-reset-default'))).toEqual({ 0: String(DEFAULT_LAG.committed) });
+
+  const auditOf = async (query: string) => {
+    const response = await request.get(`/api/audit?limit=1000${query}`, { headers: bearer(VIEWER_TOKEN) });
+    expect(response.status()).toBe(200);
+    return ZAuditResponse.parse(await response.json());
+  };
+  const resets = (audit: Awaited<ReturnType<typeof auditOf>>) =>
+    audit.actions.filter((a) => a.reason === reason).map((a) => [a.cluster, a.action, a.status]);
+  expect(resets(await auditOf('&cluster=second'))).toEqual([['second', 'reset', 'done']]);
+  expect((await auditOf('&cluster=second')).access).toEqual([]);
+  expect(resets(await auditOf('&cluster=default'))).toEqual([]);
+  expect(resets(await auditOf(''))).toEqual([['second', 'reset', 'done']]);
+  const unknown = await request.get('/api/audit?cluster=third', { headers: bearer(VIEWER_TOKEN) });
+  expect(unknown.status()).toBe(404);
+
+  await signIn(page, OPERATOR, '/audit?cluster=second');
+  await expect(page.getByTestId('audit-cluster')).toHaveValue('second');
+  const row = page.getByRole('row').filter({ hasText: reason });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('cluster second');
+  await page.getByTestId('audit-cluster').selectOption('default');
+  await expect(page).toHaveURL((url) => url.pathname === '/audit' && url.search === '?cluster=default');
+  await expect(row).toHaveCount(0);
 });

@@ -5,11 +5,16 @@ import { useMemo, useState } from 'react';
 import { groupPath } from '@/components/api-client';
 import { useAudit } from '@/components/hooks/use-audit';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
+import { DEFAULT_CLUSTER } from '@/lib/schemas/clusters';
 import { ZAuditKindFilter, type TAccessEvent, type TAuditKindFilter } from '@/lib/schemas/access-events';
 import type { TRedriveJob, TRedriveSelection } from '@/lib/schemas/dead-letters';
 import type { TOperatorAction } from '@/lib/schemas/operator-actions';
 import { formatDateTime } from '@/components/format';
 import { useTimeZone } from '@/components/display-preferences';
+import { oneOf, useUrlParam } from '@/components/use-url-param';
+
+/** The cluster select's "every cluster" choice (no `?cluster=`). */
+const ALL_CLUSTERS = '';
 
 /** The kind filter's choices; the API filters (GET /api/audit?kind=). */
 const KIND_CHOICES: readonly { value: TAuditKindFilter | ''; label: string }[] = [
@@ -25,11 +30,13 @@ const KIND_CHOICES: readonly { value: TAuditKindFilter | ''; label: string }[] =
 
 /**
  * Audit: every operator action, newest first (who, what, on which partition, why, when, and the outcome),
- * and every sign-in and sign-out (who, from which address and browser), filtered by kind.
+ * and every sign-in and sign-out (who, from which address and browser), filtered by kind; with several clusters
+ * configured, by cluster too (`?cluster=`; one cluster's log has no sign-ins, which belong to none).
  */
-export function AuditPageClient({ refreshMs }: { refreshMs: number }) {
+export function AuditPageClient({ refreshMs, clusters }: { refreshMs: number; clusters: string[] }) {
   const [kind, setKind] = useState<TAuditKindFilter | undefined>(undefined);
-  const query = useAudit(refreshMs, kind);
+  const [cluster, setCluster] = useUrlParam<string>('cluster', ALL_CLUSTERS, oneOf(clusters));
+  const query = useAudit(refreshMs, kind, cluster === ALL_CLUSTERS ? undefined : cluster);
   const { data, error, isPending } = query;
   const [filter, setFilter] = useState('');
   const shown = useMemo(() => {
@@ -71,6 +78,24 @@ export function AuditPageClient({ refreshMs }: { refreshMs: number }) {
             ))}
           </select>
         </label>
+        {clusters.length > 1 ? (
+          <label className="field-inline">
+            <span>Cluster</span>
+            <select
+              value={cluster}
+              onChange={(e) => setCluster(e.target.value)}
+              aria-label="Cluster of audit entries"
+              data-testid="audit-cluster"
+            >
+              <option value={ALL_CLUSTERS}>all clusters</option>
+              {clusters.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
       </div>
       {isPending ? (
         <LoadingState label="Loading the audit log…" />
@@ -272,6 +297,7 @@ function AuditRow({ action: a }: { action: TOperatorAction }) {
         <Link href={groupPath(a.groupId, a.cluster)} className="cell-note">
           {a.groupId}
         </Link>
+        {a.cluster !== DEFAULT_CLUSTER ? <span className="cell-note">cluster {a.cluster}</span> : null}
       </td>
       <td className="reason">{a.reason}</td>
       <td>

@@ -6,5 +6,6 @@ export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Audit' };
 
 export default function AuditPage() {
-  return <AuditPageClient refreshMs={loadDashboardConfig().UI_REFRESH_MS} />;
+  const config = loadDashboardConfig();
+  return <AuditPageClient refreshMs={config.UI_REFRESH_MS} clusters={config.clusters.map((c) => c.name)} />;
 }

@@ -6,11 +6,14 @@ import { ZAuditResponse } from '@/lib/schemas/operator-actions';
 import { fetchJson } from '../api-client';
 import { queryKeys } from '../query-keys';
 
-/** Polls GET /api/audit, filtered by kind (undefined: operator actions and access events). */
-export function useAudit(refreshMs: number, kind?: TAuditKindFilter) {
-  const query = new URLSearchParams({ limit: '500', ...(kind ? { kind } : {}) });
+/**
+ * Polls GET /api/audit, filtered by kind (undefined: operator actions and access events) and cluster
+ * (undefined: every cluster).
+ */
+export function useAudit(refreshMs: number, kind?: TAuditKindFilter, cluster?: string) {
+  const query = new URLSearchParams({ limit: '500', ...(kind ? { kind } : {}), ...(cluster ? { cluster } : {}) });
   return useQuery({
-    queryKey: [...queryKeys.audit(), kind ?? 'all'],
+    queryKey: [...queryKeys.audit(), kind ?? 'all', cluster ?? 'all clusters'],
     queryFn: ({ signal }) => fetchJson(`/api/audit?${query.toString()}`, ZAuditResponse, { signal }),
     refetchInterval: refreshMs,
   });

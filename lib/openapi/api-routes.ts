@@ -218,11 +218,12 @@ export const API_ROUTES: ApiRoute[] = [
   {
     method: 'GET',
     path: '/api/audit',
-    summary: 'Every operator action and access event (who, what, target, reason, when, outcome), newest first.',
+    summary:
+      'Every operator action, redrive and access event (who, what, target, reason, when, outcome), newest first; every cluster, or one with ?cluster= (then no access events, which belong to no cluster).',
     access: 'viewer',
-    query: ZAuditQuery,
+    query: z.object({ ...ZAuditQuery.shape, ...ZClusterQuery.shape }),
     success: { status: 200, description: 'The audit log', schema: ZAuditResponse },
-    errors: [400, 401],
+    errors: [400, 401, 404],
   },
   {
     method: 'GET',

@@ -194,6 +194,8 @@ export type TRedriveRequest = z.infer<typeof ZRedriveRequest>;
 
 export const ZRedriveJob = z.object({
   id: z.string(),
+  /** The cluster whose dead-letter topic it reads. */
+  cluster: z.string(),
   dlqTopic: z.string(),
   selection: ZRedriveSelection,
   targetTopic: z.string().nullable(),

@@ -12,26 +12,28 @@ import { operatorActionJson } from './operator-action-json';
 
 /**
  * GET /api/audit: operator actions (who, what, target, reason, when, outcome) and access events (sign-ins and
- * sign-outs), each newest first, filtered by `kind` (absent: both) and `groupId` (actions only; access events
- * belong to no group, so a group filter leaves none).
+ * sign-outs), each newest first, filtered by `kind` (absent: both), `cluster` (null or absent: every
+ * cluster) and `groupId` (actions and redrives carry a cluster, actions a group; access events belong to
+ * neither, so either filter leaves none, and a group filter leaves no redrives).
  */
 export async function listAudit(
   db: Database,
-  options: { groupId?: string; kind?: TAuditKindFilter; limit?: number } = {},
+  options: { cluster?: string | null; groupId?: string; kind?: TAuditKindFilter; limit?: number } = {},
 ): Promise<TAuditResponse> {
   const take = options.limit ?? 200;
   const kind = options.kind;
   const wantsActions = kind === undefined || kind === 'actions';
+  const cluster = options.cluster ?? undefined;
   const accessKinds = kind === undefined || kind === 'access' ? ACCESS_EVENT_KINDS : kind === 'actions' ? [] : [kind];
   const [rows, access, redrives] = await Promise.all([
     wantsActions
       ? db.operatorAction.findMany({
-          where: options.groupId ? { groupId: options.groupId } : {},
+          where: { cluster, groupId: options.groupId },
           orderBy: [{ requestedAt: 'desc' }, { id: 'desc' }],
           take,
         })
       : [],
-    options.groupId || accessKinds.length === 0
+    options.groupId || cluster !== undefined || accessKinds.length === 0
       ? []
       : db.accessEvent.findMany({
           where: { kind: { in: [...accessKinds] } },
@@ -40,7 +42,7 @@ export async function listAudit(
         }),
     // Redrives belong to the dead-letter topic, not a group: listed with the actions when no group is asked for.
     wantsActions && !options.groupId
-      ? db.redriveJob.findMany({ orderBy: [{ requestedAt: 'desc' }, { id: 'desc' }], take })
+      ? db.redriveJob.findMany({ where: { cluster }, orderBy: [{ requestedAt: 'desc' }, { id: 'desc' }], take })
       : [],
   ]);
   return ZAuditResponse.parse({

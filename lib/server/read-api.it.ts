@@ -414,6 +414,25 @@ describe('group reads from stored samples', () => {
     expect((await listRebalances(db, 'default')).rebalances.some((r) => r.partitionsMoved === 1)).toBe(false);
   });
 
+  it("GET /api/audit?cluster=: one cluster's actions and redrives, no access events; without it every cluster", async () => {
+    const other = `audit-${randomUUID().slice(0, 8)}`;
+    const base = { groupId, topic, partition: 5, reason: 'cluster filter', requestedBy: 'carol', status: 'done' };
+    const here = await db.operatorAction.create({ data: { ...base, action: 'resume' } });
+    const there = await db.operatorAction.create({ data: { ...base, action: 'skip', cluster: other } });
+    const ids = (actions: { id: string }[]) => actions.map((a) => a.id);
+    const scoped = await listAudit(db, { cluster: other, limit: 1000 });
+    expect(ids(scoped.actions)).toEqual([there.id.toString()]);
+    expect(scoped.actions[0]).toMatchObject({ cluster: other, action: 'skip' });
+    expect(scoped.access).toEqual([]);
+    expect(scoped.redrives.every((job) => job.cluster === other)).toBe(true);
+    const defaults = await listAudit(db, { cluster: 'default', groupId, limit: 1000 });
+    expect(ids(defaults.actions)).toContain(here.id.toString());
+    expect(ids(defaults.actions)).not.toContain(there.id.toString());
+    const every = await listAudit(db, { groupId, limit: 1000 });
+    expect(ids(every.actions)).toEqual(expect.arrayContaining([here.id.toString(), there.id.toString()]));
+    await db.operatorAction.deleteMany({ where: { id: { in: [here.id, there.id] } } });
+  });
+
   it('GET /api/audit and /api/commands/{id}: newest first, with the folded state', async () => {
     const base = { groupId, topic, partition: 4, reason: 'why', requestedBy: 'alice' };
     const first = await db.operatorAction.create({

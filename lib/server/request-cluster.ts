@@ -8,8 +8,16 @@ import { ApiError, notFound } from './api-error';
  * parameter; a name no configured cluster has is a 404 listing the configured ones.
  */
 export function requestedCluster(request: Request, clusters: readonly ClusterConnection[]): string {
+  return clusterFilter(request, clusters) ?? DEFAULT_CLUSTER;
+}
+
+/**
+ * `?cluster=` for a route over every cluster unless one is named (the audit log): null without one, else
+ * checked as requestedCluster checks it.
+ */
+export function clusterFilter(request: Request, clusters: readonly ClusterConnection[]): string | null {
   const given = new URL(request.url).searchParams.get('cluster');
-  if (given === null || given === '') return DEFAULT_CLUSTER;
+  if (given === null || given === '') return null;
   const parsed = ZClusterName.safeParse(given);
   if (!parsed.success)
     throw new ApiError(400, `cluster: ${parsed.error.issues[0]?.message ?? 'is invalid'}`, 'cluster');

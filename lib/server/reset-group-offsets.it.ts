@@ -50,7 +50,13 @@ async function seedSample(groupId: string, state: string) {
 const audit = (groupId: string) => db.operatorAction.findMany({ where: { groupId }, orderBy: { id: 'asc' } });
 const committed = async (groupId: string) => Object.fromEntries(await committedOffsets(admin, groupId, topic));
 const reset = (groupId: string, body: Omit<TOffsetResetRequest, 'reason'> & { reason?: string }) =>
-  resetGroupOffsets(db, port, groupId, ZOffsetResetRequest.parse({ reason: 'integration test', ...body }), 'olga');
+  resetGroupOffsets(
+    db,
+    port,
+    { cluster: 'default', groupId },
+    ZOffsetResetRequest.parse({ reason: 'integration test', ...body }),
+    'olga',
+  );
 
 beforeAll(async () => {
   db = testDatabase();

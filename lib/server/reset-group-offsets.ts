@@ -1,4 +1,5 @@
 import type { Database } from '../db';
+import { neverSampled } from './request-cluster';
 import { ZOffsetResetResult, type TOffsetResetRequest, type TOffsetResetResult } from '../schemas/offset-reset';
 import { ApiError, notFound } from './api-error';
 import { GroupNotEmptyError, type GroupOffsetsPort } from './offset-reset/kafka-group-offsets';
@@ -23,21 +24,22 @@ export const RESET_EXECUTOR = 'dashboard';
  */
 export async function resetGroupOffsets(
   db: Database,
+  /** A connection to the group's own cluster. */
   kafka: GroupOffsetsPort,
-  groupId: string,
+  { cluster, groupId }: { cluster: string; groupId: string },
   request: TOffsetResetRequest,
   requestedBy: string,
   now = new Date(),
 ): Promise<TOffsetResetResult> {
   const sampled = await db.lagSample.findFirst({
-    where: { groupId },
+    where: { cluster, groupId },
     orderBy: { sampledAt: 'desc' },
     select: { sampledAt: true },
   });
-  if (!sampled) throw notFound(`consumer group "${groupId}" has never been sampled`);
+  if (!sampled) throw notFound(neverSampled(cluster, groupId));
   const [ownState, quarantine] = await Promise.all([
-    db.consumerPartitionState.findFirst({ where: { groupId }, select: { groupId: true } }),
-    db.partitionQuarantine.findFirst({ where: { groupId }, select: { groupId: true } }),
+    db.consumerPartitionState.findFirst({ where: { cluster, groupId }, select: { groupId: true } }),
+    db.partitionQuarantine.findFirst({ where: { cluster, groupId }, select: { groupId: true } }),
   ]);
   if (ownState || quarantine) {
     throw new ApiError(
@@ -46,7 +48,7 @@ export async function resetGroupOffsets(
     );
   }
   const topicSample = await db.lagSample.findFirst({
-    where: { groupId, topic: request.topic },
+    where: { cluster, groupId, topic: request.topic },
     select: { sampledAt: true },
   });
   if (!topicSample)
@@ -66,7 +68,7 @@ export async function resetGroupOffsets(
   let result: { state: string; ids: bigint[]; failure: Error | null } | undefined;
   await db.$transaction(
     async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`offset-reset/${groupId}`}, 7))`;
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`offset-reset/${cluster}/${groupId}`}, 7))`;
       // Right before writing: a group with members would overwrite the reset with its next commit.
       const { state, members } = await kafka.describeGroup(groupId);
       const refusal = resetRefusal(groupId, state, members);
@@ -75,6 +77,7 @@ export async function resetGroupOffsets(
       for (const planned of plan) {
         const row = await tx.operatorAction.create({
           data: {
+            cluster,
             groupId,
             topic: request.topic,
             partition: planned.partition,

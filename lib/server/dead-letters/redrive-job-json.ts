@@ -5,6 +5,7 @@ import { ZRedriveSelection, ZRedriveStatus, type TRedriveJob } from '../../schem
 export function redriveJobJson(row: RedriveJob): TRedriveJob {
   return {
     id: row.id.toString(),
+    cluster: row.cluster,
     dlqTopic: row.dlqTopic,
     selection: ZRedriveSelection.parse(row.selection),
     targetTopic: row.targetTopic,
