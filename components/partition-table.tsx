@@ -1,13 +1,22 @@
-import { memo, useMemo, useState, type ReactNode } from 'react';
+import { memo, useMemo, useRef, useState, type ReactNode } from 'react';
 import Link from 'next/link';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import type { TPartitionDetail } from '@/lib/schemas/groups';
 import { sortPartitions, type PartitionSort, type PartitionSortKey } from './partition-sort';
 import { PartitionStatusBadge } from './status-badge';
 import { TimeLagValue } from './time-lag-cell';
 import { formatCount, formatDurationMs, formatRateRounded } from '@/lib/format';
 
-/** Rows per page: a thousand-partition group renders a page at a time, never a thousand rows per poll. */
-export const PARTITION_PAGE_SIZE = 100;
+/**
+ * Above this many partitions the table scrolls inside its card and renders only the rows in view (plus a few
+ * either side), so a thousand-partition group costs the same per poll as a small one; at or below it every row
+ * is rendered and the page scrolls as usual.
+ */
+export const VIRTUAL_ROWS_ABOVE = 100;
+/** Height of the scrolling box of a virtual table; the server renders the rows that fill it. */
+const VIRTUAL_VIEWPORT_PX = 640;
+/** A row's height before it is measured (a status line and its window line). */
+const ROW_ESTIMATE_PX = 58;
 
 const RATES_BASIS: Record<TPartitionDetail['ratesBasis'], string> = {
   sampler: 'measured by the sampler over its window',
@@ -29,11 +38,22 @@ export const PartitionTable = memo(function PartitionTable({
   showCommitPrefix: boolean;
 }) {
   const [sort, setSort] = useState<PartitionSort>({ key: 'partition', descending: false });
-  const [page, setPage] = useState(0);
   const sorted = useMemo(() => sortPartitions(partitions, sort), [partitions, sort]);
-  const pages = Math.max(1, Math.ceil(sorted.length / PARTITION_PAGE_SIZE));
-  const current = Math.min(page, pages - 1);
-  const shown = sorted.slice(current * PARTITION_PAGE_SIZE, (current + 1) * PARTITION_PAGE_SIZE);
+  const virtual = sorted.length > VIRTUAL_ROWS_ABOVE;
+  const scrollBox = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: virtual ? sorted.length : 0,
+    getScrollElement: () => scrollBox.current,
+    estimateSize: () => ROW_ESTIMATE_PX,
+    overscan: 8,
+    // Before the box is measured (and on the server) the rows that fill it are rendered.
+    initialRect: { width: 0, height: VIRTUAL_VIEWPORT_PX },
+  });
+  const items = virtual ? virtualizer.getVirtualItems() : null;
+  const shown = items ? items.map((item) => sorted[item.index]!) : sorted;
+  const padTop = items?.[0]?.start ?? 0;
+  const padBottom = items && items.length > 0 ? virtualizer.getTotalSize() - items.at(-1)!.end : 0;
+  const columns = showCommitPrefix ? 10 : 9;
   const header = (key: PartitionSortKey, label: ReactNode, numeric = false) => {
     const active = sort.key === key;
     return (
@@ -49,7 +69,7 @@ export const PartitionTable = memo(function PartitionTable({
           onClick={() => {
             // A first click on a measure shows the worst first; the partition column starts ascending.
             setSort(active ? { key, descending: !sort.descending } : { key, descending: key !== 'partition' });
-            setPage(0);
+            scrollBox.current?.scrollTo({ top: 0 });
           }}
         >
           {label}
@@ -62,8 +82,14 @@ export const PartitionTable = memo(function PartitionTable({
   };
   return (
     <>
-      <div className="table-wrap">
-        <table className="grid grid-partitions">
+      <div
+        ref={scrollBox}
+        className={virtual ? 'table-wrap table-virtual' : 'table-wrap'}
+        style={virtual ? { maxHeight: VIRTUAL_VIEWPORT_PX } : undefined}
+        data-testid="partition-scroll"
+        {...(virtual ? { tabIndex: 0, role: 'region', 'aria-label': `Partitions of ${groupId}, scrollable` } : {})}
+      >
+        <table className="grid grid-partitions" aria-rowcount={virtual ? sorted.length + 1 : undefined}>
           <caption className="visually-hidden">Partitions of {groupId}</caption>
           <thead>
             <tr>
@@ -90,104 +116,129 @@ export const PartitionTable = memo(function PartitionTable({
             </tr>
           </thead>
           <tbody>
-            {shown.map((p) => (
-              <tr
-                key={`${p.topic}/${p.partition}`}
-                data-testid="partition-row"
-                data-partition={p.partition}
-                className={p.quarantine ? 'row-quarantined' : undefined}
-              >
-                <th scope="row" className="mono">
-                  {p.topic}-{p.partition}
-                  {p.quarantine ? (
-                    <Link
-                      href={`/quarantine#${quarantineAnchor(groupId, p.topic, p.partition)}`}
-                      className="badge badge-quarantined badge-inline"
-                      title={`Held at offset ${p.quarantine.offset} since ${p.quarantine.since}: ${p.quarantine.reason}`}
-                    >
-                      quarantined @ {p.quarantine.offset}
-                    </Link>
-                  ) : null}
-                </th>
-                <td>
-                  <PartitionStatusBadge status={p.status} quarantined={p.quarantine !== null} />
-                  {p.statusReason ? (
-                    <span className="small status-reason" data-testid="status-reason">
-                      {p.statusReason}
-                    </span>
-                  ) : null}
-                  <span
-                    className="muted small status-window"
-                    data-testid="status-window"
-                    title={`Burrow's window: ${p.statusWindow.commits} of the last ${p.statusWindow.capacity} commits (${p.statusWindow.source === 'offsets-topic' ? 'every commit, from __consumer_offsets' : 'committed offsets seen by the sampler'})${p.statusWindow.lastCommitAt ? `; last commit ${p.statusWindow.lastCommitAt}` : ''}`}
-                  >
-                    window {p.statusWindow.commits}/{p.statusWindow.capacity}
-                    {p.statusWindow.source === 'sampled' ? ' · sampled' : ''}
-                  </span>
-                </td>
-                <td className="num mono" data-testid="committed-offset">
-                  {p.committedOffset ?? <span className="muted">none</span>}
-                </td>
-                <td className="num mono">{p.logEndOffset}</td>
-                <td className="num" data-testid="partition-lag">
-                  {formatCount(p.lag)}
-                </td>
-                <td className="num">
-                  <TimeLagValue lag={p.timeLag} />
-                </td>
-                <td className="num" title={RATES_BASIS[p.ratesBasis]}>
-                  {formatRateRounded(p.arrivalRatePerSec)}
-                </td>
-                <td className="num" title={RATES_BASIS[p.ratesBasis]}>
-                  {formatRateRounded(p.consumptionRatePerSec)}
-                </td>
-                <td>
-                  {p.owner ? (
-                    <span className="mono" data-testid="partition-owner" title={p.owner.memberId ?? undefined}>
-                      {p.owner.name}
-                    </span>
-                  ) : (
-                    <span className="muted">unassigned</span>
-                  )}
-                </td>
-                {showCommitPrefix ? (
-                  <td>
-                    {p.commitPrefix ? (
-                      <CommitPrefix prefix={p.commitPrefix} />
-                    ) : (
-                      <span className="muted">not reported</span>
-                    )}
-                  </td>
-                ) : null}
-              </tr>
-            ))}
+            {padTop > 0 ? <SpacerRow height={padTop} columns={columns} /> : null}
+            {shown.map((p, position) => {
+              const index = items ? items[position]!.index : position;
+              return (
+                <PartitionRow
+                  key={`${p.topic}/${p.partition}`}
+                  groupId={groupId}
+                  partition={p}
+                  showCommitPrefix={showCommitPrefix}
+                  index={index}
+                  virtual={virtual}
+                  measure={virtual ? virtualizer.measureElement : undefined}
+                />
+              );
+            })}
+            {padBottom > 0 ? <SpacerRow height={padBottom} columns={columns} /> : null}
           </tbody>
         </table>
       </div>
-      {pages > 1 ? (
-        <div className="pager" data-testid="partition-pager">
-          <button
-            type="button"
-            className="button button-small"
-            disabled={current === 0}
-            onClick={() => setPage(current - 1)}
-          >
-            ← Previous
-          </button>
-          <span className="small" aria-live="polite">
-            Rows {current * PARTITION_PAGE_SIZE + 1}–{current * PARTITION_PAGE_SIZE + shown.length} of {sorted.length}
-          </span>
-          <button
-            type="button"
-            className="button button-small"
-            disabled={current === pages - 1}
-            onClick={() => setPage(current + 1)}
-          >
-            Next →
-          </button>
-        </div>
+      {virtual ? (
+        <p className="muted small table-note" data-testid="partition-count" aria-live="polite">
+          {sorted.length} partitions; scroll the table for the rest
+          {items && items.length > 0 ? ` (showing ${items[0]!.index + 1}–${items.at(-1)!.index + 1})` : ''}
+        </p>
       ) : null}
     </>
+  );
+});
+
+/** Stands in for the rows above or below the rendered ones of a virtual table, so the scrollbar is right. */
+function SpacerRow({ height, columns }: { height: number; columns: number }) {
+  return (
+    <tr aria-hidden="true" className="spacer-row">
+      <td colSpan={columns} style={{ height, padding: 0, border: 0 }} />
+    </tr>
+  );
+}
+
+const PartitionRow = memo(function PartitionRow({
+  groupId,
+  partition: p,
+  showCommitPrefix,
+  index,
+  virtual,
+  measure,
+}: {
+  groupId: string;
+  partition: TPartitionDetail;
+  showCommitPrefix: boolean;
+  /** Position in the sorted rows. */
+  index: number;
+  virtual: boolean;
+  /** The virtualizer's measuring ref: rows grow with their status reason, so each is measured once drawn. */
+  measure: ((element: HTMLTableRowElement | null) => void) | undefined;
+}) {
+  return (
+    <tr
+      ref={measure}
+      data-index={index}
+      aria-rowindex={virtual ? index + 2 : undefined}
+      data-testid="partition-row"
+      data-partition={p.partition}
+      className={p.quarantine ? 'row-quarantined' : undefined}
+    >
+      <th scope="row" className="mono">
+        {p.topic}-{p.partition}
+        {p.quarantine ? (
+          <Link
+            href={`/quarantine#${quarantineAnchor(groupId, p.topic, p.partition)}`}
+            className="badge badge-quarantined badge-inline"
+            title={`Held at offset ${p.quarantine.offset} since ${p.quarantine.since}: ${p.quarantine.reason}`}
+          >
+            quarantined @ {p.quarantine.offset}
+          </Link>
+        ) : null}
+      </th>
+      <td>
+        <PartitionStatusBadge status={p.status} quarantined={p.quarantine !== null} />
+        {p.statusReason ? (
+          <span className="small status-reason" data-testid="status-reason">
+            {p.statusReason}
+          </span>
+        ) : null}
+        <span
+          className="muted small status-window"
+          data-testid="status-window"
+          title={`Burrow's window: ${p.statusWindow.commits} of the last ${p.statusWindow.capacity} commits (${p.statusWindow.source === 'offsets-topic' ? 'every commit, from __consumer_offsets' : 'committed offsets seen by the sampler'})${p.statusWindow.lastCommitAt ? `; last commit ${p.statusWindow.lastCommitAt}` : ''}`}
+        >
+          window {p.statusWindow.commits}/{p.statusWindow.capacity}
+          {p.statusWindow.source === 'sampled' ? ' · sampled' : ''}
+        </span>
+      </td>
+      <td className="num mono" data-testid="committed-offset">
+        {p.committedOffset ?? <span className="muted">none</span>}
+      </td>
+      <td className="num mono">{p.logEndOffset}</td>
+      <td className="num" data-testid="partition-lag">
+        {formatCount(p.lag)}
+      </td>
+      <td className="num">
+        <TimeLagValue lag={p.timeLag} />
+      </td>
+      <td className="num" title={RATES_BASIS[p.ratesBasis]}>
+        {formatRateRounded(p.arrivalRatePerSec)}
+      </td>
+      <td className="num" title={RATES_BASIS[p.ratesBasis]}>
+        {formatRateRounded(p.consumptionRatePerSec)}
+      </td>
+      <td>
+        {p.owner ? (
+          <span className="mono" data-testid="partition-owner" title={p.owner.memberId ?? undefined}>
+            {p.owner.name}
+          </span>
+        ) : (
+          <span className="muted">unassigned</span>
+        )}
+      </td>
+      {showCommitPrefix ? (
+        <td>
+          {p.commitPrefix ? <CommitPrefix prefix={p.commitPrefix} /> : <span className="muted">not reported</span>}
+        </td>
+      ) : null}
+    </tr>
   );
 });
 
