@@ -14,10 +14,9 @@ import {
 } from '@/lib/charts/axis';
 import { explainEmptyRange, partitionKey, rankPartitions, samplerGaps, type Gap } from '@/lib/charts/series-view';
 import { panWindow, zoomInWindow, zoomOutWindow } from '@/lib/charts/zoom-steps';
-import { LAG_RANGES, type TLagRange, type TLagSeries } from '@/lib/schemas/groups';
+import type { TLagRange, TLagSeries } from '@/lib/schemas/groups';
 import { formatCount, formatDuration, formatDurationCompact, formatRateRounded } from '@/lib/format';
 import { useTimeZone } from './display-preferences';
-import { ErrorState, LoadingState } from './states';
 
 /** Colours by the partition's place in the series (its number order), so a partition keeps its colour. */
 const PALETTE = [
@@ -40,57 +39,6 @@ const X_TICKS = 6;
 const axisTick = { fill: 'var(--muted)', fontSize: 11 };
 
 type Series = TLagSeries['partitions'][number];
-
-/** Time lag and offset lag per partition, and the group's arrival and consumption rates, over a range. */
-export const LagCharts = memo(function LagCharts({
-  series,
-  range,
-  onRange,
-  error,
-  isPending,
-  isFetching,
-  lastSampledAt,
-}: {
-  series: TLagSeries | undefined;
-  range: TLagRange;
-  onRange: (range: TLagRange) => void;
-  error: Error | null;
-  isPending: boolean;
-  isFetching: boolean;
-  /** The group's newest sample (its detail's sampledAt), to word an empty range. */
-  lastSampledAt: string | null;
-}) {
-  const id = useId();
-  return (
-    <section className="card" aria-labelledby={`${id}-heading`} data-testid="lag-charts">
-      <div className="card-head">
-        <h2 id={`${id}-heading`}>Lag over time</h2>
-        <fieldset className="segmented" aria-busy={isFetching}>
-          <legend className="visually-hidden">Chart range</legend>
-          {(Object.keys(LAG_RANGES) as TLagRange[]).map((r) => (
-            <label key={r} className={r === range ? 'selected' : undefined}>
-              <input type="radio" name={`${id}-range`} value={r} checked={r === range} onChange={() => onRange(r)} />
-              {r}
-            </label>
-          ))}
-        </fieldset>
-        {series ? (
-          <span className="muted small">
-            {series.source === 'rollup' ? 'one-minute rollups' : 'raw samples'}, {formatDuration(series.stepMs / 1000)}{' '}
-            buckets (maximum per bucket)
-          </span>
-        ) : null}
-      </div>
-      {error ? <ErrorState error={error} what="the lag series" hasStaleData={series !== undefined} /> : null}
-      {isPending ? (
-        <LoadingState label="Loading the lag series…" />
-      ) : series ? (
-        // Keyed by range: zoom and the gap list belong to one range.
-        <Charts key={range} series={series} range={range} lastSampledAt={lastSampledAt} />
-      ) : null}
-    </section>
-  );
-});
 
 interface Model {
   timesMs: number[];
@@ -132,7 +80,7 @@ function buildModel(series: TLagSeries): Model {
  * memo: the card around it renders on every fetch start and end (`isFetching`); the three recharts charts
  * render only when the series, the range or the newest sample changed.
  */
-const Charts = memo(function Charts({
+export const Charts = memo(function Charts({
   series,
   range,
   lastSampledAt,

@@ -105,6 +105,7 @@ const PAGES: Array<{
     path: () => groupPath(groups.main),
     ready: async (page) => {
       await expect(page.getByTestId('partition-row')).toHaveCount(12);
+      await showCharts(page);
       await expect(page.getByTestId('legend-item').first()).toBeVisible();
     },
   },
@@ -140,6 +141,11 @@ const PAGES: Array<{
     ready: (page) => expect(page.getByTestId('not-found')).toBeVisible(),
   },
 ];
+
+/** The charts mount once their card nears the viewport (lag-charts-card.tsx): scroll to them first. */
+async function showCharts(page: Page): Promise<void> {
+  await page.getByTestId('lag-charts').scrollIntoViewIfNeeded();
+}
 
 function quarantineCard(page: Page) {
   return page.locator(`[data-testid="quarantine-card"][data-group-id="${groups.main}"][data-partition="7"]`);
@@ -204,6 +210,7 @@ test('charts: round 24-hour ticks, a UTC switch kept across reloads, legends tha
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page, OPERATOR, groupPath(groups.main));
   const charts = page.getByTestId('lag-charts');
+  await showCharts(page);
   await expect(charts.getByTestId('legend-item').first()).toBeVisible();
   // 15 minutes of 5 s samples: x ticks every few whole minutes, 24-hour "HH:MM"; y ticks at round durations.
   // Midnight's tick is its date ("12-02"), so a run just after midnight counts it with the times.
@@ -222,6 +229,7 @@ test('charts: round 24-hour ticks, a UTC switch kept across reloads, legends tha
   await page.getByTestId('time-zone-toggle').click();
   await expect(charts.getByTestId('chart-zone')).toContainText('Times in UTC (24 h)');
   await page.reload();
+  await showCharts(page);
   await expect(page.getByTestId('time-zone-toggle')).toHaveText('UTC');
   await expect(charts.getByTestId('chart-zone')).toContainText('Times in UTC');
 
@@ -280,6 +288,7 @@ test('charts: round 24-hour ticks, a UTC switch kept across reloads, legends tha
   // The range is in the URL: a reload (or a shared link) opens the same window.
   await expect(page).toHaveURL((url) => url.searchParams.get('range') === '7d');
   await page.reload();
+  await showCharts(page);
   await expect(page.getByTestId('lag-charts').getByTestId('chart-coverage')).toContainText('Nothing stored before');
 });
 

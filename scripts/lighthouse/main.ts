@@ -4,7 +4,8 @@
 // best-practices scores per page, plus the largest contentful paint and total blocking time. Beside the scores
 // it writes where each page's main thread went (Lighthouse's main-thread work by category and its script
 // boot-up time per script, the parts that stay comparable under load) and every failed audit to
-// `.warden/lighthouse.json`. Needs a `next build` first. A measurement, not a test: it fails only when a page
+// `.warden/lighthouse.json`, and each page's whole report to `.warden/lighthouse-reports/`. Needs a `next build`
+// first. A measurement, not a test: it fails only when a page
 // cannot be audited.
 //   npm run lighthouse [-- --skip-seed] [-- --only /groups/orders-pipeline]
 import { spawn } from 'node:child_process';
@@ -77,6 +78,10 @@ async function audit(baseUrl: string, page: string, cookie: string): Promise<Sco
       undefined,
     );
     if (!result) throw new Error(`lighthouse returned nothing for ${page}`);
+    // The whole report per page, for what the summary leaves out (the LCP element, long tasks, requests).
+    const reports = path.join(ROOT, '.warden', 'lighthouse-reports');
+    mkdirSync(reports, { recursive: true });
+    writeFileSync(path.join(reports, `${page.replace(/[^a-z0-9]+/gi, '_') || 'root'}.json`), String(result.report));
     if (result.lhr.runtimeError) {
       throw new Error(`lighthouse could not audit ${page}: ${result.lhr.runtimeError.message}`);
     }

@@ -1,6 +1,5 @@
 'use client';
 
-import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { AdviceList } from '@/components/advice-list';
 import { ApiRequestError } from '@/components/api-client';
@@ -8,6 +7,7 @@ import { CapacityCard } from '@/components/capacity-card';
 import { useGroup, useGroupAdvice, useLagSeries } from '@/components/hooks/use-group';
 import { useRebalances } from '@/components/hooks/use-rebalances';
 import { OffsetResetCard } from '@/components/offset-reset-card';
+import { LagChartsCard } from '@/components/lag-charts-card';
 import { PartitionTable } from '@/components/partition-table';
 import { RebalanceTimeline } from '@/components/rebalance-list';
 import { useCanOperate } from '@/components/session-context';
@@ -21,15 +21,6 @@ import { Age } from '@/components/age';
 import { ZLagRange, type TGroupDetail, type TLagRange } from '@/lib/schemas/groups';
 import { formatAge, formatCount, formatRateRounded } from '@/lib/format';
 import { isStale } from '@/components/format';
-
-/**
- * The charts (recharts, the page's largest script) load after the page is interactive: their data arrives by a
- * query after hydration anyway, so nothing is lost, and the tiles and table paint without waiting for them.
- */
-const LagCharts = dynamic(() => import('@/components/lag-charts').then((m) => m.LagCharts), {
-  ssr: false,
-  loading: () => <LoadingState label="Loading the charts…" />,
-});
 
 /** Group page: partitions, capacity, advice, charts over a chosen range, and the rebalance history. */
 export function GroupPageClient({
@@ -135,7 +126,7 @@ export function GroupPageClient({
 
       {detail && canOperate && !detail.isWardenConsumer ? <OffsetResetCard detail={detail} /> : null}
 
-      <LagCharts
+      <LagChartsCard
         series={series.data}
         range={range}
         onRange={setRange}
