@@ -12,7 +12,14 @@ import {
   zoneLabel,
   type DisplayZone,
 } from '@/lib/charts/axis';
-import { explainEmptyRange, partitionKey, rankPartitions, samplerGaps, type Gap } from '@/lib/charts/series-view';
+import {
+  explainEmptyRange,
+  partitionKey,
+  rankPartitions,
+  samplerGaps,
+  storedFromReason,
+  type Gap,
+} from '@/lib/charts/series-view';
 import { panWindow, zoomInWindow, zoomOutWindow } from '@/lib/charts/zoom-steps';
 import type { TLagRange, TLagSeries } from '@/lib/schemas/groups';
 import { formatCount, formatDuration, formatDurationCompact, formatRateRounded } from '@/lib/format';
@@ -231,8 +238,10 @@ export const Charts = memo(function Charts({
       />
       {startsLate && firstSampledMs > fromMs ? (
         <p className="muted small" data-testid="chart-coverage">
-          Nothing stored before {formatWallDateTime(firstSampledMs, zone)} {zoneName}: the group was first sampled then,
-          or its older samples are past retention.
+          Nothing stored before {formatWallDateTime(firstSampledMs, zone)} {zoneName}:{' '}
+          {storedFromReason(firstSampledMs, toMs, series.rawRetentionDays) === 'past-retention'
+            ? `older samples are past the ${series.rawRetentionDays}-day retention (SAMPLER_RETENTION_DAYS).`
+            : 'the group was first sampled then.'}
         </p>
       ) : null}
       {model.gaps.length > 0 ? (

@@ -285,6 +285,8 @@ test('charts: round 24-hour ticks, a UTC switch kept across reloads, legends tha
   // The 7-day range reads rollups; two days are seeded, so it draws them and says nothing is stored before.
   await charts.getByText('7d', { exact: true }).click();
   await expect(charts.getByTestId('chart-coverage')).toContainText('Nothing stored before');
+  // Two days stored against a 7-day retention: the group was first sampled then, not trimmed by retention.
+  await expect(charts.getByTestId('chart-coverage')).toContainText('the group was first sampled then.');
   // The range is in the URL: a reload (or a shared link) opens the same window.
   await expect(page).toHaveURL((url) => url.searchParams.get('range') === '7d');
   await page.reload();

@@ -149,6 +149,13 @@ const postgresUrl = z
  * sampling interval the sampler keeps and the dashboard judges staleness by, logging. */
 const baseShape = {
   DATABASE_URL: postgresUrl,
+  /**
+   * Raw lag_sample rows older than this are deleted (after being rolled up into 1-minute lag_rollup rows). The
+   * worker enforces it; the dashboard reads it to say when an empty stretch of a chart is past retention.
+   */
+  SAMPLER_RETENTION_DAYS: positiveInt(7),
+  /** lag_rollup, rebalance_event and sampler_gap rows older than this are deleted. */
+  SAMPLER_ROLLUP_RETENTION_DAYS: positiveInt(90),
   KAFKA_BROKERS: brokerList,
   WARDEN_KAFKA_PORT: port(9092),
   KAFKA_CLIENT_ID: z.string().min(1).default('warden'),
@@ -206,10 +213,6 @@ const workerShape = {
   WORKER_HOST: z.string().min(1).default('127.0.0.1'),
   SAMPLER_GROUP_INCLUDE: optionalPattern,
   SAMPLER_GROUP_EXCLUDE: optionalPattern,
-  /** Raw lag_sample rows older than this are deleted (after being rolled up into 1-minute lag_rollup rows). */
-  SAMPLER_RETENTION_DAYS: positiveInt(7),
-  /** lag_rollup, rebalance_event and sampler_gap rows older than this are deleted. */
-  SAMPLER_ROLLUP_RETENTION_DAYS: positiveInt(90),
   /** At most one batch of exact time-lag reads (the record at the committed offset) per this interval. */
   SAMPLER_EXACT_TIME_LAG_INTERVAL_MS: positiveMs(15_000),
   /** Records read per exact time-lag batch, worst estimated time lag first; 0 turns exact reads off. */

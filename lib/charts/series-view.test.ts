@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { explainEmptyRange, rankPartitions, samplerGaps } from './series-view';
+import { explainEmptyRange, rankPartitions, samplerGaps, storedFromReason } from './series-view';
 
 const p = (partition: number, timeLagMs: Array<number | null>, lag: Array<number | null> = timeLagMs) => ({
   topic: 't',
@@ -58,5 +58,19 @@ describe('explainEmptyRange', () => {
         lastSampledAtMs: to - 3_600_000,
       }),
     ).toEqual({ kind: 'sampler-gap', lastSampledAtMs: to - 3_600_000 });
+  });
+});
+
+describe('storedFromReason', () => {
+  const DAY = 86_400_000;
+  const now = Date.parse('2026-12-02T04:00:00Z');
+  it('a group whose oldest sample is younger than the retention was first sampled then', () => {
+    expect(storedFromReason(now - 2 * DAY, now, 7)).toBe('first-sampled');
+    expect(storedFromReason(now - 7 * DAY + 1, now, 7)).toBe('first-sampled');
+  });
+  it('an oldest sample as old as the retention or older (whole days are dropped) is past retention', () => {
+    expect(storedFromReason(now - 7 * DAY, now, 7)).toBe('past-retention');
+    expect(storedFromReason(now - 7.6 * DAY, now, 7)).toBe('past-retention');
+    expect(storedFromReason(now - 2 * DAY, now, 1)).toBe('past-retention');
   });
 });

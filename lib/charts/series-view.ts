@@ -68,6 +68,19 @@ export function samplerGaps(timesMs: readonly number[], hasSample: readonly bool
   return gaps;
 }
 
+/**
+ * Why nothing is stored before the group's oldest raw sample: retention deletes whole days, so after it ran the
+ * oldest kept sample is at most `rawRetentionDays` + 1 days old and at least `rawRetentionDays`; a group whose
+ * oldest sample is younger than `rawRetentionDays` was first sampled then (retention has not reached it).
+ */
+export function storedFromReason(
+  firstSampledAtMs: number,
+  nowMs: number,
+  rawRetentionDays: number,
+): 'first-sampled' | 'past-retention' {
+  return nowMs - firstSampledAtMs >= rawRetentionDays * 86_400_000 ? 'past-retention' : 'first-sampled';
+}
+
 export type EmptyReason =
   | { kind: 'no-samples-yet' }
   | { kind: 'rollup-not-written'; firstSampledAtMs: number }

@@ -192,6 +192,8 @@ export const ZLagSeries = z.object({
   source: z.enum(['samples', 'rollup']),
   /** The oldest raw sample stored for the group (older ones are past SAMPLER_RETENTION_DAYS): says why a range is empty. */
   firstSampledAt: ZIsoTime,
+  /** SAMPLER_RETENTION_DAYS: raw samples older than this many days are deleted (whole days at a time). */
+  rawRetentionDays: z.number().int().positive(),
   /** Bucket starts; every array below is aligned with it. Buckets with no sample hold null (a gap, not a zero). */
   times: z.array(ZIsoTime),
   totals: z.object({ lag: nullableSeries, arrivalRatePerSec: nullableSeries, consumptionRatePerSec: nullableSeries }),

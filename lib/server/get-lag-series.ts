@@ -137,6 +137,8 @@ export async function getLagSeries(
   cluster: string,
   groupId: string,
   window: SeriesWindow,
+  /** SAMPLER_RETENTION_DAYS, passed through for the chart's wording of an empty stretch. */
+  rawRetentionDays: number,
 ): Promise<TLagSeries> {
   const from = new Date(window.fromMs);
   const to = new Date(window.toMs);
@@ -315,6 +317,7 @@ export async function getLagSeries(
     stepMs: window.stepMs,
     source,
     firstSampledAt: known.sampledAt.toISOString(),
+    rawRetentionDays,
     times,
     totals: {
       lag: sumOf((p) => p.lag),

@@ -250,7 +250,7 @@ describe('group reads from stored samples', () => {
       }),
       NOW,
     );
-    const series = await getLagSeries(db, 'default', groupId, window);
+    const series = await getLagSeries(db, 'default', groupId, window, 7);
     expect(series.source).toBe('samples');
     expect(series.stepMs).toBe(30_000);
     expect(series.partitions).toHaveLength(6);
@@ -308,7 +308,7 @@ describe('group reads from stored samples', () => {
         NOW,
       );
 
-    const series = await getLagSeries(db, 'default', rolled, query('600'));
+    const series = await getLagSeries(db, 'default', rolled, query('600'), 7);
     expect(series.source).toBe('rollup');
     const p0 = series.partitions[0]!;
     // The maximum of each ten minutes, and rates between the newest minutes of consecutive ten minutes.
@@ -325,9 +325,9 @@ describe('group reads from stored samples', () => {
       }),
       NOW,
     );
-    expect((await getLagSeries(db, 'default', rolled, midway)).partitions[0]?.lag).toEqual([90, 190, 290]);
+    expect((await getLagSeries(db, 'default', rolled, midway, 7)).partitions[0]?.lag).toEqual([90, 190, 290]);
     // A step ten minutes do not divide (15 min) cannot use them: it falls back to the raw samples.
-    expect((await getLagSeries(db, 'default', rolled, query('900'))).source).toBe('samples');
+    expect((await getLagSeries(db, 'default', rolled, query('900'), 7)).source).toBe('samples');
     await db.lagRollup10m.deleteMany({ where: { groupId: rolled } });
   });
 

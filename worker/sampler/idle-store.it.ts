@@ -113,11 +113,17 @@ describe('idle groups: stored every idleStoreMs, read as unchanged', () => {
   });
 
   it('reads the skipped rounds as unchanged: every 5-second step of the chart has its value, rates 0', async () => {
-    const series = await getLagSeries(db, DEFAULT_CLUSTER, groupId, {
-      fromMs: startMs + ROUND_MS,
-      toMs: nowMs + 1,
-      stepMs: ROUND_MS,
-    });
+    const series = await getLagSeries(
+      db,
+      DEFAULT_CLUSTER,
+      groupId,
+      {
+        fromMs: startMs + ROUND_MS,
+        toMs: nowMs + 1,
+        stepMs: ROUND_MS,
+      },
+      7,
+    );
     const p0 = series.partitions.find((p) => p.partition === 0)!;
     expect(p0.lag).toHaveLength(13);
     expect(p0.lag.every((v) => v === 0)).toBe(true);
@@ -136,11 +142,17 @@ describe('idle groups: stored every idleStoreMs, read as unchanged', () => {
   it('reads a silence longer than a minute as a gap, not as unchanged', async () => {
     nowMs += 70_000;
     await sampler.sampleOnce();
-    const series = await getLagSeries(db, DEFAULT_CLUSTER, groupId, {
-      fromMs: nowMs - 80_000,
-      toMs: nowMs + 1,
-      stepMs: ROUND_MS,
-    });
+    const series = await getLagSeries(
+      db,
+      DEFAULT_CLUSTER,
+      groupId,
+      {
+        fromMs: nowMs - 80_000,
+        toMs: nowMs + 1,
+        stepMs: ROUND_MS,
+      },
+      7,
+    );
     const p0 = series.partitions.find((p) => p.partition === 0)!;
     const nulls = p0.lag.filter((v) => v === null).length;
     // 70 s without a round: the steps more than a minute after the last stored round are empty.

@@ -41,7 +41,7 @@ export async function runApiReads(spec: ChildSpec): Promise<Measurement> {
               timeLagObjectiveMs: settings.timeLagObjectiveMs,
               rateWindowMs: settings.rateWindowMs,
             })
-        : () => getLagSeries(db, 'default', settings.groupId, window);
+        : () => getLagSeries(db, 'default', settings.groupId, window, 7);
     const once = async () => {
       const body = await read();
       return (await Response.json(body).arrayBuffer()).byteLength;
@@ -63,7 +63,7 @@ export async function runApiReads(spec: ChildSpec): Promise<Measurement> {
     const detail =
       settings.read === 'group-detail' ? await getGroupDetail(db, 'default', settings.groupId, settings) : null;
     const series =
-      settings.read === 'lag-series-24h' ? await getLagSeries(db, 'default', settings.groupId, window) : null;
+      settings.read === 'lag-series-24h' ? await getLagSeries(db, 'default', settings.groupId, window, 7) : null;
     return {
       records: settings.iterations,
       startEpochMs,

@@ -14,8 +14,9 @@ export async function GET(request: Request, { params }: { params: Promise<{ grou
   return respond(async () => {
     await authorize(request, 'viewer');
     const { groupId } = await routeParams(ZGroupRouteParams, params);
-    const cluster = requestedCluster(request, loadDashboardConfig().clusters);
+    const config = loadDashboardConfig();
+    const cluster = requestedCluster(request, config.clusters);
     const window = resolveSeriesWindow(ZLagSeriesQuery.parse(queryWithoutCluster(request)), Date.now());
-    return getLagSeries(serverDatabase(), cluster, groupId, window);
+    return getLagSeries(serverDatabase(), cluster, groupId, window, config.SAMPLER_RETENTION_DAYS);
   });
 }
