@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { ClusterSelect } from '@/components/cluster-select';
 import { FiringAlerts } from '@/components/firing-alerts';
 import { memo, useMemo } from 'react';
 import { groupPath } from '@/components/api-client';
@@ -147,21 +148,13 @@ export function OverviewPageClient({
       ) : (
         <>
           <div className="toolbar">
-            <label className="field-inline">
-              <span>Cluster</span>
-              <select
-                value={cluster}
-                onChange={(e) => setCluster(e.target.value)}
-                aria-label="Filter groups by cluster"
-              >
-                <option value="all">all clusters</option>
-                {clusters.map((c) => (
-                  <option key={c} value={c}>
-                    {c}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <ClusterSelect
+              value={cluster}
+              clusters={clusters}
+              onChange={setCluster}
+              all={{ value: 'all', label: 'all clusters' }}
+              ariaLabel="Filter groups by cluster"
+            />
             <label className="field-inline">
               <span>Filter</span>
               <input

@@ -50,7 +50,7 @@ let dashboard: RunningProcess | undefined;
 test.use({ baseURL: `http://127.0.0.1:${DASHBOARD_PORT}` });
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   dir = mkdtempSync(path.join(tmpdir(), 'warden-e2e-clusters-'));
   const home = path.join(dir, 'kafka');
   mkdirSync(home, { recursive: true });
@@ -77,6 +77,22 @@ test.beforeAll(async () => {
     LOG_LEVEL: 'warn',
   });
   dashboard = await startDashboard(DASHBOARD_PORT, { UI_PORT: String(DASHBOARD_PORT), WARDEN_CLUSTERS: CLUSTERS });
+  // Every test reads the group on both clusters: wait here for the worker's first sample of each (its second
+  // cluster's sampler connects to a broker that has just started; on a loaded machine that took over a minute).
+  await expect
+    .poll(
+      async () => {
+        const answer = await fetch(`http://127.0.0.1:${DASHBOARD_PORT}/api/groups`, { headers: bearer(VIEWER_TOKEN) });
+        if (!answer.ok) return [];
+        const groups = ZGroupsResponse.parse(await answer.json()).groups;
+        return groups
+          .filter((g) => g.groupId === groupId)
+          .map((g) => g.cluster)
+          .sort();
+      },
+      { timeout: 150_000, intervals: [1_000] },
+    )
+    .toEqual(['default', 'second']);
 });
 
 test.afterAll(async () => {

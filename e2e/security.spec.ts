@@ -107,6 +107,8 @@ test('every page works under the policy with no violation: React hydrates and th
   await expect(page.getByRole('link', { name: groupId })).toBeVisible();
 
   await page.goto(groupPath(groupId));
+  // The charts mount once their card nears the viewport (components/lag-charts-card.tsx).
+  await page.getByTestId('lag-charts').scrollIntoViewIfNeeded();
   await expect(page.locator('.recharts-surface').first()).toBeVisible();
   await expect(page.locator('.recharts-line-curve').first()).toBeVisible();
   await page.screenshot({ path: path.join(ARTIFACTS, 'group-under-csp.png'), fullPage: true });

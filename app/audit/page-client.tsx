@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { groupPath } from '@/components/api-client';
+import { ClusterSelect } from '@/components/cluster-select';
 import { useAudit } from '@/components/hooks/use-audit';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
 import { DEFAULT_CLUSTER } from '@/lib/schemas/clusters';
@@ -79,22 +80,14 @@ export function AuditPageClient({ refreshMs, clusters }: { refreshMs: number; cl
           </select>
         </label>
         {clusters.length > 1 ? (
-          <label className="field-inline">
-            <span>Cluster</span>
-            <select
-              value={cluster}
-              onChange={(e) => setCluster(e.target.value)}
-              aria-label="Cluster of audit entries"
-              data-testid="audit-cluster"
-            >
-              <option value={ALL_CLUSTERS}>all clusters</option>
-              {clusters.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ClusterSelect
+            value={cluster}
+            clusters={clusters}
+            onChange={setCluster}
+            all={{ value: ALL_CLUSTERS, label: 'all clusters' }}
+            ariaLabel="Cluster of audit entries"
+            testId="audit-cluster"
+          />
         ) : null}
       </div>
       {isPending ? (

@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useMemo } from 'react';
+import { ClusterSelect } from '@/components/cluster-select';
 import { useRebalances } from '@/components/hooks/use-rebalances';
 import { RebalanceTimeline } from '@/components/rebalance-list';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
@@ -33,20 +34,12 @@ export function RebalancesPageClient({
         <div>
           <h1 id="rebalances-heading">Rebalances</h1>
           {clusters.length > 1 ? (
-            <label className="field-inline">
-              <span>Cluster</span>
-              <select
-                value={cluster}
-                data-testid="rebalances-cluster"
-                onChange={(e) => router.push(`/rebalances?cluster=${encodeURIComponent(e.target.value)}`)}
-              >
-                {clusters.map((c) => (
-                  <option key={c} value={c}>
-                    {c}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <ClusterSelect
+              value={cluster}
+              clusters={clusters}
+              onChange={(choice) => router.push(`/rebalances?cluster=${encodeURIComponent(choice)}`)}
+              testId="rebalances-cluster"
+            />
           ) : null}
           <p className="muted subtitle">
             One entry per rebalance: the stop each Warden member measured, merged with what the sampler inferred between
