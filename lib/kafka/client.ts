@@ -75,3 +75,11 @@ export function createKafka(options: KafkaClientOptions): Kafka {
   };
   return new Kafka(config);
 }
+
+/** A client of one configured cluster (lib/kafka/cluster-settings.ts): its brokers and its own TLS and SASL. */
+export function createClusterKafka(
+  cluster: { brokers: string[]; security: KafkaSecuritySettings },
+  clientId: string,
+): Kafka {
+  return createKafka({ brokers: cluster.brokers, clientId, ...kafkaSecurityFrom({ kafkaSecurity: cluster.security }) });
+}

@@ -1,7 +1,7 @@
 import type { Kafka } from 'kafkajs';
 import type { WorkerConfig } from '../../lib/config';
 import { createDatabase } from '../../lib/db';
-import { createKafka, kafkaSecurityFrom } from '../../lib/kafka/client';
+import { createClusterKafka } from '../../lib/kafka/client';
 import { DEFAULT_CLUSTER, type ClusterConnection } from '../../lib/kafka/cluster-settings';
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
 import { offsetsReaderGroupId } from '../offsets-topic/create-offsets-topic-reader';
@@ -52,13 +52,7 @@ export function createLagSampler(options: {
     const isDefault = cluster.name === DEFAULT_CLUSTER;
     const clusterLogger = logger ? withCluster(logger, cluster.name) : undefined;
     const lock = samplerLock(config, cluster.name, clusterLogger);
-    const clusterKafka = isDefault
-      ? kafka
-      : createKafka({
-          brokers: cluster.brokers,
-          clientId: config.KAFKA_CLIENT_ID,
-          ...kafkaSecurityFrom({ kafkaSecurity: cluster.security }),
-        });
+    const clusterKafka = isDefault ? kafka : createClusterKafka(cluster, config.KAFKA_CLIENT_ID);
     const sampler = new LagSampler({
       cluster: cluster.name,
       reader: new ClusterReader({

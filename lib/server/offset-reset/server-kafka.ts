@@ -1,5 +1,5 @@
 import { loadDashboardConfig } from '../../config';
-import { createKafka, kafkaSecurityFrom } from '../../kafka/client';
+import { createClusterKafka } from '../../kafka/client';
 import { DEFAULT_CLUSTER } from '../../schemas/clusters';
 import { ApiError } from '../api-error';
 import type { Kafka } from 'kafkajs';
@@ -26,12 +26,7 @@ export async function withServerKafka<P extends { close(): Promise<void> }, T>(
   const config = loadDashboardConfig();
   const cluster = config.clusters.find((c) => c.name === clusterName);
   if (!cluster) throw new Error(`cluster "${clusterName}" is not configured`);
-  // The cluster's own TLS and SASL settings apply here as to every other client of it.
-  const kafka = createKafka({
-    brokers: cluster.brokers,
-    clientId: `${config.KAFKA_CLIENT_ID}-dashboard`,
-    ...kafkaSecurityFrom({ kafkaSecurity: cluster.security }),
-  });
+  const kafka = createClusterKafka(cluster, `${config.KAFKA_CLIENT_ID}-dashboard`);
   let port: P;
   try {
     port = await connect(kafka);
