@@ -48,12 +48,6 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
     'messaging.kafka.offset': Number(record.offset),
   });
 
-  const sourceOf = (record: SourceRecord) => ({
-    topic: record.topic,
-    partition: record.partition,
-    offset: record.offset,
-  });
-
   return {
     admit: admitEvent,
     classifyError: classifyPipelineError,
@@ -63,22 +57,12 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
       return withRecordSpan('warden process', record.headers, spanAttributes(record), async (traceHeaders) => {
         await options.beforeStore?.({ event, resultKey }, record);
         await upsertDocuments(sql, [{ event, record }]);
-        await publish(
-          resultKey,
-          { eventId: event.eventId, businessId: event.businessId, status: 'stored', source: sourceOf(record) },
-          traceHeaders,
-        );
+        await publish(resultKey, storedResult(event, record), traceHeaders);
       });
     },
 
     handleBatch(items: readonly BatchItem<AdmittedEvent>[]): Promise<void>[] {
       const stored = storeBatch(sql, items, options.beforeStore);
-      const storedResult = (record: SourceRecord, event: AdmittedEvent['event']): ResultEvent => ({
-        eventId: event.eventId,
-        businessId: event.businessId,
-        status: 'stored',
-        source: sourceOf(record),
-      });
       // Untraced records (no traceparent, so no span to open) share one continuation of the batch's store:
       // each holds one promise, settled by its own result's acknowledgement, and nothing else per record.
       const untraced: { index: number; resolve: () => void; reject: (error: unknown) => void }[] = [];
@@ -92,7 +76,7 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
           stored.then((outcomes) => {
             const outcome = outcomes[index];
             if (outcome !== STORED) throw outcome;
-            return publish(resultKey, storedResult(record, event), traceHeaders);
+            return publish(resultKey, storedResult(event, record), traceHeaders);
           }),
         );
       });
@@ -105,7 +89,7 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
               if (outcome !== STORED) reject(outcome);
               else
                 results.enqueue(
-                  { key: value.resultKey, value: JSON.stringify(storedResult(record, value.event)) },
+                  { key: value.resultKey, value: JSON.stringify(storedResult(value.event, record)) },
                   resolve,
                   reject,
                 );
@@ -134,6 +118,16 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
       );
     },
   };
+}
+
+/** Where a result's record came from. */
+function sourceOf(record: SourceRecord): ResultEvent['source'] {
+  return { topic: record.topic, partition: record.partition, offset: record.offset };
+}
+
+/** The `stored` result of a record whose document was written (or was already there). */
+export function storedResult(event: AdmittedEvent['event'], record: SourceRecord): ResultEvent {
+  return { eventId: event.eventId, businessId: event.businessId, status: 'stored', source: sourceOf(record) };
 }
 
 /** A record's store outcome when its row was written (or was a no-op); anything else is its failure. */

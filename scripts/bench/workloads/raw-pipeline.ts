@@ -1,6 +1,6 @@
 import { createKafka } from '../../../lib/kafka/client';
 import { createDatabase, nodePostgresPool } from '../../../lib/db';
-import { upsertDocuments, type ResultEvent } from '../../../worker/pipeline/document-pipeline';
+import { storedResult, upsertDocuments } from '../../../worker/pipeline/document-pipeline';
 import { admitEvent } from '../../../worker/pipeline/events';
 import { toSourceRecords } from '../../../worker/kafka/source-records';
 import { LatencyRecorder } from '../latency-recorder';
@@ -41,13 +41,7 @@ export async function runRawPipeline(spec: ChildSpec, groupId: string): Promise<
           if (!admission.ok || admission.value.resultKey === null) continue;
           const { event, resultKey } = admission.value;
           writes.push({ event, record });
-          const result: ResultEvent = {
-            eventId: event.eventId,
-            businessId: event.businessId,
-            status: 'stored',
-            source: { topic: record.topic, partition: record.partition, offset: record.offset },
-          };
-          results.push({ key: resultKey, value: JSON.stringify(result) });
+          results.push({ key: resultKey, value: JSON.stringify(storedResult(event, record)) });
         }
         await upsertDocuments(store, writes);
         if (results.length > 0) await producer.send({ topic: pipelineSpec.resultsTopic, acks: -1, messages: results });
