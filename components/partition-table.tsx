@@ -12,7 +12,7 @@ import { formatCount, formatDurationMs, formatRateRounded } from '@/lib/format';
  * either side), so a thousand-partition group costs the same per poll as a small one; at or below it every row
  * is rendered and the page scrolls as usual.
  */
-export const VIRTUAL_ROWS_ABOVE = 100;
+const VIRTUAL_ROWS_ABOVE = 100;
 /** Height of the scrolling box of a virtual table; the server renders the rows that fill it. */
 const VIRTUAL_VIEWPORT_PX = 640;
 /** A row's height before it is measured (a status line and its window line). */
@@ -50,7 +50,8 @@ export const PartitionTable = memo(function PartitionTable({
     initialRect: { width: 0, height: VIRTUAL_VIEWPORT_PX },
   });
   const items = virtual ? virtualizer.getVirtualItems() : null;
-  const shown = items ? items.map((item) => sorted[item.index]!) : sorted;
+  /** Positions in `sorted` of the rows rendered. */
+  const shown = items ? items.map((item) => item.index) : sorted.map((_, index) => index);
   const padTop = items?.[0]?.start ?? 0;
   const padBottom = items && items.length > 0 ? virtualizer.getTotalSize() - items.at(-1)!.end : 0;
   const columns = showCommitPrefix ? 10 : 9;
@@ -117,8 +118,8 @@ export const PartitionTable = memo(function PartitionTable({
           </thead>
           <tbody>
             {padTop > 0 ? <SpacerRow height={padTop} columns={columns} /> : null}
-            {shown.map((p, position) => {
-              const index = items ? items[position]!.index : position;
+            {shown.map((index) => {
+              const p = sorted[index]!;
               return (
                 <PartitionRow
                   key={`${p.topic}/${p.partition}`}

@@ -83,11 +83,10 @@ export const PARTITIONS = 6;
  * (9): the batch pipeline's budgets. A batch's fixed costs (one upsert statement, one produce request, its
  * share of a commit) are paid per batch, so batches the size of a fetch or more (raw kafkajs hands (9r) about
  * 2,500–3,300 records per call here) cost per record what (9r) pays; one batch per partition in flight. The pending
- * bound (delivered, not yet committed) holds a second fetch beside the batch in flight: at the default 1,000,
- * below the in-flight budget, every partition paused after each fetch until its batch completed and committed,
- * so fetch, store, publish and commit ran one after another (0.58–0.67 of (9r) on a quiet machine with batches
- * of 2,500, against 0.74–0.88 with the bound at 2 and 4 batches). At two batches of 5,000 the bound holds a whole
- * partition of this topic: docs/decisions.md, "The batch pipeline's remaining costs".
+ * bound (delivered, not yet committed) holds a second fetch beside the batch in flight: below the in-flight
+ * budget, every partition pauses after each fetch until its batch completed and committed, and fetch, store,
+ * publish and commit run one after another. At two batches of 5,000 it holds a whole partition of this topic
+ * (docs/decisions.md, "The batch pipeline's remaining costs", has the measurements).
  */
 export const PIPELINE_BATCH_SIZE = 5_000;
 export const PIPELINE_IN_FLIGHT = 30_000;

@@ -5,8 +5,7 @@
 // it writes where each page's main thread went (Lighthouse's main-thread work by category and its script
 // boot-up time per script, the parts that stay comparable under load) and every failed audit to
 // `.warden/lighthouse.json`, and each page's whole report to `.warden/lighthouse-reports/`. Needs a `next build`
-// first. A measurement, not a test: it fails only when a page
-// cannot be audited.
+// first. A measurement, not a test: it fails only when a page cannot be audited.
 //   npm run lighthouse [-- --skip-seed] [-- --only /groups/orders-pipeline]
 import { spawn } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
