@@ -332,7 +332,7 @@ const alertShape = {
     .transform((value) => (value === undefined ? undefined : new Secret(value))),
   /** Base URL of the dashboard, for the links alerts carry. */
   ALERT_DASHBOARD_URL: optionalHttpUrl.default('http://127.0.0.1:3000'),
-  /** Name of the cluster in alerts (several Wardens may report to one receiver). */
+  /** The default cluster's name in alerts (several Wardens may report to one receiver); other clusters use their own. */
   ALERT_CLUSTER_NAME: z.string().min(1).default('default'),
   /** Delivery attempts per notification and receiver before it ends failed. */
   ALERT_DELIVERY_MAX_ATTEMPTS: positiveInt(20),

@@ -67,7 +67,11 @@ export class WardenWorker {
   ) {
     this.metrics = new WorkerMetrics({
       snapshot: () => this.consumer?.core.snapshot() ?? null,
-      samplerIsLeader: () => this.sampler?.sampler.isLeader ?? false,
+      samplerLeaders: () =>
+        config.clusters.map(({ name }) => ({
+          cluster: name,
+          leader: this.sampler?.samplers.find((s) => s.cluster === name)?.sampler.isLeader ?? false,
+        })),
       ready: () => this.readiness().ready,
       timeLagObjectiveSec: config.TIME_LAG_OBJECTIVE_MS === 0 ? null : config.TIME_LAG_OBJECTIVE_MS / 1_000,
     });
@@ -193,9 +197,9 @@ export class WardenWorker {
       config,
       kafka,
       logger,
-      onRound: (outcome) => {
-        this.metrics.onSamplerRound(outcome);
-        if (this.sampler) alerts.onSamplerRound(outcome, this.sampler.sampler.stats());
+      onRound: (cluster, outcome, stats) => {
+        this.metrics.onSamplerRound(cluster, outcome);
+        alerts.onSamplerRound(cluster, outcome, stats);
       },
     });
     this.sampler.start();

@@ -24,7 +24,8 @@ const notification: AlertNotification = { dedupeKey: `${alert.id}:firing:0`, kin
 describe('alert payloads', () => {
   it('carries alert id, condition, group, cluster, status, reasons, worst time lag, firing since and a link', () => {
     const payload = alertPayload(notification, {
-      cluster: 'prod',
+      cluster: 'default',
+      clusterLabel: 'prod',
       dashboardUrl: 'https://w.example/',
       nowMs: T0 + 61_000,
     });
@@ -49,7 +50,7 @@ describe('alert payloads', () => {
     });
     const resolved = alertPayload(
       { ...notification, kind: 'resolved' },
-      { cluster: 'c', dashboardUrl: 'http://x', nowMs: T0 + 120_000 },
+      { cluster: 'default', clusterLabel: 'c', dashboardUrl: 'http://x', nowMs: T0 + 120_000 },
     );
     expect(resolved).toMatchObject({ status: 'resolved', resolvedAt: '2026-12-01T12:02:00.000Z' });
   });
@@ -59,8 +60,26 @@ describe('alert payloads', () => {
     expect(alertLink('http://x', { groupId: 'g', condition: 'partition-quarantined' })).toBe('http://x/quarantine');
   });
 
+  it("links another cluster's alerts to that cluster's pages, and names it as receivers see it", () => {
+    expect(alertLink('http://x', { groupId: 'g', condition: 'group-status' }, 'eu-west')).toBe(
+      'http://x/groups/g?cluster=eu-west',
+    );
+    expect(alertLink('http://x', { groupId: null, condition: 'sampler-gap' }, 'eu-west')).toBe(
+      'http://x/?cluster=eu-west',
+    );
+    const payload = alertPayload(notification, {
+      cluster: 'eu-west',
+      clusterLabel: 'eu-west',
+      dashboardUrl: 'http://x',
+      nowMs: T0,
+    });
+    expect(payload).toMatchObject({ cluster: 'eu-west', dashboardUrl: 'http://x/groups/orders%2Feu?cluster=eu-west' });
+  });
+
   it('escapes Slack mrkdwn and links the dashboard', () => {
-    const message = slackMessage(alertPayload(notification, { cluster: 'prod', dashboardUrl: 'http://x', nowMs: T0 }));
+    const message = slackMessage(
+      alertPayload(notification, { cluster: 'default', clusterLabel: 'prod', dashboardUrl: 'http://x', nowMs: T0 }),
+    );
     expect(message.text).toBe(':red_circle: [FIRING] orders/eu is ERR: t-0 STOP &lt;x&gt; &amp; co');
     const text = JSON.stringify(message.blocks);
     expect(text).toContain('*Worst time lag:* 1 min 30 s on t-0 (exact)');

@@ -4,6 +4,7 @@
 
 import { createHmac } from 'node:crypto';
 import { formatDuration } from '../format';
+import { DEFAULT_CLUSTER } from '../schemas/clusters';
 import type { AlertNotification, OpenAlert, WorstTimeLag } from './evaluate-alerts';
 
 export const ALERT_PAYLOAD_VERSION = 1;
@@ -37,17 +38,32 @@ export interface AlertPayloadV1 {
   dashboardUrl: string;
 }
 
-/** The page that explains an alert: its group's page, or the overview for cluster-wide conditions. */
-export function alertLink(dashboardUrl: string, alert: Pick<OpenAlert, 'groupId' | 'condition'>): string {
+/**
+ * The page that explains an alert of `cluster`: its group's page, the quarantine page (which lists every
+ * cluster), or the overview for cluster-wide conditions. Links of the default cluster carry no `?cluster=`.
+ */
+export function alertLink(
+  dashboardUrl: string,
+  alert: Pick<OpenAlert, 'groupId' | 'condition'>,
+  cluster: string = DEFAULT_CLUSTER,
+): string {
   const base = dashboardUrl.replace(/\/+$/, '');
-  if (alert.groupId === null) return `${base}/`;
+  const query = cluster === DEFAULT_CLUSTER ? '' : `?cluster=${encodeURIComponent(cluster)}`;
+  if (alert.groupId === null) return `${base}/${query}`;
   if (alert.condition === 'partition-quarantined') return `${base}/quarantine`;
-  return `${base}/groups/${encodeURIComponent(alert.groupId)}`;
+  return `${base}/groups/${encodeURIComponent(alert.groupId)}${query}`;
 }
 
 export function alertPayload(
   notification: AlertNotification,
-  context: { cluster: string; dashboardUrl: string; nowMs: number },
+  context: {
+    /** The alert's configured cluster (its links). */
+    cluster: string;
+    /** What receivers see as `cluster`: ALERT_CLUSTER_NAME for the default cluster, else its name. */
+    clusterLabel: string;
+    dashboardUrl: string;
+    nowMs: number;
+  },
 ): AlertPayloadV1 {
   const { alert, kind } = notification;
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -60,7 +76,7 @@ export function alertPayload(
     condition: alert.condition,
     severity: alert.severity,
     group: alert.groupId,
-    cluster: context.cluster,
+    cluster: context.clusterLabel,
     summary: alert.summary,
     reasons: alert.reasons,
     worstTimeLag: alert.worstTimeLag,
@@ -68,7 +84,7 @@ export function alertPayload(
     firingSince: iso(alert.firingSinceMs),
     resolvedAt: kind === 'resolved' ? iso(context.nowMs) : null,
     acknowledged: alert.acknowledgedAtMs !== null,
-    dashboardUrl: alertLink(context.dashboardUrl, alert),
+    dashboardUrl: alertLink(context.dashboardUrl, alert, context.cluster),
   };
 }
 

@@ -199,6 +199,17 @@ describe('evaluateAlerts', () => {
     expect(evaluate(new Set([base]))).toBe(evaluate(new Set([base])));
   });
 
+  it("scopes new alert ids by the evaluation's cluster, and keeps an open alert's id", () => {
+    const settings = parseAlertSettings(JSON.stringify({ '*': { 'group-status': { forMs: 0 } } }));
+    const evaluate = (idScope: string | undefined, previous: OpenAlert[] = []) =>
+      evaluateAlerts({ observation: observation(T0, [stopped]), previous, silences: [], settings, idScope }).open;
+    const [unscoped] = evaluate(undefined);
+    const [scoped] = evaluate('eu/');
+    expect(unscoped!.id).toBe(`group-status:orders:${T0}`);
+    expect(scoped!.id).toBe(`eu/group-status:orders:${T0}`);
+    expect(evaluate('eu/', [unscoped!])[0]!.id).toBe(unscoped!.id);
+  });
+
   it('groups quarantined partitions into one alert and says who released them', () => {
     const held: GroupObservation = {
       ...okGroup('orders'),

@@ -145,6 +145,11 @@ export function evaluateAlerts(input: {
    * found again with the quarantine's unchanged `since`) gets the next free `:<n>` suffix instead.
    */
   closedIds?: ReadonlySet<string>;
+  /**
+   * Prefixes every new alert's id: one evaluation covers one cluster, and two clusters may watch groups of
+   * the same name, so every cluster but the default one scopes its ids (`<cluster>/<key>:<active since>`).
+   */
+  idScope?: string;
 }): AlertEvaluation {
   const { observation, settings } = input;
   const nowMs = observation.nowMs;
@@ -200,7 +205,7 @@ export function evaluateAlerts(input: {
     }
     const activeSinceMs = before?.activeSinceMs ?? Math.min(finding.sinceMs ?? nowMs, nowMs);
     let alert: OpenAlert = {
-      id: before?.id ?? freeAlertId(`${key}:${activeSinceMs}`, input.closedIds),
+      id: before?.id ?? freeAlertId(`${input.idScope ?? ''}${key}:${activeSinceMs}`, input.closedIds),
       condition,
       groupId,
       phase: before?.phase ?? 'pending',

@@ -26,7 +26,8 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
       }),
     ),
     receivers: { webhook: true, slack: true },
-    cluster: 'test-cluster',
+    cluster: 'default',
+    clusterLabel: 'test-cluster',
     dashboardUrl: 'http://127.0.0.1:3000',
     timeLagObjectiveMs: null,
     rateWindowMs: 60_000,
@@ -41,9 +42,10 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     await db?.$disconnect();
   });
 
-  async function sampledGroup(groupId: string, atMs: number): Promise<void> {
+  async function sampledGroup(groupId: string, atMs: number, cluster = 'default'): Promise<void> {
     await db.lagSample.createMany({
       data: [0, 1, 2].map((i) => ({
+        cluster,
         sampledAt: new Date(atMs - (2 - i) * 5_000),
         groupId,
         topic: `${groupId}-t`,
@@ -58,9 +60,10 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
   }
 
   /** A round at which the consumer has caught up (current lag 0): OK whatever the window held before. */
-  async function caughtUp(groupId: string, atMs: number): Promise<void> {
+  async function caughtUp(groupId: string, atMs: number, cluster = 'default'): Promise<void> {
     await db.lagSample.create({
       data: {
+        cluster,
         sampledAt: new Date(atMs),
         groupId,
         topic: `${groupId}-t`,
@@ -83,6 +86,79 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
       orderBy: [{ id: 'asc' }],
       include: { alert: { select: { condition: true } } },
     });
+
+  it('evaluates each cluster on its own: one group id alerts once per cluster, silences and resolutions stay in theirs', async () => {
+    const groupId = uniqueName('two-clusters');
+    const t0 = Date.now();
+    const second: AlertEvaluationContext = { ...context, cluster: 'second', clusterLabel: 'second' };
+    const evaluateCluster = async (ctx: AlertEvaluationContext, nowMs: number) =>
+      recordAlertEvaluation(db, ctx, await observeForAlerts(db, ctx, healthy, nowMs));
+    for (const cluster of ['default', 'second']) {
+      await sampledGroup(groupId, t0, cluster);
+      await db.partitionQuarantine.create({
+        data: {
+          cluster,
+          groupId,
+          topic: `${groupId}-t`,
+          partition: 0,
+          offset: 11n,
+          reason: 'invalid JSON',
+          errorClass: 'permanent',
+          since: new Date(t0 - 20_000),
+          attempts: 1,
+          recordHeaders: {},
+        },
+      });
+    }
+    await db.alertSilence.create({
+      data: {
+        cluster: 'second',
+        groupId,
+        reason: 'known',
+        createdBy: 'alice',
+        createdAt: new Date(t0),
+        endsAt: new Date(t0 + 3_600_000),
+      },
+    });
+
+    await evaluateCluster(context, t0);
+    await evaluateCluster(second, t0);
+    const alerts = await db.alert.findMany({ where: { groupId }, orderBy: [{ cluster: 'asc' }, { condition: 'asc' }] });
+    expect(alerts.map((a) => `${a.cluster} ${a.condition} ${a.phase}`)).toEqual([
+      'default group-status firing',
+      'default partition-quarantined firing',
+      'second group-status firing',
+      'second partition-quarantined firing',
+    ]);
+    expect(alerts.filter((a) => a.cluster === 'second').every((a) => a.id.startsWith('second/'))).toBe(true);
+    const rows = await notificationsOf(groupId);
+    const statusOf = (cluster: string) => [
+      ...new Set(rows.filter((r) => r.alertId.startsWith('second/') === (cluster === 'second')).map((r) => r.status)),
+    ];
+    // The silence is of the second cluster: the default cluster's notifications still go out.
+    expect(statusOf('default')).toEqual(['pending']);
+    expect(statusOf('second')).toEqual(['silenced']);
+    const payload = JSON.parse(
+      rows.find((r) => r.receiver === 'webhook' && r.alertId.startsWith('second/group-status'))!.body,
+    ) as AlertPayloadV1;
+    expect(payload).toMatchObject({
+      cluster: 'second',
+      dashboardUrl: `http://127.0.0.1:3000/groups/${encodeURIComponent(groupId)}?cluster=second`,
+    });
+
+    // The default cluster's group recovers: only its alerts resolve, whichever cluster is evaluated first.
+    await db.partitionQuarantine.deleteMany({ where: { cluster: 'default', groupId } });
+    await caughtUp(groupId, t0 + 5_000);
+    await evaluateCluster(second, t0 + 5_000);
+    await evaluateCluster(context, t0 + 5_000);
+    const after = await db.alert.findMany({ where: { groupId }, orderBy: [{ cluster: 'asc' }, { condition: 'asc' }] });
+    expect(after.map((a) => `${a.cluster} ${a.condition} ${a.phase}`)).toEqual([
+      'default group-status resolved',
+      'default partition-quarantined resolved',
+      'second group-status firing',
+      'second partition-quarantined firing',
+    ]);
+  });
 
   it('fires one alert per group and condition, with one outbox row per receiver, written once', async () => {
     const groupId = uniqueName('alerting');

@@ -22,7 +22,10 @@ export interface AlertReceivers {
 export interface AlertEvaluationContext {
   settings: AlertSettingsTable;
   receivers: AlertReceivers;
+  /** The configured cluster this evaluation covers: its groups, quarantines, silences and alert rows. */
   cluster: string;
+  /** What receivers see as the alert's cluster: ALERT_CLUSTER_NAME for the default cluster, else its name. */
+  clusterLabel: string;
   dashboardUrl: string;
   timeLagObjectiveMs: number | null;
   rateWindowMs: number;
@@ -36,9 +39,10 @@ export interface SamplerHealth {
 }
 
 /**
- * What the sampler just wrote, as the evaluator sees it. Group statuses come from listGroups, the function
- * behind the overview, so an alert says exactly what the dashboard shows. `groups` is null while the sampler
- * is failing (its newest rounds are stale).
+ * What `context.cluster`'s sampler just wrote, as the evaluator sees it. Group statuses come from listGroups,
+ * the function behind the overview, so an alert says exactly what the dashboard shows. `groups` is null while
+ * the sampler is failing (its newest rounds are stale). Worker heartbeats and quarantine releases belong to
+ * Warden's own consumers, which run on the default cluster: only its evaluation sees them.
  */
 export async function observeForAlerts(
   db: Database,
@@ -46,21 +50,24 @@ export async function observeForAlerts(
   health: SamplerHealth,
   nowMs: number,
 ): Promise<AlertObservation> {
+  const { cluster } = context;
   const failing = health.failingSinceMs !== null;
+  const ownConsumers = cluster === DEFAULT_CLUSTER;
   const [groups, quarantines, heartbeats, releases] = await Promise.all([
     failing
       ? null
-      : listGroups(db, [DEFAULT_CLUSTER], {
+      : listGroups(db, [cluster], {
           timeLagObjectiveMs: context.timeLagObjectiveMs,
           rateWindowMs: context.rateWindowMs,
           now: new Date(nowMs),
         }),
     db.partitionQuarantine.findMany({
+      where: { cluster },
       select: { groupId: true, topic: true, partition: true, offset: true, reason: true, since: true },
     }),
-    db.workerHeartbeat.findMany(),
+    ownConsumers ? db.workerHeartbeat.findMany() : [],
     db.operatorAction.findMany({
-      where: { status: 'done', completedAt: { gte: new Date(nowMs - 15 * 60_000) } },
+      where: { cluster, status: 'done', completedAt: { gte: new Date(nowMs - 15 * 60_000) } },
       orderBy: { completedAt: 'desc' },
       select: { groupId: true, topic: true, partition: true, action: true, requestedBy: true },
     }),
@@ -105,6 +112,16 @@ export async function observeForAlerts(
 
 const EVALUATION_LOCK = 'warden_alert_evaluation';
 
+/** One cluster's evaluation lock: clusters are evaluated independently (each by its own sampler's leader). */
+function evaluationLockName(cluster: string): string {
+  return cluster === DEFAULT_CLUSTER ? EVALUATION_LOCK : `${EVALUATION_LOCK}:${cluster}`;
+}
+
+/** Alert ids of the default cluster are unscoped (as before clusters); every other cluster's begin `<name>/`. */
+export function alertIdScope(cluster: string): string {
+  return cluster === DEFAULT_CLUSTER ? '' : `${cluster}/`;
+}
+
 /**
  * Evaluates one round and records it: the alerts' new state and their notifications (one outbox row per
  * receiver) in one transaction, under a transaction-scoped advisory lock so two instances that both believe
@@ -118,12 +135,13 @@ export async function recordAlertEvaluation(
   observation: AlertObservation,
 ): Promise<AlertEvaluation> {
   const now = new Date(observation.nowMs);
+  const { cluster } = context;
   return db.$transaction(
     async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${EVALUATION_LOCK}))`;
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${evaluationLockName(cluster)}))`;
       const [openRows, silences] = await Promise.all([
-        tx.alert.findMany({ where: { phase: { in: ['pending', 'firing'] } } }),
-        tx.alertSilence.findMany({ where: { endsAt: { gt: now } } }),
+        tx.alert.findMany({ where: { cluster, phase: { in: ['pending', 'firing'] } } }),
+        tx.alertSilence.findMany({ where: { cluster, endsAt: { gt: now } } }),
       ]);
       const evaluate = (closedIds: ReadonlySet<string>) =>
         evaluateAlerts({
@@ -137,6 +155,7 @@ export async function recordAlertEvaluation(
           })),
           settings: context.settings,
           closedIds,
+          idScope: alertIdScope(cluster),
         });
       const known = new Set(openRows.map((r) => r.id));
       let evaluation = evaluate(new Set());
@@ -145,7 +164,7 @@ export async function recordAlertEvaluation(
       const newKeys = evaluation.open.filter((a) => !known.has(a.id)).map((a) => alertKey(a.condition, a.groupId));
       if (newKeys.length > 0) {
         const closed = await tx.alert.findMany({
-          where: { key: { in: newKeys }, phase: { notIn: ['pending', 'firing'] } },
+          where: { cluster, key: { in: newKeys }, phase: { notIn: ['pending', 'firing'] } },
           select: { id: true },
         });
         if (closed.length > 0) evaluation = evaluate(new Set(closed.map((r) => r.id)));
@@ -154,7 +173,9 @@ export async function recordAlertEvaluation(
         const fields = alertFields(alert, now);
         if (known.has(alert.id)) await tx.alert.update({ where: { id: alert.id }, data: fields });
         else
-          await tx.alert.create({ data: { id: alert.id, key: alertKey(alert.condition, alert.groupId), ...fields } });
+          await tx.alert.create({
+            data: { id: alert.id, cluster, key: alertKey(alert.condition, alert.groupId), ...fields },
+          });
       }
       for (const alert of evaluation.resolved) {
         await tx.alert.update({
@@ -168,7 +189,8 @@ export async function recordAlertEvaluation(
       const rows: Prisma.AlertNotificationCreateManyInput[] = [];
       for (const notification of evaluation.notifications) {
         const payload = alertPayload(notification, {
-          cluster: context.cluster,
+          cluster,
+          clusterLabel: context.clusterLabel,
           dashboardUrl: context.dashboardUrl,
           nowMs: observation.nowMs,
         });

@@ -1,6 +1,7 @@
 import type { WorkerConfig } from '../../lib/config';
 import { createDatabase, type Database } from '../../lib/db';
 import { Secret } from '../../lib/kafka/security';
+import { DEFAULT_CLUSTER } from '../../lib/kafka/cluster-settings';
 import { analysisOptions } from '../../lib/server/analysis-options';
 import type { RoundOutcome, SamplerStats } from '../sampler/lag-sampler';
 import type { ConsumerLogger } from '../shared/worker-types';
@@ -10,22 +11,28 @@ import type { AlertEvaluationContext } from './record-alert-evaluation';
 import { WorkerHeartbeatWriter } from './worker-heartbeat';
 
 export interface AlertsHandle {
-  /** The sampler's onRound (it runs on the leading sampler only). */
-  onSamplerRound(outcome: RoundOutcome, stats: SamplerStats): void;
+  /** A cluster's sampler's onRound (it runs on that cluster's leading sampler only). */
+  onSamplerRound(cluster: string, outcome: RoundOutcome, stats: SamplerStats): void;
   sender: AlertSender;
-  hook: AlertRoundHook;
+  /** One evaluation hook per configured cluster, by name. */
+  hooks: ReadonlyMap<string, AlertRoundHook>;
   stop(): Promise<void>;
 }
 
 /** A worker whose heartbeat is older than this many sample intervals has disappeared. */
 const STALE_INTERVALS = 3;
 
-export function alertEvaluationContext(config: WorkerConfig): AlertEvaluationContext {
+/** The evaluation of one configured cluster; the default cluster is named ALERT_CLUSTER_NAME to receivers. */
+export function alertEvaluationContext(
+  config: WorkerConfig,
+  cluster: string = DEFAULT_CLUSTER,
+): AlertEvaluationContext {
   const analysis = analysisOptions(config);
   return {
     settings: config.ALERT_SETTINGS,
     receivers: { webhook: config.ALERT_WEBHOOK_URL !== undefined, slack: config.ALERT_SLACK_WEBHOOK_URL !== undefined },
-    cluster: config.ALERT_CLUSTER_NAME,
+    cluster,
+    clusterLabel: cluster === DEFAULT_CLUSTER ? config.ALERT_CLUSTER_NAME : cluster,
     dashboardUrl: config.ALERT_DASHBOARD_URL,
     timeLagObjectiveMs: analysis.timeLagObjectiveMs,
     rateWindowMs: analysis.rateWindowMs,
@@ -41,10 +48,10 @@ export function alertReceivers(config: WorkerConfig): Map<string, Secret> {
 }
 
 /**
- * Alerts as a worker runs them: the heartbeat (every instance), the evaluation hook (fed by the leading
- * sampler's rounds) and the outbox sender (every instance; the row locks share the work). Evaluation and
- * sending have their own small Postgres pools, so neither can take a connection the pipeline or the sampler
- * needs.
+ * Alerts as a worker runs them: the heartbeat (every instance), one evaluation hook per configured cluster
+ * (fed by that cluster's leading sampler's rounds, so each cluster is evaluated where it is sampled) and the
+ * outbox sender (every instance; the row locks share the work). Evaluation and sending have their own small
+ * Postgres pools, so neither can take a connection the pipeline or the sampler needs.
  */
 export function startAlerts(options: {
   config: WorkerConfig;
@@ -55,7 +62,7 @@ export function startAlerts(options: {
 }): AlertsHandle {
   const { config, logger } = options;
   const concurrency = 4;
-  const evaluationDb = createDatabase(config.DATABASE_URL, 3);
+  const evaluationDb = createDatabase(config.DATABASE_URL, Math.max(3, config.clusters.length + 2));
   const senderDb = createDatabase(config.DATABASE_URL, concurrency + 1);
   const sender = new AlertSender({
     db: senderDb,
@@ -68,12 +75,17 @@ export function startAlerts(options: {
     concurrency,
     logger,
   });
-  const hook = new AlertRoundHook({
-    db: evaluationDb,
-    context: alertEvaluationContext(config),
-    logger,
-    onNotifications: () => sender.kick(),
-  });
+  const hooks = new Map(
+    config.clusters.map((cluster) => [
+      cluster.name,
+      new AlertRoundHook({
+        db: evaluationDb,
+        context: alertEvaluationContext(config, cluster.name),
+        logger,
+        onNotifications: () => sender.kick(),
+      }),
+    ]),
+  );
   const heartbeat = new WorkerHeartbeatWriter({
     db: options.db,
     instanceId: options.instanceId,
@@ -85,12 +97,12 @@ export function startAlerts(options: {
   sender.start();
   heartbeat.start();
   return {
-    onSamplerRound: (outcome, stats) => hook.onSamplerRound(outcome, stats),
+    onSamplerRound: (cluster, outcome, stats) => hooks.get(cluster)?.onSamplerRound(outcome, stats),
     sender,
-    hook,
+    hooks,
     stop: async () => {
       await heartbeat.stop();
-      await hook.idle();
+      await Promise.all([...hooks.values()].map((hook) => hook.idle()));
       await sender.stop();
       await Promise.all([evaluationDb.$disconnect(), senderDb.$disconnect()]);
     },

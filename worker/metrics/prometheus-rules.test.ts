@@ -29,7 +29,7 @@ describe('deploy/prometheus/warden-rules.yml', () => {
   it('names only metrics the worker exports', async () => {
     const metrics = new WorkerMetrics({
       snapshot: () => null,
-      samplerIsLeader: () => true,
+      samplerLeaders: () => [{ cluster: 'default', leader: true }],
       ready: () => true,
       timeLagObjectiveSec: 300,
       defaultMetrics: false,

@@ -56,12 +56,19 @@ function round(rows: LagSampleRow[], written = true): RoundResult {
 
 function setup() {
   let snapshot: CoreSnapshot | null = null;
-  let leader = true;
-  const metrics = new WorkerMetrics({ snapshot: () => snapshot, samplerIsLeader: () => leader, defaultMetrics: false });
+  const leaders = new Map([
+    ['default', true],
+    ['eu', false],
+  ]);
+  const metrics = new WorkerMetrics({
+    snapshot: () => snapshot,
+    samplerLeaders: () => [...leaders].map(([cluster, leader]) => ({ cluster, leader })),
+    defaultMetrics: false,
+  });
   return {
     metrics,
     setSnapshot: (s: CoreSnapshot | null) => (snapshot = s),
-    setLeader: (l: boolean) => (leader = l),
+    setLeader: (l: boolean, cluster = 'default') => leaders.set(cluster, l),
     scrape: async () => parsePrometheusText(await metrics.render()),
   };
 }
@@ -142,7 +149,7 @@ describe('WorkerMetrics', () => {
 
   it('exports the sampled lag of every group only while leading, from the last round only', async () => {
     const { metrics, setLeader, scrape } = setup();
-    metrics.onSamplerRound({
+    metrics.onSamplerRound('default', {
       result: round([
         lagRow('billing', 0, 120n, 4_000n),
         lagRow('billing', 1, 0n, 0n, 250n),
@@ -156,12 +163,13 @@ describe('WorkerMetrics', () => {
     // The exact age wins over the interpolated estimate where it was measured.
     expect(m.sum('warden_group_time_lag_seconds', { group: 'billing', partition: '1' })).toBe(0.25);
     expect(m.find('warden_group_lag_records', { group: 'audit' })).toHaveLength(0);
-    expect(m.sum('warden_sampler_rounds_total', { outcome: 'ok' })).toBe(1);
-    expect(m.sum('warden_sampler_round_duration_seconds_count')).toBe(1);
-    expect(m.sum('warden_sampler_leader')).toBe(1);
+    expect(m.sum('warden_sampler_rounds_total', { cluster: 'default', outcome: 'ok' })).toBe(1);
+    expect(m.sum('warden_sampler_round_duration_seconds_count', { cluster: 'default' })).toBe(1);
+    expect(m.sum('warden_sampler_leader', { cluster: 'default' })).toBe(1);
+    expect(m.sum('warden_sampler_leader', { cluster: 'eu' })).toBe(0);
 
-    metrics.onSamplerRound({ result: round([lagRow('billing', 0, 3n, 10n)], false), durationMs: 80 });
-    metrics.onSamplerRound({ result: null, durationMs: 3_000 });
+    metrics.onSamplerRound('default', { result: round([lagRow('billing', 0, 3n, 10n)], false), durationMs: 80 });
+    metrics.onSamplerRound('default', { result: null, durationMs: 3_000 });
     m = await scrape();
     expect(m.find('warden_group_lag_records', { group: 'billing', partition: '1' })).toHaveLength(0);
     expect(m.sum('warden_sampler_rounds_total', { outcome: 'unwritten' })).toBe(1);
@@ -171,6 +179,27 @@ describe('WorkerMetrics', () => {
     m = await scrape();
     expect(m.find('warden_group_lag_records')).toHaveLength(0);
     expect(m.sum('warden_sampler_leader')).toBe(0);
+  });
+
+  it("labels every sampled series with its cluster, and exports a cluster's lag only while leading it", async () => {
+    const { metrics, setLeader, scrape } = setup();
+    metrics.onSamplerRound('default', { result: round([lagRow('orders', 0, 5n, 1_000n)]), durationMs: 100 });
+    metrics.onSamplerRound('eu', { result: round([lagRow('orders', 0, 70n, 9_000n)]), durationMs: 300 });
+    metrics.onSamplerRound('eu', { result: null, durationMs: 5_000 });
+    let m = await scrape();
+    // The same group id on two clusters is two groups: only the led cluster's series is exported.
+    expect(m.find('warden_group_lag_records', { group: 'orders' })).toHaveLength(1);
+    expect(m.sum('warden_group_lag_records', { cluster: 'default', group: 'orders' })).toBe(5);
+    expect(m.sum('warden_sampler_rounds_total', { cluster: 'eu', outcome: 'failed' })).toBe(1);
+    expect(m.sum('warden_sampler_rounds_total', { cluster: 'default', outcome: 'failed' })).toBe(0);
+
+    setLeader(true, 'eu');
+    m = await scrape();
+    // An unreadable round keeps the cluster's last rows.
+    expect(m.sum('warden_group_lag_records', { cluster: 'eu', group: 'orders' })).toBe(70);
+    expect(m.sum('warden_group_time_lag_seconds', { cluster: 'eu', group: 'orders' })).toBe(9);
+    expect(m.sum('warden_group_time_lag_seconds', { cluster: 'default', group: 'orders' })).toBe(1);
+    expect(m.sum('warden_sampler_round_duration_seconds_count', { cluster: 'eu' })).toBe(2);
   });
 
   it('counts rebalances with their stop time and operator actions', async () => {

@@ -22,8 +22,11 @@ export interface SamplerRoundReport {
 export interface WorkerMetricsOptions {
   /** The consumer core's state at scrape time; null before the consumer exists. */
   snapshot: () => CoreSnapshot | null;
-  /** Whether this instance holds the sampler's leader lock (only the leader exports cluster-wide lag). */
-  samplerIsLeader: () => boolean;
+  /**
+   * Each configured cluster and whether this instance leads its sampler (holds its leader lock or a shard):
+   * only a cluster's leader exports that cluster's lag.
+   */
+  samplerLeaders: () => ReadonlyArray<{ cluster: string; leader: boolean }>;
   /** What /readyz answers (warden_worker_ready); absent: the gauge is not exported. */
   ready?: () => boolean;
   /** TIME_LAG_OBJECTIVE_MS in seconds (warden_time_lag_objective_seconds); null: no objective, not exported. */
@@ -33,7 +36,15 @@ export interface WorkerMetricsOptions {
 }
 
 const PARTITION = ['topic', 'partition'] as const;
-const GROUP_PARTITION = ['group', 'topic', 'partition'] as const;
+interface SampledLagRow {
+  group: string;
+  topic: string;
+  partition: number;
+  lag: number | null;
+  timeLagMs: number | null;
+}
+
+const GROUP_PARTITION = ['cluster', 'group', 'topic', 'partition'] as const;
 const STATES = ['running', 'rebalancing', 'draining', 'closed', 'fatal'] as const;
 
 /**
@@ -49,13 +60,8 @@ export class WorkerMetrics {
   private readonly errorClasses = new BoundedLabel(20);
   private readonly retryErrors = new BoundedLabel(20);
   private scrapeSnapshot: CoreSnapshot | null = null;
-  private sampledLag: Array<{
-    group: string;
-    topic: string;
-    partition: number;
-    lag: number | null;
-    timeLagMs: number | null;
-  }> = [];
+  /** Per cluster, the rows of its sampler's last round on this instance. */
+  private readonly sampledLag = new Map<string, SampledLagRow[]>();
 
   private readonly completed: Counter<'outcome'>;
   private readonly retries: Counter<'phase' | 'error'>;
@@ -70,8 +76,8 @@ export class WorkerMetrics {
   private readonly commitDuration: Histogram<string>;
   private readonly rebalances: Counter<'cause'>;
   private readonly rebalanceStop: Histogram<string>;
-  private readonly samplerRounds: Counter<'outcome'>;
-  private readonly samplerRoundDuration: Histogram<string>;
+  private readonly samplerRounds: Counter<'cluster' | 'outcome'>;
+  private readonly samplerRoundDuration: Histogram<'cluster'>;
   private readonly operatorActions: Counter<'action' | 'status'>;
 
   constructor(private readonly options: WorkerMetricsOptions) {
@@ -138,12 +144,13 @@ export class WorkerMetrics {
     });
     this.samplerRounds = counter(
       'warden_sampler_rounds_total',
-      'Sampler rounds, by outcome: ok, unwritten (Postgres down), failed (cluster unreadable).',
-      ['outcome'],
+      'Sampler rounds, by cluster and outcome: ok, unwritten (Postgres down), failed (cluster unreadable).',
+      ['cluster', 'outcome'],
     );
     this.samplerRoundDuration = new Histogram({
       name: 'warden_sampler_round_duration_seconds',
-      help: 'Duration of a sampler round: cluster read, time lag, rows written.',
+      help: 'Duration of a sampler round, by cluster: cluster read, time lag, rows written.',
+      labelNames: ['cluster'],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     });
@@ -244,25 +251,29 @@ export class WorkerMetrics {
     this.rebalanceStop.observe(Math.max(0, timing.endedAtMs - timing.startedAtMs) / 1_000);
   }
 
-  onSamplerRound(outcome: SamplerRoundReport): void {
-    this.samplerRoundDuration.observe(outcome.durationMs / 1_000);
+  /** A round of `cluster`'s sampler on this instance; an unreadable round keeps the cluster's last rows. */
+  onSamplerRound(cluster: string, outcome: SamplerRoundReport): void {
+    this.samplerRoundDuration.observe({ cluster }, outcome.durationMs / 1_000);
     if (outcome.result === null) {
-      this.samplerRounds.inc({ outcome: 'failed' });
+      this.samplerRounds.inc({ cluster, outcome: 'failed' });
       return;
     }
-    this.samplerRounds.inc({ outcome: outcome.result.written ? 'ok' : 'unwritten' });
-    this.sampledLag = outcome.result.rows.map((row) => ({
-      group: row.groupId,
-      topic: row.topic,
-      partition: row.partition,
-      lag: row.lag === null ? null : Number(row.lag),
-      timeLagMs:
-        row.exactTimeLagMs !== null
-          ? Number(row.exactTimeLagMs)
-          : row.timeLagMs !== null
-            ? Number(row.timeLagMs)
-            : null,
-    }));
+    this.samplerRounds.inc({ cluster, outcome: outcome.result.written ? 'ok' : 'unwritten' });
+    this.sampledLag.set(
+      cluster,
+      outcome.result.rows.map((row) => ({
+        group: row.groupId,
+        topic: row.topic,
+        partition: row.partition,
+        lag: row.lag === null ? null : Number(row.lag),
+        timeLagMs:
+          row.exactTimeLagMs !== null
+            ? Number(row.exactTimeLagMs)
+            : row.timeLagMs !== null
+              ? Number(row.timeLagMs)
+              : null,
+      })),
+    );
   }
 
   onOperatorAction(action: string, status: string): void {
@@ -334,11 +345,11 @@ export class WorkerMetrics {
     });
   }
 
-  /** Lag of every sampled group, from the sampler's last round; only the sampler leader has them. */
+  /** Lag of every sampled group, per cluster from its sampler's last round; only a cluster's leader has them. */
   private defineSampledLagGauges(registers: Registry[]): void {
-    const isLeader = () => this.options.samplerIsLeader();
-    const sampledLag = () => this.sampledLag;
-    const lagGauge = (name: string, help: string, value: (row: WorkerMetrics['sampledLag'][number]) => number | null) =>
+    const leaders = () => this.options.samplerLeaders();
+    const sampledLag = this.sampledLag;
+    const lagGauge = (name: string, help: string, value: (row: SampledLagRow) => number | null) =>
       new Gauge({
         name,
         help,
@@ -346,16 +357,19 @@ export class WorkerMetrics {
         registers,
         collect() {
           this.reset();
-          if (!isLeader()) return;
-          for (const row of sampledLag()) {
-            const v = value(row);
-            if (v !== null) this.set({ group: row.group, topic: row.topic, partition: String(row.partition) }, v);
+          for (const { cluster, leader } of leaders()) {
+            if (!leader) continue;
+            for (const row of sampledLag.get(cluster) ?? []) {
+              const v = value(row);
+              if (v !== null)
+                this.set({ cluster, group: row.group, topic: row.topic, partition: String(row.partition) }, v);
+            }
           }
         },
       });
     lagGauge(
       'warden_group_lag_records',
-      'Log end offset minus committed offset, per sampled group partition (sampler leader only).',
+      'Log end offset minus committed offset, per cluster and sampled group partition (sampler leader only).',
       (row) => row.lag,
     );
     lagGauge(
@@ -365,10 +379,11 @@ export class WorkerMetrics {
     );
     new Gauge({
       name: 'warden_sampler_leader',
-      help: '1 while this instance holds the sampler leader lock.',
+      help: "1 while this instance leads the cluster's sampler (its leader lock, or a shard with SAMPLER_SHARDS > 1).",
+      labelNames: ['cluster'],
       registers,
       collect() {
-        this.set(isLeader() ? 1 : 0);
+        for (const { cluster, leader } of leaders()) this.set({ cluster }, leader ? 1 : 0);
       },
     });
   }

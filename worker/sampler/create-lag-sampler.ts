@@ -6,7 +6,7 @@ import { DEFAULT_CLUSTER, type ClusterConnection } from '../../lib/kafka/cluster
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
 import { offsetsReaderGroupId } from '../offsets-topic/create-offsets-topic-reader';
 import { LeaderLock, SAMPLER_LOCK_NAME } from './leader-lock';
-import { LagSampler, type LeaderLockPort, type RoundOutcome } from './lag-sampler';
+import { LagSampler, type LeaderLockPort, type RoundOutcome, type SamplerStats } from './lag-sampler';
 import { PgShardLocks } from './pg-shard-locks';
 import { ShardLeases } from './shard-leases';
 import type { ConsumerLogger } from '../shared/worker-types';
@@ -43,8 +43,8 @@ export function createLagSampler(options: {
   /** The worker's client of the default cluster. */
   kafka: Kafka;
   logger?: ConsumerLogger;
-  /** Told after every round of the default cluster's sampler. */
-  onRound?: (outcome: RoundOutcome) => void;
+  /** Told after every round of each cluster's sampler, with that sampler's stats after the round. */
+  onRound?: (cluster: string, outcome: RoundOutcome, stats: SamplerStats) => void;
 }): LagSamplerHandle {
   const { config, kafka, logger } = options;
   const db = createDatabase(config.DATABASE_URL, Math.max(2, config.clusters.length + 1));
@@ -78,7 +78,7 @@ export function createLagSampler(options: {
       retention: { rawDays: config.SAMPLER_RETENTION_DAYS, rollupDays: config.SAMPLER_ROLLUP_RETENTION_DAYS },
       runsMaintenance: isDefault,
       logger: clusterLogger,
-      onRound: isDefault ? options.onRound : undefined,
+      onRound: options.onRound && ((outcome) => options.onRound!(cluster.name, outcome, sampler.stats())),
     });
     return { cluster: cluster.name, sampler };
   });

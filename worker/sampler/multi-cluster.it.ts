@@ -14,6 +14,7 @@ import { linkInstalledJars } from '../../test-support/broker-home';
 import { groupWithLag } from '../../test-support/commit-offsets';
 import { testDatabase } from '../../test-support/database';
 import { eventually, testKafka, uniqueName } from '../../test-support/integration';
+import { startAlerts } from '../alerts/start-alerts';
 import { createLagSampler, type LagSamplerHandle } from './create-lag-sampler';
 
 // One worker's samplers on two real local brokers (two clusters on loopback ports): the same topic and group
@@ -136,4 +137,62 @@ describe('one worker sampling two clusters', () => {
       await handle.stop();
     }
   }, 180_000);
+
+  it("evaluates each cluster's alerts from its own sampler's rounds, tagged and linked with that cluster", async () => {
+    const prefix = uniqueName('multi-alerts');
+    const topic = `${prefix}-in`;
+    const groupId = `${prefix}-group`;
+    await groupWithLag(kafka, topic, groupId, { produced: 2, committed: 1 });
+    await groupWithLag(secondKafka, topic, groupId, { produced: 5, committed: 1 });
+    // Only the second cluster's group is held at a record.
+    await db.partitionQuarantine.create({
+      data: {
+        cluster: 'second',
+        groupId,
+        topic,
+        partition: 0,
+        offset: 1n,
+        reason: 'invalid JSON',
+        errorClass: 'permanent',
+        since: new Date(),
+        attempts: 1,
+        recordHeaders: {},
+      },
+    });
+    const config = parseConfig(
+      {
+        DATABASE_URL: testConfig.DATABASE_URL,
+        KAFKA_BROKERS: testConfig.kafkaBrokers.join(','),
+        KAFKA_CLIENT_ID: prefix,
+        SAMPLER_GROUP_INCLUDE: `^${prefix}-`,
+        WARDEN_CLUSTERS: JSON.stringify([{ name: 'second', brokers: `127.0.0.1:${SECOND.port}` }]),
+        ALERT_CLUSTER_NAME: 'prod-main',
+      },
+      'worker',
+    );
+    const alerts = startAlerts({ config, db, instanceId: prefix, readiness: () => ({ ready: true, detail: 'test' }) });
+    const rounds: string[] = [];
+    const handle = createLagSampler({
+      config,
+      kafka,
+      onRound: (cluster, outcome, stats) => {
+        rounds.push(cluster);
+        alerts.onSamplerRound(cluster, outcome, stats);
+      },
+    });
+    try {
+      for (const { sampler } of handle.samplers) await sampler.sampleOnce();
+      expect(rounds).toEqual(['default', 'second']);
+      await Promise.all([...alerts.hooks.values()].map((hook) => hook.idle()));
+      const raised = await db.alert.findMany({ where: { groupId }, include: { notifications: true } });
+      const quarantined = raised.filter((a) => a.condition === 'partition-quarantined');
+      expect(quarantined.map((a) => a.cluster)).toEqual(['second']);
+      expect(quarantined[0]!.id.startsWith('second/')).toBe(true);
+      const payload = JSON.parse(quarantined[0]!.notifications[0]!.body) as { cluster: string; group: string };
+      expect(payload).toMatchObject({ cluster: 'second', group: groupId });
+    } finally {
+      await handle.stop();
+      await alerts.stop();
+    }
+  }, 120_000);
 });
