@@ -154,6 +154,87 @@ describe('ConsumerCore per-record outcomes inside a batch', () => {
   });
 });
 
+describe('ConsumerCore batch outcomes in one promise', () => {
+  /** A handleBatch answering with the batch's outcomes at once, given by the test per record offset. */
+  function jointHarness(
+    ordering: 'unordered' | 'partition',
+    outcomeOf: (offset: string) => unknown,
+  ): ReturnType<typeof createHarness> & { settle: () => void; handed: string[][] } {
+    const pending: Array<() => void> = [];
+    const handed: string[][] = [];
+    const h = createHarness({
+      batch: true,
+      ordering,
+      retry: { baseMs: 100, maxMs: 100 },
+      handleBatch: (items) => {
+        handed.push(items.map(({ record }) => `${record.partition}@${record.offset}`));
+        return new Promise((resolve) =>
+          pending.push(() => resolve(items.map(({ record }) => outcomeOf(record.offset)))),
+        );
+      },
+    });
+    return Object.assign(h, { handed, settle: () => pending.splice(0).forEach((settle) => settle()) });
+  }
+
+  it('each record completes, retries or fails by its own entry; nothing completes before the promise', async () => {
+    const h = jointHarness('unordered', (offset) =>
+      offset === '1' ? permanentError() : offset === '2' ? transientError() : null,
+    );
+    h.core.deliver(makeRecords(0, 4));
+    await h.clock.tick(0);
+    expect(h.core.snapshot().inFlight).toBe(4);
+    expect(completedOffsets(h)).toEqual([]);
+    h.settle();
+    await flushMicrotasks();
+    // 0@1 completes once its failure result is published, after the records that succeeded.
+    expect(completedOffsets(h)).toEqual(['0@0', '0@3', '0@1']);
+    expect(h.eventsOf('completed').map((event) => event.outcome)).toEqual(['handled', 'handled', 'failed-result']);
+    expect(h.eventsOf('retry-scheduled')).toMatchObject([{ offset: '2', attempt: 1 }]);
+  });
+
+  it('partition mode: a failed entry holds the records after it, which run again after it (order kept)', async () => {
+    let firstAttempt = true;
+    const h = jointHarness('partition', (offset) => {
+      if (offset !== '1' || !firstAttempt) return null;
+      firstAttempt = false;
+      return transientError();
+    });
+    h.core.deliver(makeRecords(0, 3));
+    await h.clock.tick(0);
+    h.settle();
+    await flushMicrotasks();
+    expect(completedOffsets(h)).toEqual(['0@0']);
+    await h.clock.tick(100);
+    expect(h.handed).toEqual([
+      ['0@0', '0@1', '0@2'],
+      ['0@1', '0@2'],
+    ]);
+    h.settle();
+    await flushMicrotasks();
+    expect(completedOffsets(h)).toEqual(['0@0', '0@1', '0@2']);
+  });
+
+  it('a rejected promise or outcomes of the wrong length fail every record of the batch', async () => {
+    const rejected = createHarness({
+      batch: true,
+      ordering: 'unordered',
+      handleBatch: () => Promise.reject(transientError()),
+    });
+    rejected.core.deliver(makeRecords(0, 2));
+    await rejected.clock.tick(0);
+    await flushMicrotasks();
+    expect(rejected.eventsOf('retry-scheduled').map((event) => event.offset)).toEqual(['0', '1']);
+
+    const short = createHarness({ batch: true, ordering: 'unordered', handleBatch: () => Promise.resolve([null]) });
+    short.core.deliver(makeRecords(0, 2));
+    await short.clock.tick(0);
+    await flushMicrotasks();
+    const failures = short.eventsOf('permanent-failure');
+    expect(failures.map((event) => event.offset)).toEqual(['0', '1']);
+    expect(String(failures[0]!.error)).toMatch(/resolved 1 outcomes for 2 records/);
+  });
+});
+
 describe('ConsumerCore retries inside a batch keep order', () => {
   it('partition mode: records after a transient failure in the batch wait and run again after it', async () => {
     const h = createHarness({ batch: true, ordering: 'partition', retry: { baseMs: 100, maxMs: 100 } });

@@ -46,6 +46,7 @@ import { formatTopicPartition, topicPartitionKey } from './topic-partition';
 import type {
   Admission,
   BatchItem,
+  BatchOutcomes,
   Clock,
   CommitRequest,
   CompletionOutcome,
@@ -95,6 +96,11 @@ interface BatchSlot<T> {
   next: BatchSlot<T> | null;
   own: BatchOutcome | null;
   completed: boolean | null;
+}
+
+/** `handleBatch` answered with one promise per record (rather than one for the batch's outcomes). */
+function isPromiseList<R>(results: readonly Promise<void>[] | Promise<R>): results is readonly Promise<void>[] {
+  return Array.isArray(results);
 }
 
 /** How a batch record's own promise and its lane predecessor's outcome combine. */
@@ -480,17 +486,20 @@ export class ConsumerCore<T> {
         context: slot.call,
         previous: slot.previous === null ? null : indexOf.get(slot.previous)!,
       }));
-      let results: readonly Promise<void>[];
+      let results: readonly Promise<void>[] | Promise<BatchOutcomes>;
       try {
         results = this.options.handleBatch!(items);
-        if (results.length !== live.length) {
+        if (isPromiseList(results) && results.length !== live.length) {
           throw new Error(`handleBatch returned ${results.length} results for ${live.length} records`);
         }
       } catch (err) {
-        const failed = Promise.reject(err);
-        results = live.map(() => failed);
+        results = Promise.reject(err);
       }
-      for (let index = 0; index < live.length; index++) this.awaitBatchCall(live[index]!, results[index]!);
+      if (isPromiseList(results)) {
+        for (let index = 0; index < live.length; index++) this.awaitBatchCall(live[index]!, results[index]!);
+      } else {
+        this.awaitBatchOutcomes(live, results);
+      }
     }
     this.calls.notifyIfIdle();
   }
@@ -504,6 +513,24 @@ export class ConsumerCore<T> {
       () => this.batchRecordSettled(slot, BATCH_OK),
       (error: unknown) => this.batchRecordSettled(slot, { ok: false, error }),
     );
+  }
+
+  /** The joint shape: every record of the batch settles when the batch's outcomes arrive, in batch order. */
+  private awaitBatchOutcomes(live: readonly BatchSlot<T>[], running: Promise<BatchOutcomes>): void {
+    const failAll = (error: unknown) => {
+      const outcome: BatchOutcome = { ok: false, error };
+      for (const slot of live) this.batchRecordSettled(slot, outcome);
+    };
+    Promise.resolve(running).then((outcomes) => {
+      if (!Array.isArray(outcomes) || outcomes.length !== live.length) {
+        const count = Array.isArray(outcomes) ? outcomes.length : typeof outcomes;
+        return failAll(new Error(`handleBatch resolved ${count} outcomes for ${live.length} records`));
+      }
+      for (let index = 0; index < live.length; index++) {
+        const outcome: unknown = outcomes[index];
+        this.batchRecordSettled(live[index]!, outcome === null ? BATCH_OK : { ok: false, error: outcome });
+      }
+    }, failAll);
   }
 
   /**

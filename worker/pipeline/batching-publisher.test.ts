@@ -59,6 +59,26 @@ describe('BatchingPublisher', () => {
     await expect(third).resolves.toBeUndefined();
   });
 
+  it('tells one sink of each enqueued message by its index, acknowledged or failed with its request', async () => {
+    const { send, requests } = manualSend();
+    const publisher = new BatchingPublisher(send, 'results', 6);
+    const told: string[] = [];
+    const sink = {
+      acknowledged: (index: number) => told.push(`ok ${index}`),
+      failed: (index: number, error: unknown) => told.push(`failed ${index} ${(error as Error).message}`),
+    };
+    publisher.enqueue({ key: 'a', value: '12' }, sink, 0);
+    publisher.enqueue({ key: 'b', value: '12' }, sink, 1);
+    publisher.enqueue({ key: 'c', value: '12' }, sink, 2);
+    await flush();
+    expect(requests.map((r) => keys(r.request))).toEqual([['a', 'b']]);
+    requests[0]!.settle(new Error('NOT_LEADER'));
+    await flush();
+    requests[1]!.settle();
+    await flush();
+    expect(told).toEqual(['failed 0 NOT_LEADER', 'failed 1 NOT_LEADER', 'ok 2']);
+  });
+
   it('caps the bytes of one request (keys, values, headers), and sends a larger message alone', async () => {
     const { send, requests } = manualSend();
     const publisher = new BatchingPublisher(send, 'results', 10);

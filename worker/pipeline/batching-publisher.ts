@@ -22,11 +22,33 @@ export interface ProduceRequest {
 
 export type SendPort = (request: ProduceRequest) => Promise<unknown>;
 
+/** Told of each of its messages' outcome by index: one object for a whole batch's results, none per message. */
+export interface PublishSink {
+  acknowledged(index: number): void;
+  failed(index: number, error: unknown): void;
+}
+
 interface Waiting {
   message: Message;
   bytes: number;
-  resolve: () => void;
-  reject: (error: unknown) => void;
+  sink: PublishSink;
+  index: number;
+}
+
+/** The sink of a single `publish`: its promise's resolve and reject. */
+class PromiseSink implements PublishSink {
+  constructor(
+    private readonly resolve: () => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  acknowledged(): void {
+    this.resolve();
+  }
+
+  failed(_index: number, error: unknown): void {
+    this.reject(error);
+  }
 }
 
 export class BatchingPublisher {
@@ -45,12 +67,12 @@ export class BatchingPublisher {
 
   /** Resolves when the broker acknowledged the request carrying `message` (acks=all). */
   publish(message: Message): Promise<void> {
-    return new Promise<void>((resolve, reject) => this.enqueue(message, resolve, reject));
+    return new Promise<void>((resolve, reject) => this.enqueue(message, new PromiseSink(resolve, reject), 0));
   }
 
-  /** `publish` for a caller that already holds its record's promise: calls `resolve` or `reject` instead. */
-  enqueue(message: Message, resolve: () => void, reject: (error: unknown) => void): void {
-    this.waiting.push({ message, bytes: messageBytes(message), resolve, reject });
+  /** `publish` that tells `sink` instead: `acknowledged(index)` or `failed(index, error)`, once. */
+  enqueue(message: Message, sink: PublishSink, index: number): void {
+    this.waiting.push({ message, bytes: messageBytes(message), sink, index });
     // A microtask later, so publishes made in the same turn share the first request too.
     if (!this.sending) {
       this.sending = true;
@@ -67,9 +89,9 @@ export class BatchingPublisher {
       const batch = this.waiting.splice(0, count);
       try {
         await this.send({ topic: this.topic, acks: -1, messages: batch.map((waiting) => waiting.message) });
-        for (const waiting of batch) waiting.resolve();
+        for (const waiting of batch) waiting.sink.acknowledged(waiting.index);
       } catch (error) {
-        for (const waiting of batch) waiting.reject(error);
+        for (const waiting of batch) waiting.sink.failed(waiting.index, error);
       }
     }
     this.sending = false;

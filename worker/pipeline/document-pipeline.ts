@@ -1,6 +1,6 @@
 import type { Producer } from 'kafkajs';
-import type { BatchItem, SourceRecord } from '../core/types';
-import { BatchingPublisher } from './batching-publisher';
+import type { BatchItem, BatchOutcomes, SourceRecord } from '../core/types';
+import { BatchingPublisher, type PublishSink } from './batching-publisher';
 import { admitEvent, type AdmittedEvent } from './events';
 import { classifyPipelineError } from './classify-error';
 import { TRACEPARENT, withRecordSpan } from './trace-context';
@@ -11,7 +11,8 @@ import { TRACEPARENT, withRecordSpan } from './trace-context';
 // waiting while a produce request is in flight share the next one (batching-publisher.ts).
 //
 // `handleBatch` (the worker's default) stores a whole batch with one multi-row upsert, then publishes the
-// batch's results together (one produce request); each record's promise is its own result's acknowledgement.
+// batch's results together (one produce request); it answers with the batch's outcomes at once (one promise
+// for the batch, not one per record), each record's outcome its own: its result acknowledged, or its failure.
 // A statement the store refuses is retried row by row, so a poison record fails alone and its neighbours are
 // stored; a transient error (database down) fails each record of the batch, each retried on its own.
 
@@ -61,46 +62,60 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
       });
     },
 
-    handleBatch(items: readonly BatchItem<AdmittedEvent>[]): Promise<void>[] {
+    handleBatch(items: readonly BatchItem<AdmittedEvent>[]): Promise<BatchOutcomes> {
       const stored = storeBatch(sql, items, options.beforeStore);
-      // Untraced records (no traceparent, so no span to open) share one continuation of the batch's store:
-      // each holds one promise, settled by its own result's acknowledgement, and nothing else per record.
-      const untraced: { index: number; resolve: () => void; reject: (error: unknown) => void }[] = [];
-      const done = items.map(({ value, record }, index): Promise<void> => {
-        const { event, resultKey } = value;
-        if (resultKey === null) return Promise.resolve();
-        if (record.headers[TRACEPARENT] === undefined) {
-          return new Promise<void>((resolve, reject) => untraced.push({ index, resolve, reject }));
-        }
-        return withRecordSpan('warden process', record.headers, spanAttributes(record), (traceHeaders) =>
-          stored.then((outcomes) => {
-            const outcome = outcomes[index];
-            if (outcome !== STORED) throw outcome;
-            return publish(resultKey, storedResult(event, record), traceHeaders);
-          }),
-        );
-      });
-      if (untraced.length > 0) {
+      return new Promise<BatchOutcomes>((resolve) => {
+        // The batch's outcomes, settled together: null for a record without a result key or whose result was
+        // acknowledged, else its failure. `waiting` holds the store and every result not yet acknowledged.
+        const outcomes = new Array<unknown>(items.length).fill(null);
+        let waiting = 1;
+        const settled = (index: number, outcome: unknown) => {
+          if (index >= 0) outcomes[index] = outcome;
+          if (--waiting === 0) resolve(outcomes);
+        };
+        const sink: PublishSink = {
+          acknowledged: (index) => settled(index, null),
+          failed: (index, error) => settled(index, error),
+        };
+        // A traced record (a traceparent header) keeps its own span around its store and publish.
+        items.forEach(({ value, record }, index) => {
+          const { event, resultKey } = value;
+          if (resultKey === null || record.headers[TRACEPARENT] === undefined) return;
+          waiting++;
+          withRecordSpan('warden process', record.headers, spanAttributes(record), (traceHeaders) =>
+            stored.then((storeOutcomes) => {
+              const outcome = storeOutcomes[index];
+              if (outcome !== STORED) throw outcome;
+              return publish(resultKey, storedResult(event, record), traceHeaders);
+            }),
+          ).then(
+            () => settled(index, null),
+            (error: unknown) => settled(index, error),
+          );
+        });
         stored.then(
-          (outcomes) => {
-            for (const { index, resolve, reject } of untraced) {
-              const { value, record } = items[index]!;
-              const outcome = outcomes[index];
-              if (outcome !== STORED) reject(outcome);
-              else
-                results.enqueue(
-                  { key: value.resultKey, value: JSON.stringify(storedResult(value.event, record)) },
-                  resolve,
-                  reject,
-                );
-            }
+          (storeOutcomes) => {
+            items.forEach(({ value, record }, index) => {
+              if (value.resultKey === null || record.headers[TRACEPARENT] !== undefined) return;
+              const outcome = storeOutcomes[index];
+              if (outcome !== STORED) {
+                outcomes[index] = outcome;
+                return;
+              }
+              waiting++;
+              const message = { key: value.resultKey, value: JSON.stringify(storedResult(value.event, record)) };
+              results.enqueue(message, sink, index);
+            });
+            settled(-1, null);
           },
           (error: unknown) => {
-            for (const { reject } of untraced) reject(error);
+            items.forEach(({ value, record }, index) => {
+              if (value.resultKey !== null && record.headers[TRACEPARENT] === undefined) outcomes[index] = error;
+            });
+            settled(-1, null);
           },
         );
-      }
-      return done;
+      });
     },
 
     onPermanentFailure({ event, resultKey }: AdmittedEvent, record: SourceRecord, error: unknown): Promise<void> {
