@@ -51,7 +51,7 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     samplerIntervalMs: 5_000,
     samplerReadRounds: 11,
     scaleGroups: 2_000,
-    scaleRounds: 7,
+    scaleRounds: 21,
     apiIterations: 300,
     actionRounds: 20,
     repeat: 5,

@@ -149,7 +149,7 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
         `${formatCount(Number(d.groups))} groups x ${d.partitions} partitions, ${Number(d.busyShare) * 100}% of groups busy per round, ` +
           `unchanged groups stored every ${Number(d.idleStoreMs) / 1000} s; ` +
           `round (compute + write) p95 ${formatMs(Number(d.roundP95Ms))} / max ${formatMs(Number(d.roundMaxMs))} ms over ${d.measuredRounds} rounds, one per ${Number(d.intervalMs) / 1000} s of sampler clock ` +
-          `(first: ${formatMs(Number(d.firstRoundMs))} ms); median compute ${formatMs(Number(d.computeP50Ms))} / write ${formatMs(Number(d.writeP50Ms))} ms, ` +
+          `(first: ${formatMs(Number(d.firstRoundMs))} ms; slowest: round ${d.slowestRound}, ${formatCount(Number(d.slowestRoundRows))} rows stored); median compute ${formatMs(Number(d.computeP50Ms))} / write ${formatMs(Number(d.writeP50Ms))} ms, ` +
           `sampler process CPU ${formatMs(Number(d.samplerCpuP50Ms))} ms per round ` +
           `(generating the state: ${formatMs(Number(d.generateP50Ms))} ms, not counted); ${formatCount(Number(d.lagSampleRowsPerRound))} lag_sample rows stored per round, ` +
           `${formatMiB(Number(d.lagSampleBytesPerRound))} MiB per round = ${formatCount(Number(d.lagSampleBytesPerDay) / 2 ** 30)} GiB per day (scaled from the measured rounds); ` +

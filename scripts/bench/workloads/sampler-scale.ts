@@ -120,6 +120,10 @@ export async function runSamplerScale(spec: ChildSpec): Promise<Measurement> {
       ...timings
     } = roundTimings(measured, samplerMs).details;
     const durations = sortedBy(measured, samplerMs);
+    const slowest = measured.reduce<RoundResult | undefined>(
+      (worst, r) => (worst === undefined || samplerMs(r) > samplerMs(worst) ? r : worst),
+      undefined,
+    );
     const groupPartitions = settings.groups * settings.partitions;
     const measuredRowsWritten = measured.reduce((sum, r) => sum + r.storedRows, 0);
     const roundsPerDay = DAY_MS / settings.intervalMs;
@@ -138,6 +142,9 @@ export async function runSamplerScale(spec: ChildSpec): Promise<Measurement> {
         busyShare: settings.busyShare,
         ...timings,
         firstRoundMs: Math.round(first ? samplerMs(first) : Number.NaN),
+        // Which measured round was the slowest (2 = the one after the first) and the rows it stored.
+        slowestRound: slowest === undefined ? 0 : measured.indexOf(slowest) + 2,
+        slowestRoundRows: slowest?.storedRows ?? 0,
         generateP50Ms: clusterReadP50Ms,
         samplerCpuP50Ms: percentileMs(Float64Array.from(cpuMs.slice(1)).sort(), 50),
         idleStoreMs: settings.idleStoreMs,
