@@ -2,8 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page, type Request } from '@playwright/test';
+import pg from 'pg';
 import { loadConfig } from '../lib/config';
 import { createKafka } from '../lib/kafka/client';
+import { ZAlertsResponse } from '../lib/schemas/alerts';
 import { ZGroupDetail, ZGroupsResponse } from '../lib/schemas/groups';
 import { ZAuditResponse } from '../lib/schemas/operator-actions';
 import { ZOffsetResetResult } from '../lib/schemas/offset-reset';
@@ -306,6 +308,120 @@ test('rebalances are per cluster: the page offers the configured clusters, the A
   await expect(page).toHaveURL((url) => url.pathname === '/rebalances' && url.search === '?cluster=second');
   await expect(page.getByTestId('rebalances-cluster')).toHaveValue('second');
   await expect(workerItems).toHaveCount(0);
+});
+
+test("alerts per cluster: each alert names its cluster and opens its cluster's group page; a silence is set for one cluster", async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  // Resolved alerts of the spec's group on both clusters, as the worker writes them (plain SQL: Playwright does
+  // not load the Prisma client); the worker's evaluation leaves resolved rows alone, so they stay as seeded.
+  const db = new pg.Client({ connectionString: config.DATABASE_URL });
+  await db.connect();
+  const now = new Date();
+  const ids = {
+    default: `group-status:${groupId}:${now.getTime()}`,
+    second: `second/group-status:${groupId}:${now.getTime()}`,
+  };
+  const summaryOn = (cluster: string) => `resolved: ${groupId} was ERR on ${cluster}`;
+  const reason = `${prefix}: second cluster maintenance`;
+  const groupPage = `/groups/${encodeURIComponent(groupId)}`;
+  const silencesOf = async () =>
+    (
+      await db.query<{ cluster: string; group_id: string }>(
+        'SELECT cluster, group_id FROM alert_silence WHERE reason = $1',
+        [reason],
+      )
+    ).rows;
+  try {
+    for (const cluster of ['default', 'second'] as const) {
+      await db.query(
+        `INSERT INTO alert (cluster, id, key, condition, group_id, phase, severity, active_since, firing_since,
+           resolved_at, summary, reasons, updated_at)
+         VALUES ($1, $2, $3, 'group-status', $4, 'resolved', 'critical', $5, $5, $5, $6, $7, $5)`,
+        [
+          cluster,
+          ids[cluster],
+          `group-status:${groupId}`,
+          groupId,
+          now,
+          summaryOn(cluster),
+          JSON.stringify([`${topic}-0 STOP`]),
+        ],
+      );
+    }
+    const alertsOf = async (query: string) => {
+      const answer = await request.get(`/api/alerts${query}`, { headers: bearer(VIEWER_TOKEN) });
+      expect(answer.status()).toBe(200);
+      // The worker's own alerts of the group (it has no members) may be listed too: only the seeded ones count.
+      const seeded: string[] = Object.values(ids);
+      return ZAlertsResponse.parse(await answer.json()).history.filter((a) => seeded.includes(a.id));
+    };
+    expect((await alertsOf('')).map((a) => [a.id, a.cluster, a.link]).sort()).toEqual([
+      [ids.default, 'default', groupPage],
+      [ids.second, 'second', `${groupPage}?cluster=second`],
+    ]);
+    expect((await alertsOf('?cluster=second')).map((a) => a.id)).toEqual([ids.second]);
+    const unknown = await request.get('/api/alerts?cluster=third', { headers: bearer(VIEWER_TOKEN) });
+    expect([unknown.status(), (await unknown.json()).error]).toEqual([
+      404,
+      'no cluster "third" is configured (configured: default, second)',
+    ]);
+    const refused = await request.post('/api/alerts/silences', {
+      data: { cluster: 'third', groupId, condition: null, durationMinutes: 30, reason },
+      headers: { ...bearer(OPERATOR_TOKEN), origin: baseURL! },
+    });
+    expect([refused.status(), await refused.json()]).toEqual([
+      400,
+      { error: 'cluster: no cluster "third" is configured (configured: default, second)', field: 'cluster' },
+    ]);
+    expect(await silencesOf()).toEqual([]);
+
+    await signIn(page, OPERATOR, '/alerts');
+    const rowOn = (cluster: string) =>
+      page
+        .locator(`[data-testid="history-alert"][data-group="${groupId}"][data-cluster="${cluster}"]`)
+        .filter({ hasText: summaryOn(cluster) });
+    await expect(rowOn('second').getByTestId('alert-cluster')).toHaveText('second');
+    await expect(rowOn('default').getByTestId('alert-cluster')).toHaveText('default');
+    await expect(rowOn('second').getByRole('link', { name: summaryOn('second') })).toHaveAttribute(
+      'href',
+      `${groupPage}?cluster=second`,
+    );
+    await expect(rowOn('default').getByRole('link', { name: summaryOn('default') })).toHaveAttribute('href', groupPage);
+
+    // The cluster select narrows the page to one cluster, in the URL; a new silence starts on that cluster.
+    const choice = page.getByTestId('alerts-cluster');
+    await expect(choice.locator('option')).toHaveText(['all clusters', 'default', 'second']);
+    await choice.selectOption('second');
+    await expect(page).toHaveURL((url) => url.pathname === '/alerts' && url.search === '?cluster=second');
+    await expect(rowOn('default')).toHaveCount(0);
+    await expect(rowOn('second')).toBeVisible();
+    await page.getByRole('button', { name: 'New silence…' }).click();
+    const form = page.getByTestId('silence-form');
+    await expect(form.getByLabel('Cluster')).toHaveValue('second');
+    await form.getByLabel('Group (empty: every group)').fill(groupId);
+    await form.getByLabel('Reason (for the audit)').fill(reason);
+    await form.getByRole('button', { name: 'Silence' }).click();
+    await expect(form).toHaveCount(0);
+    await expect(page.getByTestId('silence').filter({ hasText: reason }).getByTestId('silence-cluster')).toHaveText(
+      'second',
+    );
+    expect(await silencesOf()).toEqual([{ cluster: 'second', group_id: groupId }]);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'two-clusters-alerts.png'), fullPage: true });
+
+    // The second cluster's alert opens the second cluster's group page.
+    await rowOn('second')
+      .getByRole('link', { name: summaryOn('second') })
+      .click();
+    await expect(page).toHaveURL((url) => url.pathname === `/groups/${groupId}` && url.search === '?cluster=second');
+    await expect(page.getByRole('heading', { level: 1 }).getByTestId('group-cluster')).toHaveText('second');
+  } finally {
+    await db.query('DELETE FROM alert WHERE id = ANY($1)', [Object.values(ids)]);
+    await db.query('DELETE FROM alert_silence WHERE reason = $1', [reason]);
+    await db.end();
+  }
 });
 
 // Last in the file: it moves the second cluster's committed offset, which the tests above read as its lag.

@@ -3,14 +3,23 @@
 import Link from 'next/link';
 import { useState, type FormEvent } from 'react';
 import { ApiRequestError } from '@/components/api-client';
+import { ClusterSelect } from '@/components/cluster-select';
 import { AlertMarks, SeverityBadge } from '@/components/firing-alerts';
 import { formatDateTime } from '@/components/format';
 import { useAcknowledgeAlert, useAlerts, useCreateSilence } from '@/components/hooks/use-alerts';
 import { useCanOperate } from '@/components/session-context';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
 import { ZAlertCondition, type TAlert, type TSilence } from '@/lib/schemas/alerts';
+import { DEFAULT_CLUSTER } from '@/lib/schemas/clusters';
 import { REASON_MAX_CHARS } from '@/lib/schemas/common';
 import { useTimeZone } from '@/components/display-preferences';
+import { oneOf, useUrlParam } from '@/components/use-url-param';
+
+/** The cluster select's "every cluster" choice (no `?cluster=`). */
+const ALL_CLUSTERS = '';
+
+/** What a silence form starts from: a row's cluster, group and condition, or the page's cluster alone. */
+type SilenceTarget = { cluster: string; groupId: string | null; condition: TAlert['condition'] | null };
 
 const DURATIONS = [
   { minutes: 30, label: '30 minutes' },
@@ -19,14 +28,18 @@ const DURATIONS = [
   { minutes: 1_440, label: '1 day' },
 ];
 
-/** Alerts: what fires now (and who has it), silences, the history, and every notification's deliveries. */
-export function AlertsPageClient({ refreshMs }: { refreshMs: number }) {
-  const query = useAlerts(refreshMs);
+/**
+ * Alerts: what fires now (and who has it), silences, the history, and every notification's deliveries. With
+ * several clusters configured, each alert and silence names its cluster, the page can show one cluster's
+ * (`?cluster=`), and a silence is set for one cluster.
+ */
+export function AlertsPageClient({ refreshMs, clusters }: { refreshMs: number; clusters: string[] }) {
+  const several = clusters.length > 1;
+  const [cluster, setCluster] = useUrlParam<string>('cluster', ALL_CLUSTERS, oneOf(clusters));
+  const query = useAlerts(refreshMs, cluster === ALL_CLUSTERS ? undefined : cluster);
   const { data, error, isPending } = query;
   const canOperate = useCanOperate();
-  const [silencing, setSilencing] = useState<{ groupId: string | null; condition: TAlert['condition'] | null } | null>(
-    null,
-  );
+  const [silencing, setSilencing] = useState<SilenceTarget | null>(null);
 
   return (
     <section aria-labelledby="alerts-heading">
@@ -41,14 +54,43 @@ export function AlertsPageClient({ refreshMs }: { refreshMs: number }) {
         <RefreshIndicator query={query} refreshMs={refreshMs} />
       </div>
       {error ? <ErrorState error={error} what="the alerts" hasStaleData={data !== undefined} /> : null}
+      {several ? (
+        <div className="toolbar">
+          <ClusterSelect
+            value={cluster}
+            clusters={clusters}
+            onChange={setCluster}
+            all={{ value: ALL_CLUSTERS, label: 'all clusters' }}
+            ariaLabel="Cluster of alerts"
+            testId="alerts-cluster"
+          />
+        </div>
+      ) : null}
       {canOperate ? (
         <p>
-          <button type="button" onClick={() => setSilencing({ groupId: null, condition: null })}>
+          <button
+            type="button"
+            onClick={() =>
+              setSilencing({
+                cluster: cluster === ALL_CLUSTERS ? DEFAULT_CLUSTER : cluster,
+                groupId: null,
+                condition: null,
+              })
+            }
+          >
             New silence…
           </button>
         </p>
       ) : null}
-      {silencing ? <SilenceForm initial={silencing} onDone={() => setSilencing(null)} /> : null}
+      {silencing ? (
+        <SilenceForm
+          // A new target (another row's Silence…) starts a new form.
+          key={`${silencing.cluster}/${silencing.groupId ?? ''}/${silencing.condition ?? ''}`}
+          initial={silencing}
+          clusters={several ? clusters : null}
+          onDone={() => setSilencing(null)}
+        />
+      ) : null}
       {isPending ? (
         <LoadingState label="Loading the alerts…" />
       ) : data ? (
@@ -57,19 +99,31 @@ export function AlertsPageClient({ refreshMs }: { refreshMs: number }) {
           {data.open.length === 0 ? (
             <EmptyState title="Nothing is firing.">Alerts appear here while their condition holds.</EmptyState>
           ) : (
-            <AlertTable alerts={data.open} canOperate={canOperate} onSilence={setSilencing} testId="open-alert" />
+            <AlertTable
+              alerts={data.open}
+              canOperate={canOperate}
+              onSilence={setSilencing}
+              showCluster={several}
+              testId="open-alert"
+            />
           )}
           <h2>Silences</h2>
           {data.silences.length === 0 ? (
             <p className="muted">No active silence.</p>
           ) : (
-            <SilenceTable silences={data.silences} />
+            <SilenceTable silences={data.silences} showCluster={several} />
           )}
           <h2>History</h2>
           {data.history.length === 0 ? (
             <p className="muted">No alert resolved yet.</p>
           ) : (
-            <AlertTable alerts={data.history} canOperate={false} onSilence={setSilencing} testId="history-alert" />
+            <AlertTable
+              alerts={data.history}
+              canOperate={false}
+              onSilence={setSilencing}
+              showCluster={several}
+              testId="history-alert"
+            />
           )}
         </>
       ) : null}
@@ -81,11 +135,13 @@ function AlertTable({
   alerts,
   canOperate,
   onSilence,
+  showCluster,
   testId,
 }: {
   alerts: TAlert[];
   canOperate: boolean;
-  onSilence: (target: { groupId: string | null; condition: TAlert['condition'] }) => void;
+  onSilence: (target: SilenceTarget) => void;
+  showCluster: boolean;
   testId: string;
 }) {
   return (
@@ -94,6 +150,7 @@ function AlertTable({
         <thead>
           <tr>
             <th scope="col">Since</th>
+            {showCluster ? <th scope="col">Cluster</th> : null}
             <th scope="col">Severity</th>
             <th scope="col">Alert</th>
             <th scope="col">Reasons</th>
@@ -103,7 +160,14 @@ function AlertTable({
         </thead>
         <tbody>
           {alerts.map((a) => (
-            <AlertRow key={a.id} alert={a} canOperate={canOperate} onSilence={onSilence} testId={testId} />
+            <AlertRow
+              key={a.id}
+              alert={a}
+              canOperate={canOperate}
+              onSilence={onSilence}
+              showCluster={showCluster}
+              testId={testId}
+            />
           ))}
         </tbody>
       </table>
@@ -115,26 +179,36 @@ function AlertRow({
   alert: a,
   canOperate,
   onSilence,
+  showCluster,
   testId,
 }: {
   alert: TAlert;
   canOperate: boolean;
-  onSilence: (target: { groupId: string | null; condition: TAlert['condition'] }) => void;
+  onSilence: (target: SilenceTarget) => void;
+  showCluster: boolean;
   testId: string;
 }) {
   const zone = useTimeZone();
   const acknowledge = useAcknowledgeAlert();
   return (
-    <tr data-testid={testId} data-condition={a.condition} data-group={a.groupId ?? ''} data-phase={a.phase}>
+    <tr
+      data-testid={testId}
+      data-condition={a.condition}
+      data-group={a.groupId ?? ''}
+      data-cluster={a.cluster}
+      data-phase={a.phase}
+    >
       <td className="nowrap">
         <time dateTime={a.firingSince ?? a.activeSince}>{formatDateTime(a.firingSince ?? a.activeSince, zone)}</time>
         {a.phase === 'pending' ? <span className="cell-note">pending: its for-duration has not passed yet</span> : null}
         {a.resolvedAt ? <span className="cell-note">resolved {formatDateTime(a.resolvedAt, zone)}</span> : null}
       </td>
+      {showCluster ? <td data-testid="alert-cluster">{a.cluster}</td> : null}
       <td>
         <SeverityBadge severity={a.severity} />
       </td>
       <td>
+        {/* The link names the alert's cluster (`?cluster=`) unless it is the default one. */}
         <Link href={a.link}>{a.summary}</Link>
         <span className="cell-note mono">{a.condition}</span>
         <AlertMarks alert={a} />
@@ -181,7 +255,10 @@ function AlertRow({
               Acknowledge
             </button>
           ) : null}{' '}
-          <button type="button" onClick={() => onSilence({ groupId: a.groupId, condition: a.condition })}>
+          <button
+            type="button"
+            onClick={() => onSilence({ cluster: a.cluster, groupId: a.groupId, condition: a.condition })}
+          >
             Silence…
           </button>
           {acknowledge.error ? (
@@ -195,7 +272,7 @@ function AlertRow({
   );
 }
 
-function SilenceTable({ silences }: { silences: TSilence[] }) {
+function SilenceTable({ silences, showCluster }: { silences: TSilence[]; showCluster: boolean }) {
   const zone = useTimeZone();
   return (
     <div className="table-wrap">
@@ -203,6 +280,7 @@ function SilenceTable({ silences }: { silences: TSilence[] }) {
         <thead>
           <tr>
             <th scope="col">Until</th>
+            {showCluster ? <th scope="col">Cluster</th> : null}
             <th scope="col">Group</th>
             <th scope="col">Condition</th>
             <th scope="col">Reason</th>
@@ -211,8 +289,9 @@ function SilenceTable({ silences }: { silences: TSilence[] }) {
         </thead>
         <tbody>
           {silences.map((s) => (
-            <tr key={s.id} data-testid="silence">
+            <tr key={s.id} data-testid="silence" data-cluster={s.cluster}>
               <td className="nowrap">{formatDateTime(s.endsAt, zone)}</td>
+              {showCluster ? <td data-testid="silence-cluster">{s.cluster}</td> : null}
               <td>{s.groupId ?? <span className="muted">every group</span>}</td>
               <td>{s.condition ?? <span className="muted">every condition</span>}</td>
               <td className="reason">{s.reason}</td>
@@ -228,14 +307,18 @@ function SilenceTable({ silences }: { silences: TSilence[] }) {
   );
 }
 
+/** `clusters`: the configured clusters to choose from, or null with one cluster (no choice shown). */
 function SilenceForm({
   initial,
+  clusters,
   onDone,
 }: {
-  initial: { groupId: string | null; condition: TAlert['condition'] | null };
+  initial: SilenceTarget;
+  clusters: readonly string[] | null;
   onDone: () => void;
 }) {
   const create = useCreateSilence();
+  const [cluster, setCluster] = useState(initial.cluster);
   const [groupId, setGroupId] = useState(initial.groupId ?? '');
   const [condition, setCondition] = useState<string>(initial.condition ?? '');
   const [minutes, setMinutes] = useState(60);
@@ -248,6 +331,7 @@ function SilenceForm({
     if (reason.trim() === '') return setProblem('reason: is required: say why, for the audit log');
     create.mutate(
       {
+        cluster,
         groupId: groupId.trim() === '' ? null : groupId.trim(),
         condition: condition === '' ? null : ZAlertCondition.parse(condition),
         durationMinutes: minutes,
@@ -263,6 +347,18 @@ function SilenceForm({
   return (
     <form className="card" onSubmit={onSubmit} aria-label="Silence alerts" data-testid="silence-form">
       <h2>Silence alerts</h2>
+      {clusters ? (
+        <label className="field">
+          <span>Cluster</span>
+          <select value={cluster} onChange={(e) => setCluster(e.target.value)} data-testid="silence-cluster-choice">
+            {clusters.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
       <label className="field">
         <span>Group (empty: every group)</span>
         <input value={groupId} onChange={(e) => setGroupId(e.target.value)} />

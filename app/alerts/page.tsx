@@ -1,10 +1,11 @@
 import type { Metadata } from 'next';
-import { loadConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/config';
 import { AlertsPageClient } from './page-client';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Alerts' };
 
 export default function AlertsPage() {
-  return <AlertsPageClient refreshMs={loadConfig().UI_REFRESH_MS} />;
+  const config = loadDashboardConfig();
+  return <AlertsPageClient refreshMs={config.UI_REFRESH_MS} clusters={config.clusters.map((c) => c.name)} />;
 }

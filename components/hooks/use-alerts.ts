@@ -1,16 +1,19 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { ZAlertsResponse, ZSilence, type TSilenceRequest } from '@/lib/schemas/alerts';
+import { ZAcknowledgement, ZAlertsResponse, ZSilence, type TSilenceRequest } from '@/lib/schemas/alerts';
 import { fetchJson } from '../api-client';
 import { queryKeys } from '../query-keys';
 
-/** Polls GET /api/alerts (the page, the nav count, the group page and the overview share one query). */
-export function useAlerts(refreshMs: number) {
+/**
+ * Polls GET /api/alerts of every cluster, or of `cluster` (`?cluster=`). Every cluster's is one query the
+ * nav count, the group page, the overview and the Alerts page share; a cluster's is the Alerts page's own.
+ */
+export function useAlerts(refreshMs: number, cluster?: string) {
+  const url = cluster ? `/api/alerts?${new URLSearchParams({ cluster }).toString()}` : '/api/alerts';
   return useQuery({
-    queryKey: queryKeys.alerts(),
-    queryFn: ({ signal }) => fetchJson('/api/alerts', ZAlertsResponse, { signal }),
+    queryKey: cluster ? [...queryKeys.alerts(), cluster] : queryKeys.alerts(),
+    queryFn: ({ signal }) => fetchJson(url, ZAlertsResponse, { signal }),
     refetchInterval: refreshMs,
   });
 }
@@ -29,13 +32,11 @@ export function useCreateSilence() {
   });
 }
 
-const ZAcknowledged = z.object({ alertId: z.string(), acknowledgedBy: z.string(), acknowledgedAt: z.string() });
-
 export function useAcknowledgeAlert() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (alertId: string) =>
-      fetchJson(`/api/alerts/${encodeURIComponent(alertId)}/acknowledge`, ZAcknowledged, post({})),
+      fetchJson(`/api/alerts/${encodeURIComponent(alertId)}/acknowledge`, ZAcknowledgement, post({})),
     onSettled: () => void client.invalidateQueries({ queryKey: queryKeys.alerts() }),
   });
 }

@@ -237,10 +237,12 @@ export const API_ROUTES: ApiRoute[] = [
   {
     method: 'GET',
     path: '/api/alerts',
-    summary: "Open alerts, history, active silences, each alert's notifications and deliveries.",
+    summary:
+      "Open alerts, history, active silences, each alert's notifications and deliveries; every cluster, or one with ?cluster=.",
     access: 'viewer',
+    query: ZClusterQuery,
     success: { status: 200, description: 'The alerts', schema: ZAlertsResponse },
-    errors: SIGNED_IN,
+    errors: [400, 401, 404],
   },
   {
     method: 'POST',
@@ -255,7 +257,8 @@ export const API_ROUTES: ApiRoute[] = [
   {
     method: 'POST',
     path: '/api/alerts/silences',
-    summary: 'Silences a group and/or a condition for a duration, with a reason.',
+    summary:
+      'Silences a group and/or a condition of one cluster (`default` without `cluster`) for a duration, with a reason; 400 for a cluster not configured.',
     access: 'operator',
     body: ZSilenceRequest,
     success: { status: 201, description: 'The silence', schema: ZSilence },

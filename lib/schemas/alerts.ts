@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { ALERT_CONDITIONS, ALERT_SEVERITIES } from '../alerts/alert-settings';
+import { ZClusterName } from './clusters';
 import { ZAuditReason, ZGroupIdParam, ZIsoTime } from './common';
 
-// GET /api/alerts, POST /api/alerts/silences, POST /api/alerts/{id}/acknowledge.
+// GET /api/alerts[?cluster=], POST /api/alerts/silences, POST /api/alerts/{id}/acknowledge.
 
 export const ZAlertCondition = z.enum(ALERT_CONDITIONS);
 
 export const ZSilence = z.object({
   id: z.string(),
+  /** The cluster whose alerts it holds back (only those: a silence never reaches another cluster's alerts). */
+  cluster: z.string(),
   /** null: every group. */
   groupId: z.string().nullable(),
   /** null: every condition. */
@@ -42,6 +45,8 @@ export const ZNotification = z.object({
 
 export const ZAlert = z.object({
   id: z.string(),
+  /** The watched cluster the alert was evaluated for; `default` for the single-cluster setup. */
+  cluster: z.string(),
   condition: ZAlertCondition,
   groupId: z.string().nullable(),
   phase: z.enum(['pending', 'firing', 'resolved', 'dropped']),
@@ -64,11 +69,12 @@ export const ZAlert = z.object({
   acknowledgedAt: ZIsoTime.nullable(),
   /** The active silence that holds this alert's notifications back, if any. */
   silence: ZSilence.nullable(),
-  /** The dashboard page that explains it (a path). */
+  /** The dashboard page that explains it (a path; `?cluster=` for a cluster other than the default). */
   link: z.string(),
   notifications: z.array(ZNotification),
 });
 
+/** GET /api/alerts: every cluster's alerts and silences, or one cluster's with ?cluster=. */
 export const ZAlertsResponse = z.object({
   generatedAt: ZIsoTime,
   /** Pending and firing, newest first. */
@@ -84,6 +90,8 @@ export const SILENCE_MAX_MINUTES = 7 * 24 * 60;
 
 export const ZSilenceRequest = z
   .object({
+    /** A configured cluster (absent: `default`); its alerts alone are held back. */
+    cluster: ZClusterName.optional(),
     groupId: ZGroupIdParam.nullable(),
     condition: ZAlertCondition.nullable(),
     durationMinutes: z

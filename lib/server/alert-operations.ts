@@ -1,21 +1,34 @@
 import type { Database } from '../db';
+import type { ClusterConnection } from '../kafka/cluster-settings';
 import type { TAcknowledgement, TSilence, TSilenceRequest } from '../schemas/alerts';
+import { DEFAULT_CLUSTER } from '../schemas/clusters';
 import { ApiError, notFound } from './api-error';
 import { silenceJson } from './list-alerts';
 
 /**
- * POST /api/alerts/silences: silences a group, a condition or both for a while. The row is the audit (who,
- * why, until when); it ends by itself at ends_at, and the evaluator records the notifications it holds back
- * as `silenced`.
+ * POST /api/alerts/silences: silences a group, a condition or both of one cluster (`default` unless the
+ * request names one) for a while. The row is the audit (who, why, until when); it ends by itself at ends_at,
+ * and the evaluator of that cluster records the notifications it holds back as `silenced`. A cluster not among
+ * `clusters` is a 400 naming the field, and nothing is written.
  */
 export async function createSilence(
   db: Database,
   request: TSilenceRequest,
   operator: string,
+  clusters: readonly Pick<ClusterConnection, 'name'>[],
   now = new Date(),
 ): Promise<TSilence> {
+  const cluster = request.cluster ?? DEFAULT_CLUSTER;
+  if (!clusters.some((c) => c.name === cluster)) {
+    throw new ApiError(
+      400,
+      `cluster: no cluster "${cluster}" is configured (configured: ${clusters.map((c) => c.name).join(', ')})`,
+      'cluster',
+    );
+  }
   const row = await db.alertSilence.create({
     data: {
+      cluster,
       groupId: request.groupId,
       condition: request.condition,
       reason: request.reason,

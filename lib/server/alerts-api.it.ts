@@ -1,14 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db';
+import type { ClusterConnection } from '../kafka/cluster-settings';
 import { ZSilenceRequest } from '../schemas/alerts';
 import { testDatabase } from '../../test-support/database';
 import { uniqueName } from '../../test-support/integration';
 import { acknowledgeAlert, createSilence } from './alert-operations';
 import { ApiError } from './api-error';
 import { listAlerts } from './list-alerts';
+import { clusterFilter } from './request-cluster';
 
-// The Alerts API's functions on the real Postgres: what GET /api/alerts lists, a silence shown on the alert it
-// holds back, and acknowledgements (once, firing alerts only).
+// The Alerts API's functions on the real Postgres: what GET /api/alerts lists (of every cluster or of one), a
+// silence shown on the alert it holds back (of its own cluster only), silences written with their cluster,
+// and acknowledgements (once, firing alerts only). Cluster names are unique per run, so a cluster's listing
+// holds this run's rows alone.
+
+/** `default` and a second configured cluster of a name no other run uses. */
+const SECOND = uniqueName('second');
+const CLUSTERS: ClusterConnection[] = ['default', SECOND].map((name) => ({
+  name,
+  brokers: ['127.0.0.1:9'],
+  security: { tls: null, sasl: null },
+}));
+
+/** The refusal of `promise` as [status, message, field], or null when it resolves. */
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => (error instanceof ApiError ? [error.status, error.message, error.field] : String(error)),
+  );
 
 describe('alerts API', () => {
   let db: Database;
@@ -21,11 +40,12 @@ describe('alerts API', () => {
     await db?.$disconnect();
   });
 
-  async function firingAlert(groupId: string, phase = 'firing') {
+  async function firingAlert(groupId: string, phase = 'firing', cluster = 'default') {
     const now = new Date();
-    const id = `group-status:${groupId}:${now.getTime()}`;
+    const id = `${cluster === 'default' ? '' : `${cluster}/`}group-status:${groupId}:${now.getTime()}`;
     await db.alert.create({
       data: {
+        cluster,
         id,
         key: `group-status:${groupId}`,
         condition: 'group-status',
@@ -88,6 +108,7 @@ describe('alerts API', () => {
       db,
       ZSilenceRequest.parse({ groupId, condition: null, durationMinutes: 30, reason: 'deploying a fix' }),
       'alice',
+      CLUSTERS,
     );
     const listed = await listAlerts(db);
     const alert = listed.open.find((a) => a.id === id)!;
@@ -107,6 +128,88 @@ describe('alerts API', () => {
     );
   });
 
+  it("lists every cluster's alerts and silences with their cluster, or one cluster's; a silence holds back its own cluster's alerts", async () => {
+    const groupId = uniqueName('api-alerts-clusters');
+    const here = await firingAlert(groupId);
+    const there = await firingAlert(groupId, 'firing', SECOND);
+    const thereResolved = await firingAlert(`${groupId}-old`, 'resolved', SECOND);
+    const silence = await createSilence(
+      db,
+      ZSilenceRequest.parse({
+        cluster: SECOND,
+        groupId,
+        condition: null,
+        durationMinutes: 30,
+        reason: 'second cluster maintenance',
+      }),
+      'alice',
+      CLUSTERS,
+    );
+    expect(silence.cluster).toBe(SECOND);
+    /** GET /api/alerts with `query`, as the route reads it. */
+    const alertsFor = async (query: string) =>
+      listAlerts(db, { cluster: clusterFilter(new Request(`http://warden.test/api/alerts${query}`), CLUSTERS) });
+
+    const every = await alertsFor('');
+    expect(every.open.find((a) => a.id === here)).toMatchObject({
+      cluster: 'default',
+      link: `/groups/${encodeURIComponent(groupId)}`,
+      silence: null,
+    });
+    expect(every.open.find((a) => a.id === there)).toMatchObject({
+      cluster: SECOND,
+      link: `/groups/${encodeURIComponent(groupId)}?cluster=${SECOND}`,
+      silence: { id: silence.id, cluster: SECOND },
+    });
+    expect(every.history.find((a) => a.id === thereResolved)).toMatchObject({ cluster: SECOND });
+    expect(every.silences.find((s) => s.id === silence.id)).toMatchObject({ cluster: SECOND, groupId });
+
+    const second = await alertsFor(`?cluster=${SECOND}`);
+    expect(second.open.map((a) => a.id)).toEqual([there]);
+    expect(second.history.map((a) => a.id)).toEqual([thereResolved]);
+    expect(second.silences.map((s) => s.id)).toEqual([silence.id]);
+    const defaults = await alertsFor('?cluster=default');
+    expect(defaults.open.map((a) => a.id)).toContain(here);
+    expect(
+      [...defaults.open, ...defaults.history, ...defaults.silences].filter((x) => x.cluster !== 'default'),
+    ).toEqual([]);
+
+    await expect(alertsFor('?cluster=third')).rejects.toMatchObject({
+      status: 404,
+      message: `no cluster "third" is configured (configured: default, ${SECOND})`,
+    });
+    await expect(alertsFor('?cluster=Not%20Safe')).rejects.toMatchObject({ status: 400, field: 'cluster' });
+  });
+
+  it('writes a silence with the cluster it names (default without one); refuses a cluster not configured and writes nothing', async () => {
+    const groupId = uniqueName('api-silence-cluster');
+    const request = (body: Record<string, unknown>) =>
+      ZSilenceRequest.parse({ groupId, condition: 'group-status', durationMinutes: 60, reason: 'x', ...body });
+    const there = await createSilence(db, request({ cluster: SECOND, reason: 'on second' }), 'alice', CLUSTERS);
+    const here = await createSilence(db, request({ reason: 'on default' }), 'alice', CLUSTERS);
+    const rows = await db.alertSilence.findMany({ where: { groupId }, orderBy: { id: 'asc' } });
+    expect(rows.map((r) => [r.id.toString(), r.cluster, r.reason])).toEqual([
+      [there.id, SECOND, 'on second'],
+      [here.id, 'default', 'on default'],
+    ]);
+    expect([there.cluster, here.cluster]).toEqual([SECOND, 'default']);
+
+    expect(await refusal(createSilence(db, request({ cluster: 'third' }), 'alice', CLUSTERS))).toEqual([
+      400,
+      `cluster: no cluster "third" is configured (configured: default, ${SECOND})`,
+      'cluster',
+    ]);
+    // The default cluster must be configured too for a request that names none (it always is in a real setup).
+    expect(await refusal(createSilence(db, request({}), 'alice', [CLUSTERS[1]!]))).toEqual([
+      400,
+      `cluster: no cluster "default" is configured (configured: ${SECOND})`,
+      'cluster',
+    ]);
+    expect(await db.alertSilence.count({ where: { groupId } })).toBe(2);
+    const unsafe = ZSilenceRequest.safeParse({ ...request({}), cluster: 'Not Safe' });
+    expect(unsafe.success ? null : unsafe.error.issues.map((i) => i.path.join('.'))).toEqual(['cluster']);
+  });
+
   it('acknowledges a firing alert once, with an audit row; refuses unknown, resolved or acknowledged ones', async () => {
     const groupId = uniqueName('api-ack');
     const id = await firingAlert(groupId);
@@ -116,20 +219,21 @@ describe('alerts API', () => {
     expect(await db.alertAcknowledgement.findMany({ where: { alertId: id } })).toMatchObject([
       { by: 'bob', comment: 'on it' },
     ]);
-    const refusal = (promise: Promise<unknown>) =>
-      promise.then(
-        () => null,
-        (error: unknown) => (error instanceof ApiError ? [error.status, error.message] : String(error)),
-      );
     expect(await refusal(acknowledgeAlert(db, id, 'carol', undefined))).toEqual([
       409,
       'alert is already acknowledged by bob',
+      null,
     ]);
     expect(await refusal(acknowledgeAlert(db, resolvedId, 'bob', undefined))).toEqual([
       409,
       'alert is resolved, not firing: nothing to acknowledge',
+      null,
     ]);
-    expect(await refusal(acknowledgeAlert(db, 'nope', 'bob', undefined))).toEqual([404, 'alert "nope" not found']);
+    expect(await refusal(acknowledgeAlert(db, 'nope', 'bob', undefined))).toEqual([
+      404,
+      'alert "nope" not found',
+      null,
+    ]);
     expect((await listAlerts(db)).open.find((a) => a.id === id)).toMatchObject({ acknowledgedBy: 'bob' });
   });
 

@@ -10,7 +10,7 @@ type SilenceRow = Awaited<ReturnType<Database['alertSilence']['findMany']>>[numb
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 
-function loadAlerts(db: Database, where: { phase: { in: string[] } }, take?: number) {
+function loadAlerts(db: Database, where: { cluster?: string; phase: { in: string[] } }, take?: number) {
   return db.alert.findMany({
     where,
     orderBy: [{ activeSince: 'desc' }, { id: 'asc' }],
@@ -28,6 +28,7 @@ function loadAlerts(db: Database, where: { phase: { in: string[] } }, take?: num
 export function silenceJson(row: SilenceRow): TSilence {
   return {
     id: row.id.toString(),
+    cluster: row.cluster,
     groupId: row.groupId,
     condition: row.condition as TSilence['condition'],
     reason: row.reason,
@@ -38,13 +39,17 @@ export function silenceJson(row: SilenceRow): TSilence {
 }
 
 function alertJson(row: AlertRow, silences: TSilence[]): TAlert {
+  // A silence holds back its own cluster's alerts only, as the evaluator applies it.
   const silence =
     silences.find(
       (s) =>
-        (s.groupId === null || s.groupId === row.groupId) && (s.condition === null || s.condition === row.condition),
+        s.cluster === row.cluster &&
+        (s.groupId === null || s.groupId === row.groupId) &&
+        (s.condition === null || s.condition === row.condition),
     ) ?? null;
   return ZAlertsResponse.shape.open.element.parse({
     id: row.id,
+    cluster: row.cluster,
     condition: row.condition,
     groupId: row.groupId,
     phase: row.phase,
@@ -58,7 +63,7 @@ function alertJson(row: AlertRow, silences: TSilence[]): TAlert {
     acknowledgedBy: row.acknowledgedBy,
     acknowledgedAt: iso(row.acknowledgedAt),
     silence: row.phase === 'pending' || row.phase === 'firing' ? silence : null,
-    link: alertLink('', { groupId: row.groupId, condition: row.condition as TAlert['condition'] }),
+    link: alertLink('', { groupId: row.groupId, condition: row.condition as TAlert['condition'] }, row.cluster),
     notifications: row.notifications.map((n) => ({
       id: n.id.toString(),
       receiver: n.receiver,
@@ -81,12 +86,23 @@ function alertJson(row: AlertRow, silences: TSilence[]): TAlert {
   });
 }
 
-/** GET /api/alerts: open alerts, the recent history, active silences; each alert with its notifications' deliveries. */
-export async function listAlerts(db: Database, now = new Date()): Promise<TAlertsResponse> {
+/**
+ * GET /api/alerts: open alerts, the recent history, active silences; each alert with its notifications'
+ * deliveries. Of every cluster, or of `cluster` alone (a name the route has checked is configured).
+ */
+export async function listAlerts(
+  db: Database,
+  options: { cluster?: string | null } = {},
+  now = new Date(),
+): Promise<TAlertsResponse> {
+  const scope = options.cluster ? { cluster: options.cluster } : {};
   const [open, history, silenceRows] = await Promise.all([
-    loadAlerts(db, { phase: { in: ['pending', 'firing'] } }),
-    loadAlerts(db, { phase: { in: ['resolved'] } }, HISTORY_LIMIT),
-    db.alertSilence.findMany({ where: { endsAt: { gt: now } }, orderBy: [{ endsAt: 'asc' }, { id: 'asc' }] }),
+    loadAlerts(db, { ...scope, phase: { in: ['pending', 'firing'] } }),
+    loadAlerts(db, { ...scope, phase: { in: ['resolved'] } }, HISTORY_LIMIT),
+    db.alertSilence.findMany({
+      where: { ...scope, endsAt: { gt: now } },
+      orderBy: [{ endsAt: 'asc' }, { id: 'asc' }],
+    }),
   ]);
   const silences = silenceRows.map(silenceJson);
   return ZAlertsResponse.parse({

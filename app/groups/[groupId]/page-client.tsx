@@ -87,7 +87,7 @@ export function GroupPageClient({
         <RefreshIndicator query={group} refreshMs={refreshMs} />
       </div>
       {group.error ? <ErrorState error={group.error} what="the group" hasStaleData={detail !== undefined} /> : null}
-      <FiringAlerts refreshMs={refreshMs} groupId={groupId} />
+      <FiringAlerts refreshMs={refreshMs} groupId={groupId} cluster={cluster} />
       {detail ? (
         <StaleSampleBanner sampledAt={detail.sampledAt} sampleIntervalMs={sampleIntervalMs} idleStoreMs={idleStoreMs} />
       ) : null}

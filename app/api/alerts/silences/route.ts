@@ -1,4 +1,6 @@
-// POST /api/alerts/silences - silence a group and/or condition for a duration, with a reason (operators).
+// POST /api/alerts/silences - silence a group and/or condition of one cluster (body `cluster`, default: default)
+// for a duration, with a reason (operators).
+import { loadDashboardConfig } from '@/lib/config';
 import { ZSilenceRequest } from '@/lib/schemas/alerts';
 import { createSilence } from '@/lib/server/alert-operations';
 import { readJsonBody, respond } from '@/lib/server/api-response';
@@ -12,7 +14,7 @@ export async function POST(request: Request) {
     async () => {
       const operator = await authorize(request, 'operator');
       const body = ZSilenceRequest.parse(await readJsonBody(request));
-      return createSilence(serverDatabase(), body, operator.name);
+      return createSilence(serverDatabase(), body, operator.name, loadDashboardConfig().clusters);
     },
     { status: 201 },
   );
