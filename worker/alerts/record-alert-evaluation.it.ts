@@ -77,6 +77,22 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     });
   }
 
+  /** The group's partition 0 held at offset 11 since `sinceMs`, as the worker's quarantine store writes it. */
+  function quarantineOf(groupId: string, sinceMs: number, cluster = 'default') {
+    return {
+      cluster,
+      groupId,
+      topic: `${groupId}-t`,
+      partition: 0,
+      offset: 11n,
+      reason: 'invalid JSON',
+      errorClass: 'permanent',
+      since: new Date(sinceMs),
+      attempts: 1,
+      recordHeaders: {},
+    };
+  }
+
   const evaluate = async (nowMs: number) =>
     recordAlertEvaluation(db, context, await observeForAlerts(db, context, healthy, nowMs));
 
@@ -95,20 +111,7 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
       recordAlertEvaluation(db, ctx, await observeForAlerts(db, ctx, healthy, nowMs));
     for (const cluster of ['default', 'second']) {
       await sampledGroup(groupId, t0, cluster);
-      await db.partitionQuarantine.create({
-        data: {
-          cluster,
-          groupId,
-          topic: `${groupId}-t`,
-          partition: 0,
-          offset: 11n,
-          reason: 'invalid JSON',
-          errorClass: 'permanent',
-          since: new Date(t0 - 20_000),
-          attempts: 1,
-          recordHeaders: {},
-        },
-      });
+      await db.partitionQuarantine.create({ data: quarantineOf(groupId, t0 - 20_000, cluster) });
     }
     await db.alertSilence.create({
       data: {
@@ -164,19 +167,7 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     const groupId = uniqueName('alerting');
     const t0 = Date.now();
     await sampledGroup(groupId, t0);
-    await db.partitionQuarantine.create({
-      data: {
-        groupId,
-        topic: `${groupId}-t`,
-        partition: 0,
-        offset: 11n,
-        reason: 'invalid JSON',
-        errorClass: 'permanent',
-        since: new Date(t0 - 20_000),
-        attempts: 1,
-        recordHeaders: {},
-      },
-    });
+    await db.partitionQuarantine.create({ data: quarantineOf(groupId, t0 - 20_000) });
 
     await evaluate(t0);
     const alerts = await db.alert.findMany({ where: { groupId }, orderBy: { condition: 'asc' } });
@@ -217,17 +208,7 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     const groupId = uniqueName('ack');
     const t0 = Date.now();
     await sampledGroup(groupId, t0);
-    const quarantine = {
-      groupId,
-      topic: `${groupId}-t`,
-      partition: 0,
-      offset: 11n,
-      reason: 'invalid JSON',
-      errorClass: 'permanent',
-      since: new Date(t0),
-      attempts: 1,
-      recordHeaders: {},
-    };
+    const quarantine = quarantineOf(groupId, t0);
     await db.partitionQuarantine.create({ data: quarantine });
     await evaluate(t0);
     const status = await db.alert.findFirstOrThrow({ where: { groupId, condition: 'group-status' } });
