@@ -31,11 +31,13 @@ export function useLagSeries(cluster: string, groupId: string, range: TLagRange,
   });
 }
 
-/** Polls GET /api/groups/{groupId}/advice. */
+/** Polls GET /api/groups/{groupId}/advice; a server-rendered answer (page.tsx) counts as fresh for one poll. */
 export function useGroupAdvice(cluster: string, groupId: string, refreshMs: number) {
+  const intervalMs = Math.max(refreshMs, 5_000);
   return useQuery({
     queryKey: queryKeys.groupAdvice(cluster, groupId),
     queryFn: ({ signal }) => fetchJson(groupApiPath(groupId, cluster, '/advice'), ZGroupAdvice, { signal }),
-    refetchInterval: Math.max(refreshMs, 5_000),
+    refetchInterval: intervalMs,
+    staleTime: intervalMs,
   });
 }

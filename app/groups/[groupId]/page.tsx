@@ -3,9 +3,11 @@ import type { Metadata } from 'next';
 import { queryKeys } from '@/components/query-keys';
 import { loadDashboardConfig } from '@/lib/config';
 import { DEFAULT_CLUSTER, ZClusterName } from '@/lib/schemas/clusters';
+import { ZGroupAdvice } from '@/lib/schemas/advice';
 import { ZGroupDetail } from '@/lib/schemas/groups';
 import { analysisOptions } from '@/lib/server/analysis-options';
 import { serverDatabase } from '@/lib/server/database';
+import { getGroupAdvice } from '@/lib/server/get-group-advice';
 import { getGroupDetail } from '@/lib/server/get-group-detail';
 import { prefetchQuery } from '../../server-prefetch';
 import { GroupPageClient } from './page-client';
@@ -37,13 +39,23 @@ async function clusterOf(searchParams: Params['searchParams']): Promise<string> 
   return parsed.success ? parsed.data : DEFAULT_CLUSTER;
 }
 
-/** The group's detail in the first HTML, so the tiles and the partition table paint with it (server-prefetch.ts). */
-async function prefetchDetail(client: QueryClient, cluster: string, groupId: string): Promise<void> {
+/**
+ * The group's detail and its advice in the first HTML, read side by side, so the tiles, the partition table
+ * and the advice paint with it (server-prefetch.ts). Without the advice, its paragraphs arrived with a
+ * client fetch after hydration and were the page's largest paint.
+ */
+async function prefetchGroup(client: QueryClient, cluster: string, groupId: string): Promise<void> {
   const config = loadDashboardConfig();
   if (!config.clusters.some((c) => c.name === cluster)) return;
-  await prefetchQuery(client, queryKeys.group(cluster, groupId), ZGroupDetail, () =>
-    getGroupDetail(serverDatabase(), cluster, groupId, analysisOptions(config)),
-  );
+  const options = analysisOptions(config);
+  await Promise.all([
+    prefetchQuery(client, queryKeys.group(cluster, groupId), ZGroupDetail, () =>
+      getGroupDetail(serverDatabase(), cluster, groupId, options),
+    ),
+    prefetchQuery(client, queryKeys.groupAdvice(cluster, groupId), ZGroupAdvice, () =>
+      getGroupAdvice(serverDatabase(), cluster, groupId, options),
+    ),
+  ]);
 }
 
 export default async function GroupPage({ params, searchParams }: Params) {
@@ -51,7 +63,7 @@ export default async function GroupPage({ params, searchParams }: Params) {
   const cluster = await clusterOf(searchParams);
   const groupId = await groupIdOf(params);
   const client = new QueryClient();
-  await prefetchDetail(client, cluster, groupId);
+  await prefetchGroup(client, cluster, groupId);
   return (
     <HydrationBoundary state={dehydrate(client)}>
       <GroupPageClient
