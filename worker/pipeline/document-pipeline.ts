@@ -73,10 +73,8 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
           if (index >= 0) outcomes[index] = outcome;
           if (--waiting === 0) resolve(outcomes);
         };
-        const sink: PublishSink = {
-          acknowledged: (index) => settled(index, null),
-          failed: (index, error) => settled(index, error),
-        };
+        const failedWith = (index: number, error: unknown) => settled(index, asFailure(error));
+        const sink: PublishSink = { acknowledged: (index) => settled(index, null), failed: failedWith };
         // A traced record (a traceparent header) keeps its own span around its store and publish.
         items.forEach(({ value, record }, index) => {
           const { event, resultKey } = value;
@@ -90,7 +88,7 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
             }),
           ).then(
             () => settled(index, null),
-            (error: unknown) => settled(index, error),
+            (error: unknown) => failedWith(index, error),
           );
         });
         stored.then(
@@ -99,7 +97,7 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
               if (value.resultKey === null || record.headers[TRACEPARENT] !== undefined) return;
               const outcome = storeOutcomes[index];
               if (outcome !== STORED) {
-                outcomes[index] = outcome;
+                outcomes[index] = asFailure(outcome);
                 return;
               }
               waiting++;
@@ -110,7 +108,8 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
           },
           (error: unknown) => {
             items.forEach(({ value, record }, index) => {
-              if (value.resultKey !== null && record.headers[TRACEPARENT] === undefined) outcomes[index] = error;
+              if (value.resultKey !== null && record.headers[TRACEPARENT] === undefined)
+                outcomes[index] = asFailure(error);
             });
             settled(-1, null);
           },
@@ -133,6 +132,11 @@ export function createDocumentPipeline(options: DocumentPipelineOptions) {
       );
     },
   };
+}
+
+/** A record's failure as a BatchOutcomes entry, where `null` means complete: a null or undefined reason still fails. */
+function asFailure(error: unknown): unknown {
+  return error ?? new Error('the record failed without an error value');
 }
 
 /** Where a result's record came from. */
