@@ -93,8 +93,9 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     };
   }
 
-  const evaluate = async (nowMs: number) =>
-    recordAlertEvaluation(db, context, await observeForAlerts(db, context, healthy, nowMs));
+  /** One evaluation round of `ctx`'s cluster (the default cluster unless given). */
+  const evaluate = async (nowMs: number, ctx: AlertEvaluationContext = context) =>
+    recordAlertEvaluation(db, ctx, await observeForAlerts(db, ctx, healthy, nowMs));
 
   const notificationsOf = (groupId: string) =>
     db.alertNotification.findMany({
@@ -107,8 +108,6 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     const groupId = uniqueName('two-clusters');
     const t0 = Date.now();
     const second: AlertEvaluationContext = { ...context, cluster: 'second', clusterLabel: 'second' };
-    const evaluateCluster = async (ctx: AlertEvaluationContext, nowMs: number) =>
-      recordAlertEvaluation(db, ctx, await observeForAlerts(db, ctx, healthy, nowMs));
     for (const cluster of ['default', 'second']) {
       await sampledGroup(groupId, t0, cluster);
       await db.partitionQuarantine.create({ data: quarantineOf(groupId, t0 - 20_000, cluster) });
@@ -124,8 +123,8 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
       },
     });
 
-    await evaluateCluster(context, t0);
-    await evaluateCluster(second, t0);
+    await evaluate(t0);
+    await evaluate(t0, second);
     const alerts = await db.alert.findMany({ where: { groupId }, orderBy: [{ cluster: 'asc' }, { condition: 'asc' }] });
     expect(alerts.map((a) => `${a.cluster} ${a.condition} ${a.phase}`)).toEqual([
       'default group-status firing',
@@ -152,8 +151,8 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     // The default cluster's group recovers: only its alerts resolve, whichever cluster is evaluated first.
     await db.partitionQuarantine.deleteMany({ where: { cluster: 'default', groupId } });
     await caughtUp(groupId, t0 + 5_000);
-    await evaluateCluster(second, t0 + 5_000);
-    await evaluateCluster(context, t0 + 5_000);
+    await evaluate(t0 + 5_000, second);
+    await evaluate(t0 + 5_000);
     const after = await db.alert.findMany({ where: { groupId }, orderBy: [{ cluster: 'asc' }, { condition: 'asc' }] });
     expect(after.map((a) => `${a.cluster} ${a.condition} ${a.phase}`)).toEqual([
       'default group-status resolved',
