@@ -23,7 +23,7 @@ import {
   ZRedriveRequest,
 } from '../schemas/dead-letters';
 import { ZGroupAdvice } from '../schemas/advice';
-import { ZGroupDetail, ZGroupsResponse, ZLagSeries, ZLagSeriesQuery } from '../schemas/groups';
+import { ZGroupDetail, ZGroupsQuery, ZGroupsResponse, ZLagSeries, ZLagSeriesQuery } from '../schemas/groups';
 import { ZOffsetResetRequest, ZOffsetResetResult } from '../schemas/offset-reset';
 import {
   ZActionRequest,
@@ -122,9 +122,9 @@ export const API_ROUTES: ApiRoute[] = [
     method: 'GET',
     path: '/api/groups',
     summary:
-      'Every recently sampled consumer group with status, lag, worst time lag and trend, worst first; every cluster, or one with ?cluster=.',
+      'One page of the recently sampled consumer groups with status, lag, worst time lag and trend, worst first unless sort/order say otherwise; filtered by name (q, a substring), status and cluster; total and per-status counts of every match.',
     access: 'viewer',
-    query: ZClusterQuery,
+    query: z.object({ ...ZGroupsQuery.shape, ...ZClusterQuery.shape }),
     success: { status: 200, description: 'The groups', schema: ZGroupsResponse },
     errors: [400, 401, 404],
   },

@@ -68,7 +68,66 @@ export const ZGroupSummary = z.object({
   trend: z.array(z.object({ at: ZIsoTime, totalLag: z.number().nullable() })),
 });
 
-export const ZGroupsResponse = z.object({ generatedAt: ZIsoTime, groups: z.array(ZGroupSummary) });
+/** The overview's orders; each one's natural direction is worst / largest / newest first (names: A to Z). */
+export const GROUP_SORT_KEYS = [
+  'worst',
+  'cluster',
+  'group',
+  'totalLag',
+  'timeLag',
+  'quarantined',
+  'rebalance',
+] as const;
+export const ZGroupSort = z.enum(GROUP_SORT_KEYS);
+export const ZSortOrder = z.enum(['natural', 'reversed']);
+export const MAX_GROUPS_PAGE = 1_000;
+
+const wholeNumber = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,7}$/, 'must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
+
+/**
+ * GET /api/groups's query without `cluster` (request-cluster.ts reads that): a name filter (case-insensitive
+ * substring of the group id), a status, an order and a page. Without `limit` every matching group is answered.
+ */
+export const ZGroupsQuery = z
+  .object({
+    q: z.string().max(249, 'must be at most 249 characters (a group id is at most 249)').optional(),
+    status: ZGroupStatus.optional(),
+    sort: ZGroupSort.optional(),
+    order: ZSortOrder.optional(),
+    limit: wholeNumber(1, MAX_GROUPS_PAGE).optional(),
+    offset: wholeNumber(0, 1_000_000).optional(),
+  })
+  .strict();
+
+export const ZGroupStatusCounts = z.object({
+  ERR: z.number().int().min(0),
+  QUARANTINED: z.number().int().min(0),
+  WARN: z.number().int().min(0),
+  OK: z.number().int().min(0),
+});
+
+export const ZGroupsResponse = z.object({
+  generatedAt: ZIsoTime,
+  /** The page asked for (`offset`, `limit`) of the matching groups, in the order asked for. */
+  groups: z.array(ZGroupSummary),
+  /** Groups matching every filter. */
+  total: z.number().int().min(0),
+  /** Groups per status matching every filter but the status: what choosing each status would show. */
+  counts: ZGroupStatusCounts,
+  /** The clusters with at least one listed group, whatever the filters. */
+  clusters: z.array(z.string()),
+  /**
+   * 'summaries': the statuses the worker's evaluation stored after its newest round (at `summarizedAt`, at most
+   * one round behind the samples); 'live': computed from the samples for this request (no worker evaluates).
+   */
+  source: z.enum(['summaries', 'live']),
+  summarizedAt: ZIsoTime.nullable(),
+});
 
 // --- GET /api/groups/{groupId} -----------------------------------------------------------------------------
 
@@ -218,6 +277,9 @@ export type TGroupStatus = z.infer<typeof ZGroupStatus>;
 export type TPartitionStatus = z.infer<typeof ZPartitionStatus>;
 export type TGroupSummary = z.infer<typeof ZGroupSummary>;
 export type TGroupsResponse = z.infer<typeof ZGroupsResponse>;
+export type TGroupsQuery = z.infer<typeof ZGroupsQuery>;
+export type TGroupSort = z.infer<typeof ZGroupSort>;
+export type TGroupStatusCounts = z.infer<typeof ZGroupStatusCounts>;
 export type TPartitionDetail = z.infer<typeof ZPartitionDetail>;
 export type TGroupDetail = z.infer<typeof ZGroupDetail>;
 export type TLagRange = z.infer<typeof ZLagRange>;

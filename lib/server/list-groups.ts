@@ -1,9 +1,15 @@
+import type { DashboardConfig } from '../config';
 import type { Database } from '../db';
-import { ZGroupsResponse, type TGroupSummary, type TGroupsResponse } from '../schemas/groups';
-import { analyzeGroup, compareGroupsWorstFirst, groupSummaryFields } from './analysis/group-analysis';
+import { analysisOptions } from './analysis-options';
+import { ZGroupsResponse, type TGroupSummary, type TGroupsQuery, type TGroupsResponse } from '../schemas/groups';
+import { analyzeGroup, groupSummaryFields } from './analysis/group-analysis';
 import { lagTrend } from './analysis/partition-analysis';
 import { loadGroupRounds } from './load-group-rounds';
 import { lastRebalanceSummary, loadLatestRebalances } from './load-rebalances';
+import { compareWorstFirst, groupsPageRequest, pageGroups } from './groups-page';
+import { readSummaryPage, summaryFreshness } from './stored-group-summaries';
+
+const DEFAULT_WINDOW_MS = 10 * 60_000;
 
 export interface ListGroupsOptions {
   timeLagObjectiveMs: number | null;
@@ -16,19 +22,68 @@ export interface ListGroupsOptions {
   trendBuckets?: number;
 }
 
+/** What listGroups needs beyond the analysis settings: when the worker's stored summaries may answer. */
+export interface GroupsListing extends ListGroupsOptions {
+  /** The stored summaries answer while every asked-for cluster's evaluation ran within this long. */
+  summariesCurrentWithinMs: number;
+}
+
+/** A cluster's evaluation that has not run for this many sample intervals has stopped (its worker is gone). */
+const SUMMARY_CURRENT_INTERVALS = 3;
+
+/** The dashboard's listing settings: the shared analysis settings and the stored summaries' freshness bound. */
+export function groupsListing(
+  config: Parameters<typeof analysisOptions>[0] & Pick<DashboardConfig, 'SAMPLE_INTERVAL_MS'>,
+): GroupsListing {
+  return {
+    ...analysisOptions(config),
+    summariesCurrentWithinMs: Math.max(SUMMARY_CURRENT_INTERVALS * config.SAMPLE_INTERVAL_MS, 15_000),
+  };
+}
+
 /**
- * GET /api/groups: every recently sampled group of `clusters` (each cluster read on its own, as every other
- * read is), worst first (status, worst time lag, total lag).
+ * GET /api/groups: one page of the recently sampled groups of `clusters`, filtered and ordered as asked. While
+ * the worker evaluates every asked-for cluster, its stored summaries answer (sorted, filtered and paged in
+ * SQL; at most one round behind the samples); otherwise every group is analysed for this request (no worker
+ * runs, or one cluster's evaluation stopped), which is right but costs time in proportion to the fleet.
  */
 export async function listGroups(
   db: Database,
   clusters: readonly string[],
-  options: ListGroupsOptions,
+  query: TGroupsQuery,
+  options: GroupsListing,
 ): Promise<TGroupsResponse> {
   const now = options.now ?? new Date();
+  const request = groupsPageRequest(clusters, query);
+  const sampledSince = new Date(now.getTime() - (options.sampledWithinMs ?? DEFAULT_WINDOW_MS));
+  const freshness = await summaryFreshness(db, clusters, new Date(now.getTime() - options.summariesCurrentWithinMs));
+  if (freshness.current && freshness.summarizedAt) {
+    const page = await readSummaryPage(db, request, sampledSince);
+    if (page) {
+      return ZGroupsResponse.parse({
+        generatedAt: now.toISOString(),
+        ...page,
+        source: 'summaries',
+        summarizedAt: freshness.summarizedAt.toISOString(),
+      });
+    }
+  }
+  const page = pageGroups(await summarizeGroups(db, clusters, { ...options, now }), request);
+  return ZGroupsResponse.parse({ generatedAt: now.toISOString(), ...page, source: 'live', summarizedAt: null });
+}
+
+/**
+ * Every recently sampled group of `clusters` analysed from its samples (each cluster read on its own, as
+ * every other read is), worst first: what the worker's evaluation stores and alerts on.
+ */
+export async function summarizeGroups(
+  db: Database,
+  clusters: readonly string[],
+  options: ListGroupsOptions,
+): Promise<TGroupSummary[]> {
+  const now = options.now ?? new Date();
   const groups = (await Promise.all(clusters.map((cluster) => listClusterGroups(db, cluster, now, options)))).flat();
-  groups.sort(compareGroupsWorstFirst);
-  return ZGroupsResponse.parse({ generatedAt: now.toISOString(), groups });
+  return groups.sort(compareWorstFirst);
 }
 
 async function listClusterGroups(
@@ -37,10 +92,10 @@ async function listClusterGroups(
   now: Date,
   options: ListGroupsOptions,
 ): Promise<TGroupSummary[]> {
-  const historyMs = options.historyMs ?? 10 * 60_000;
+  const historyMs = options.historyMs ?? DEFAULT_WINDOW_MS;
   const rounds = await loadGroupRounds(db, {
     cluster,
-    sampledWithinMs: options.sampledWithinMs ?? 10 * 60_000,
+    sampledWithinMs: options.sampledWithinMs ?? DEFAULT_WINDOW_MS,
     historyMs: Math.max(historyMs, options.rateWindowMs),
     nowMs: now.getTime(),
   });

@@ -9,7 +9,7 @@ import { getGroupAdvice } from './get-group-advice';
 import { getGroupDetail } from './get-group-detail';
 import { getLagSeries, resolveSeriesWindow } from './get-lag-series';
 import { listAudit } from './list-audit';
-import { listGroups } from './list-groups';
+import { summarizeGroups } from './list-groups';
 import { listQuarantines } from './list-quarantines';
 import { listRebalances } from './list-rebalances';
 import { rollUpTenMinutes } from '../../worker/sampler/retention';
@@ -128,7 +128,7 @@ describe('group reads from stored samples', () => {
   });
 
   it('GET /api/groups: status, totals, worst time lag, trend, quarantines, last rebalance', async () => {
-    const { groups } = await listGroups(db, ['default'], { ...options, now: new Date(NOW + 1_000) });
+    const groups = await summarizeGroups(db, ['default'], { ...options, now: new Date(NOW + 1_000) });
     const group = groups.find((g) => g.groupId === groupId);
     expect(group).toMatchObject({
       state: 'Stable',

@@ -1,16 +1,19 @@
 import type { Database } from '../../lib/db';
 import type { RoundOutcome, SamplerStats } from '../sampler/lag-sampler';
 import type { ConsumerLogger } from '../shared/worker-types';
+import { recordGroupSummaries } from './record-group-summaries';
 import {
   observeForAlerts,
   recordAlertEvaluation,
+  summarizeForAlerts,
   type AlertEvaluationContext,
   type SamplerHealth,
 } from './record-alert-evaluation';
 
 /**
- * Evaluates alerts after every round of the leading sampler (the only instance whose sampler runs rounds),
- * from what that round wrote. It never blocks the sampler: the round hands its outcome over and returns;
+ * After every round of the leading sampler (the only instance whose sampler runs rounds), analyses the
+ * cluster's groups once from what that round wrote, stores the result as the overview's rows
+ * (record-group-summaries.ts) and evaluates alerts on it. It never blocks the sampler: the round hands its outcome over and returns;
  * evaluations never overlap, and a round that ends while one runs is evaluated right after it (only the
  * newest waiting round: an older one has nothing the newer lacks). A failed evaluation (Postgres down) is
  * logged once per outage and retried at the next round.
@@ -57,8 +60,11 @@ export class AlertRoundHook {
       this.waiting = null;
       try {
         const nowMs = this.now();
-        const observation = await observeForAlerts(this.options.db, this.options.context, health, nowMs);
-        const evaluation = await recordAlertEvaluation(this.options.db, this.options.context, observation);
+        const { db, context } = this.options;
+        const groups = await summarizeForAlerts(db, context, health, nowMs);
+        await recordGroupSummaries(db, context.cluster, groups, new Date(nowMs));
+        const observation = await observeForAlerts(db, context, health, groups, nowMs);
+        const evaluation = await recordAlertEvaluation(db, context, observation);
         this.failedBefore = false;
         if (evaluation.notifications.length > 0) this.options.onNotifications?.(evaluation.notifications.length);
       } catch (error) {

@@ -6,7 +6,12 @@ import type { Database } from '../../lib/db';
 import { testDatabase } from '../../test-support/database';
 import { uniqueName } from '../../test-support/integration';
 import { alertKey } from '../../lib/alerts/evaluate-alerts';
-import { observeForAlerts, recordAlertEvaluation, type AlertEvaluationContext } from './record-alert-evaluation';
+import {
+  observeForAlerts,
+  recordAlertEvaluation,
+  summarizeForAlerts,
+  type AlertEvaluationContext,
+} from './record-alert-evaluation';
 
 // Evaluation on the real Postgres: group statuses read through listGroups (what the overview shows), the
 // alert state and the outbox written in one transaction, repeated evaluations writing nothing twice.
@@ -95,7 +100,11 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
 
   /** One evaluation round of `ctx`'s cluster (the default cluster unless given). */
   const evaluate = async (nowMs: number, ctx: AlertEvaluationContext = context) =>
-    recordAlertEvaluation(db, ctx, await observeForAlerts(db, ctx, healthy, nowMs));
+    recordAlertEvaluation(
+      db,
+      ctx,
+      await observeForAlerts(db, ctx, healthy, await summarizeForAlerts(db, ctx, healthy, nowMs), nowMs),
+    );
 
   const notificationsOf = (groupId: string) =>
     db.alertNotification.findMany({

@@ -11,7 +11,8 @@ import {
   type OpenAlert,
   type WorstTimeLag,
 } from '../../lib/alerts/evaluate-alerts';
-import { listGroups } from '../../lib/server/list-groups';
+import type { TGroupSummary } from '../../lib/schemas/groups';
+import { summarizeGroups } from '../../lib/server/list-groups';
 
 /** Where notifications go; each configured receiver gets its own outbox row (delivered and retried alone). */
 export interface AlertReceivers {
@@ -39,28 +40,38 @@ export interface SamplerHealth {
 }
 
 /**
- * What `context.cluster`'s sampler just wrote, as the evaluator sees it. Group statuses come from listGroups,
- * the function behind the overview, so an alert says exactly what the dashboard shows. `groups` is null while
- * the sampler is failing (its newest rounds are stale). Worker heartbeats and quarantine releases belong to
- * Warden's own consumers, which run on the default cluster: only its evaluation sees them.
+ * The cluster's groups as the overview lists them (summarizeGroups, the overview's own analysis, so an alert
+ * says exactly what the dashboard shows), or null while its sampler is failing (its newest rounds are stale).
+ */
+export function summarizeForAlerts(
+  db: Database,
+  context: AlertEvaluationContext,
+  health: SamplerHealth,
+  nowMs: number,
+): Promise<TGroupSummary[] | null> {
+  if (health.failingSinceMs !== null) return Promise.resolve(null);
+  return summarizeGroups(db, [context.cluster], {
+    timeLagObjectiveMs: context.timeLagObjectiveMs,
+    rateWindowMs: context.rateWindowMs,
+    now: new Date(nowMs),
+  });
+}
+
+/**
+ * What `context.cluster`'s sampler just wrote, as the evaluator sees it: `groups` from summarizeForAlerts.
+ * Worker heartbeats and quarantine releases belong to Warden's own consumers, which run on the default
+ * cluster: only its evaluation sees them.
  */
 export async function observeForAlerts(
   db: Database,
   context: AlertEvaluationContext,
   health: SamplerHealth,
+  groups: readonly TGroupSummary[] | null,
   nowMs: number,
 ): Promise<AlertObservation> {
   const { cluster } = context;
-  const failing = health.failingSinceMs !== null;
   const ownConsumers = cluster === DEFAULT_CLUSTER;
-  const [groups, quarantines, heartbeats, releases] = await Promise.all([
-    failing
-      ? null
-      : listGroups(db, [cluster], {
-          timeLagObjectiveMs: context.timeLagObjectiveMs,
-          rateWindowMs: context.rateWindowMs,
-          now: new Date(nowMs),
-        }),
+  const [quarantines, heartbeats, releases] = await Promise.all([
     db.partitionQuarantine.findMany({
       where: { cluster },
       select: { groupId: true, topic: true, partition: true, offset: true, reason: true, since: true },
@@ -81,7 +92,7 @@ export async function observeForAlerts(
   return {
     nowMs,
     groups:
-      groups?.groups.map((g) => ({
+      groups?.map((g) => ({
         groupId: g.groupId,
         status: g.status,
         reasons: g.statusReasons,

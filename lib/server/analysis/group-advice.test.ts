@@ -3,7 +3,7 @@ import { EMPTY_CLIENT_SETTINGS, parseClientSettings, resolveClientSettings } fro
 import { estimateRebalancePause } from '../../advisor/rebalance-pause';
 import { findConsumerCountChanges, summarizeScaling, type GroupRoundTotals } from '../../advisor/scaling-efficiency';
 import { buildGroupAdvice, findOwnProcessingBound, measurePerConsumerRate, measurePollBudget } from './group-advice';
-import { analyzeGroup, compareGroupsWorstFirst, partitionKey, type LatestPartitionRow } from './group-analysis';
+import { analyzeGroup, partitionKey, type LatestPartitionRow } from './group-analysis';
 import type { SamplePoint } from './partition-analysis';
 
 const WINDOW_MS = 60_000;
@@ -142,31 +142,6 @@ describe('analyzeGroup', () => {
     expect(analyze(partitions, [{ topic: 'orders', partition: 0 }]).status.status).toBe('QUARANTINED');
     expect(analyze(partitions, [], 5_000).status.status).toBe('WARN');
     expect(analyze(partitions, [], 60_000).status.status).toBe('OK');
-  });
-});
-
-describe('compareGroupsWorstFirst', () => {
-  it('orders by status, then worst time lag, then total lag', () => {
-    const group = (
-      groupId: string,
-      status: 'OK' | 'WARN' | 'ERR' | 'QUARANTINED',
-      ms: number | null,
-      totalLag: number,
-    ) => ({
-      groupId,
-      status,
-      totalLag,
-      worstTimeLag: ms === null ? null : { ms, kind: 'interpolated' as const, basis: 'sampler' as const },
-    });
-    const sorted = [
-      group('ok-small', 'OK', 1_000, 5),
-      group('ok-old', 'OK', 90_000, 1),
-      group('err', 'ERR', null, 0),
-      group('ok-unknown', 'OK', null, 500),
-      group('quarantined', 'QUARANTINED', 10, 1),
-      group('warn', 'WARN', 5, 1),
-    ].sort(compareGroupsWorstFirst);
-    expect(sorted.map((g) => g.groupId)).toEqual(['err', 'quarantined', 'warn', 'ok-old', 'ok-small', 'ok-unknown']);
   });
 });
 

@@ -216,21 +216,6 @@ export function analyzeGroup(input: {
   };
 }
 
-const STATUS_RANK: Record<GroupStatusResult['status'], number> = { ERR: 0, QUARANTINED: 1, WARN: 2, OK: 3 };
-
-/** Overview order, worst first: status, then worst time lag, then total lag, then name. */
-export function compareGroupsWorstFirst(
-  a: { status: GroupStatusResult['status']; worstTimeLag: TTimeLag | null; totalLag: number; groupId: string },
-  b: { status: GroupStatusResult['status']; worstTimeLag: TTimeLag | null; totalLag: number; groupId: string },
-): number {
-  return (
-    STATUS_RANK[a.status] - STATUS_RANK[b.status] ||
-    compareTimeLagDesc(a.worstTimeLag, b.worstTimeLag) ||
-    b.totalLag - a.totalLag ||
-    a.groupId.localeCompare(b.groupId)
-  );
-}
-
 /** What the overview and the group page both show of a group: its newest round and its analysis. */
 export function groupSummaryFields(
   round: { cluster: string; groupId: string; state: string; protocol: string | null; sampledAt: Date },
