@@ -40,6 +40,8 @@ async function runWorkload(spec: ChildSpec): Promise<Measurement> {
       return (await import('./workloads/sampler-shards')).runSamplerShards(spec);
     case 'api-reads':
       return (await import('./workloads/api-reads')).runApiReads(spec);
+    case 'overview-http':
+      return (await import('./workloads/overview-http')).runOverviewHttp(spec);
     case 'action-round-trip':
       return (await import('./workloads/action-round-trip')).runActionRoundTrip(spec, groupId);
     case 'parallel-consumer':

@@ -59,9 +59,10 @@ async function main(): Promise<number> {
     // Its own data directory: the pre-produced topics are kept for the next run, away from the demo's.
     home: config.WARDEN_KAFKA_HOME ?? path.join(ROOT, '.warden', 'kafka-bench'),
   };
-  // The group-page reads (11a, 11b) and the generated fleet (10s) need Postgres only: run alone, they start no broker.
+  // The group-page reads (11a, 11b), the overview (11o) and the generated fleet (10s) need Postgres only: run alone, they start no broker.
   const needsKafka = plans.some(
-    (p) => p.kind !== 'api-reads' && p.kind !== 'sampler-scale' && p.kind !== 'sampler-shards',
+    (p) =>
+      p.kind !== 'api-reads' && p.kind !== 'sampler-scale' && p.kind !== 'sampler-shards' && p.kind !== 'overview-http',
   );
   const brokerStartedHere = needsKafka && config.usesLocalBroker && !(await localBrokerRunning(broker));
   let admin: Admin | null = null;
@@ -99,6 +100,7 @@ async function main(): Promise<number> {
       cpuProfileDir: args.cpuProfile ? path.join(ROOT, 'bench-results', 'profiles', stamp) : undefined,
       runTopics,
       baseDatabaseUrl: config.DATABASE_URL,
+      overviewPort: config.WARDEN_BENCH_PORT_BASE + 200,
       samplerIdleStoreMs: config.SAMPLE_IDLE_STORE_MS,
       samplerState: {
         timeLagPoints: config.SAMPLER_TIME_LAG_POINTS,

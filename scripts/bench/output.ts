@@ -57,7 +57,8 @@ export const LATENCY_NOTE =
   "Peak RSS: the child process's maxRSS (Node, tsx and kafkajs included). Throughput: first fetch → last commit; (5): first produce → last completion. " +
   'Parallel Consumer rows (…pc): first partition assignment → last commit, latency poll returned the record → handler returned, peak RSS the JVM’s VmHWM. ' +
   '(10): records = lag_sample rows per round, p50/p99 = LagSampler.sampleOnce() round time (read, compute, exact reads when due, writes), the first round excluded; ' +
-  '(11a)/(11b): records = timed calls, p50/p99 = the lib/server function plus its JSON body (Response.json), not over HTTP.';
+  '(11a)/(11b): records = timed calls, p50/p99 = the lib/server function plus its JSON body (Response.json), not over HTTP; ' +
+  '(11o): records = timed requests, p50/p99 = request → last body byte over HTTP from the built dashboard (next start).';
 
 export function targetLines(checks: readonly TargetCheck[]): string {
   const verdict = (pass: boolean | null) => (pass === null ? 'n/a ' : pass ? 'PASS' : 'MISS');

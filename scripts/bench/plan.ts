@@ -148,6 +148,8 @@ export const API_SEED = { days: 7, intervalMs: 5_000, partitions: 50 };
 export const API_READ_TARGET_MS = 100;
 /** (12): an action's outcome must be visible through the API within this at p95 (the UI polls every 500 ms on top). */
 export const ACTION_ROUND_TRIP_TARGET_MS = 500;
+/** (11o): an overview page of the fleet (SIZES.scaleGroups groups x SCALE_PARTITIONS) over HTTP, at p95. */
+export const OVERVIEW_PAGE_TARGET_MS = 150;
 
 /**
  * Parallel Consumer's maxConcurrency (its worker threads) on the no-op topics: its default. Measured on this machine
@@ -194,6 +196,7 @@ export function isTimingWorkload(plan: Pick<WorkloadPlan, 'kind'>): boolean {
     plan.kind === 'sampler-scale' ||
     plan.kind === 'sampler-shards' ||
     plan.kind === 'api-reads' ||
+    plan.kind === 'overview-http' ||
     plan.kind === 'action-round-trip'
   );
 }
@@ -465,6 +468,14 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
     handlerMs: 0,
     repeated: false,
     read: 'lag-series-24h',
+  },
+  {
+    id: '11o',
+    title: `GET /api/groups over HTTP against the built dashboard: pages of 100 of ${SIZES.full.scaleGroups.toLocaleString('en-US')} groups x ${SCALE_PARTITIONS} partitions (quick: ${SIZES.quick.scaleGroups}), from the stored summaries`,
+    kind: 'overview-http',
+    layout: null,
+    handlerMs: 0,
+    repeated: false,
   },
   {
     id: '12',

@@ -17,6 +17,7 @@ export type WorkloadKind =
   | 'sampler-shards'
   | 'api-reads'
   | 'action-round-trip'
+  | 'overview-http'
   /** Confluent Parallel Consumer in a JVM of its own (parallel-consumer-runs.ts), not a Node child. */
   | 'parallel-consumer';
 
@@ -87,6 +88,16 @@ export interface ChildSpec {
     databaseUrl: string;
     groupId: string;
     read: 'group-detail' | 'lag-series-24h';
+    iterations: number;
+    timeLagObjectiveMs: number | null;
+    rateWindowMs: number;
+  };
+  /** overview-http: its own database, the fleet's size, the built dashboard's port, requests, the analysis settings. */
+  overview?: {
+    databaseUrl: string;
+    groups: number;
+    partitions: number;
+    port: number;
     iterations: number;
     timeLagObjectiveMs: number | null;
     rateWindowMs: number;

@@ -3,6 +3,7 @@ import type { Admin, Kafka } from 'kafkajs';
 import { migrateDatabase } from '../lib/database';
 import { prepareApiSeed, type ApiSeed } from './api-seed';
 import { prepareBenchDatabase } from './bench-database';
+import { ensureDashboardBuild } from './dashboard-build';
 import {
   PARTITIONS,
   SAMPLER_GROUPS,
@@ -46,6 +47,8 @@ export interface Services {
   /** (10) samples with the configured sampler settings; (11) analyses with the configured advisor settings. */
   samplerState: NonNullable<ChildSpec['sampler']>['state'];
   analysis: { timeLagObjectiveMs: number | null; rateWindowMs: number };
+  /** (11o): the port the built dashboard listens on (WARDEN_BENCH_PORT_BASE + 200). */
+  overviewPort: number;
   /** (12): the worker's COMMAND_POLL_INTERVAL_MS (from config). */
   commandPollIntervalMs: number;
   log: (line: string) => void;
@@ -291,6 +294,34 @@ async function runApiReadsWorkload(plan: WorkloadPlan, services: Services): Prom
   };
 }
 
+/** (11o)'s database beside the configured one (`warden` → `warden_bench_overview`): it empties its tables. */
+function overviewDatabaseUrl(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  url.pathname = `${url.pathname}_bench_overview`;
+  return url.toString();
+}
+
+/** (11o): its database migrated and the dashboard built, then the child seeds, evaluates and times the pages. */
+async function runOverviewWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
+  const databaseUrl = overviewDatabaseUrl(services.baseDatabaseUrl);
+  await migrateDatabase(databaseUrl);
+  await ensureDashboardBuild(services.log);
+  return runChild(
+    {
+      ...specFor(plan, services, '', []),
+      overview: {
+        databaseUrl,
+        groups: services.sizes.scaleGroups,
+        partitions: SCALE_PARTITIONS,
+        port: services.overviewPort,
+        iterations: services.sizes.apiIterations,
+        ...services.analysis,
+      },
+    },
+    { cpuProfileDir: services.cpuProfileDir },
+  );
+}
+
 /** (12): the bench database migrated, the run's input and dead-letter topics, then the timed actions. */
 async function runActionRoundTripWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
   await prepareBenchDatabase(services.databaseUrl);
@@ -317,6 +348,7 @@ export async function runWorkload(plan: WorkloadPlan, services: Services): Promi
   if (plan.kind === 'sampler-scale' || plan.kind === 'sampler-shards') return runSamplerScaleWorkload(plan, services);
   if (plan.kind === 'api-reads') return runApiReadsWorkload(plan, services);
   if (plan.kind === 'action-round-trip') return runActionRoundTripWorkload(plan, services);
+  if (plan.kind === 'overview-http') return runOverviewWorkload(plan, services);
   const prepared = services.topics.get(plan.layout!);
   if (!prepared) throw new Error(`workload ${plan.id}: topic ${plan.layout} was not prepared`);
   if (plan.kind === 'pipeline' || plan.kind === 'raw-pipeline') return runPipelineWorkload(plan, services, prepared);
