@@ -3,26 +3,25 @@
 import Link from 'next/link';
 import { ClusterSelect } from '@/components/cluster-select';
 import { FiringAlerts } from '@/components/firing-alerts';
-import { memo, useMemo } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { groupPath } from '@/components/api-client';
 import { useGroups } from '@/components/hooks/use-groups';
+import { groupsShownText, MAX_FILTER_LENGTH, OVERVIEW_PAGE_SIZE, type OverviewView } from '@/components/overview-view';
 import { Sparkline } from '@/components/sparkline';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
 import { GroupStatusBadge, StatePill } from '@/components/status-badge';
 import { TimeLagValue } from '@/components/time-lag-cell';
 import { useNow } from '@/components/use-now';
-import { anyText, oneOf, useUrlParam } from '@/components/use-url-param';
+import { useOverviewView } from '@/components/use-overview-view';
 import { Age } from '@/components/age';
-import { ZGroupStatus, type TGroupStatus, type TGroupSummary } from '@/lib/schemas/groups';
+import { ZGroupStatus, type TGroupSort, type TGroupSummary } from '@/lib/schemas/groups';
 import { formatAge, formatCount, formatDurationMs } from '@/lib/format';
 import { isStale } from '@/components/format';
-
-type SortKey = 'worst' | 'cluster' | 'group' | 'totalLag' | 'timeLag' | 'quarantined' | 'rebalance';
 
 /** A group is its cluster and its id: the same id on two clusters is two groups. */
 const keyOf = (g: TGroupSummary) => `${g.cluster}\u0000${g.groupId}`;
 
-const COLUMNS: Array<{ key: SortKey; label: string; numeric?: boolean }> = [
+const COLUMNS: Array<{ key: TGroupSort; label: string; numeric?: boolean }> = [
   { key: 'worst', label: 'Status' },
   { key: 'cluster', label: 'Cluster' },
   { key: 'group', label: 'Group' },
@@ -32,81 +31,47 @@ const COLUMNS: Array<{ key: SortKey; label: string; numeric?: boolean }> = [
   { key: 'rebalance', label: 'Last rebalance' },
 ];
 
-function compare(key: SortKey, a: TGroupSummary, b: TGroupSummary, serverRank: Map<string, number>): number {
-  switch (key) {
-    case 'worst':
-      return (serverRank.get(keyOf(a)) ?? 0) - (serverRank.get(keyOf(b)) ?? 0);
-    case 'cluster':
-      return a.cluster.localeCompare(b.cluster);
-    case 'group':
-      return a.groupId.localeCompare(b.groupId);
-    case 'totalLag':
-      return b.totalLag - a.totalLag;
-    case 'timeLag':
-      return (b.worstTimeLag?.ms ?? -1) - (a.worstTimeLag?.ms ?? -1);
-    case 'quarantined':
-      return b.quarantinedPartitions - a.quarantinedPartitions;
-    case 'rebalance':
-      return (
-        Date.parse(b.lastRebalance?.startedAt ?? '1970-01-01') - Date.parse(a.lastRebalance?.startedAt ?? '1970-01-01')
-      );
-  }
-}
+/** How long the name filter waits after the last keystroke before it asks the server. */
+const FILTER_DEBOUNCE_MS = 250;
 
-/** Overview: every sampled group, worst first; sortable by any column, filterable by name and status. */
+/**
+ * Overview: the sampled groups, worst first; sortable by any column, filterable by cluster, name and status,
+ * a page of OVERVIEW_PAGE_SIZE at a time. The server sorts, filters and pages (GET /api/groups); the page
+ * shows what it answers.
+ */
 export function OverviewPageClient({
   refreshMs,
   sampleIntervalMs,
   idleStoreMs,
+  clusters,
 }: {
   refreshMs: number;
   sampleIntervalMs: number;
   /** SAMPLE_IDLE_STORE_MS: an unchanged group's sample may be this much older without being stale. */
   idleStoreMs: number;
+  /** The configured clusters: the cluster filter's choices. */
+  clusters: string[];
 }) {
-  const query = useGroups(refreshMs);
-  const { data, error, isPending } = query;
-  // The view is in the URL (?q=&status=&cluster=&sort=&order=): a link shares it, coming back restores it.
-  const [filter, setFilter] = useUrlParam('q', '', anyText);
-  const [status, setStatus] = useUrlParam<'all' | TGroupStatus>(
-    'status',
-    'all',
-    oneOf(['all', ...ZGroupStatus.options]),
-  );
-  const [cluster, setCluster] = useUrlParam('cluster', 'all', anyText);
-  const [sortKey, setSortKey] = useUrlParam<SortKey>('sort', 'worst', oneOf(COLUMNS.map((c) => c.key)));
-  const [order, setOrder] = useUrlParam<'natural' | 'reversed'>('order', 'natural', oneOf(['natural', 'reversed']));
-  const sort = useMemo(() => ({ key: sortKey, reversed: order === 'reversed' }), [sortKey, order]);
+  // The view is in the URL (?q=&status=&cluster=&sort=&order=&page=): a link shares it, coming back restores it.
+  const [view, changeView] = useOverviewView(clusters);
+  const query = useGroups(view, refreshMs);
+  const { data, error, isPending, isPlaceholderData } = query;
+  const sort = useMemo(() => ({ key: view.sort, reversed: view.order === 'reversed' }), [view.sort, view.order]);
+  const tableTop = useRef<HTMLDivElement>(null);
 
-  const groups = useMemo(() => {
-    const all = data?.groups ?? [];
-    const rank = new Map(all.map((g, i) => [keyOf(g), i]));
-    const needle = filter.trim().toLowerCase();
-    const shown = all.filter(
-      (g) =>
-        (status === 'all' || g.status === status) &&
-        (cluster === 'all' || g.cluster === cluster) &&
-        (needle === '' || g.groupId.toLowerCase().includes(needle)),
-    );
-    shown.sort(
-      (a, b) =>
-        compare(sort.key, a, b, rank) * (sort.reversed ? -1 : 1) ||
-        (rank.get(keyOf(a)) ?? 0) - (rank.get(keyOf(b)) ?? 0),
-    );
-    return shown;
-  }, [data, filter, status, cluster, sort]);
-  const clusters = useMemo(() => [...new Set((data?.groups ?? []).map((g) => g.cluster))].sort(), [data]);
-
-  const counts = useMemo(() => {
-    const c: Record<TGroupStatus, number> = { ERR: 0, QUARANTINED: 0, WARN: 0, OK: 0 };
-    for (const g of data?.groups ?? []) c[g.status] += 1;
-    return c;
-  }, [data]);
-
-  const onSort = (key: SortKey) => {
-    setOrder(sort.key === key && !sort.reversed ? 'reversed' : 'natural');
-    setSortKey(key);
+  const onSort = (key: TGroupSort) =>
+    changeView({ sort: key, order: sort.key === key && !sort.reversed ? 'reversed' : 'natural' });
+  const toPage = (page: number) => {
+    changeView({ page });
+    tableTop.current?.scrollIntoView({ block: 'nearest' });
   };
+
+  // `clusters` of the answer ignores the name and status filters: none listed is none sampled in the scope.
+  // (A placeholder, the last view's answer, says nothing of this view's scope.)
+  const nothingSampled =
+    data !== undefined && !isPlaceholderData && view.cluster === 'all' && data.clusters.length === 0;
+  const firstShown = (view.page - 1) * OVERVIEW_PAGE_SIZE + 1;
+  const lastShown = Math.min(view.page * OVERVIEW_PAGE_SIZE, data?.total ?? 0);
 
   return (
     <section aria-labelledby="groups-heading">
@@ -121,17 +86,17 @@ export function OverviewPageClient({
       </div>
       <FiringAlerts refreshMs={refreshMs} />
 
-      {data && data.groups.length > 0 ? (
+      {data && !nothingSampled ? (
         <div className="summary-strip" aria-label="Groups by status">
-          {(Object.keys(counts) as TGroupStatus[]).map((s) => (
+          {ZGroupStatus.options.map((s) => (
             <button
               key={s}
               type="button"
-              className={`summary-chip chip-${s.toLowerCase()} ${status === s ? 'selected' : ''}`}
-              aria-pressed={status === s}
-              onClick={() => setStatus(status === s ? 'all' : s)}
+              className={`summary-chip chip-${s.toLowerCase()} ${view.status === s ? 'selected' : ''}`}
+              aria-pressed={view.status === s}
+              onClick={() => changeView({ status: view.status === s ? 'all' : s })}
             >
-              <strong>{counts[s]}</strong> {s === 'QUARANTINED' ? 'quarantined' : s.toLowerCase()}
+              <strong>{formatCount(data.counts[s])}</strong> {s === 'QUARANTINED' ? 'quarantined' : s.toLowerCase()}
             </button>
           ))}
         </div>
@@ -141,35 +106,26 @@ export function OverviewPageClient({
 
       {isPending ? (
         <LoadingState label="Loading consumer groups…" />
-      ) : !data || data.groups.length === 0 ? (
+      ) : !data || nothingSampled ? (
         <EmptyState title="No consumer group has been sampled in the last 10 minutes.">
           Start the worker (<code>npm run worker</code>): its sampler records every group&apos;s lag every few seconds.
         </EmptyState>
       ) : (
         <>
-          <div className="toolbar">
+          <div className="toolbar" ref={tableTop}>
             <ClusterSelect
-              value={cluster}
+              value={view.cluster}
               clusters={clusters}
-              onChange={setCluster}
+              onChange={(cluster) => changeView({ cluster })}
               all={{ value: 'all', label: 'all clusters' }}
               ariaLabel="Filter groups by cluster"
             />
-            <label className="field-inline">
-              <span>Filter</span>
-              <input
-                type="search"
-                value={filter}
-                onChange={(e) => setFilter(e.target.value)}
-                placeholder="group name"
-                aria-label="Filter groups by name"
-              />
-            </label>
+            <NameFilter value={view.q} onChange={(q) => changeView({ q })} />
             <label className="field-inline">
               <span>Status</span>
               <select
-                value={status}
-                onChange={(e) => setStatus(e.target.value as typeof status)}
+                value={view.status}
+                onChange={(e) => changeView({ status: e.target.value as OverviewView['status'] })}
                 aria-label="Filter groups by status"
               >
                 <option value="all">All</option>
@@ -179,45 +135,108 @@ export function OverviewPageClient({
                 <option value="OK">OK</option>
               </select>
             </label>
-            <span className="muted" aria-live="polite">
-              {groups.length} of {data.groups.length} groups
+            <span className="muted" aria-live="polite" data-testid="groups-shown">
+              {groupsShownText(view, data.total, data.counts)}
             </span>
           </div>
-          {groups.length === 0 ? (
+          {data.total === 0 ? (
             <EmptyState title="No group matches the filter." />
+          ) : data.groups.length === 0 ? (
+            <EmptyState title={`Page ${formatCount(view.page)} is past the last group.`}>
+              <button type="button" onClick={() => toPage(lastPage(data.total))}>
+                Go to the last page
+              </button>
+            </EmptyState>
           ) : (
-            <div className="table-wrap">
-              <table className="grid grid-overview">
-                <caption className="visually-hidden">Consumer groups; column headers sort the table</caption>
-                <thead>
-                  <tr>
-                    {COLUMNS.slice(0, 3).map((c) => (
-                      <SortHeader key={c.key} column={c} sort={sort} onSort={onSort} />
+            <>
+              <div className="table-wrap" aria-busy={isPlaceholderData}>
+                <table className="grid grid-overview">
+                  <caption className="visually-hidden">Consumer groups; column headers sort the table</caption>
+                  <thead>
+                    <tr>
+                      {COLUMNS.slice(0, 3).map((c) => (
+                        <SortHeader key={c.key} column={c} sort={sort} onSort={onSort} />
+                      ))}
+                      <th scope="col">State</th>
+                      {COLUMNS.slice(3, 5).map((c) => (
+                        <SortHeader key={c.key} column={c} sort={sort} onSort={onSort} />
+                      ))}
+                      <th scope="col">Lag trend (10 min)</th>
+                      <SortHeader column={COLUMNS[5]!} sort={sort} onSort={onSort} />
+                      <th scope="col" className="num">
+                        Members
+                      </th>
+                      <SortHeader column={COLUMNS[6]!} sort={sort} onSort={onSort} />
+                      <th scope="col">Sampled</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.groups.map((g) => (
+                      <GroupRow
+                        key={keyOf(g)}
+                        group={g}
+                        sampleIntervalMs={sampleIntervalMs}
+                        idleStoreMs={idleStoreMs}
+                      />
                     ))}
-                    <th scope="col">State</th>
-                    {COLUMNS.slice(3, 5).map((c) => (
-                      <SortHeader key={c.key} column={c} sort={sort} onSort={onSort} />
-                    ))}
-                    <th scope="col">Lag trend (10 min)</th>
-                    <SortHeader column={COLUMNS[5]!} sort={sort} onSort={onSort} />
-                    <th scope="col" className="num">
-                      Members
-                    </th>
-                    <SortHeader column={COLUMNS[6]!} sort={sort} onSort={onSort} />
-                    <th scope="col">Sampled</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {groups.map((g) => (
-                    <GroupRow key={keyOf(g)} group={g} sampleIntervalMs={sampleIntervalMs} idleStoreMs={idleStoreMs} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                  </tbody>
+                </table>
+              </div>
+              <nav className="pager" aria-label="Pages of consumer groups">
+                <button type="button" disabled={view.page <= 1} onClick={() => toPage(view.page - 1)}>
+                  Previous
+                </button>
+                <button
+                  type="button"
+                  disabled={view.page >= lastPage(data.total)}
+                  onClick={() => toPage(view.page + 1)}
+                >
+                  Next
+                </button>
+                <span className="muted" aria-live="polite" data-testid="groups-page-range">
+                  {`${formatCount(firstShown)}–${formatCount(lastShown)} of ${formatCount(data.total)}`}
+                </span>
+              </nav>
+            </>
           )}
         </>
       )}
     </section>
+  );
+}
+
+/** The last page with a group on it (1 when there is none). */
+const lastPage = (total: number) => Math.max(1, Math.ceil(total / OVERVIEW_PAGE_SIZE));
+
+/**
+ * The name filter. What is typed shows at once; the view (the URL and the server's answer) follows once typing
+ * pauses for FILTER_DEBOUNCE_MS, so a request per keystroke never replaces the text being typed.
+ */
+function NameFilter({ value, onChange }: { value: string; onChange: (q: string) => void }) {
+  // What is typed but not yet in the view; null when the view holds it.
+  const [typed, setTyped] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return (
+    <label className="field-inline">
+      <span>Filter</span>
+      <input
+        type="search"
+        value={typed ?? value}
+        maxLength={MAX_FILTER_LENGTH}
+        onChange={(e) => {
+          const text = e.target.value;
+          setTyped(text);
+          clearTimeout(timer.current);
+          timer.current = setTimeout(() => {
+            onChange(text);
+            setTyped(null);
+          }, FILTER_DEBOUNCE_MS);
+        }}
+        placeholder="group name"
+        aria-label="Filter groups by name"
+      />
+    </label>
   );
 }
 
@@ -227,8 +246,8 @@ function SortHeader({
   onSort,
 }: {
   column: (typeof COLUMNS)[number];
-  sort: { key: SortKey; reversed: boolean };
-  onSort: (key: SortKey) => void;
+  sort: { key: TGroupSort; reversed: boolean };
+  onSort: (key: TGroupSort) => void;
 }) {
   const active = sort.key === column.key;
   // Every column's natural order is "worst / largest first"; aria-sort describes what a reader sees.

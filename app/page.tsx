@@ -1,25 +1,29 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
+import { overviewRequest, overviewView, paramsOfRecord } from '@/components/overview-view';
 import { queryKeys } from '@/components/query-keys';
 import { loadDashboardConfig } from '@/lib/config';
 import { ZGroupsResponse } from '@/lib/schemas/groups';
-import { analysisOptions } from '@/lib/server/analysis-options';
 import { serverDatabase } from '@/lib/server/database';
-import { listGroups } from '@/lib/server/list-groups';
+import { groupsListing, listGroups } from '@/lib/server/list-groups';
 import { OverviewPageClient } from './page-client';
 import { prefetchQuery } from './server-prefetch';
 
 export const dynamic = 'force-dynamic';
 
-/** The group list in the first HTML, the overview's largest paint (server-prefetch.ts). */
-export default async function OverviewPage() {
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/**
+ * The page of groups the URL's view asks for, in the first HTML: the overview's largest paint
+ * (server-prefetch.ts), under the key and with the request of the client's first query (overview-view.ts).
+ */
+export default async function OverviewPage({ searchParams }: Props) {
   const config = loadDashboardConfig();
+  const clusters = config.clusters.map((c) => c.name);
+  const request = overviewRequest(overviewView(paramsOfRecord(await searchParams), clusters));
+  const { cluster, ...query } = request;
   const client = new QueryClient();
-  await prefetchQuery(client, queryKeys.groups(), ZGroupsResponse, () =>
-    listGroups(
-      serverDatabase(),
-      config.clusters.map((c) => c.name),
-      analysisOptions(config),
-    ),
+  await prefetchQuery(client, queryKeys.groupsPage(request), ZGroupsResponse, () =>
+    listGroups(serverDatabase(), cluster === undefined ? clusters : [cluster], query, groupsListing(config)),
   );
   return (
     <HydrationBoundary state={dehydrate(client)}>
@@ -27,6 +31,7 @@ export default async function OverviewPage() {
         refreshMs={config.UI_REFRESH_MS}
         sampleIntervalMs={config.SAMPLE_INTERVAL_MS}
         idleStoreMs={config.SAMPLE_IDLE_STORE_MS}
+        clusters={clusters}
       />
     </HydrationBoundary>
   );

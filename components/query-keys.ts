@@ -1,9 +1,12 @@
 import type { TLagRange } from '@/lib/schemas/groups';
+import type { OverviewRequest } from './overview-view';
 
 // Nested React Query keys (kafka-ui style): invalidating a prefix refreshes everything under it, so an
 // operator action invalidates ['groups'], ['quarantines'] and ['audit'] and every view of them refetches.
 export const queryKeys = {
   groups: () => ['groups'] as const,
+  // An object second, where every other ['groups', …] key has a cluster name: no cluster can collide with it.
+  groupsPage: (request: OverviewRequest) => ['groups', { page: request }] as const,
   group: (cluster: string, groupId: string) => ['groups', cluster, groupId] as const,
   groupLag: (cluster: string, groupId: string, range: TLagRange) => ['groups', cluster, groupId, 'lag', range] as const,
   groupAdvice: (cluster: string, groupId: string) => ['groups', cluster, groupId, 'advice'] as const,

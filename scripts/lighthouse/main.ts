@@ -13,6 +13,7 @@ import path from 'node:path';
 import { childProcessEnv, loadConfig } from '../../lib/config';
 import { E2E_ACCESS_ENV, OPERATOR } from '../../e2e/credentials';
 import { eventually } from '../lib/eventually';
+import { signInCookie } from '../lib/sign-in-cookie';
 import { seedDashboard, SEEDED_GROUP } from './seed-dashboard';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -40,18 +41,6 @@ interface TableDetails {
 
 function tableItems(audit: { details?: unknown } | undefined): Record<string, unknown>[] {
   return (audit?.details as TableDetails | undefined)?.items ?? [];
-}
-
-async function signInCookie(baseUrl: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/api/auth/sign-in`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: baseUrl },
-    body: JSON.stringify({ name: OPERATOR.name, password: OPERATOR.password }),
-  });
-  if (!response.ok) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
-  const cookie = response.headers.get('set-cookie');
-  if (!cookie) throw new Error('sign-in set no cookie');
-  return cookie.split(';')[0]!;
 }
 
 async function audit(baseUrl: string, page: string, cookie: string): Promise<Scores> {
@@ -146,7 +135,7 @@ async function main(argv: string[]): Promise<void> {
         ),
       60_000,
     );
-    const cookie = await signInCookie(baseUrl);
+    const cookie = await signInCookie(baseUrl, OPERATOR);
     const rows: Scores[] = [];
     for (const page of only) {
       const row = await audit(baseUrl, page, cookie);

@@ -62,7 +62,9 @@ export class AlertRoundHook {
         const nowMs = this.now();
         const { db, context } = this.options;
         const groups = await summarizeForAlerts(db, context, health, nowMs);
-        await recordGroupSummaries(db, context.cluster, groups, new Date(nowMs));
+        // Stamped when stored, not when the analysis began: the API trusts summaries while this mark is recent
+        // (list-groups.ts), and an analysis slower than the interval must not age them past that bound.
+        await recordGroupSummaries(db, context.cluster, groups, new Date(this.now()));
         const observation = await observeForAlerts(db, context, health, groups, nowMs);
         const evaluation = await recordAlertEvaluation(db, context, observation);
         this.failedBefore = false;

@@ -9,6 +9,7 @@ import { recordGroupSummaries } from '../../../worker/alerts/record-group-summar
 import { ensureSamplePartitions } from '../../../worker/sampler/sample-partitions';
 import { E2E_ACCESS_ENV, VIEWER } from '../../../e2e/credentials';
 import { eventually } from '../../lib/eventually';
+import { signInCookie } from '../../lib/sign-in-cookie';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
 import { percentileOfSorted, summarizeLatency } from '../stats';
 import { peakRssBytes } from './probe';
@@ -75,18 +76,6 @@ function startDashboard(port: number, databaseUrl: string): ChildProcess {
   });
 }
 
-async function signInCookie(baseUrl: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/api/auth/sign-in`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: baseUrl },
-    body: JSON.stringify({ name: VIEWER.name, password: VIEWER.password }),
-  });
-  if (!response.ok) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
-  const cookie = response.headers.get('set-cookie');
-  if (!cookie) throw new Error('sign-in set no cookie');
-  return cookie.split(';')[0]!;
-}
-
 async function timedGet(url: string, cookie: string): Promise<{ ms: number; bytes: number; body: string }> {
   const started = performance.now();
   const response = await fetch(url, { headers: { cookie } });
@@ -131,7 +120,7 @@ export async function runOverviewHttp(spec: ChildSpec): Promise<Measurement> {
         ),
       60_000,
     );
-    const cookie = await signInCookie(baseUrl);
+    const cookie = await signInCookie(baseUrl, VIEWER);
     const urlOf = (i: number) => `${baseUrl}/api/groups?${VIEWS[i % VIEWS.length]}`;
     for (let i = 0; i < WARM_UP; i++) await timedGet(urlOf(i), cookie);
 
