@@ -182,21 +182,24 @@ export function OverviewPageClient({
                   </tbody>
                 </table>
               </div>
-              <nav className="pager" aria-label="Pages of consumer groups">
-                <button type="button" disabled={view.page <= 1} onClick={() => toPage(view.page - 1)}>
-                  Previous
-                </button>
-                <button
-                  type="button"
-                  disabled={view.page >= lastPage(data.total)}
-                  onClick={() => toPage(view.page + 1)}
-                >
-                  Next
-                </button>
-                <span className="muted" aria-live="polite" data-testid="groups-page-range">
-                  {`${formatCount(firstShown)}–${formatCount(lastShown)} of ${formatCount(data.total)}`}
-                </span>
-              </nav>
+              {/* One page needs no pager: the count beside the filters says how many there are. */}
+              {data.total > OVERVIEW_PAGE_SIZE || view.page > 1 ? (
+                <nav className="pager" aria-label="Pages of consumer groups">
+                  <button type="button" disabled={view.page <= 1} onClick={() => toPage(view.page - 1)}>
+                    Previous
+                  </button>
+                  <button
+                    type="button"
+                    disabled={view.page >= lastPage(data.total)}
+                    onClick={() => toPage(view.page + 1)}
+                  >
+                    Next
+                  </button>
+                  <span className="muted" aria-live="polite" data-testid="groups-page-range">
+                    {`${formatCount(firstShown)}–${formatCount(lastShown)} of ${formatCount(data.total)}`}
+                  </span>
+                </nav>
+              ) : null}
             </>
           )}
         </>

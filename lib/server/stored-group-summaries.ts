@@ -21,7 +21,7 @@ export function summaryColumns(summary: TGroupSummary) {
 }
 
 // The SQL twin of groups-page.ts's comparators (byte order under COLLATE "C" = compareBytes); a page read
-// either way is the same page, which stored-group-summaries.it.ts checks for every order.
+// either way is the same page, which worker/alerts/record-group-summaries.it.ts checks for every order.
 const WORST = [
   'status_rank ASC',
   'worst_time_lag_ms DESC',
@@ -97,9 +97,11 @@ export async function readSummaryPage(db: Database, request: GroupsPageRequest, 
   const counts = emptyStatusCounts();
   const listed = new Set<string>();
   for (const facet of facets) {
+    const status = ZGroupStatus.safeParse(facet.status);
+    // A status this dashboard does not know (a newer worker's): the caller answers live instead.
+    if (!status.success) return null;
     listed.add(facet.cluster);
-    const status = ZGroupStatus.parse(facet.status);
-    if (facet.named) counts[status] += facet.groups;
+    if (facet.named) counts[status.data] += facet.groups;
   }
   const total = request.status === null ? Object.values(counts).reduce((a, b) => a + b, 0) : counts[request.status];
   const groups: TGroupSummary[] = [];
