@@ -7,13 +7,11 @@
 // `.warden/lighthouse.json`, and each page's whole report to `.warden/lighthouse-reports/`. Needs a `next build`
 // first. A measurement, not a test: it fails only when a page cannot be audited.
 //   npm run lighthouse [-- --skip-seed] [-- --only /groups/orders-pipeline]
-import { spawn } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { childProcessEnv, loadConfig } from '../../lib/config';
-import { E2E_ACCESS_ENV, OPERATOR } from '../../e2e/credentials';
-import { eventually } from '../lib/eventually';
-import { signInCookie } from '../lib/sign-in-cookie';
+import { loadConfig } from '../../lib/config';
+import { OPERATOR } from '../../e2e/credentials';
+import { signInCookie, startBuiltDashboard } from '../lib/built-dashboard';
 import { seedDashboard, SEEDED_GROUP } from './seed-dashboard';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -118,23 +116,10 @@ async function main(argv: string[]): Promise<void> {
   const only = argv.includes('--only') ? [argv[argv.indexOf('--only') + 1]!] : PAGES;
   if (!skipSeed) await seedDashboard(config.DATABASE_URL, (line) => console.log(line));
   const port = config.WARDEN_TEST_PORT_BASE + 200;
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const server = spawn('npx', ['next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    detached: true,
-    env: childProcessEnv({ ...E2E_ACCESS_ENV, DATABASE_URL: config.DATABASE_URL }),
-  });
+  const server = startBuiltDashboard(port, config.DATABASE_URL);
+  const { baseUrl } = server;
   try {
-    await eventually(
-      `the dashboard on ${baseUrl}`,
-      () =>
-        fetch(`${baseUrl}/sign-in`).then(
-          (r) => (r.ok ? true : undefined),
-          () => undefined,
-        ),
-      60_000,
-    );
+    await server.ready();
     const cookie = await signInCookie(baseUrl, OPERATOR);
     const rows: Scores[] = [];
     for (const page of only) {
@@ -164,7 +149,7 @@ async function main(argv: string[]): Promise<void> {
     writeFileSync(out, JSON.stringify(rows, null, 2));
     console.log(`scores written to ${out}`);
   } finally {
-    if (server.pid !== undefined) process.kill(-server.pid, 'SIGTERM');
+    server.stop();
   }
 }
 

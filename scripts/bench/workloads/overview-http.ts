@@ -1,15 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { childProcessEnv } from '../../../lib/config';
 import { createDatabase, type Database } from '../../../lib/db';
 import { DEFAULT_CLUSTER } from '../../../lib/schemas/clusters';
 import { ZGroupsResponse } from '../../../lib/schemas/groups';
 import { summarizeGroups } from '../../../lib/server/list-groups';
 import { recordGroupSummaries } from '../../../worker/alerts/record-group-summaries';
 import { ensureSamplePartitions } from '../../../worker/sampler/sample-partitions';
-import { E2E_ACCESS_ENV, VIEWER } from '../../../e2e/credentials';
-import { eventually } from '../../lib/eventually';
-import { signInCookie } from '../../lib/sign-in-cookie';
+import { VIEWER } from '../../../e2e/credentials';
+import { signInCookie, startBuiltDashboard } from '../../lib/built-dashboard';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
 import { percentileOfSorted, summarizeLatency } from '../stats';
 import { peakRssBytes } from './probe';
@@ -29,7 +25,6 @@ const ROUNDS = 4;
 const INTERVAL_MS = 5_000;
 const WARM_UP = 10;
 const PAGE_SIZE = 100;
-const ROOT = path.resolve(__dirname, '../../..');
 
 /** What a user clicks through on the overview: the default view, other orders, filters and later pages. */
 const VIEWS = [
@@ -67,15 +62,6 @@ async function seedFleet(db: Database, groups: number, partitions: number, endMs
         CASE WHEN g % 10 = 0 THEN 10000 WHEN g % 10 = 1 THEN 10000 + r * 100 - (g % 97) * 10 ELSE 10000 + r * 100 END AS committed) AS c`;
 }
 
-function startDashboard(port: number, databaseUrl: string): ChildProcess {
-  return spawn('npx', ['next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    detached: true,
-    env: childProcessEnv({ ...E2E_ACCESS_ENV, DATABASE_URL: databaseUrl }),
-  });
-}
-
 async function timedGet(url: string, cookie: string): Promise<{ ms: number; bytes: number; body: string }> {
   const started = performance.now();
   const response = await fetch(url, { headers: { cookie } });
@@ -89,8 +75,8 @@ export async function runOverviewHttp(spec: ChildSpec): Promise<Measurement> {
   const settings = spec.overview;
   if (!settings) throw new Error(`workload ${spec.workload}: the overview settings are missing`);
   const db = createDatabase(settings.databaseUrl, 2);
-  const baseUrl = `http://127.0.0.1:${settings.port}`;
-  const server = startDashboard(settings.port, settings.databaseUrl);
+  const server = startBuiltDashboard(settings.port, settings.databaseUrl);
+  const { baseUrl } = server;
   let marker: ReturnType<typeof setInterval> | null = null;
   try {
     const endMs = Date.now();
@@ -111,15 +97,7 @@ export async function runOverviewHttp(spec: ChildSpec): Promise<Measurement> {
     const recordMs = performance.now() - recordStarted;
     marker = setInterval(() => void recordGroupSummaries(db, DEFAULT_CLUSTER, null, new Date()), 1_000);
 
-    await eventually(
-      `the dashboard on ${baseUrl}`,
-      () =>
-        fetch(`${baseUrl}/sign-in`).then(
-          (r) => (r.ok ? true : undefined),
-          () => undefined,
-        ),
-      60_000,
-    );
+    await server.ready();
     const cookie = await signInCookie(baseUrl, VIEWER);
     const urlOf = (i: number) => `${baseUrl}/api/groups?${VIEWS[i % VIEWS.length]}`;
     for (let i = 0; i < WARM_UP; i++) await timedGet(urlOf(i), cookie);
@@ -174,13 +152,7 @@ export async function runOverviewHttp(spec: ChildSpec): Promise<Measurement> {
     };
   } finally {
     if (marker) clearInterval(marker);
-    if (server.pid) {
-      try {
-        process.kill(-server.pid, 'SIGTERM');
-      } catch {
-        // Already gone.
-      }
-    }
+    server.stop();
     await db.$disconnect();
   }
 }

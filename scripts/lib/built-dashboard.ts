@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { childProcessEnv } from '../../lib/config';
+import { E2E_ACCESS_ENV } from '../../e2e/credentials';
+import { eventually } from './eventually';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export interface BuiltDashboard {
+  baseUrl: string;
+  /** Resolves once the sign-in page answers; throws after a minute without an answer. */
+  ready(): Promise<void>;
+  /** Ends the server and its children (it runs in a process group of its own); a server already gone is fine. */
+  stop(): void;
+}
+
+/**
+ * `next start` of the existing build (.next) on 127.0.0.1:`port` against `databaseUrl`, with the e2e suite's
+ * users and tokens (e2e/credentials.ts), for scripts that measure the dashboard over HTTP.
+ */
+export function startBuiltDashboard(port: number, databaseUrl: string): BuiltDashboard {
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const server = spawn('npx', ['next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+    env: childProcessEnv({ ...E2E_ACCESS_ENV, DATABASE_URL: databaseUrl }),
+  });
+  return {
+    baseUrl,
+    ready: () =>
+      eventually(
+        `the dashboard on ${baseUrl}`,
+        () =>
+          fetch(`${baseUrl}/sign-in`).then(
+            (r) => (r.ok ? true : undefined),
+            () => undefined,
+          ),
+        60_000,
+      ).then(() => undefined),
+    stop: () => {
+      if (server.pid === undefined) return;
+      try {
+        process.kill(-server.pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+}
+
+/**
+ * Signs `user` in to the dashboard at `baseUrl` and returns the session cookie (`name=value`) to send with
+ * later requests. A refused sign-in or an answer without a cookie throws with the server's answer.
+ */
+export async function signInCookie(baseUrl: string, user: { name: string; password: string }): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseUrl },
+    body: JSON.stringify({ name: user.name, password: user.password }),
+  });
+  if (!response.ok) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
+  const cookie = response.headers.get('set-cookie');
+  if (!cookie) throw new Error('sign-in set no cookie');
+  return cookie.split(';')[0]!;
+}
