@@ -1,7 +1,8 @@
 // npm test - the linter (ESLint with the import boundaries, Prettier's check), unit tests, then integration
-// tests; beside them, the production build and the end-to-end tests. Integration and end-to-end each run
-// against a real Kafka broker of their own (started here unless KAFKA_BROKERS is set) and a fresh Postgres
-// database of their own (`<database>_test`, `<database>_e2e_test`). Prints one closing line
+// tests; beside them, the production build and the end-to-end tests, then the integration files that play a
+// whole workload (AFTER_E2E_INTEGRATION_FILES). Each lane runs against a real Kafka broker of its own (started
+// here unless KAFKA_BROKERS is set) and a fresh Postgres database of its own (`<database>_test`,
+// `<database>_e2e_test`). Prints one closing line
 // `N passed, N failed` summing every suite, and exits non-zero on any failure.
 //   npm test                      all suites
 //   npm test -- unit integration  only those suites
@@ -15,7 +16,13 @@ import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from './li
 import { parseCommandLine, UsageError } from './lib/command-line';
 import { portsFromBase } from './lib/port-base';
 import { run, runPrefixed } from './lib/processes';
-import { readPlaywrightCounts, readVitestCounts, summaryLine, type SuiteCount } from './lib/test-counts';
+import {
+  mergeSuiteCounts,
+  readPlaywrightCounts,
+  readVitestCounts,
+  summaryLine,
+  type SuiteCount,
+} from './lib/test-counts';
 import { resetTestDatabase, testDatabaseUrl } from './lib/test-database';
 
 const SUITES = ['lint', 'unit', 'integration', 'e2e'] as const;
@@ -48,14 +55,24 @@ function parseArguments(argv: string[]): { suites: Suite[]; filters: string[]; s
 /** How a suite runs a command: with inherited output, or prefixed while another lane prints too. */
 type Runner = (command: string, args: string[], options: SpawnOptions) => Promise<number>;
 
+/**
+ * Integration files that play a whole workload on their own (the demo's story, the verification scenarios:
+ * about four minutes together). When both lanes run in full they run in the end-to-end lane once its suite is
+ * done, on that lane's broker and database, so the two lanes end together instead of the integration lane
+ * running alone for minutes after the other. With file filters, or without the e2e suite, they stay with the
+ * rest of the integration suite.
+ */
+const AFTER_E2E_INTEGRATION_FILES = ['scripts/demo/demo.it.ts', 'scripts/verify/verify.it.ts'];
+
+/** A vitest run: its report is `<report>.json` (a suite run in two parts needs two names). */
 async function vitest(
   project: 'unit' | 'integration',
   env: NodeJS.ProcessEnv,
   reports: string,
-  filters: string[],
+  files: { filters: string[]; exclude?: string[]; report?: string; runner?: Runner },
 ): Promise<SuiteCount> {
-  const report = path.join(reports, `${project}.json`);
-  await run(
+  const report = path.join(reports, `${files.report ?? project}.json`);
+  await (files.runner ?? run)(
     'npx',
     [
       'vitest',
@@ -65,7 +82,8 @@ async function vitest(
       '--reporter=default',
       '--reporter=json',
       `--outputFile=${report}`,
-      ...filters,
+      ...(files.exclude ?? []).map((glob) => `--exclude=${glob}`),
+      ...files.filters,
     ],
     {
       cwd: ROOT,
@@ -154,7 +172,7 @@ async function startServices(
 /** Runs a suite on services of its own; a setup failure counts as one failed `setup`. */
 async function withServices(
   start: () => Promise<SuiteServices>,
-  suite: (env: NodeJS.ProcessEnv) => Promise<SuiteCount>,
+  suites: (env: NodeJS.ProcessEnv) => Promise<SuiteCount[]>,
 ): Promise<SuiteCount[]> {
   let services: SuiteServices;
   try {
@@ -164,7 +182,7 @@ async function withServices(
     return [{ suite: 'setup', passed: 0, failed: 1, skipped: 0 }];
   }
   try {
-    return [await suite(services.env)];
+    return await suites(services.env);
   } finally {
     await services.stop();
   }
@@ -182,6 +200,8 @@ async function main(argv: string[]): Promise<number | 'help'> {
   // Ports from WARDEN_TEST_PORT_BASE, so several checkouts (or engineers) can run npm test at once.
   const base = config.WARDEN_TEST_PORT_BASE;
   const reports = path.join(ROOT, '.warden', `test-reports-${base}`);
+  const integrationAfterE2e =
+    suites.includes('integration') && suites.includes('e2e') && filters.length === 0 && specs.length === 0;
   rmSync(reports, { recursive: true, force: true });
   mkdirSync(reports, { recursive: true });
 
@@ -191,12 +211,17 @@ async function main(argv: string[]): Promise<number | 'help'> {
   const checks = async (): Promise<SuiteCount[]> => {
     const counts: SuiteCount[] = [];
     if (suites.includes('lint')) counts.push(await lint());
-    if (suites.includes('unit')) counts.push(await vitest('unit', childProcessEnv(), reports, filters));
+    if (suites.includes('unit')) counts.push(await vitest('unit', childProcessEnv(), reports, { filters }));
     if (suites.includes('integration')) {
       counts.push(
         ...(await withServices(
           () => startServices(config, base, undefined),
-          (env) => vitest('integration', env, reports, filters),
+          async (env) => [
+            await vitest('integration', env, reports, {
+              filters,
+              exclude: integrationAfterE2e ? AFTER_E2E_INTEGRATION_FILES : [],
+            }),
+          ],
         )),
       );
     }
@@ -208,11 +233,23 @@ async function main(argv: string[]): Promise<number | 'help'> {
     suites.includes('e2e')
       ? withServices(
           () => startServices(config, base + E2E_PORT_OFFSET, 'e2e'),
-          (env) => e2e(env, reports, specs, runner),
+          async (env) => {
+            const counts = [await e2e(env, reports, specs, runner)];
+            if (integrationAfterE2e) {
+              counts.push(
+                await vitest('integration', env, reports, {
+                  filters: AFTER_E2E_INTEGRATION_FILES,
+                  report: 'integration-after-e2e',
+                  runner: (command, args, options) => runPrefixed('integration │ ', command, args, options),
+                }),
+              );
+            }
+            return counts;
+          },
         )
       : [];
   const lanes = await Promise.all([checks(), endToEnd()]);
-  const counts = lanes.flat();
+  const counts = mergeSuiteCounts(lanes.flat());
 
   for (const c of counts) console.log(`${c.suite}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
   console.log(summaryLine(counts));

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readPlaywrightCounts, readVitestCounts, summaryLine } from './test-counts';
+import { mergeSuiteCounts, readPlaywrightCounts, readVitestCounts, summaryLine } from './test-counts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'warden-counts-'));
 const write = (name: string, body: unknown) => {
@@ -52,5 +52,20 @@ describe('test counts', () => {
       ]),
     ).toBe('5 passed, 1 failed');
     expect(summaryLine([{ suite: 'a', passed: 1, failed: 0, skipped: 2 }])).toBe('1 passed, 0 failed, 2 skipped');
+  });
+
+  it('sums the parts of a suite run in two lanes into one count, keeping the order suites first appeared in', () => {
+    expect(
+      mergeSuiteCounts([
+        { suite: 'unit', passed: 4, failed: 0, skipped: 1 },
+        { suite: 'integration', passed: 10, failed: 1, skipped: 0 },
+        { suite: 'e2e', passed: 6, failed: 0, skipped: 0 },
+        { suite: 'integration', passed: 2, failed: 1, skipped: 3 },
+      ]),
+    ).toEqual([
+      { suite: 'unit', passed: 4, failed: 0, skipped: 1 },
+      { suite: 'integration', passed: 12, failed: 2, skipped: 3 },
+      { suite: 'e2e', passed: 6, failed: 0, skipped: 0 },
+    ]);
   });
 });

@@ -44,3 +44,23 @@ export function summaryLine(counts: SuiteCount[]): string {
   const skipped = sum('skipped');
   return `${sum('passed')} passed, ${sum('failed')} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
 }
+
+/** One count per suite, in first-seen order: a suite run in parts (integration in both lanes) sums its parts. */
+export function mergeSuiteCounts(counts: SuiteCount[]): SuiteCount[] {
+  const merged = new Map<string, SuiteCount>();
+  for (const c of counts) {
+    const seen = merged.get(c.suite);
+    merged.set(
+      c.suite,
+      seen
+        ? {
+            suite: c.suite,
+            passed: seen.passed + c.passed,
+            failed: seen.failed + c.failed,
+            skipped: seen.skipped + c.skipped,
+          }
+        : { ...c },
+    );
+  }
+  return [...merged.values()];
+}
