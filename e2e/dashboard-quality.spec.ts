@@ -5,7 +5,9 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { Admin } from 'kafkajs';
 import { childProcessEnv, loadConfig } from '../lib/config';
+import { isStale } from '../components/format';
 import { ZAlertsResponse } from '../lib/schemas/alerts';
+import { ZGroupDetail } from '../lib/schemas/groups';
 import { uniqueName } from '../scripts/lib/unique-name';
 import { eventually, testKafka } from '../test-support/integration';
 import { bearer, OPERATOR, VIEWER_TOKEN } from './credentials';
@@ -413,4 +415,34 @@ test('keyboard only: from the top of the Quarantine page to a requested resume, 
   await expect(dialog).toBeHidden();
   // No worker owns the seeded group, so the request waits for one: it was sent and is shown.
   await expect(page.getByTestId('command-progress').first()).toHaveAttribute('data-state', /pending|waiting/);
+});
+
+test('a group whose sampler stopped says Stale in the first HTML, and keeps saying so once its clock runs', async ({
+  page,
+}) => {
+  // The seeded groups' newest sample is the seed's; no sampler renews it, so the group turns stale a known time
+  // after the seed (the earlier tests usually took longer than that already).
+  const config = loadConfig();
+  const detailResponse = await page.request.get(`/api/groups/${encodeURIComponent(groups.main)}`, {
+    headers: bearer(VIEWER_TOKEN),
+  });
+  const { sampledAt } = ZGroupDetail.parse(await detailResponse.json());
+  const staleAfterMs = Date.parse(sampledAt) + 3 * config.SAMPLE_INTERVAL_MS + config.SAMPLE_IDLE_STORE_MS + 10_000;
+  await expect
+    .poll(() => isStale(sampledAt, Date.now(), config.SAMPLE_INTERVAL_MS, config.SAMPLE_IDLE_STORE_MS), {
+      timeout: Math.max(5_000, staleAfterMs - Date.now() + 5_000),
+      intervals: [1_000],
+    })
+    .toBe(true);
+
+  await signIn(page, OPERATOR, '/');
+  const html = await (await page.request.get(groupPath(groups.main))).text();
+  // React separates adjacent texts with an empty comment.
+  expect(html).toMatch(/<strong>Stale:<\/strong> last sampled (<!-- -->)?\d/);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(groupPath(groups.main));
+  await expect(page.getByTestId('refresh-state')).toHaveText(/\S/);
+  await expect(page.getByRole('status').filter({ hasText: 'Stale:' })).toContainText(/last sampled \d+ (s|min|h)/);
+  expect(errors).toEqual([]);
 });

@@ -29,6 +29,7 @@ export function GroupPageClient({
   refreshMs,
   sampleIntervalMs,
   idleStoreMs,
+  serverReadAt,
 }: {
   /** The group's cluster (`?cluster=`; `default` without one). */
   cluster: string;
@@ -37,6 +38,8 @@ export function GroupPageClient({
   sampleIntervalMs: number;
   /** SAMPLE_IDLE_STORE_MS: an unchanged group's sample may be this much older without being stale. */
   idleStoreMs: number;
+  /** The server's clock when it read the detail it rendered (ms since the epoch). */
+  serverReadAt: number;
 }) {
   const group = useGroup(cluster, groupId, refreshMs);
   const advice = useGroupAdvice(cluster, groupId, refreshMs);
@@ -89,7 +92,12 @@ export function GroupPageClient({
       {group.error ? <ErrorState error={group.error} what="the group" hasStaleData={detail !== undefined} /> : null}
       <FiringAlerts refreshMs={refreshMs} groupId={groupId} cluster={cluster} />
       {detail ? (
-        <StaleSampleBanner sampledAt={detail.sampledAt} sampleIntervalMs={sampleIntervalMs} idleStoreMs={idleStoreMs} />
+        <StaleSampleBanner
+          sampledAt={detail.sampledAt}
+          sampleIntervalMs={sampleIntervalMs}
+          idleStoreMs={idleStoreMs}
+          serverReadAt={serverReadAt}
+        />
       ) : null}
       {group.isPending ? <LoadingState label="Loading the group…" /> : detail ? <Overview detail={detail} /> : null}
 
@@ -224,18 +232,24 @@ function Overview({ detail }: { detail: TGroupDetail }) {
   );
 }
 
-/** The stale warning, re-checked every second on its own (the page around it renders only on new data). */
+/**
+ * The stale warning, re-checked every second on its own (the page around it renders only on new data). Until
+ * the browser's clock runs (server render and hydration) it is judged on the server's clock when the detail
+ * was read, the same in both renders, so a stale group says so in the first paint instead of after hydration.
+ */
 function StaleSampleBanner({
   sampledAt,
   sampleIntervalMs,
   idleStoreMs,
+  serverReadAt,
 }: {
   sampledAt: string;
   sampleIntervalMs: number;
   idleStoreMs: number;
+  serverReadAt: number;
 }) {
-  const now = useNow();
-  if (now === null || !isStale(sampledAt, now, sampleIntervalMs, idleStoreMs)) return null;
+  const now = useNow() ?? serverReadAt;
+  if (!isStale(sampledAt, now, sampleIntervalMs, idleStoreMs)) return null;
   return (
     <p className="banner banner-warn" role="status">
       <strong>Stale:</strong> last sampled {formatAge(sampledAt, now)}. The sampler is down or no longer sees this

@@ -42,11 +42,13 @@ async function clusterOf(searchParams: Params['searchParams']): Promise<string> 
 /**
  * The group's detail and its advice in the first HTML, read side by side, so the tiles, the partition table
  * and the advice paint with it (server-prefetch.ts). Without the advice, its paragraphs arrived with a
- * client fetch after hydration and were the page's largest paint.
+ * client fetch after hydration and were the page's largest paint. Returns the server's clock when it began
+ * reading, which judges whether the sample is stale until the browser's clock runs.
  */
-async function prefetchGroup(client: QueryClient, cluster: string, groupId: string): Promise<void> {
+async function prefetchGroup(client: QueryClient, cluster: string, groupId: string): Promise<number> {
   const config = loadDashboardConfig();
-  if (!config.clusters.some((c) => c.name === cluster)) return;
+  const readAt = Date.now();
+  if (!config.clusters.some((c) => c.name === cluster)) return readAt;
   const options = analysisOptions(config);
   await Promise.all([
     prefetchQuery(client, queryKeys.group(cluster, groupId), ZGroupDetail, () =>
@@ -56,6 +58,7 @@ async function prefetchGroup(client: QueryClient, cluster: string, groupId: stri
       getGroupAdvice(serverDatabase(), cluster, groupId, options),
     ),
   ]);
+  return readAt;
 }
 
 export default async function GroupPage({ params, searchParams }: Params) {
@@ -63,7 +66,7 @@ export default async function GroupPage({ params, searchParams }: Params) {
   const cluster = await clusterOf(searchParams);
   const groupId = await groupIdOf(params);
   const client = new QueryClient();
-  await prefetchGroup(client, cluster, groupId);
+  const readAt = await prefetchGroup(client, cluster, groupId);
   return (
     <HydrationBoundary state={dehydrate(client)}>
       <GroupPageClient
@@ -72,6 +75,7 @@ export default async function GroupPage({ params, searchParams }: Params) {
         refreshMs={config.UI_REFRESH_MS}
         sampleIntervalMs={config.SAMPLE_INTERVAL_MS}
         idleStoreMs={config.SAMPLE_IDLE_STORE_MS}
+        serverReadAt={readAt}
       />
     </HydrationBoundary>
   );
