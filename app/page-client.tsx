@@ -285,7 +285,7 @@ const GroupRow = memo(function GroupRow({
       className={`row-${group.status.toLowerCase()}`}
     >
       <td>
-        <GroupStatusBadge status={group.status} reasons={group.statusReasons} />
+        <GroupStatusBadge status={group.status} reasons={group.statusReasons} reasonCount={group.statusReasonCount} />
       </td>
       <td data-testid="group-cluster">{group.cluster}</td>
       <th scope="row" className="group-name">

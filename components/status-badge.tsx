@@ -8,9 +8,22 @@ const GROUP_TEXT: Record<TGroupStatus, string> = {
 };
 
 /** Group status with its reasons as a tooltip; the text, not only the colour, carries the meaning. */
-export function GroupStatusBadge({ status, reasons }: { status: TGroupStatus; reasons?: string[] }) {
+/** `reasonCount`: how many reasons there are in all, when `reasons` holds only the first (an overview row). */
+export function GroupStatusBadge({
+  status,
+  reasons,
+  reasonCount,
+}: {
+  status: TGroupStatus;
+  reasons?: string[];
+  reasonCount?: number;
+}) {
+  const more = reasons && reasonCount !== undefined ? reasonCount - reasons.length : 0;
+  const title = reasons
+    ? [...reasons, ...(more > 0 ? [`… and ${more} more on the group page`] : [])].join('\n')
+    : undefined;
   return (
-    <span className={`badge badge-${status.toLowerCase()}`} title={reasons?.join('\n')} data-testid="group-status">
+    <span className={`badge badge-${status.toLowerCase()}`} title={title} data-testid="group-status">
       {GROUP_TEXT[status]}
     </span>
   );

@@ -43,8 +43,13 @@ export const ZGroupSummary = z.object({
   protocol: z.string().nullable(),
   sampledAt: ZIsoTime,
   status: ZGroupStatus,
-  /** Most severe first: why the status is what it is. */
+  /**
+   * Most severe first: why the status is what it is. In the overview's rows (GET /api/groups) only the first
+   * few (lib/server/groups-page.ts, OVERVIEW_STATUS_REASONS); the group's detail has them all.
+   */
   statusReasons: z.array(z.string()),
+  /** How many reasons the analysis gave, including those the overview's rows leave out. */
+  statusReasonCount: z.number().int().min(0),
   /**
    * Which commits the statuses rest on: 'offsets-topic' (every commit, read from __consumer_offsets),
    * 'sampled' (the committed offset at each sampler round: repeated commits are invisible, so no STALL),

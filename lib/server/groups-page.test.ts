@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { TGroupStatus, TGroupSummary } from '../schemas/groups';
-import { compareBytes, groupComparator, groupsPageRequest, pageGroups } from './groups-page';
+import { compareBytes, groupComparator, groupsPageRequest, OVERVIEW_STATUS_REASONS, pageGroups } from './groups-page';
 
 function group(
   groupId: string,
   status: TGroupStatus,
-  fields: { ms?: number | null; totalLag?: number; cluster?: string; quarantined?: number; rebalanceAt?: string } = {},
+  fields: {
+    ms?: number | null;
+    totalLag?: number;
+    cluster?: string;
+    quarantined?: number;
+    rebalanceAt?: string;
+    reasons?: string[];
+  } = {},
 ): TGroupSummary {
   return {
     cluster: fields.cluster ?? 'default',
@@ -14,7 +21,8 @@ function group(
     protocol: null,
     sampledAt: '2026-12-02T10:00:00.000Z',
     status,
-    statusReasons: [],
+    statusReasons: fields.reasons ?? [],
+    statusReasonCount: fields.reasons?.length ?? 0,
     commitSource: null,
     totalLag: fields.totalLag ?? 0,
     partitionsWithoutCommit: 0,
@@ -111,6 +119,19 @@ describe('pageGroups', () => {
     const beyond = page({ limit: 3, offset: 100 });
     expect(beyond.groups).toEqual([]);
     expect(beyond.total).toBe(7);
+  });
+
+  it("keeps a row's most severe reasons only, and counts them all", () => {
+    const reasons = Array.from({ length: OVERVIEW_STATUS_REASONS + 7 }, (_, i) => `t-${i} stopped`);
+    const few = ['t-0 stopped', 't-1 stopped'];
+    const rows = pageGroups(
+      [group('wide', 'ERR', { reasons }), group('narrow', 'ERR', { reasons: few })],
+      groupsPageRequest(['default'], {}),
+    ).groups;
+    expect(rows.map((r) => [r.groupId, r.statusReasons, r.statusReasonCount])).toEqual([
+      ['narrow', few, 2],
+      ['wide', reasons.slice(0, OVERVIEW_STATUS_REASONS), OVERVIEW_STATUS_REASONS + 7],
+    ]);
   });
 });
 

@@ -20,34 +20,39 @@ function generatedSummaries(cluster: string, count: number, seed: number): TGrou
   const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
   const names = ['orders', 'Orders', 'billing', 'é-mails', 'zeta', '_internal', 'a.b', 'ünicode', 'x'];
-  return Array.from({ length: count }, (_, i) => ({
-    cluster,
-    groupId: `${pick(names)}-${i % 7}-${i}`,
-    state: 'Stable',
-    protocol: 'range',
-    sampledAt: new Date(NOW - Math.floor(random() * 20) * 60_000).toISOString(),
-    status: pick(ZGroupStatus.options),
-    statusReasons: ['a reason'],
-    commitSource: 'sampled',
-    totalLag: pick([0, 1, 5, 5, 1_000, 2 ** 40]),
-    partitionsWithoutCommit: 0,
-    partitionCount: 3,
-    members: 1,
-    worstTimeLag:
-      random() < 0.3
-        ? null
-        : { ms: pick([0, 10, 10, 60_000]), kind: 'exact', basis: 'sampler', topic: 't', partition: 0 },
-    quarantinedPartitions: pick([0, 0, 1, 2]),
-    lastRebalance:
-      random() < 0.4
-        ? null
-        : {
-            startedAt: new Date(NOW - pick([1, 1, 2, 3]) * 60_000).toISOString(),
-            durationMs: 100,
-            durationIsBound: false,
-          },
-    trend: [{ at: new Date(NOW).toISOString(), totalLag: 4 }],
-  }));
+  return Array.from({ length: count }, (_, i) => {
+    // Up to twice as many reasons as an overview row keeps, so both paths must cap them alike.
+    const reasons = Array.from({ length: Math.floor(random() * 11) }, (_, k) => `reason ${k} of ${i}`);
+    return {
+      cluster,
+      groupId: `${pick(names)}-${i % 7}-${i}`,
+      state: 'Stable',
+      protocol: 'range',
+      sampledAt: new Date(NOW - Math.floor(random() * 20) * 60_000).toISOString(),
+      status: pick(ZGroupStatus.options),
+      statusReasons: reasons,
+      statusReasonCount: reasons.length,
+      commitSource: 'sampled',
+      totalLag: pick([0, 1, 5, 5, 1_000, 2 ** 40]),
+      partitionsWithoutCommit: 0,
+      partitionCount: 3,
+      members: 1,
+      worstTimeLag:
+        random() < 0.3
+          ? null
+          : { ms: pick([0, 10, 10, 60_000]), kind: 'exact', basis: 'sampler', topic: 't', partition: 0 },
+      quarantinedPartitions: pick([0, 0, 1, 2]),
+      lastRebalance:
+        random() < 0.4
+          ? null
+          : {
+              startedAt: new Date(NOW - pick([1, 1, 2, 3]) * 60_000).toISOString(),
+              durationMs: 100,
+              durationIsBound: false,
+            },
+      trend: [{ at: new Date(NOW).toISOString(), totalLag: 4 }],
+    };
+  });
 }
 
 const key = (g: TGroupSummary) => `${g.cluster}/${g.groupId}`;

@@ -1,5 +1,6 @@
 import type { Database } from '../../lib/db';
 import type { TGroupSummary } from '../../lib/schemas/groups';
+import { overviewRow } from '../../lib/server/groups-page';
 import { summaryColumns } from '../../lib/server/stored-group-summaries';
 
 /**
@@ -35,7 +36,8 @@ export async function recordGroupSummaries(
         total_lag: columns.totalLag,
         quarantined_partitions: columns.quarantinedPartitions,
         last_rebalance_at: columns.lastRebalanceAt?.toISOString() ?? null,
-        summary,
+        // As the overview shows it; the alerts keep every reason (record-alert-evaluation.ts).
+        summary: overviewRow(summary),
       };
     }),
   );

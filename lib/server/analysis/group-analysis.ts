@@ -231,6 +231,7 @@ export function groupSummaryFields(
     sampledAt: round.sampledAt.toISOString(),
     status: analysis.status.status,
     statusReasons: analysis.status.reasons,
+    statusReasonCount: analysis.status.reasons.length,
     commitSource: analysis.commitSource,
     totalLag: analysis.totalLag,
     partitionsWithoutCommit: analysis.partitionsWithoutCommit,
