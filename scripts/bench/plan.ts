@@ -445,7 +445,7 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
   },
   {
     id: '10h',
-    title: `sharded sampling: a generated state of ${(SIZES.full.scaleGroups / 10).toLocaleString('en-US')} groups x ${SCALE_PARTITIONS} partitions (quick: ${SIZES.quick.scaleGroups / 10}) split over two instances (8 shards), then one killed`,
+    title: `sharded sampling: a generated state of ${SIZES.full.scaleGroups.toLocaleString('en-US')} groups x ${SCALE_PARTITIONS} partitions (quick: ${SIZES.quick.scaleGroups}) split over two instances (8 shards), then one killed`,
     kind: 'sampler-shards',
     layout: null,
     handlerMs: 0,

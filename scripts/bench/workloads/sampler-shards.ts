@@ -10,9 +10,8 @@ import { peakRssBytes, sleep } from './probe';
 import { percentileMs, sortedBy } from './round-timings';
 import { emptySampleTables, generatedFleet } from './sampler-scale';
 
-// (10h) Sharded sampling over a generated cluster state (generated-cluster.ts, as (10s), at a tenth of its
-// groups: 200 x 50 partitions, so one alone-round stays near the interval on this shared machine) with real
-// Postgres for the writes and for the shard locks, SAMPLER_SHARDS = 8.
+// (10h) Sharded sampling over a generated cluster state (generated-cluster.ts, the fleet of (10s): at a tenth
+// of it the rounds were so short that each round's fixed cost hid the split) with real Postgres for the writes and for the shard locks, SAMPLER_SHARDS = 8.
 // 1. One instance holds all eight shards: its rounds (compute + write, the generated read left out as in
 //    (10s)) are the baseline.
 // 2. A second instance joins; the first gives four shards back and the second takes them (the real
@@ -36,7 +35,7 @@ const SHARDS = 8;
 export async function runSamplerShards(spec: ChildSpec): Promise<Measurement> {
   const scale = spec.samplerScale;
   if (!scale) throw new Error(`workload ${spec.workload}: the sampler-scale settings are missing`);
-  const settings = { ...scale, groups: Math.max(SHARDS, Math.round(scale.groups / 10)) };
+  const settings = { ...scale, groups: Math.max(SHARDS, scale.groups) };
   const db = createDatabase(settings.databaseUrl, 3);
   const lockName = `warden:lag-sampler:bench-${spec.workload}-${process.pid}`;
   const lastRound = new Map<string, RoundResult>();
