@@ -58,43 +58,46 @@ export async function getGroupAdvice(
   if (!round) throw notFound(neverSampled(cluster, groupId));
   const hourBefore = new Date(round.sampledAt.getTime() - 3_600_000);
   const restartsFrom = round.sampledAt.getTime() - RESTART_WINDOW_MS;
-  const [quarantines, ownState, rebalanceRowsInHour, anyRebalanceRecorded, membership, pauseRows] = await Promise.all([
-    db.partitionQuarantine.findMany({ where: { cluster, groupId } }),
-    db.consumerPartitionState.findFirst({ where: { cluster, groupId }, select: { instanceId: true } }),
-    // Rows, not rebalances: each Warden member measures the same rebalance (countRebalances merges them).
-    db.rebalanceEvent.findMany({
-      where: { cluster, groupId, startedAt: { gte: hourBefore, lte: round.sampledAt } },
-      select: { source: true, startedAt: true, endedAt: true, membersBefore: true, membersAfter: true },
-    }),
-    db.rebalanceEvent.findFirst({ where: { cluster }, select: { id: true } }),
-    // The whole-group view (inferred rows); a measured 'own-consumer' row shows one member and never its leave.
-    // From a rejoin window before the count window, so a departure just before it pairs with a rejoin inside.
-    db.rebalanceEvent.findMany({
-      where: {
-        cluster,
-        groupId,
-        source: 'describe-groups',
-        startedAt: { gte: new Date(restartsFrom - DEFAULT_REJOIN_WITHIN_MS), lte: round.sampledAt },
-      },
-      select: { startedAt: true, endedAt: true, membersBefore: true, membersAfter: true },
-      orderBy: { startedAt: 'asc' },
-    }),
-    // The newest rebalances of the scaling history, for the pause a change of the count costs: rows of one
-    // rebalance end together, so a few rows per rebalance (every Warden member's plus the sampler's) suffice.
-    db.rebalanceEvent.findMany({
-      where: {
-        cluster,
-        groupId,
-        endedAt: { gte: new Date(round.sampledAt.getTime() - SCALING_HISTORY_MS), lte: round.sampledAt },
-      },
-      orderBy: [{ endedAt: 'desc' }, { id: 'desc' }],
-      take: PAUSE_HISTORY_REBALANCES * 8,
-    }),
-  ]);
-  const roundTotals = await loadGroupRoundTotals(db, cluster, groupId, {
-    fromMs: round.sampledAt.getTime() - SCALING_HISTORY_MS,
-    toMs: round.sampledAt.getTime(),
-  });
+  // Every read below needs only the newest round's time, so they run side by side (the round totals, six hours
+  // of rounds, are the longest).
+  const [quarantines, ownState, rebalanceRowsInHour, anyRebalanceRecorded, membership, pauseRows, roundTotals] =
+    await Promise.all([
+      db.partitionQuarantine.findMany({ where: { cluster, groupId } }),
+      db.consumerPartitionState.findFirst({ where: { cluster, groupId }, select: { instanceId: true } }),
+      // Rows, not rebalances: each Warden member measures the same rebalance (countRebalances merges them).
+      db.rebalanceEvent.findMany({
+        where: { cluster, groupId, startedAt: { gte: hourBefore, lte: round.sampledAt } },
+        select: { source: true, startedAt: true, endedAt: true, membersBefore: true, membersAfter: true },
+      }),
+      db.rebalanceEvent.findFirst({ where: { cluster }, select: { id: true } }),
+      // The whole-group view (inferred rows); a measured 'own-consumer' row shows one member and never its leave.
+      // From a rejoin window before the count window, so a departure just before it pairs with a rejoin inside.
+      db.rebalanceEvent.findMany({
+        where: {
+          cluster,
+          groupId,
+          source: 'describe-groups',
+          startedAt: { gte: new Date(restartsFrom - DEFAULT_REJOIN_WITHIN_MS), lte: round.sampledAt },
+        },
+        select: { startedAt: true, endedAt: true, membersBefore: true, membersAfter: true },
+        orderBy: { startedAt: 'asc' },
+      }),
+      // The newest rebalances of the scaling history, for the pause a change of the count costs: rows of one
+      // rebalance end together, so a few rows per rebalance (every Warden member's plus the sampler's) suffice.
+      db.rebalanceEvent.findMany({
+        where: {
+          cluster,
+          groupId,
+          endedAt: { gte: new Date(round.sampledAt.getTime() - SCALING_HISTORY_MS), lte: round.sampledAt },
+        },
+        orderBy: [{ endedAt: 'desc' }, { id: 'desc' }],
+        take: PAUSE_HISTORY_REBALANCES * 8,
+      }),
+      loadGroupRoundTotals(db, cluster, groupId, {
+        fromMs: round.sampledAt.getTime() - SCALING_HISTORY_MS,
+        toMs: round.sampledAt.getTime(),
+      }),
+    ]);
   const restarts = countMemberRestarts(
     membership.map((r) => ({
       startedAtMs: r.startedAt.getTime(),
