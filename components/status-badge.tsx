@@ -7,8 +7,10 @@ const GROUP_TEXT: Record<TGroupStatus, string> = {
   QUARANTINED: 'Quarantined',
 };
 
-/** Group status with its reasons as a tooltip; the text, not only the colour, carries the meaning. */
-/** `reasonCount`: how many reasons there are in all, when `reasons` holds only the first (an overview row). */
+/**
+ * Group status with its reasons as a tooltip; the text, not only the colour, carries the meaning.
+ * `reasonCount`: how many reasons there are in all, when `reasons` holds only the first (an overview row).
+ */
 export function GroupStatusBadge({
   status,
   reasons,

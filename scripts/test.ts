@@ -2,8 +2,8 @@
 // tests; beside them, the production build and the end-to-end tests, then the integration files that play a
 // whole workload (AFTER_E2E_INTEGRATION_FILES). Each lane runs against a real Kafka broker of its own (started
 // here unless KAFKA_BROKERS is set) and a fresh Postgres database of its own (`<database>_test`,
-// `<database>_e2e_test`). Prints one closing line
-// `N passed, N failed` summing every suite, and exits non-zero on any failure.
+// `<database>_e2e_test`). Prints one closing line `N passed, N failed` summing every suite, and exits non-zero
+// on any failure.
 //   npm test                      all suites
 //   npm test -- unit integration  only those suites
 //   npm test -- integration worker/sampler   vitest file filters (any argument that is not a suite name)
