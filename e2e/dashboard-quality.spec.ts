@@ -446,3 +446,20 @@ test('a group whose sampler stopped says Stale in the first HTML, and keeps sayi
   await expect(page.getByRole('status').filter({ hasText: 'Stale:' })).toContainText(/last sampled \d+ (s|min|h)/);
   expect(errors).toEqual([]);
 });
+
+test('a group never sampled says so in the first HTML, and still after hydration', async ({ page }) => {
+  const missing = groupPath(uniqueName('ui-never-sampled'));
+  await signIn(page, OPERATOR, '/');
+  const html = await (await page.request.get(missing)).text();
+  expect(html).toContain('This consumer group has never been sampled.');
+  expect(html).not.toContain('Loading the group…');
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  // The client's own fetch is refused with the same 404, and the page stays as it was.
+  const refused = page.waitForResponse((r) => r.url().includes('/api/groups/') && r.status() === 404);
+  await page.goto(missing);
+  await expect(page.getByText('This consumer group has never been sampled.')).toBeVisible();
+  await refused;
+  await expect(page.getByText('This consumer group has never been sampled.')).toBeVisible();
+  expect(errors).toEqual([]);
+});

@@ -75,15 +75,36 @@ export async function seedDashboard(
   log('rolled up and analyzed');
 }
 
-/** Deletes every row `seedDashboard` wrote for `groups` (and any operator action on them). */
+/** Postgres's SQLSTATE for a deadlock: the server aborted this transaction so the other could go on. */
+const DEADLOCK_DETECTED = '40P01';
+const REMOVE_ATTEMPTS = 5;
+
+/**
+ * Deletes every row `seedDashboard` wrote for `groups` (and any operator action on them), in one transaction.
+ * A worker started just before may still be creating the day partitions (worker/sampler/sample-partitions.ts:
+ * it moves the seeded rows of a day out of the default partition, then attaches the day under an exclusive
+ * lock), and the two deadlock; when Postgres aborts this side, the whole removal is tried again, so nothing is
+ * left half deleted.
+ */
 export async function removeSeed(databaseUrl: string, groups: SeedGroups): Promise<void> {
   checkDatabase(databaseUrl, false);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    // Table names are constants; the groups are bound parameters.
-    for (const table of [...TABLES.filter((t) => t !== 'log_end_point'), 'operator_action']) {
-      await client.query(`DELETE FROM ${table} WHERE group_id = ANY($1)`, [[groups.main, groups.wide]]);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.query('BEGIN');
+        // Table names are constants; the groups are bound parameters.
+        for (const table of [...TABLES.filter((t) => t !== 'log_end_point'), 'operator_action']) {
+          await client.query(`DELETE FROM ${table} WHERE group_id = ANY($1)`, [[groups.main, groups.wide]]);
+        }
+        await client.query('COMMIT');
+        return;
+      } catch (error) {
+        await client.query('ROLLBACK');
+        if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt === REMOVE_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
     }
   } finally {
     await client.end();

@@ -30,6 +30,7 @@ export function GroupPageClient({
   sampleIntervalMs,
   idleStoreMs,
   serverReadAt,
+  neverSampledOnServer,
 }: {
   /** The group's cluster (`?cluster=`; `default` without one). */
   cluster: string;
@@ -40,6 +41,8 @@ export function GroupPageClient({
   idleStoreMs: number;
   /** The server's clock when it read the detail it rendered (ms since the epoch). */
   serverReadAt: number;
+  /** The server's read of the detail was refused with 404: the group has never been sampled. */
+  neverSampledOnServer: boolean;
 }) {
   const group = useGroup(cluster, groupId, refreshMs);
   const advice = useGroupAdvice(cluster, groupId, refreshMs);
@@ -49,7 +52,11 @@ export function GroupPageClient({
   const rebalances = useRebalances(refreshMs, cluster, groupId, 20);
   const canOperate = useCanOperate();
 
-  if (group.error instanceof ApiRequestError && group.error.status === 404) {
+  // The server's answer holds until the client's own: a group sampled since then shows as soon as its data comes.
+  const neverSampled =
+    (group.error instanceof ApiRequestError && group.error.status === 404) ||
+    (neverSampledOnServer && group.data === undefined && group.error === null);
+  if (neverSampled) {
     return (
       <section aria-labelledby="group-heading">
         <Link href="/" className="back">

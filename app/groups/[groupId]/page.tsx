@@ -43,14 +43,19 @@ async function clusterOf(searchParams: Params['searchParams']): Promise<string> 
  * The group's detail and its advice in the first HTML, read side by side, so the tiles, the partition table
  * and the advice paint with it (server-prefetch.ts). Without the advice, its paragraphs arrived with a
  * client fetch after hydration and were the page's largest paint. Returns the server's clock when it began
- * reading, which judges whether the sample is stale until the browser's clock runs.
+ * reading, which judges whether the sample is stale until the browser's clock runs, and whether the group was
+ * never sampled, which the first HTML then says (instead of a spinner until the client's fetch is refused).
  */
-async function prefetchGroup(client: QueryClient, cluster: string, groupId: string): Promise<number> {
+async function prefetchGroup(
+  client: QueryClient,
+  cluster: string,
+  groupId: string,
+): Promise<{ readAt: number; neverSampled: boolean }> {
   const config = loadDashboardConfig();
   const readAt = Date.now();
-  if (!config.clusters.some((c) => c.name === cluster)) return readAt;
+  if (!config.clusters.some((c) => c.name === cluster)) return { readAt, neverSampled: false };
   const options = analysisOptions(config);
-  await Promise.all([
+  const [detail] = await Promise.all([
     prefetchQuery(client, queryKeys.group(cluster, groupId), ZGroupDetail, () =>
       getGroupDetail(serverDatabase(), cluster, groupId, options),
     ),
@@ -58,7 +63,7 @@ async function prefetchGroup(client: QueryClient, cluster: string, groupId: stri
       getGroupAdvice(serverDatabase(), cluster, groupId, options),
     ),
   ]);
-  return readAt;
+  return { readAt, neverSampled: detail === 'not-found' };
 }
 
 export default async function GroupPage({ params, searchParams }: Params) {
@@ -66,7 +71,7 @@ export default async function GroupPage({ params, searchParams }: Params) {
   const cluster = await clusterOf(searchParams);
   const groupId = await groupIdOf(params);
   const client = new QueryClient();
-  const readAt = await prefetchGroup(client, cluster, groupId);
+  const { readAt, neverSampled } = await prefetchGroup(client, cluster, groupId);
   return (
     <HydrationBoundary state={dehydrate(client)}>
       <GroupPageClient
@@ -76,6 +81,7 @@ export default async function GroupPage({ params, searchParams }: Params) {
         sampleIntervalMs={config.SAMPLE_INTERVAL_MS}
         idleStoreMs={config.SAMPLE_IDLE_STORE_MS}
         serverReadAt={readAt}
+        neverSampledOnServer={neverSampled}
       />
     </HydrationBoundary>
   );
