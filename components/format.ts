@@ -48,12 +48,16 @@ export function formatDateTime(iso: string | null | undefined, zone: DisplayZone
 }
 
 /**
- * A sample is stale when three sampler rounds (plus slack for a slow round) passed without a newer one, on
- * top of the SAMPLE_IDLE_STORE_MS an unchanged group may go unstored: the sampler is down or no longer sees
- * the group, and the numbers are history, not the present.
+ * How old a sample may be before it is stale: three sampler rounds (plus slack for a slow round) without a
+ * newer one, on top of the SAMPLE_IDLE_STORE_MS an unchanged group may go unstored.
  */
+export function staleAfterMs(sampleIntervalMs: number, idleStoreMs = 0): number {
+  return 3 * sampleIntervalMs + idleStoreMs + 10_000;
+}
+
+/** Older than staleAfterMs: the sampler is down or no longer sees the group, and the numbers are history. */
 export function isStale(sampledAtIso: string, nowMs: number, sampleIntervalMs: number, idleStoreMs = 0): boolean {
-  return nowMs - Date.parse(sampledAtIso) > 3 * sampleIntervalMs + idleStoreMs + 10_000;
+  return nowMs - Date.parse(sampledAtIso) > staleAfterMs(sampleIntervalMs, idleStoreMs);
 }
 
 /** "06:21:01": a time of day in the zone the viewer chose (24 h). */

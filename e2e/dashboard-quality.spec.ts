@@ -5,7 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { Admin } from 'kafkajs';
 import { childProcessEnv, loadConfig } from '../lib/config';
-import { isStale } from '../components/format';
+import { isStale, staleAfterMs } from '../components/format';
 import { ZAlertsResponse } from '../lib/schemas/alerts';
 import { ZGroupDetail } from '../lib/schemas/groups';
 import { uniqueName } from '../scripts/lib/unique-name';
@@ -427,10 +427,10 @@ test('a group whose sampler stopped says Stale in the first HTML, and keeps sayi
     headers: bearer(VIEWER_TOKEN),
   });
   const { sampledAt } = ZGroupDetail.parse(await detailResponse.json());
-  const staleAfterMs = Date.parse(sampledAt) + 3 * config.SAMPLE_INTERVAL_MS + config.SAMPLE_IDLE_STORE_MS + 10_000;
+  const staleAt = Date.parse(sampledAt) + staleAfterMs(config.SAMPLE_INTERVAL_MS, config.SAMPLE_IDLE_STORE_MS);
   await expect
     .poll(() => isStale(sampledAt, Date.now(), config.SAMPLE_INTERVAL_MS, config.SAMPLE_IDLE_STORE_MS), {
-      timeout: Math.max(5_000, staleAfterMs - Date.now() + 5_000),
+      timeout: Math.max(5_000, staleAt - Date.now() + 5_000),
       intervals: [1_000],
     })
     .toBe(true);

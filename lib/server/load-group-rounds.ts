@@ -1,4 +1,5 @@
 import type { Database } from '../db';
+import type { LagSample } from '../generated/prisma/client';
 import { partitionKey, type LatestPartitionRow } from './analysis/group-analysis';
 import type { ObservedCommit, SamplePoint } from './analysis/partition-analysis';
 
@@ -18,26 +19,8 @@ export interface GroupRound {
   observedCommits: Map<string, ObservedCommit[]>;
 }
 
-/** A row of the newest round as the raw query returns it (bigint columns as BigInt). */
-interface LatestSampleRow {
-  group_id: string;
-  topic: string;
-  partition: number;
-  committed_offset: bigint | null;
-  log_start_offset: bigint;
-  log_end_offset: bigint;
-  lag: bigint | null;
-  group_state: string;
-  group_protocol: string | null;
-  member_id: string | null;
-  member_client_id: string | null;
-  member_host: string | null;
-  time_lag_ms: bigint | null;
-  time_lag_kind: string | null;
-  exact_time_lag_ms: bigint | null;
-  arrival_rate_per_sec: number | null;
-  consumption_rate_per_sec: number | null;
-}
+/** A row of the newest round: the raw query names its columns as Prisma's model does. */
+type LatestSampleRow = Omit<LagSample, 'cluster' | 'sampledAt'>;
 
 const toNumber = (value: bigint | null): number | null => (value === null ? null : Number(value));
 
@@ -72,9 +55,12 @@ export async function loadGroupRounds(
     // of groups. As a Prisma `OR` of one condition per group it was 4,000 parameters at 2,000 groups and took
     // five times as long (Postgres planned two thousand index scans, the client built the statement).
     db.$queryRaw<LatestSampleRow[]>`
-      SELECT s.group_id, s.topic, s.partition, s.committed_offset, s.log_start_offset, s.log_end_offset, s.lag,
-        s.group_state, s.group_protocol, s.member_id, s.member_client_id, s.member_host, s.time_lag_ms,
-        s.time_lag_kind, s.exact_time_lag_ms, s.arrival_rate_per_sec, s.consumption_rate_per_sec
+      SELECT s.group_id AS "groupId", s.topic, s.partition, s.committed_offset AS "committedOffset",
+        s.log_start_offset AS "logStartOffset", s.log_end_offset AS "logEndOffset", s.lag,
+        s.group_state AS "groupState", s.group_protocol AS "groupProtocol", s.member_id AS "memberId",
+        s.member_client_id AS "memberClientId", s.member_host AS "memberHost", s.time_lag_ms AS "timeLagMs",
+        s.time_lag_kind AS "timeLagKind", s.exact_time_lag_ms AS "exactTimeLagMs",
+        s.arrival_rate_per_sec AS "arrivalRatePerSec", s.consumption_rate_per_sec AS "consumptionRatePerSec"
       FROM unnest(${groupIds}::text[], ${newest.map((g) => g.sampledAt)}::timestamptz[]) AS n(group_id, sampled_at)
       JOIN lag_sample s ON s.cluster = ${cluster} AND s.group_id = n.group_id AND s.sampled_at = n.sampled_at
       ORDER BY s.topic, s.partition`,
@@ -133,25 +119,25 @@ export async function loadGroupRounds(
     round.observedCommits.set(key, list);
   }
   for (const sample of latestRows) {
-    const round = byGroup.get(sample.group_id);
+    const round = byGroup.get(sample.groupId);
     if (!round) continue;
-    round.state = sample.group_state;
-    round.protocol = sample.group_protocol ?? round.protocol;
+    round.state = sample.groupState;
+    round.protocol = sample.groupProtocol ?? round.protocol;
     round.rows.push({
       topic: sample.topic,
       partition: sample.partition,
-      committedOffset: sample.committed_offset,
-      logStartOffset: sample.log_start_offset,
-      logEndOffset: sample.log_end_offset,
+      committedOffset: sample.committedOffset,
+      logStartOffset: sample.logStartOffset,
+      logEndOffset: sample.logEndOffset,
       lag: sample.lag,
-      memberId: sample.member_id,
-      memberClientId: sample.member_client_id,
-      memberHost: sample.member_host,
-      timeLagMs: toNumber(sample.time_lag_ms),
-      timeLagKind: sample.time_lag_kind,
-      exactTimeLagMs: toNumber(sample.exact_time_lag_ms),
-      arrivalRatePerSec: sample.arrival_rate_per_sec,
-      consumptionRatePerSec: sample.consumption_rate_per_sec,
+      memberId: sample.memberId,
+      memberClientId: sample.memberClientId,
+      memberHost: sample.memberHost,
+      timeLagMs: toNumber(sample.timeLagMs),
+      timeLagKind: sample.timeLagKind,
+      exactTimeLagMs: toNumber(sample.exactTimeLagMs),
+      arrivalRatePerSec: sample.arrivalRatePerSec,
+      consumptionRatePerSec: sample.consumptionRatePerSec,
     });
   }
   return [...byGroup.values()];

@@ -11,7 +11,8 @@ import { percentileMs, sortedBy } from './round-timings';
 import { emptySampleTables, generatedFleet } from './sampler-scale';
 
 // (10h) Sharded sampling over a generated cluster state (generated-cluster.ts, the fleet of (10s): at a tenth
-// of it the rounds were so short that each round's fixed cost hid the split) with real Postgres for the writes and for the shard locks, SAMPLER_SHARDS = 8.
+// of it the rounds were so short that each round's fixed cost hid the split) with real Postgres for the
+// writes and for the shard locks, SAMPLER_SHARDS = 8.
 // 1. One instance holds all eight shards: its rounds (compute + write, the generated read left out as in
 //    (10s)) are the baseline.
 // 2. A second instance joins; the first gives four shards back and the second takes them (the real
