@@ -31,7 +31,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <Providers>
           <SessionProvider user={user}>
             <header className="topbar">
-              <Link className="brand" href="/">
+              {/* Not prefetched, like the navigation's links (main-nav.tsx). */}
+              <Link className="brand" href="/" prefetch={false}>
                 <span className="brand-mark" aria-hidden="true">
                   ◆
                 </span>

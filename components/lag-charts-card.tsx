@@ -1,7 +1,7 @@
 'use client';
 
 import dynamic from 'next/dynamic';
-import { memo, useId, useRef } from 'react';
+import { memo, useEffect, useId, useRef } from 'react';
 import { LAG_RANGES, type TLagRange, type TLagSeries } from '@/lib/schemas/groups';
 import { formatDuration } from '@/lib/format';
 import { ErrorState, LoadingState } from './states';
@@ -9,10 +9,10 @@ import { useNearViewport } from './use-near-viewport';
 
 /**
  * The charts (recharts, the group page's largest script and most of its rendering work) load and render only
- * once their card comes within this distance of the viewport. The card itself (heading, range choice, what
- * the series is) is in the first HTML; on a phone the charts sit below the partitions, so opening the page
- * costs no chart work until someone scrolls towards them, and the series query runs meanwhile, so its data
- * is there when they mount.
+ * once their card comes within this distance of the viewport, and the page asks for their series only then
+ * (`onNearViewport`). The card itself (heading, range choice) is in the first HTML; on a phone the charts sit
+ * below the partitions, so opening the page costs no chart script, no series request and no parse of it
+ * until someone scrolls towards them; the margin gives the request a head start of about half a screen.
  */
 const CHARTS_MOUNT_MARGIN_PX = 400;
 
@@ -30,6 +30,7 @@ export const LagChartsCard = memo(function LagChartsCard({
   isPending,
   isFetching,
   lastSampledAt,
+  onNearViewport,
 }: {
   series: TLagSeries | undefined;
   range: TLagRange;
@@ -39,10 +40,15 @@ export const LagChartsCard = memo(function LagChartsCard({
   isFetching: boolean;
   /** The group's newest sample (its detail's sampledAt), to word an empty range. */
   lastSampledAt: string | null;
+  /** Called once the card has come near the viewport (it stays near from then on). */
+  onNearViewport: () => void;
 }) {
   const id = useId();
   const card = useRef<HTMLElement>(null);
   const near = useNearViewport(card, CHARTS_MOUNT_MARGIN_PX);
+  useEffect(() => {
+    if (near) onNearViewport();
+  }, [near, onNearViewport]);
   return (
     <section className="card" aria-labelledby={`${id}-heading`} data-testid="lag-charts" ref={card}>
       <div className="card-head">
@@ -64,10 +70,10 @@ export const LagChartsCard = memo(function LagChartsCard({
         ) : null}
       </div>
       {error ? <ErrorState error={error} what="the lag series" hasStaleData={series !== undefined} /> : null}
-      {isPending ? (
-        <LoadingState label="Loading the lag series…" />
-      ) : !near ? (
+      {!near ? (
         <div className="charts-placeholder" aria-hidden="true" />
+      ) : isPending ? (
+        <LoadingState label="Loading the lag series…" />
       ) : series ? (
         // Keyed by range: zoom and the gap list belong to one range.
         <Charts key={range} series={series} range={range} lastSampledAt={lastSampledAt} />

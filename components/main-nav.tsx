@@ -35,12 +35,16 @@ export function MainNav({ refreshMs }: { refreshMs: number }) {
       >
         Menu{held + firing > 0 ? ` (${held + firing})` : ''}
       </button>
+      {/* Not prefetched: every page renders per request from live data, so prefetching the top bar's links would
+          render the linked pages on the server at every page load and decode them while this page starts up,
+          for navigations that fetch fresh data anyway. */}
       {LINKS.map((link) => {
         const active = link.match(pathname);
         return (
           <Link
             key={link.href}
             href={link.href}
+            prefetch={false}
             className={active ? 'active' : undefined}
             aria-current={active ? 'page' : undefined}
             onClick={() => setOpen(false)}

@@ -20,14 +20,15 @@ export function useGroup(cluster: string, groupId: string, refreshMs: number) {
   });
 }
 
-/** Polls GET /api/groups/{groupId}/lag for a chart range; long ranges refresh less often. */
-export function useLagSeries(cluster: string, groupId: string, range: TLagRange, refreshMs: number) {
+/** Polls GET /api/groups/{groupId}/lag for a chart range once `enabled`; long ranges refresh less often. */
+export function useLagSeries(cluster: string, groupId: string, range: TLagRange, refreshMs: number, enabled = true) {
   const long = range === '24h' || range === '7d';
   return useQuery({
     queryKey: queryKeys.groupLag(cluster, groupId, range),
     queryFn: ({ signal }) => fetchJson(groupApiPath(groupId, cluster, '/lag', { range }), ZLagSeries, { signal }),
     refetchInterval: long ? Math.max(refreshMs, 60_000) : Math.max(refreshMs, 5_000),
     placeholderData: keepPreviousData,
+    enabled,
   });
 }
 

@@ -1,11 +1,13 @@
 'use client';
 
 import Link from 'next/link';
+import { useCallback, useState } from 'react';
 import { AdviceList } from '@/components/advice-list';
 import { ApiRequestError } from '@/components/api-client';
 import { CapacityCard } from '@/components/capacity-card';
 import { useGroup, useGroupAdvice, useLagSeries } from '@/components/hooks/use-group';
 import { useRebalances } from '@/components/hooks/use-rebalances';
+import { GROUP_PAGE_REBALANCES } from '@/components/query-keys';
 import { OffsetResetCard } from '@/components/offset-reset-card';
 import { LagChartsCard } from '@/components/lag-charts-card';
 import { PartitionTable } from '@/components/partition-table';
@@ -48,8 +50,11 @@ export function GroupPageClient({
   const advice = useGroupAdvice(cluster, groupId, refreshMs);
   // The chart range is in the URL (?range=6h), so a link to the group shows the same window.
   const [range, setRange] = useUrlParam<TLagRange>('range', '15m', oneOf(ZLagRange.options));
-  const series = useLagSeries(cluster, groupId, range, refreshMs);
-  const rebalances = useRebalances(refreshMs, cluster, groupId, 20);
+  // The series is asked for once the charts' card nears the viewport (lag-charts-card.tsx).
+  const [chartsNear, setChartsNear] = useState(false);
+  const onChartsNear = useCallback(() => setChartsNear(true), []);
+  const series = useLagSeries(cluster, groupId, range, refreshMs, chartsNear);
+  const rebalances = useRebalances(refreshMs, cluster, groupId, GROUP_PAGE_REBALANCES);
   const canOperate = useCanOperate();
 
   // The server's answer holds until the client's own: a group sampled since then shows as soon as its data comes.
@@ -149,6 +154,7 @@ export function GroupPageClient({
         isPending={series.isPending}
         isFetching={series.isFetching}
         lastSampledAt={detail?.sampledAt ?? null}
+        onNearViewport={onChartsNear}
       />
 
       <section className="card" aria-labelledby="rebalances-heading">
