@@ -5,7 +5,7 @@ import { memo, useEffect, useId, useRef } from 'react';
 import { LAG_RANGES, type TLagRange, type TLagSeries } from '@/lib/schemas/groups';
 import { formatDuration } from '@/lib/format';
 import { ErrorState, LoadingState } from './states';
-import { useNearViewport } from './use-near-viewport';
+import { NEAR_VIEWPORT_MARGIN_PX, useNearViewport } from './use-near-viewport';
 
 /**
  * The charts (recharts, the group page's largest script and most of its rendering work) load and render only
@@ -14,7 +14,6 @@ import { useNearViewport } from './use-near-viewport';
  * below the partitions, so opening the page costs no chart script, no series request and no parse of it
  * until someone scrolls towards them; the margin gives the request a head start of about half a screen.
  */
-const CHARTS_MOUNT_MARGIN_PX = 400;
 
 const Charts = dynamic(() => import('./lag-charts').then((m) => m.Charts), {
   ssr: false,
@@ -45,7 +44,7 @@ export const LagChartsCard = memo(function LagChartsCard({
 }) {
   const id = useId();
   const card = useRef<HTMLElement>(null);
-  const near = useNearViewport(card, CHARTS_MOUNT_MARGIN_PX);
+  const near = useNearViewport(card, NEAR_VIEWPORT_MARGIN_PX);
   useEffect(() => {
     if (near) onNearViewport();
   }, [near, onNearViewport]);

@@ -22,6 +22,3 @@ export const queryKeys = {
   deadLetterMatches: (query: string) => ['dead-letters', 'matches', query] as const,
   redrives: () => ['dead-letters', 'redrives'] as const,
 };
-
-/** How many of a group's newest rebalances its page shows (its server render reads as many under the same key). */
-export const GROUP_PAGE_REBALANCES = 20;

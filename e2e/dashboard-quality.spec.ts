@@ -109,6 +109,7 @@ const PAGES: Array<{
       await expect(page.getByTestId('partition-row')).toHaveCount(12);
       await showCharts(page);
       await expect(page.getByTestId('legend-item').first()).toBeVisible();
+      await showRebalanceHistory(page);
     },
   },
   {
@@ -147,6 +148,15 @@ const PAGES: Array<{
 /** The charts mount once their card nears the viewport (lag-charts-card.tsx): scroll to them first. */
 async function showCharts(page: Page): Promise<void> {
   await page.getByTestId('lag-charts').scrollIntoViewIfNeeded();
+}
+
+/** The group page's rebalance history is drawn once its card nears the viewport, like the charts. */
+async function showRebalanceHistory(page: Page): Promise<void> {
+  const history = page.getByTestId('rebalance-history');
+  await history.scrollIntoViewIfNeeded();
+  await expect(
+    history.getByTestId('rebalance-item').or(history.getByText('No rebalance recorded for this group.')).first(),
+  ).toBeVisible();
 }
 
 function quarantineCard(page: Page) {

@@ -191,7 +191,9 @@ test("the worker's join is one rebalance on its group page and the Rebalances pa
   // Client id, the host as the broker sees it, and the tail of the member id.
   expect(owner).toMatch(/^\S+ 127\.0\.0\.1 #[0-9a-f]{6}$/);
 
-  const history = page.locator('section[aria-labelledby="rebalances-heading"]');
+  // The history is drawn once its card nears the viewport (app/groups/[groupId]/page-client.tsx).
+  const history = page.getByTestId('rebalance-history');
+  await history.scrollIntoViewIfNeeded();
   const item = history.getByTestId('rebalance-item');
   await expect(item).toHaveCount(1);
   await expect(item).toHaveAttribute('data-trigger', 'join');

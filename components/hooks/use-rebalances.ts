@@ -5,17 +5,13 @@ import { ZRebalancesResponse } from '@/lib/schemas/rebalances';
 import { fetchJson } from '../api-client';
 import { queryKeys } from '../query-keys';
 
-/**
- * Polls GET /api/rebalances of one cluster, for one group or all. A server-rendered answer (the group page's)
- * counts as fresh for one poll.
- */
-export function useRebalances(refreshMs: number, cluster: string, groupId?: string, limit = 200) {
-  const intervalMs = Math.max(refreshMs, 5_000);
+/** Polls GET /api/rebalances of one cluster, for one group or all, once `enabled`. */
+export function useRebalances(refreshMs: number, cluster: string, groupId?: string, limit = 200, enabled = true) {
   const query = new URLSearchParams({ cluster, limit: String(limit), ...(groupId ? { groupId } : {}) });
   return useQuery({
     queryKey: queryKeys.rebalances(cluster, groupId),
     queryFn: ({ signal }) => fetchJson(`/api/rebalances?${query}`, ZRebalancesResponse, { signal }),
-    refetchInterval: intervalMs,
-    staleTime: intervalMs,
+    refetchInterval: Math.max(refreshMs, 5_000),
+    enabled,
   });
 }

@@ -1,7 +1,8 @@
 // npm run lighthouse - Lighthouse (mobile profile, Debian Chromium) against the built dashboard: seeds the
 // database named by DATABASE_URL (it must end in `_ui` or `_lighthouse`; scripts/lighthouse/seed-dashboard.ts),
 // starts `next start` on WARDEN_TEST_PORT_BASE + 200, signs in, and prints performance, accessibility and
-// best-practices scores per page, plus the largest contentful paint and total blocking time. Beside the scores
+// best-practices scores per page, plus the largest contentful paint, total blocking time and the host's CPU
+// index (Lighthouse's benchmarkIndex: the same page scores lower on a slower or busier host). Beside the scores
 // it writes where each page's main thread went (Lighthouse's main-thread work by category and its script
 // boot-up time per script, the parts that stay comparable under load) and every failed audit to
 // `.warden/lighthouse.json`, and each page's whole report to `.warden/lighthouse-reports/`. Needs a `next build`
@@ -25,6 +26,12 @@ interface Scores {
   bestPractices: number;
   lcpMs: number;
   tbtMs: number;
+  /**
+   * Lighthouse's measure of the host's CPU at the time of the run. The 4x CPU slowdown of the mobile profile is
+   * calibrated for a host of 1,500-2,000 (Lighthouse's docs/throttling.md); a busy or slow host scores lower
+   * without the page changing, so a score is read beside it.
+   */
+  benchmarkIndex: number;
   /** Lighthouse's `mainthread-work-breakdown`: milliseconds per kind of work (script evaluation, style, ...). */
   mainThreadMs: Record<string, number>;
   /** Lighthouse's `bootup-time`: per script, the milliseconds spent evaluating and parsing it. */
@@ -101,6 +108,7 @@ async function audit(baseUrl: string, page: string, cookie: string): Promise<Sco
       bestPractices: score('best-practices'),
       lcpMs: Math.round(audits['largest-contentful-paint']?.numericValue ?? NaN),
       tbtMs: Math.round(audits['total-blocking-time']?.numericValue ?? NaN),
+      benchmarkIndex: Math.round(result.lhr.environment.benchmarkIndex),
       mainThreadMs,
       scripts,
       failedAudits,
@@ -126,7 +134,7 @@ async function main(argv: string[]): Promise<void> {
       const row = await audit(baseUrl, page, cookie);
       rows.push(row);
       console.log(
-        `${row.page.padEnd(28)} performance ${row.performance}  accessibility ${row.accessibility}  best practices ${row.bestPractices}  LCP ${row.lcpMs} ms  TBT ${row.tbtMs} ms`,
+        `${row.page.padEnd(28)} performance ${row.performance}  accessibility ${row.accessibility}  best practices ${row.bestPractices}  LCP ${row.lcpMs} ms  TBT ${row.tbtMs} ms  host CPU index ${row.benchmarkIndex}`,
       );
       console.log(
         `  main thread: ${Object.entries(row.mainThreadMs)

@@ -1,13 +1,12 @@
 'use client';
 
 import Link from 'next/link';
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { AdviceList } from '@/components/advice-list';
 import { ApiRequestError } from '@/components/api-client';
 import { CapacityCard } from '@/components/capacity-card';
 import { useGroup, useGroupAdvice, useLagSeries } from '@/components/hooks/use-group';
 import { useRebalances } from '@/components/hooks/use-rebalances';
-import { GROUP_PAGE_REBALANCES } from '@/components/query-keys';
 import { OffsetResetCard } from '@/components/offset-reset-card';
 import { LagChartsCard } from '@/components/lag-charts-card';
 import { PartitionTable } from '@/components/partition-table';
@@ -17,6 +16,7 @@ import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/compon
 import { FiringAlerts } from '@/components/firing-alerts';
 import { GroupStatusBadge, StatePill } from '@/components/status-badge';
 import { TimeLagValue } from '@/components/time-lag-cell';
+import { NEAR_VIEWPORT_MARGIN_PX, useNearViewport } from '@/components/use-near-viewport';
 import { useNow } from '@/components/use-now';
 import { oneOf, useUrlParam } from '@/components/use-url-param';
 import { Age } from '@/components/age';
@@ -54,7 +54,6 @@ export function GroupPageClient({
   const [chartsNear, setChartsNear] = useState(false);
   const onChartsNear = useCallback(() => setChartsNear(true), []);
   const series = useLagSeries(cluster, groupId, range, refreshMs, chartsNear);
-  const rebalances = useRebalances(refreshMs, cluster, groupId, GROUP_PAGE_REBALANCES);
   const canOperate = useCanOperate();
 
   // The server's answer holds until the client's own: a group sampled since then shows as soon as its data comes.
@@ -157,24 +156,7 @@ export function GroupPageClient({
         onNearViewport={onChartsNear}
       />
 
-      <section className="card" aria-labelledby="rebalances-heading">
-        <div className="card-head">
-          <h2 id="rebalances-heading">Rebalance history</h2>
-          <Link href="/rebalances" className="small">
-            All groups →
-          </Link>
-        </div>
-        {rebalances.error ? (
-          <ErrorState error={rebalances.error} what="rebalances" hasStaleData={rebalances.data !== undefined} />
-        ) : null}
-        {rebalances.isPending ? (
-          <LoadingState label="Loading rebalances…" />
-        ) : rebalances.data && rebalances.data.rebalances.length > 0 ? (
-          <RebalanceTimeline rebalances={rebalances.data.rebalances} cluster={cluster} showGroup={false} />
-        ) : (
-          <EmptyState title="No rebalance recorded for this group." />
-        )}
-      </section>
+      <RebalanceHistoryCard cluster={cluster} groupId={groupId} refreshMs={refreshMs} />
     </section>
   );
 }
@@ -242,6 +224,51 @@ function Overview({ detail }: { detail: TGroupDetail }) {
         </div>
       </dl>
     </>
+  );
+}
+
+/** How many of the group's newest rebalances its page lists; the Rebalances page has the rest. */
+const GROUP_PAGE_REBALANCES = 20;
+
+/**
+ * The group's rebalance history, the page's last card. Each rebalance lists every member before and after (20
+ * rebalances of a 12-member group are about 700 elements, 40% of the page), so the history is asked for and
+ * drawn only once the card comes near the viewport, like the charts: opening the page costs neither
+ * its request nor its rendering until someone scrolls towards it.
+ */
+function RebalanceHistoryCard({
+  cluster,
+  groupId,
+  refreshMs,
+}: {
+  cluster: string;
+  groupId: string;
+  refreshMs: number;
+}) {
+  const card = useRef<HTMLElement>(null);
+  const near = useNearViewport(card, NEAR_VIEWPORT_MARGIN_PX);
+  const rebalances = useRebalances(refreshMs, cluster, groupId, GROUP_PAGE_REBALANCES, near);
+  return (
+    <section className="card" aria-labelledby="rebalances-heading" data-testid="rebalance-history" ref={card}>
+      <div className="card-head">
+        <h2 id="rebalances-heading">Rebalance history</h2>
+        <Link href="/rebalances" className="small">
+          All groups →
+        </Link>
+      </div>
+      {rebalances.error ? (
+        <ErrorState error={rebalances.error} what="rebalances" hasStaleData={rebalances.data !== undefined} />
+      ) : null}
+      {!near ? (
+        <div className="rebalances-placeholder" aria-hidden="true" />
+      ) : rebalances.isPending ? (
+        <LoadingState label="Loading rebalances…" />
+      ) : rebalances.data && rebalances.data.rebalances.length > 0 ? (
+        <RebalanceTimeline rebalances={rebalances.data.rebalances} cluster={cluster} showGroup={false} />
+      ) : (
+        <EmptyState title="No rebalance recorded for this group." />
+      )}
+    </section>
   );
 }
 

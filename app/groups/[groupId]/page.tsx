@@ -1,16 +1,14 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import type { Metadata } from 'next';
-import { GROUP_PAGE_REBALANCES, queryKeys } from '@/components/query-keys';
+import { queryKeys } from '@/components/query-keys';
 import { loadDashboardConfig } from '@/lib/config';
 import { DEFAULT_CLUSTER, ZClusterName } from '@/lib/schemas/clusters';
 import { ZGroupAdvice } from '@/lib/schemas/advice';
 import { ZGroupDetail } from '@/lib/schemas/groups';
-import { ZRebalancesResponse } from '@/lib/schemas/rebalances';
 import { analysisOptions } from '@/lib/server/analysis-options';
 import { serverDatabase } from '@/lib/server/database';
 import { getGroupAdvice } from '@/lib/server/get-group-advice';
 import { getGroupDetail } from '@/lib/server/get-group-detail';
-import { listRebalances } from '@/lib/server/list-rebalances';
 import { prefetchQuery } from '../../server-prefetch';
 import { GroupPageClient } from './page-client';
 
@@ -63,9 +61,6 @@ async function prefetchGroup(
     ),
     prefetchQuery(client, queryKeys.groupAdvice(cluster, groupId), ZGroupAdvice, () =>
       getGroupAdvice(serverDatabase(), cluster, groupId, options),
-    ),
-    prefetchQuery(client, queryKeys.rebalances(cluster, groupId), ZRebalancesResponse, () =>
-      listRebalances(serverDatabase(), cluster, { groupId, limit: GROUP_PAGE_REBALANCES }),
     ),
   ]);
   return { readAt, neverSampled: detail === 'not-found' };
