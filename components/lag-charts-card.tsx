@@ -9,12 +9,11 @@ import { NEAR_VIEWPORT_MARGIN_PX, useNearViewport } from './use-near-viewport';
 
 /**
  * The charts (recharts, the group page's largest script and most of its rendering work) load and render only
- * once their card comes within this distance of the viewport, and the page asks for their series only then
- * (`onNearViewport`). The card itself (heading, range choice) is in the first HTML; on a phone the charts sit
- * below the partitions, so opening the page costs no chart script, no series request and no parse of it
- * until someone scrolls towards them; the margin gives the request a head start of about half a screen.
+ * once their card comes within NEAR_VIEWPORT_MARGIN_PX of the viewport, and the page asks for their series
+ * only then (`onNearViewport`). The card itself (heading, range choice) is in the first HTML; on a phone the
+ * charts sit below the partitions, so opening the page costs no chart script, no series request and no parse
+ * of it until someone scrolls towards them.
  */
-
 const Charts = dynamic(() => import('./lag-charts').then((m) => m.Charts), {
   ssr: false,
   loading: () => <LoadingState label="Loading the charts…" />,
