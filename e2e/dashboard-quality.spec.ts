@@ -191,6 +191,8 @@ test('every page: no serious or critical axe violation in either theme, no sidew
         .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
       expect(serious, `axe on ${p.name}, ${colorScheme} theme`).toEqual([]);
     }
+    // From the top: the top bar is sticky, so a page scrolled to its last card would draw it there.
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(SHOTS, `${p.name}-1440.png`), fullPage: true });
     for (const width of [390, 360]) {
       await page.setViewportSize({ width, height: 844 });
@@ -254,6 +256,36 @@ test('on a phone the navigation folds behind Menu and Sign out stays on screen',
   const signOut = await page.getByRole('button', { name: 'Sign out', exact: true }).boundingBox();
   expect(signOut).not.toBeNull();
   expect(signOut!.x + signOut!.width).toBeLessThanOrEqual(390);
+});
+
+test('from the desktop down to the folded phone bar, the top bar wraps instead of clipping or breaking a label', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, OPERATOR, '/');
+  const labels = [
+    page.getByRole('link', { name: 'Dead letters' }),
+    page.getByRole('button', { name: 'Sign out', exact: true }),
+    page.getByRole('button', { name: 'Sign out everywhere' }),
+    page.getByTestId('time-zone-toggle'),
+  ];
+  for (const width of [1440, 1024, 800, 721]) {
+    await page.setViewportSize({ width, height: 900 });
+    const theme = await page.getByTestId('theme-select').boundingBox();
+    expect(theme!.x + theme!.width, `the theme choice at ${width} px`).toBeLessThanOrEqual(width);
+    for (const control of labels) {
+      const box = await control.boundingBox();
+      expect(box, `${width} px`).not.toBeNull();
+      expect(box!.x + box!.width, `${await control.textContent()} at ${width} px`).toBeLessThanOrEqual(width);
+      // One line of text: every line box of the label starts at the same height.
+      const lines = await control.evaluate((element) => {
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+      });
+      expect(lines, `${await control.textContent()} at ${width} px`).toBe(1);
+    }
+  }
 });
 
 test('charts: round 24-hour ticks, a UTC switch kept across reloads, legends that hide, top-N picker, drag to zoom and reset', async ({
