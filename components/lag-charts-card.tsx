@@ -1,18 +1,19 @@
 'use client';
 
 import dynamic from 'next/dynamic';
-import { memo, useEffect, useId, useRef } from 'react';
-import { LAG_RANGES, type TLagRange, type TLagSeries } from '@/lib/schemas/groups';
+import { memo, useId, useRef } from 'react';
+import { LAG_RANGES, type TLagRange } from '@/lib/schemas/groups';
 import { formatDuration } from '@/lib/format';
+import { useLagSeries } from './hooks/use-group';
 import { ErrorState, LoadingState } from './states';
 import { NEAR_VIEWPORT_MARGIN_PX, useNearViewport } from './use-near-viewport';
 
 /**
  * The charts (recharts, the group page's largest script and most of its rendering work) load and render only
- * once their card comes within NEAR_VIEWPORT_MARGIN_PX of the viewport, and the page asks for their series
- * only then (`onNearViewport`). The card itself (heading, range choice) is in the first HTML; on a phone the
- * charts sit below the partitions, so opening the page costs no chart script, no series request and no parse
- * of it until someone scrolls towards them.
+ * once their card comes within NEAR_VIEWPORT_MARGIN_PX of the viewport, and the card asks for their series
+ * only then. The card itself (heading, range choice) is in the first HTML; on a phone the charts sit below the
+ * partitions, so opening the page costs no chart script, no series request and no parse of it until someone
+ * scrolls towards them.
  */
 const Charts = dynamic(() => import('./lag-charts').then((m) => m.Charts), {
   ssr: false,
@@ -21,32 +22,25 @@ const Charts = dynamic(() => import('./lag-charts').then((m) => m.Charts), {
 
 /** Time lag and offset lag per partition, and the group's arrival and consumption rates, over a range. */
 export const LagChartsCard = memo(function LagChartsCard({
-  series,
+  cluster,
+  groupId,
+  refreshMs,
   range,
   onRange,
-  error,
-  isPending,
-  isFetching,
   lastSampledAt,
-  onNearViewport,
 }: {
-  series: TLagSeries | undefined;
+  cluster: string;
+  groupId: string;
+  refreshMs: number;
   range: TLagRange;
   onRange: (range: TLagRange) => void;
-  error: Error | null;
-  isPending: boolean;
-  isFetching: boolean;
   /** The group's newest sample (its detail's sampledAt), to word an empty range. */
   lastSampledAt: string | null;
-  /** Called once the card has come near the viewport (it stays near from then on). */
-  onNearViewport: () => void;
 }) {
   const id = useId();
   const card = useRef<HTMLElement>(null);
   const near = useNearViewport(card, NEAR_VIEWPORT_MARGIN_PX);
-  useEffect(() => {
-    if (near) onNearViewport();
-  }, [near, onNearViewport]);
+  const { data: series, error, isPending, isFetching } = useLagSeries(cluster, groupId, range, refreshMs, near);
   return (
     <section className="card" aria-labelledby={`${id}-heading`} data-testid="lag-charts" ref={card}>
       <div className="card-head">

@@ -1,11 +1,11 @@
 'use client';
 
 import Link from 'next/link';
-import { useCallback, useRef, useState } from 'react';
+import { useRef } from 'react';
 import { AdviceList } from '@/components/advice-list';
 import { ApiRequestError } from '@/components/api-client';
 import { CapacityCard } from '@/components/capacity-card';
-import { useGroup, useGroupAdvice, useLagSeries } from '@/components/hooks/use-group';
+import { useGroup, useGroupAdvice } from '@/components/hooks/use-group';
 import { useRebalances } from '@/components/hooks/use-rebalances';
 import { OffsetResetCard } from '@/components/offset-reset-card';
 import { LagChartsCard } from '@/components/lag-charts-card';
@@ -50,10 +50,6 @@ export function GroupPageClient({
   const advice = useGroupAdvice(cluster, groupId, refreshMs);
   // The chart range is in the URL (?range=6h), so a link to the group shows the same window.
   const [range, setRange] = useUrlParam<TLagRange>('range', '15m', oneOf(ZLagRange.options));
-  // The series is asked for once the charts' card nears the viewport (lag-charts-card.tsx).
-  const [chartsNear, setChartsNear] = useState(false);
-  const onChartsNear = useCallback(() => setChartsNear(true), []);
-  const series = useLagSeries(cluster, groupId, range, refreshMs, chartsNear);
   const canOperate = useCanOperate();
 
   // The server's answer holds until the client's own: a group sampled since then shows as soon as its data comes.
@@ -146,14 +142,12 @@ export function GroupPageClient({
       {detail && canOperate && !detail.isWardenConsumer ? <OffsetResetCard detail={detail} /> : null}
 
       <LagChartsCard
-        series={series.data}
+        cluster={cluster}
+        groupId={groupId}
+        refreshMs={refreshMs}
         range={range}
         onRange={setRange}
-        error={series.error}
-        isPending={series.isPending}
-        isFetching={series.isFetching}
         lastSampledAt={detail?.sampledAt ?? null}
-        onNearViewport={onChartsNear}
       />
 
       <RebalanceHistoryCard cluster={cluster} groupId={groupId} refreshMs={refreshMs} />
