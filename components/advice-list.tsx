@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import type { TAdvice } from '@/lib/schemas/advice';
+import { formatDecimal } from '@/lib/format';
 import { ErrorState, LoadingState } from './states';
 
 const SEVERITY_TEXT: Record<TAdvice['severity'], string> = { critical: 'Critical', warning: 'Warning', info: 'Info' };
@@ -39,7 +40,7 @@ export const AdviceList = memo(function AdviceList({
                   {Object.entries(a.evidence).map(([k, v]) => (
                     <div key={k}>
                       <dt>{k}</dt>
-                      <dd>{typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: 2 }) : v}</dd>
+                      <dd>{typeof v === 'number' ? formatDecimal(v, 2) : v}</dd>
                     </div>
                   ))}
                 </dl>

@@ -76,7 +76,7 @@ export function formatHeldSince(sinceIso: string, nowMs: number | null, zone: Di
 
 /** "failed 3 times" / "failed once": how often a consumer stopped at the record. */
 export function formatFailures(failures: number): string {
-  return failures === 1 ? 'failed once' : `failed ${failures.toLocaleString('en-US')} times`;
+  return failures === 1 ? 'failed once' : `failed ${formatCount(failures)} times`;
 }
 
 /** "blocking 5,022 records, 4 min 10 s of time lag": what a hold costs, saying so when a figure is not known. */

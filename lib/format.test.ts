@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   formatAge,
   formatCount,
+  formatDecimal,
   formatDuration,
   formatDurationCompact,
   formatDurationMs,
@@ -13,6 +15,42 @@ import {
   formatRateRounded,
   plural,
 } from './format';
+
+describe('formatDecimal', () => {
+  it('writes what Intl.NumberFormat en-US writes, except that nothing reads "-0"', () => {
+    const values = fc.oneof(
+      fc.double({ noNaN: true }),
+      fc.integer({ min: -1e9, max: 1e9 }).map((n) => n / 1000),
+      fc.integer({ min: -1e6, max: 1e6 }).map((n) => n + 0.5),
+      fc.integer({ min: -1e6, max: 1e6 }).map((n) => n / 100 + 0.005),
+    );
+    fc.assert(
+      fc.property(values, fc.integer({ min: 0, max: 4 }), (value, digits) => {
+        const intl = new Intl.NumberFormat('en-US', { maximumFractionDigits: digits }).format(value);
+        expect(formatDecimal(value, digits)).toBe(intl === '-0' ? '0' : intl);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+  it('groups thousands, drops trailing zeros and rounds half away from zero', () => {
+    expect(formatDecimal(1234567.891, 2)).toBe('1,234,567.89');
+    expect(formatDecimal(1000, 1)).toBe('1,000');
+    expect(formatDecimal(2.5, 0)).toBe('3');
+    expect(formatDecimal(-2.5, 0)).toBe('-3');
+    expect(formatDecimal(1.25, 1)).toBe('1.3');
+    expect(formatDecimal(1.005, 2)).toBe('1.01');
+    expect(formatDecimal(0.5, 0)).toBe('1');
+    expect(formatDecimal(999.96, 1)).toBe('1,000');
+    expect(formatDecimal(-0.04, 1)).toBe('0');
+    expect(formatDecimal(-0, 0)).toBe('0');
+  });
+  it('leaves values toFixed cannot write to Intl', () => {
+    expect(formatDecimal(Number.NaN, 1)).toBe('NaN');
+    expect(formatDecimal(Number.POSITIVE_INFINITY, 1)).toBe('∞');
+    expect(formatDecimal(1e21, 0)).toBe('1,000,000,000,000,000,000,000');
+    expect(formatDecimal(4e-7, 1)).toBe('0');
+  });
+});
 
 describe('formatDuration', () => {
   it('formats the examples the UI relies on', () => {

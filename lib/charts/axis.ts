@@ -117,12 +117,15 @@ export function formatTimeTick(ms: number, stepMs: number, zone: DisplayZone): s
   return stepMs >= DAY || midnight ? `${pad(w.month)}-${pad(w.day)}` : hm;
 }
 
+// Made on first use and kept: building an Intl.DateTimeFormat costs milliseconds (ICU's zone data), and the
+// charts name the zone on every tooltip and caption.
+let localZoneNames: Intl.DateTimeFormat | undefined;
+
 /** "UTC" or the viewer's zone as the browser names it ("CET", "GMT+5:30"), for axis captions. */
 export function zoneLabel(zone: DisplayZone, atMs: number): string {
   if (zone === 'utc') return 'UTC';
-  const part = new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short' })
-    .formatToParts(new Date(atMs))
-    .find((p) => p.type === 'timeZoneName');
+  localZoneNames ??= new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short' });
+  const part = localZoneNames.formatToParts(new Date(atMs)).find((p) => p.type === 'timeZoneName');
   return part?.value ?? 'local time';
 }
 

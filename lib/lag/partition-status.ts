@@ -1,6 +1,6 @@
 // Burrow-style partition status (no thresholds needed) and the group status Warden shows on its dashboard.
 
-import { formatDuration } from '../format';
+import { formatDuration, formatNumber } from '../format';
 
 export type PartitionStatus = 'OK' | 'WARN' | 'STOP' | 'STALL' | 'REWIND';
 
@@ -52,8 +52,6 @@ export interface PartitionEvaluation {
 
 /** A busy owner's silence on one partition becomes STOP after this long: it may be wedged on it. */
 export const OWNER_TURN_MAX_MS = 10 * 60_000;
-
-const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
 /**
  * Burrow's evaluator as its code has it today, with Warden's additions, in this order:
@@ -107,7 +105,7 @@ export function evaluatePartition(input: PartitionEvaluationInput): PartitionEva
   });
   if (first === undefined || last === undefined || currentLag <= allowedLag) return result('OK', null);
 
-  const stopReason = `no commit for ${formatDuration(silenceMs / 1000)}; lag ${COUNT.format(currentLag)}${lagTrendText(lagRatePerSec)}`;
+  const stopReason = `no commit for ${formatDuration(silenceMs / 1000)}; lag ${formatNumber(currentLag)}${lagTrendText(lagRatePerSec)}`;
   if (input.groupHasMembers === false && current.logEndOffset > last.committedOffset && silenceMs > 0) {
     return result('STOP', `the group has no members; ${stopReason}`);
   }
@@ -120,7 +118,7 @@ export function evaluatePartition(input: PartitionEvaluationInput): PartitionEva
   if (rewind) {
     return result(
       'REWIND',
-      `committed offset moved back from ${COUNT.format(rewind.from)} to ${COUNT.format(rewind.to)} and no later commit made it up`,
+      `committed offset moved back from ${formatNumber(rewind.from)} to ${formatNumber(rewind.to)} and no later commit made it up`,
     );
   }
   const lags = window.map(lagOf);
@@ -128,11 +126,11 @@ export function evaluatePartition(input: PartitionEvaluationInput): PartitionEva
     if (window.every((c) => c.committedOffset === first.committedOffset)) {
       return result(
         'STALL',
-        `committed offset ${COUNT.format(first.committedOffset)} at each of ${window.length} commits; lag ${COUNT.format(currentLag)}`,
+        `committed offset ${formatNumber(first.committedOffset)} at each of ${window.length} commits; lag ${formatNumber(currentLag)}`,
       );
     }
     if (lags.every((lag, i) => i === 0 || lag >= (lags[i - 1] as number))) {
-      return result('WARN', `lag grew at each of ${window.length} commits, to ${COUNT.format(currentLag)}`);
+      return result('WARN', `lag grew at each of ${window.length} commits, to ${formatNumber(currentLag)}`);
     }
   }
   return result('OK', null);
@@ -150,7 +148,7 @@ export function lagOf(sample: CommitSample): number {
 
 function lagTrendText(ratePerSec: number | null): string {
   if (ratePerSec === null || ratePerSec === 0) return ', not shrinking';
-  const rate = COUNT.format(Math.abs(ratePerSec));
+  const rate = formatNumber(Math.abs(ratePerSec));
   return ratePerSec > 0 ? ` and growing ${rate}/s` : ` and shrinking ${rate}/s`;
 }
 
