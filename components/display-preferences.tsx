@@ -2,10 +2,11 @@
 
 import { useEffect, useSyncExternalStore } from 'react';
 import type { DisplayZone } from '@/lib/charts/axis';
+import { useHydrated } from './use-hydrated';
 
 // The viewer's display choices, kept per browser in localStorage (no account setting: they follow the
 // device, and nothing on the server depends on them). Until the page has hydrated, the server's defaults
-// apply (local time, the system's colour scheme), so server and first client render agree.
+// apply (UTC, the system's colour scheme), so server and first client render agree.
 
 const ZONE_KEY = 'warden.timeZone';
 const THEME_KEY = 'warden.theme';
@@ -47,9 +48,15 @@ function usePreference(key: string): string | null {
   );
 }
 
-/** UTC or the viewer's local zone, for every time the dashboard shows. */
+/**
+ * UTC or the viewer's local zone, for every time the dashboard shows. UTC while the server renders and the
+ * page hydrates, whatever the choice: the server cannot know the viewer's zone, and a time it wrote in its own
+ * zone differs from the hydrating render in the viewer's, which makes React discard the server's HTML for the
+ * whole page (use-hydrated.ts). The viewer's choice applies from the render after.
+ */
 export function useTimeZone(): DisplayZone {
-  return usePreference(ZONE_KEY) === 'utc' ? 'utc' : 'local';
+  const hydrated = useHydrated();
+  return usePreference(ZONE_KEY) === 'utc' || !hydrated ? 'utc' : 'local';
 }
 
 function useTheme(): ThemeChoice {
@@ -70,7 +77,7 @@ export function DisplayPreferences() {
     <div className="display-preferences">
       <button
         type="button"
-        className="button button-small"
+        className="button button-small zone-toggle"
         data-testid="time-zone-toggle"
         aria-label={`Times shown in ${zone === 'utc' ? 'UTC' : 'local time'}; switch to ${zone === 'utc' ? 'local time' : 'UTC'}`}
         onClick={() => write(ZONE_KEY, zone === 'utc' ? 'local' : 'utc')}

@@ -203,44 +203,50 @@ test('every page: no serious or critical axe violation in either theme, no sidew
   }
 });
 
-test('every page keeps its server HTML when its scripts arrive after its prefetched data went stale', async ({
-  page,
-}) => {
-  // A slow phone or a busy machine hydrates seconds after the server rendered, past the queries' stale time
-  // (one refresh interval, 1 s here). Any text the hydrating render then computes differently from the server
-  // makes React discard the server's HTML for the whole page and render it again (error #418): the work is
-  // done twice and every element held meanwhile is detached. The scripts are held back 2 s to force it.
-  test.setTimeout(120_000);
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.addInitScript(() => {
-    const marker = window as unknown as { mainReplaced?: boolean };
-    new MutationObserver((mutations) => {
-      for (const m of mutations) {
-        for (const node of Array.from(m.removedNodes)) {
-          if (node instanceof Element && (node.matches('main') || node.querySelector('main')))
-            marker.mainReplaced = true;
+test.describe('in a time zone the server is not in', () => {
+  test.use({ timezoneId: 'Asia/Kolkata' });
+
+  test('every page keeps its server HTML when its scripts arrive after its prefetched data went stale', async ({
+    page,
+  }) => {
+    // A slow phone or a busy machine hydrates seconds after the server rendered, past the queries' stale time
+    // (one refresh interval, 1 s here). Any text the hydrating render then computes differently from the server
+    // makes React discard the server's HTML for the whole page and render it again (error #418): the work is
+    // done twice and every element held meanwhile is detached. The scripts are held back 2 s to force it, and
+    // the browser is in another time zone than the server (UTC here), as most viewers are: a time the server
+    // wrote in its own zone would differ from the one the browser computes.
+    test.setTimeout(120_000);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.addInitScript(() => {
+      const marker = window as unknown as { mainReplaced?: boolean };
+      new MutationObserver((mutations) => {
+        for (const m of mutations) {
+          for (const node of Array.from(m.removedNodes)) {
+            if (node instanceof Element && (node.matches('main') || node.querySelector('main')))
+              marker.mainReplaced = true;
+          }
         }
-      }
-    }).observe(document, { childList: true, subtree: true });
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await signIn(page, OPERATOR, '/');
+    await page.route('**/_next/static/chunks/**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await route.continue();
+    });
+    for (const p of PAGES.filter((p) => p.name !== 'not-found')) {
+      await page.goto(p.path());
+      // The header's liveness is empty in the server's HTML and filled once the page has hydrated.
+      await expect(page.getByTestId('refresh-state'), p.name).toHaveText(/\S/, { timeout: 30_000 });
+      await p.ready(page);
+      expect(errors, `${p.name}: errors while hydrating`).toEqual([]);
+      expect(
+        await page.evaluate(() => (window as unknown as { mainReplaced?: boolean }).mainReplaced ?? false),
+        p.name,
+      ).toBe(false);
+    }
   });
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, OPERATOR, '/');
-  await page.route('**/_next/static/chunks/**', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    await route.continue();
-  });
-  for (const p of PAGES.filter((p) => p.name !== 'not-found')) {
-    await page.goto(p.path());
-    // The header's liveness is empty in the server's HTML and filled once the page has hydrated.
-    await expect(page.getByTestId('refresh-state'), p.name).toHaveText(/\S/, { timeout: 30_000 });
-    await p.ready(page);
-    expect(errors, `${p.name}: errors while hydrating`).toEqual([]);
-    expect(
-      await page.evaluate(() => (window as unknown as { mainReplaced?: boolean }).mainReplaced ?? false),
-      p.name,
-    ).toBe(false);
-  }
 });
 
 test('on a phone the navigation folds behind Menu and Sign out stays on screen', async ({ page }) => {
