@@ -1,15 +1,21 @@
+import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { DisplayPreferences } from '@/components/display-preferences';
 import { MainNav } from '@/components/main-nav';
+import { queryKeys } from '@/components/query-keys';
 import { SessionProvider, type SessionUser } from '@/components/session-context';
 import { UserMenu } from '@/components/user-menu';
 import { loadDashboardConfig } from '@/lib/config';
+import { ZAttention } from '@/lib/schemas/attention';
 import { principalOfSessionCookie } from '@/lib/server/auth/request-auth';
 import { SESSION_COOKIE } from '@/lib/server/auth/session-token';
+import { countAttention } from '@/lib/server/count-attention';
+import { serverDatabase } from '@/lib/server/database';
 import { Providers } from './providers';
+import { prefetchQuery } from './server-prefetch';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -21,6 +27,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // Only the name and role reach the browser; proxy.ts already sent anyone without a session to /sign-in.
   const principal = await principalOfSessionCookie((await cookies()).get(SESSION_COOKIE)?.value);
   const user: SessionUser | null = principal ? { name: principal.name, role: principal.role } : null;
+  // The top bar's counts in the first HTML: no request for them while the page starts, and no badge popping in.
+  const counts = new QueryClient();
+  if (user) await prefetchQuery(counts, queryKeys.attention(), ZAttention, () => countAttention(serverDatabase()));
   return (
     // The theme attribute is set after hydration from the viewer's stored choice (display-preferences.tsx).
     <html lang="en" suppressHydrationWarning>
@@ -40,7 +49,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               </Link>
               {user ? (
                 <>
-                  <MainNav refreshMs={loadDashboardConfig().UI_REFRESH_MS} />
+                  <HydrationBoundary state={dehydrate(counts)}>
+                    <MainNav refreshMs={loadDashboardConfig().UI_REFRESH_MS} />
+                  </HydrationBoundary>
                   <UserMenu />
                 </>
               ) : null}

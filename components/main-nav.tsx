@@ -3,8 +3,11 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useState } from 'react';
-import { useAlerts } from './hooks/use-alerts';
-import { useQuarantines } from './hooks/use-quarantines';
+import type { TAlertsResponse } from '@/lib/schemas/alerts';
+import type { TQuarantinesResponse } from '@/lib/schemas/quarantines';
+import { useAttention } from './hooks/use-attention';
+import { useCachedQuery } from './hooks/use-cached-query';
+import { queryKeys } from './query-keys';
 
 const LINKS = [
   { href: '/', label: 'Overview', match: (p: string) => p === '/' || p.startsWith('/groups') },
@@ -15,13 +18,35 @@ const LINKS = [
   { href: '/audit', label: 'Audit', match: (p: string) => p.startsWith('/audit') },
 ];
 
+interface Answer {
+  count: number;
+  at: number;
+}
+
+/**
+ * The count of the newest answer: the top bar's own (GET /api/attention) or the list a page on screen polls
+ * (faster while it follows an operator action), so the bar never contradicts the list below it.
+ */
+function newestCount(own: Answer, list: Answer | undefined): number {
+  return list !== undefined && list.at > own.at ? list.count : own.count;
+}
+
 /** The main navigation; the Quarantine and Alerts links carry the live counts of held partitions and firing alerts. */
 export function MainNav({ refreshMs }: { refreshMs: number }) {
   const pathname = usePathname() ?? '/';
-  const quarantines = useQuarantines(Math.max(refreshMs, 5_000));
-  const held = quarantines.data?.quarantines.length ?? 0;
-  const alerts = useAlerts(Math.max(refreshMs, 5_000));
-  const firing = alerts.data?.open.filter((a) => a.phase === 'firing').length ?? 0;
+  const attention = useAttention(Math.max(refreshMs, 5_000));
+  // Read from the cache only: the lists are fetched by the pages that show them, never for the counts.
+  const quarantines = useCachedQuery<TQuarantinesResponse>(queryKeys.quarantines());
+  const alerts = useCachedQuery<TAlertsResponse>(queryKeys.alerts());
+  const at = attention.dataUpdatedAt;
+  const held = newestCount(
+    { count: attention.data?.quarantinedPartitions ?? 0, at },
+    quarantines && { count: quarantines.data.quarantines.length, at: quarantines.updatedAt },
+  );
+  const firing = newestCount(
+    { count: attention.data?.firingAlerts ?? 0, at },
+    alerts && { count: alerts.data.open.filter((a) => a.phase === 'firing').length, at: alerts.updatedAt },
+  );
   // Below 720 px the links fold behind a Menu button (CSS); a navigation closes it.
   const [open, setOpen] = useState(false);
   return (

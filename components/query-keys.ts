@@ -13,6 +13,8 @@ export const queryKeys = {
   rebalances: (cluster: string, groupId?: string) =>
     groupId === undefined ? (['rebalances', cluster] as const) : (['rebalances', cluster, groupId] as const),
   quarantines: () => ['quarantines'] as const,
+  // Under ['quarantines']: an operator action that invalidates the quarantines refreshes the top bar's count too.
+  attention: () => ['quarantines', 'attention'] as const,
   audit: () => ['audit'] as const,
   recentActions: () => ['audit', 'recent'] as const,
   command: (id: string) => ['commands', id] as const,
@@ -22,3 +24,6 @@ export const queryKeys = {
   deadLetterMatches: (query: string) => ['dead-letters', 'matches', query] as const,
   redrives: () => ['dead-letters', 'redrives'] as const,
 };
+
+/** Actions the Quarantine page shows (GET /api/audit?limit=); from the API, so they survive navigation and reloads. */
+export const RECENT_ACTIONS_SHOWN = 10;

@@ -7,6 +7,7 @@ import type { Admin } from 'kafkajs';
 import { childProcessEnv, loadConfig } from '../lib/config';
 import { isStale, staleAfterMs } from '../components/format';
 import { ZAlertsResponse } from '../lib/schemas/alerts';
+import { ZAttention } from '../lib/schemas/attention';
 import { ZGroupDetail } from '../lib/schemas/groups';
 import { uniqueName } from '../scripts/lib/unique-name';
 import { eventually, testKafka } from '../test-support/integration';
@@ -262,6 +263,54 @@ test('on a phone the navigation folds behind Menu and Sign out stays on screen',
   const signOut = await page.getByRole('button', { name: 'Sign out', exact: true }).boundingBox();
   expect(signOut).not.toBeNull();
   expect(signOut!.x + signOut!.width).toBeLessThanOrEqual(390);
+});
+
+test("the top bar counts from /api/attention on every page and agrees with the Quarantine page's own list", async ({
+  page,
+}) => {
+  await poisonAlertFiring(page.request);
+  const listRequests: string[] = [];
+  page.on('request', (r) => {
+    const { pathname } = new URL(r.url());
+    if (pathname === '/api/quarantine' || pathname === '/api/alerts') listRequests.push(pathname);
+  });
+  await signIn(page, OPERATOR, '/audit');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const held = nav.getByRole('link', { name: /^Quarantine/ }).locator('.nav-count');
+  const firing = nav.getByRole('link', { name: /^Alerts/ }).locator('.nav-count');
+  // Other specs hold and release partitions meanwhile: the bar and the API agree once a poll has gone by.
+  await expect(async () => {
+    const counts = ZAttention.parse(await (await page.request.get('/api/attention')).json());
+    expect(counts.quarantinedPartitions).toBeGreaterThan(0);
+    expect(counts.firingAlerts).toBeGreaterThan(0);
+    expect(await held.textContent()).toBe(String(counts.quarantinedPartitions));
+    expect(await firing.textContent()).toBe(String(counts.firingAlerts));
+  }).toPass({ timeout: 30_000 });
+  expect(listRequests, 'the Audit page shows neither list, so it fetches neither').toEqual([]);
+
+  await nav.getByRole('link', { name: /^Quarantine/ }).click();
+  await expect(page.getByTestId('quarantine-card').first()).toBeVisible();
+  await expect(async () => {
+    expect(await held.textContent()).toBe(String(await page.getByTestId('quarantine-card').count()));
+  }).toPass({ timeout: 30_000 });
+});
+
+test("the first HTML already holds the firing-alerts banner and the top bar's counts: nothing pushes the page down", async ({
+  page,
+}) => {
+  await poisonAlertFiring(page.request);
+  await signIn(page, OPERATOR, '/audit');
+  for (const pagePath of ['/', groupPath(poison.group), '/quarantine']) {
+    const html = await (await page.request.get(pagePath)).text();
+    expect(html, pagePath).toMatch(/aria-label="\d+ quarantined"/);
+    expect(html, pagePath).toMatch(/aria-label="\d+ firing"/);
+    if (pagePath === '/quarantine') {
+      expect(html, 'the held partitions are in the HTML').toContain(`data-group-id="${poison.group}"`);
+    } else {
+      expect(html, `${pagePath}: the banner is in the HTML`).toContain('data-testid="firing-alerts"');
+      expect(html, pagePath).toContain(poison.group);
+    }
+  }
 });
 
 test('from the desktop down to the folded phone bar, the top bar wraps instead of clipping or breaking a label', async ({

@@ -7,7 +7,8 @@ import { queryKeys } from '../query-keys';
 
 /**
  * Polls GET /api/alerts of every cluster, or of `cluster` (`?cluster=`). Every cluster's is one query the
- * nav count, the group page, the overview and the Alerts page share; a cluster's is the Alerts page's own.
+ * group page, the overview and the Alerts page share (the first two prefetch it on the server; it is fresh for
+ * `refreshMs`); a cluster's is the Alerts page's own.
  */
 export function useAlerts(refreshMs: number, cluster?: string) {
   const url = cluster ? `/api/alerts?${new URLSearchParams({ cluster }).toString()}` : '/api/alerts';
@@ -15,6 +16,7 @@ export function useAlerts(refreshMs: number, cluster?: string) {
     queryKey: cluster ? [...queryKeys.alerts(), cluster] : queryKeys.alerts(),
     queryFn: ({ signal }) => fetchJson(url, ZAlertsResponse, { signal }),
     refetchInterval: refreshMs,
+    staleTime: refreshMs,
   });
 }
 

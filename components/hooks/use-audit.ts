@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { TAuditKindFilter } from '@/lib/schemas/access-events';
 import { ZAuditResponse } from '@/lib/schemas/operator-actions';
 import { fetchJson } from '../api-client';
-import { queryKeys } from '../query-keys';
+import { queryKeys, RECENT_ACTIONS_SHOWN } from '../query-keys';
 
 /**
  * Polls GET /api/audit, filtered by kind (undefined: operator actions and access events) and cluster
@@ -19,14 +19,15 @@ export function useAudit(refreshMs: number, kind?: TAuditKindFilter, cluster?: s
   });
 }
 
-/** Actions shown on the Quarantine page; from the API, so the list survives navigation and reloads. */
-export const RECENT_ACTIONS_SHOWN = 10;
-
-/** Polls the newest operator actions (GET /api/audit?limit=10) every `refreshMs`. */
+/**
+ * Polls the newest operator actions (GET /api/audit?limit=10) every `refreshMs`; the page's server prefetch is
+ * fresh as long.
+ */
 export function useRecentActions(refreshMs: number) {
   return useQuery({
     queryKey: queryKeys.recentActions(),
     queryFn: ({ signal }) => fetchJson(`/api/audit?limit=${RECENT_ACTIONS_SHOWN}`, ZAuditResponse, { signal }),
     refetchInterval: refreshMs,
+    staleTime: refreshMs,
   });
 }

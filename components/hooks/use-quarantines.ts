@@ -6,12 +6,16 @@ import { DEFAULT_CLUSTER } from '@/lib/schemas/clusters';
 import { fetchJson, groupApiPath } from '../api-client';
 import { queryKeys } from '../query-keys';
 
-/** Polls GET /api/quarantine every `refreshMs` (the page passes a shorter interval while it awaits a worker). */
+/**
+ * Polls GET /api/quarantine every `refreshMs` (the page passes a shorter interval while it awaits a worker);
+ * the page's server prefetch is fresh as long.
+ */
 export function useQuarantines(refreshMs: number) {
   return useQuery({
     queryKey: queryKeys.quarantines(),
     queryFn: ({ signal }) => fetchJson('/api/quarantine', ZQuarantinesResponse, { signal }),
     refetchInterval: refreshMs,
+    staleTime: refreshMs,
   });
 }
 

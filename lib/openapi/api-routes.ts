@@ -7,6 +7,7 @@ import {
   ZSilence,
   ZSilenceRequest,
 } from '../schemas/alerts';
+import { ZAttention } from '../schemas/attention';
 import { ZSessionInfo, ZSignInRequest, ZSignOutAllResult, ZSignOutResult } from '../schemas/auth';
 import { ZClusterName } from '../schemas/clusters';
 import { ZGroupRouteParams, ZPartitionRouteParams } from '../schemas/common';
@@ -213,6 +214,15 @@ export const API_ROUTES: ApiRoute[] = [
     summary: 'Every quarantined partition with its held record, log range and pending action.',
     access: 'viewer',
     success: { status: 200, description: 'The quarantines', schema: ZQuarantinesResponse },
+    errors: SIGNED_IN,
+  },
+  {
+    method: 'GET',
+    path: '/api/attention',
+    summary:
+      'How many partitions are quarantined and how many alerts are firing (every cluster): the counts of GET /api/quarantine and GET /api/alerts without their lists.',
+    access: 'viewer',
+    success: { status: 200, description: 'The counts', schema: ZAttention },
     errors: SIGNED_IN,
   },
   {

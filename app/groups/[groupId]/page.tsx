@@ -4,11 +4,13 @@ import { queryKeys } from '@/components/query-keys';
 import { loadDashboardConfig } from '@/lib/config';
 import { DEFAULT_CLUSTER, ZClusterName } from '@/lib/schemas/clusters';
 import { ZGroupAdvice } from '@/lib/schemas/advice';
+import { ZAlertsResponse } from '@/lib/schemas/alerts';
 import { ZGroupDetail } from '@/lib/schemas/groups';
 import { analysisOptions } from '@/lib/server/analysis-options';
 import { serverDatabase } from '@/lib/server/database';
 import { getGroupAdvice } from '@/lib/server/get-group-advice';
 import { getGroupDetail } from '@/lib/server/get-group-detail';
+import { listAlerts } from '@/lib/server/list-alerts';
 import { prefetchQuery } from '../../server-prefetch';
 import { GroupPageClient } from './page-client';
 
@@ -40,8 +42,9 @@ async function clusterOf(searchParams: Params['searchParams']): Promise<string> 
 }
 
 /**
- * The group's detail and its advice in the first HTML, read side by side, so the tiles, the partition table
- * and the advice paint with it (server-prefetch.ts). Without the advice, its paragraphs arrived with a
+ * The group's detail, its advice and the open alerts in the first HTML, read side by side, so the tiles, the
+ * partition table and the advice paint with it (server-prefetch.ts), and the firing-alerts banner above them
+ * does not push them down when it arrives. Without the advice, its paragraphs arrived with a
  * client fetch after hydration and were the page's largest paint. Returns the server's clock when it began
  * reading, which judges whether the sample is stale until the browser's clock runs, and whether the group was
  * never sampled, which the first HTML then says (instead of a spinner until the client's fetch is refused).
@@ -62,6 +65,7 @@ async function prefetchGroup(
     prefetchQuery(client, queryKeys.groupAdvice(cluster, groupId), ZGroupAdvice, () =>
       getGroupAdvice(serverDatabase(), cluster, groupId, options),
     ),
+    prefetchQuery(client, queryKeys.alerts(), ZAlertsResponse, () => listAlerts(serverDatabase())),
   ]);
   return { readAt, neverSampled: detail === 'not-found' };
 }

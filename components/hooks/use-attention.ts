@@ -1,0 +1,16 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { ZAttention } from '@/lib/schemas/attention';
+import { fetchJson } from '../api-client';
+import { queryKeys } from '../query-keys';
+
+/** Polls GET /api/attention (the top bar's counts) every `refreshMs`; the layout's prefetch is fresh as long. */
+export function useAttention(refreshMs: number) {
+  return useQuery({
+    queryKey: queryKeys.attention(),
+    queryFn: ({ signal }) => fetchJson('/api/attention', ZAttention, { signal }),
+    refetchInterval: refreshMs,
+    staleTime: refreshMs,
+  });
+}
