@@ -502,7 +502,7 @@ test('the group page of a falling-behind group shows its time lag and "Scale con
     await second.run({ eachMessage: () => new Promise((resolve) => setTimeout(resolve, 65)) });
     await page.goto(`/groups/${encodeURIComponent(slowGroup)}`);
     await expect(page.getByTestId('capacity-scaling')).toHaveText(
-      /^Scaling measured: 1 → 2 consumers gave \d+(\.\d+)?x, (not|close to linear \()2x\)?/,
+      /^Scaling measured: 1 → 2 consumers gave \d+(\.\d+)?x, (not |close to linear \()2x\)?/,
       { timeout: 120_000 },
     );
   } finally {
