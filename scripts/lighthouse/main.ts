@@ -5,22 +5,38 @@
 // index (Lighthouse's benchmarkIndex: the same page scores lower on a slower or busier host). Beside the scores
 // it writes where each page's main thread went (Lighthouse's main-thread work by category and its script
 // boot-up time per script, the parts that stay comparable under load) and every failed audit to
-// `.warden/lighthouse.json`, and each page's whole report to `.warden/lighthouse-reports/`. Needs a `next build`
+// `.warden/lighthouse.json`, and each page's last report to `.warden/lighthouse-reports/`. Needs a `next build`
 // first. A measurement, not a test: it fails only when a page cannot be audited.
-//   npm run lighthouse [-- --skip-seed] [-- --only /groups/orders-pipeline]
-import { writeFileSync, mkdirSync } from 'node:fs';
+//
+// A single run moves by 10 points when the host is busy, so two builds are compared side by side, not an
+// hour apart: `--against <git ref>` builds that revision in a worktree under `.warden/lighthouse-against/`
+// (node_modules hard-linked from this checkout; reused while the revision's build is there), serves it on the
+// next port, and audits each page on both builds in turn, alternating which goes first. `--runs N` audits every
+// page N times, round by round, and prints the median. The revision runs against this checkout's database and
+// seed, so it must share its schema.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../lib/config';
 import { OPERATOR } from '../../e2e/credentials';
-import { signInCookie, startBuiltDashboard } from '../lib/built-dashboard';
+import { signInCookie, startBuiltDashboard, type BuiltDashboard } from '../lib/built-dashboard';
+import { parseCommandLine, runCommandLine, UsageError } from '../lib/command-line';
+import { run } from '../lib/processes';
 import { seedDashboard, SEEDED_GROUP } from './seed-dashboard';
 
 const ROOT = path.resolve(__dirname, '../..');
 const NOT_FOUND_PAGE = '/no-such-page';
 const PAGES = ['/', `/groups/${SEEDED_GROUP}`, '/quarantine', '/rebalances', '/alerts', '/audit', NOT_FOUND_PAGE];
+const USAGE = `usage: npm run lighthouse [-- [--skip-seed] [--only <path>]... [--runs N] [--against <git ref>]]
+  --skip-seed         audit the database as it is
+  --only <path>       audit this page only (repeatable); default: ${PAGES.join(' ')}
+  --runs N            audit each page N times and print the medians (default 1)
+  --against <ref>     also audit the build of that git revision, alternating with this one`;
 
 interface Scores {
   page: string;
+  /** `this checkout`, or the revision given to --against. */
+  build: string;
   performance: number;
   accessibility: number;
   bestPractices: number;
@@ -48,7 +64,7 @@ function tableItems(audit: { details?: unknown } | undefined): Record<string, un
   return (audit?.details as TableDetails | undefined)?.items ?? [];
 }
 
-async function audit(baseUrl: string, page: string, cookie: string): Promise<Scores> {
+async function audit(baseUrl: string, page: string, cookie: string): Promise<Omit<Scores, 'build'>> {
   // Both are ES modules only; imported where used so this script stays CommonJS like the others.
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
@@ -118,53 +134,129 @@ async function audit(baseUrl: string, page: string, cookie: string): Promise<Sco
   }
 }
 
-async function main(argv: string[]): Promise<void> {
-  const config = loadConfig();
-  const skipSeed = argv.includes('--skip-seed');
-  const only = argv.includes('--only') ? [argv[argv.indexOf('--only') + 1]!] : PAGES;
-  if (!skipSeed) await seedDashboard(config.DATABASE_URL, (line) => console.log(line));
-  const port = config.WARDEN_TEST_PORT_BASE + 200;
-  const server = startBuiltDashboard(port, config.DATABASE_URL);
-  const { baseUrl } = server;
+/** The worktree of `ref` under .warden/lighthouse-against/, built with `next build` unless already built. */
+async function buildRevision(ref: string): Promise<string> {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  let commit: string;
   try {
-    await server.ready();
-    const cookie = await signInCookie(baseUrl, OPERATOR);
+    commit = git('rev-parse', '--verify', `${ref}^{commit}`);
+  } catch {
+    throw new UsageError(`--against: "${ref}" is not a revision of this repository`);
+  }
+  const checkout = path.join(ROOT, '.warden', 'lighthouse-against', commit);
+  const builtMarker = path.join(checkout, '.next', 'BUILD_ID');
+  if (existsSync(builtMarker)) return checkout;
+  if (!existsSync(checkout)) {
+    git('worktree', 'add', '--detach', checkout, commit);
+    // Hard links, not a symlink: the bundler refuses a node_modules that resolves outside the project.
+    execFileSync('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(checkout, 'node_modules')]);
+  }
+  for (const [command, args] of [
+    ['npx', ['prisma', 'generate']],
+    ['npx', ['next', 'build']],
+  ] as const) {
+    const code = await run(command, [...args], { cwd: checkout, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (code !== 0) throw new Error(`${command} ${args.join(' ')} in ${checkout} exited ${code}`);
+  }
+  return checkout;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);
+};
+
+function printRun(row: Scores, details: boolean): void {
+  const build = row.build === THIS_CHECKOUT ? '' : ` [${row.build}]`;
+  console.log(
+    `${row.page.padEnd(28)} performance ${row.performance}  accessibility ${row.accessibility}  best practices ${row.bestPractices}  LCP ${row.lcpMs} ms  TBT ${row.tbtMs} ms  host CPU index ${row.benchmarkIndex}${build}`,
+  );
+  if (!details) return;
+  console.log(
+    `  main thread: ${Object.entries(row.mainThreadMs)
+      .map(([kind, ms]) => `${kind} ${ms} ms`)
+      .join(', ')}`,
+  );
+  for (const script of row.scripts.slice(0, 5)) {
+    console.log(
+      `  script ${script.url}: ${script.totalMs} ms (evaluation ${script.scriptingMs}, parse ${script.parseMs})`,
+    );
+  }
+  if (row.failedAudits.length > 0) {
+    console.log(
+      `  below 0.9: ${row.failedAudits.map((a) => `${a.id}${a.displayValue ? ` (${a.displayValue})` : ''}`).join(', ')}`,
+    );
+  }
+}
+
+function printMedians(rows: Scores[], pages: string[], builds: string[]): void {
+  console.log(`medians of ${rows.length / pages.length / builds.length} runs per page and build:`);
+  for (const page of pages) {
+    for (const build of builds) {
+      const runs = rows.filter((r) => r.page === page && r.build === build);
+      const performance = runs.map((r) => r.performance);
+      console.log(
+        `${page.padEnd(28)} performance ${median(performance)} (${Math.min(...performance)}-${Math.max(...performance)})  TBT ${median(runs.map((r) => r.tbtMs))} ms  LCP ${median(runs.map((r) => r.lcpMs))} ms  host CPU index ${median(runs.map((r) => r.benchmarkIndex))}  ${build}`,
+      );
+    }
+  }
+}
+
+const THIS_CHECKOUT = 'this checkout';
+
+async function main(argv: string[]): Promise<number | 'help'> {
+  const { values } = parseCommandLine(argv, {
+    'skip-seed': { type: 'boolean', default: false },
+    only: { type: 'string', multiple: true },
+    runs: { type: 'string', default: '1' },
+    against: { type: 'string' },
+  });
+  if (values.help) return 'help';
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new UsageError(`--runs takes a whole number of at least 1, got "${values.runs}"`);
+  const pages = values.only ?? PAGES;
+  const config = loadConfig();
+  const against = values.against === undefined ? undefined : await buildRevision(values.against);
+  if (!values['skip-seed']) await seedDashboard(config.DATABASE_URL, (line) => console.log(line));
+  const port = config.WARDEN_TEST_PORT_BASE + 200;
+  const servers: { build: string; server: BuiltDashboard }[] = [
+    { build: THIS_CHECKOUT, server: startBuiltDashboard(port, config.DATABASE_URL) },
+  ];
+  if (against !== undefined) {
+    servers.push({ build: values.against!, server: startBuiltDashboard(port + 1, config.DATABASE_URL, against) });
+  }
+  try {
+    await Promise.all(servers.map(({ server }) => server.ready()));
+    const cookie = await signInCookie(servers[0]!.server.baseUrl, OPERATOR);
     const rows: Scores[] = [];
-    for (const page of only) {
-      const row = await audit(baseUrl, page, cookie);
-      rows.push(row);
-      console.log(
-        `${row.page.padEnd(28)} performance ${row.performance}  accessibility ${row.accessibility}  best practices ${row.bestPractices}  LCP ${row.lcpMs} ms  TBT ${row.tbtMs} ms  host CPU index ${row.benchmarkIndex}`,
-      );
-      console.log(
-        `  main thread: ${Object.entries(row.mainThreadMs)
-          .map(([kind, ms]) => `${kind} ${ms} ms`)
-          .join(', ')}`,
-      );
-      for (const script of row.scripts.slice(0, 5)) {
-        console.log(
-          `  script ${script.url}: ${script.totalMs} ms (evaluation ${script.scriptingMs}, parse ${script.parseMs})`,
-        );
-      }
-      if (row.failedAudits.length > 0) {
-        console.log(
-          `  below 0.9: ${row.failedAudits.map((a) => `${a.id}${a.displayValue ? ` (${a.displayValue})` : ''}`).join(', ')}`,
-        );
+    const details = runs === 1 && servers.length === 1;
+    for (let round = 0; round < runs; round += 1) {
+      for (const [index, page] of pages.entries()) {
+        // Alternating which build goes first spreads a slow moment of the host over both.
+        const order = (round + index) % 2 === 0 ? servers : [...servers].reverse();
+        for (const { build, server } of order) {
+          const row = { ...(await audit(server.baseUrl, page, cookie)), build };
+          rows.push(row);
+          printRun(row, details);
+        }
       }
     }
+    if (runs > 1 || servers.length > 1)
+      printMedians(
+        rows,
+        pages,
+        servers.map((s) => s.build),
+      );
     const out = path.join(ROOT, '.warden', 'lighthouse.json');
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(out, JSON.stringify(rows, null, 2));
     console.log(`scores written to ${out}`);
+    return 0;
   } finally {
-    server.stop();
+    for (const { server } of servers) server.stop();
   }
 }
 
-main(process.argv.slice(2)).then(
-  () => process.exit(0),
-  (error: Error) => {
-    console.error(error.message);
-    process.exit(1);
-  },
-);
+runCommandLine('lighthouse', USAGE, main);

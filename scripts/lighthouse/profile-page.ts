@@ -1,7 +1,10 @@
 // Profiles one dashboard page's main thread in Debian Chromium (CDP Profiler), signed in, for a given time,
 // and prints the functions with the most self time and the scripts they belong to. Needs the dashboard
 // running (e.g. by npm run lighthouse's next start, or by hand) at the base URL given.
-//   tsx scripts/lighthouse/profile-page.ts <base url> <page> [seconds]
+// With --cpu-slowdown N the page's CPU is throttled N times (Lighthouse's mobile profile simulates 4), so the
+// profile weighs start-up work as the Lighthouse score does.
+//   tsx scripts/lighthouse/profile-page.ts <base url> <page> [seconds] [--steady] [--cpu-slowdown N]
+import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { OPERATOR } from '../../e2e/credentials';
 
@@ -12,8 +15,17 @@ interface ProfileNode {
   children?: number[];
 }
 
-async function main([baseUrl, page, seconds = '10']: string[]): Promise<void> {
-  if (!baseUrl || !page) throw new Error('usage: profile-page.ts <base url> <page> [seconds]');
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { steady: { type: 'boolean', default: false }, 'cpu-slowdown': { type: 'string', default: '1' } },
+  });
+  const [baseUrl, page, seconds = '10'] = positionals;
+  if (!baseUrl || !page)
+    throw new Error('usage: profile-page.ts <base url> <page> [seconds] [--steady] [--cpu-slowdown N]');
+  const rate = Number(values['cpu-slowdown']);
+  if (!(rate >= 1)) throw new Error('--cpu-slowdown takes a factor of at least 1');
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
   try {
     const context = await browser.newContext();
@@ -24,10 +36,11 @@ async function main([baseUrl, page, seconds = '10']: string[]): Promise<void> {
     if (!signIn.ok()) throw new Error(`sign-in answered ${signIn.status()}`);
     const tab = await context.newPage();
     const cdp = await context.newCDPSession(tab);
+    if (rate > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate });
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     // With --steady the page loads and settles for 15 s first: the profile is then what polling and ticking cost.
-    const steady = process.argv.includes('--steady');
+    const steady = values.steady;
     if (steady) {
       await tab.goto(`${baseUrl}${page}`);
       await tab.waitForTimeout(15_000);
