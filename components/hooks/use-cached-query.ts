@@ -1,7 +1,7 @@
 'use client';
 
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { useSyncExternalStore } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 
 /**
  * What the query cache holds under `key`, kept current as other components' queries update it, without
@@ -11,8 +11,9 @@ import { useSyncExternalStore } from 'react';
  */
 export function useCachedQuery<T>(key: QueryKey): { data: T; updatedAt: number } | undefined {
   const client = useQueryClient();
+  const subscribe = useCallback((onChange: () => void) => client.getQueryCache().subscribe(onChange), [client]);
   // The query's state object is replaced on every change and kept otherwise: a stable snapshot.
   const read = () => client.getQueryCache().find<T>({ queryKey: key, exact: true })?.state;
-  const state = useSyncExternalStore((onChange) => client.getQueryCache().subscribe(onChange), read, read);
+  const state = useSyncExternalStore(subscribe, read, read);
   return state?.data === undefined ? undefined : { data: state.data, updatedAt: state.dataUpdatedAt };
 }
