@@ -1,6 +1,6 @@
 'use client';
 
-import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { hashKey, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useCallback, useSyncExternalStore } from 'react';
 
 /**
@@ -13,7 +13,8 @@ export function useCachedQuery<T>(key: QueryKey): { data: T; updatedAt: number }
   const client = useQueryClient();
   const subscribe = useCallback((onChange: () => void) => client.getQueryCache().subscribe(onChange), [client]);
   // The query's state object is replaced on every change and kept otherwise: a stable snapshot.
-  const read = () => client.getQueryCache().find<T>({ queryKey: key, exact: true })?.state;
+  const hash = hashKey(key);
+  const read = () => client.getQueryCache().get<T>(hash)?.state;
   const state = useSyncExternalStore(subscribe, read, read);
   return state?.data === undefined ? undefined : { data: state.data, updatedAt: state.dataUpdatedAt };
 }

@@ -14,6 +14,11 @@
 // next port, and audits each page on both builds in turn, alternating which goes first. `--runs N` audits every
 // page N times, round by round, and prints the median. The revision runs against this checkout's database and
 // seed, so it must share its schema.
+//
+// The mobile profile's 4x CPU slowdown stands for a mid-range phone only on a host of Lighthouse's reference
+// speed; a faster host scores higher for the same page. `--calibrate` sets the slowdown from the host's own
+// index instead (calibratedSlowdown): a first, discarded audit measures it, and every audit after uses the
+// median index measured so far.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,16 +27,18 @@ import { OPERATOR } from '../../e2e/credentials';
 import { signInCookie, startBuiltDashboard, type BuiltDashboard } from '../lib/built-dashboard';
 import { parseCommandLine, runCommandLine, UsageError } from '../lib/command-line';
 import { run } from '../lib/processes';
+import { calibratedSlowdown, MOBILE_CPU_SLOWDOWN } from './calibrate';
 import { seedDashboard, SEEDED_GROUP } from './seed-dashboard';
 
 const ROOT = path.resolve(__dirname, '../..');
 const NOT_FOUND_PAGE = '/no-such-page';
 const PAGES = ['/', `/groups/${SEEDED_GROUP}`, '/quarantine', '/rebalances', '/alerts', '/audit', NOT_FOUND_PAGE];
-const USAGE = `usage: npm run lighthouse [-- [--skip-seed] [--only <path>]... [--runs N] [--against <git ref>]]
+const USAGE = `usage: npm run lighthouse [-- [--skip-seed] [--only <path>]... [--runs N] [--against <git ref>] [--calibrate]]
   --skip-seed         audit the database as it is
   --only <path>       audit this page only (repeatable); default: ${PAGES.join(' ')}
   --runs N            audit each page N times and print the medians (default 1)
-  --against <ref>     also audit the build of that git revision, alternating with this one`;
+  --against <ref>     also audit the build of that git revision, alternating with this one
+  --calibrate         slow the CPU for this host's measured speed instead of the fixed 4x`;
 
 interface Scores {
   page: string;
@@ -43,11 +50,13 @@ interface Scores {
   lcpMs: number;
   tbtMs: number;
   /**
-   * Lighthouse's measure of the host's CPU at the time of the run. The 4x CPU slowdown of the mobile profile is
-   * calibrated for a host of 1,500-2,000 (Lighthouse's docs/throttling.md); a busy or slow host scores lower
-   * without the page changing, so a score is read beside it.
+   * Lighthouse's measure of the host's CPU at the time of the run. The 4x CPU slowdown of the mobile profile
+   * stands for a mid-range phone on a host of about 1,533 (calibrate.ts); a busy or slow host scores lower and
+   * a fast one higher without the page changing, so a score is read beside it.
    */
   benchmarkIndex: number;
+  /** The CPU slowdown the run simulated: the mobile profile's 4x, or the calibrated one. */
+  cpuSlowdown: number;
   /** Lighthouse's `mainthread-work-breakdown`: milliseconds per kind of work (script evaluation, style, ...). */
   mainThreadMs: Record<string, number>;
   /** Lighthouse's `bootup-time`: per script, the milliseconds spent evaluating and parsing it. */
@@ -64,7 +73,12 @@ function tableItems(audit: { details?: unknown } | undefined): Record<string, un
   return (audit?.details as TableDetails | undefined)?.items ?? [];
 }
 
-async function audit(baseUrl: string, page: string, cookie: string): Promise<Omit<Scores, 'build'>> {
+async function audit(
+  baseUrl: string,
+  page: string,
+  cookie: string,
+  cpuSlowdown = MOBILE_CPU_SLOWDOWN,
+): Promise<Omit<Scores, 'build'>> {
   // Both are ES modules only; imported where used so this script stays CommonJS like the others.
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
@@ -83,6 +97,8 @@ async function audit(baseUrl: string, page: string, cookie: string): Promise<Omi
         extraHeaders: { Cookie: cookie },
         // Lighthouse refuses a document answered with a 4xx unless told it is meant; only the 404 page is.
         ignoreStatusCode: page === NOT_FOUND_PAGE,
+        // Merged into the mobile profile's simulated throttling: only the CPU's factor changes.
+        throttling: { cpuSlowdownMultiplier: cpuSlowdown },
       },
       undefined,
     );
@@ -125,6 +141,7 @@ async function audit(baseUrl: string, page: string, cookie: string): Promise<Omi
       lcpMs: Math.round(audits['largest-contentful-paint']?.numericValue ?? NaN),
       tbtMs: Math.round(audits['total-blocking-time']?.numericValue ?? NaN),
       benchmarkIndex: Math.round(result.lhr.environment.benchmarkIndex),
+      cpuSlowdown,
       mainThreadMs,
       scripts,
       failedAudits,
@@ -164,13 +181,13 @@ async function buildRevision(ref: string): Promise<string> {
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
 function printRun(row: Scores, details: boolean): void {
   const build = row.build === THIS_CHECKOUT ? '' : ` [${row.build}]`;
   console.log(
-    `${row.page.padEnd(28)} performance ${row.performance}  accessibility ${row.accessibility}  best practices ${row.bestPractices}  LCP ${row.lcpMs} ms  TBT ${row.tbtMs} ms  host CPU index ${row.benchmarkIndex}${build}`,
+    `${row.page.padEnd(28)} performance ${row.performance}  accessibility ${row.accessibility}  best practices ${row.bestPractices}  LCP ${row.lcpMs} ms  TBT ${row.tbtMs} ms  host CPU index ${row.benchmarkIndex}  CPU slowdown ${row.cpuSlowdown}x${build}`,
   );
   if (!details) return;
   console.log(
@@ -197,7 +214,7 @@ function printMedians(rows: Scores[], pages: string[], builds: string[]): void {
       const runs = rows.filter((r) => r.page === page && r.build === build);
       const performance = runs.map((r) => r.performance);
       console.log(
-        `${page.padEnd(28)} performance ${median(performance)} (${Math.min(...performance)}-${Math.max(...performance)})  TBT ${median(runs.map((r) => r.tbtMs))} ms  LCP ${median(runs.map((r) => r.lcpMs))} ms  host CPU index ${median(runs.map((r) => r.benchmarkIndex))}  ${build}`,
+        `${page.padEnd(28)} performance ${Math.round(median(performance))} (${Math.min(...performance)}-${Math.max(...performance)})  TBT ${Math.round(median(runs.map((r) => r.tbtMs)))} ms  LCP ${Math.round(median(runs.map((r) => r.lcpMs)))} ms  host CPU index ${Math.round(median(runs.map((r) => r.benchmarkIndex)))}  CPU slowdown ${median(runs.map((r) => r.cpuSlowdown))}x  ${build}`,
       );
     }
   }
@@ -211,6 +228,7 @@ async function main(argv: string[]): Promise<number | 'help'> {
     only: { type: 'string', multiple: true },
     runs: { type: 'string', default: '1' },
     against: { type: 'string' },
+    calibrate: { type: 'boolean', default: false },
   });
   if (values.help) return 'help';
   const runs = Number(values.runs);
@@ -232,12 +250,20 @@ async function main(argv: string[]): Promise<number | 'help'> {
     const cookie = await signInCookie(servers[0]!.server.baseUrl, OPERATOR);
     const rows: Scores[] = [];
     const details = runs === 1 && servers.length === 1;
+    const indices: number[] = [];
+    if (values.calibrate) {
+      const probe = await audit(servers[0]!.server.baseUrl, pages[0]!, cookie);
+      indices.push(probe.benchmarkIndex);
+      console.log(`calibrating: host CPU index ${probe.benchmarkIndex} (this audit is not counted)`);
+    }
+    const slowdown = () => (values.calibrate ? calibratedSlowdown(median(indices)) : MOBILE_CPU_SLOWDOWN);
     for (let round = 0; round < runs; round += 1) {
       for (const [index, page] of pages.entries()) {
         // Alternating which build goes first spreads a slow moment of the host over both.
         const order = (round + index) % 2 === 0 ? servers : [...servers].reverse();
         for (const { build, server } of order) {
-          const row = { ...(await audit(server.baseUrl, page, cookie)), build };
+          const row = { ...(await audit(server.baseUrl, page, cookie, slowdown())), build };
+          indices.push(row.benchmarkIndex);
           rows.push(row);
           printRun(row, details);
         }
