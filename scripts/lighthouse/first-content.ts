@@ -3,8 +3,10 @@
 // visible, and the main thread's long tasks (over 50 ms) until then. Lighthouse's simulated phone says how a
 // page scores; this says what a browser on this machine does. Needs the dashboard running at the base URL
 // (e.g. `npx next start` on the Lighthouse database, as npm run lighthouse starts it). `--mobile`: a 390 px
-// viewport and the CPU slowed 4x, as Lighthouse's mobile profile simulates it.
-//   tsx scripts/lighthouse/first-content.ts <base url> <page> [selector] [loads] [--mobile]
+// viewport and the CPU slowed 4x, as Lighthouse's mobile profile simulates it; `--cpu-slowdown N` another factor
+// (`npm run lighthouse -- --calibrate` prints the one this host needs).
+//   tsx scripts/lighthouse/first-content.ts <base url> <page> [selector] [loads] [--mobile] [--cpu-slowdown N]
+import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { OPERATOR } from '../../e2e/credentials';
 
@@ -35,9 +37,16 @@ const OBSERVE = `
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(argv: string[]): Promise<void> {
-  const mobile = argv.includes('--mobile');
-  const [baseUrl, page, selector = 'main h1', loads = '5'] = argv.filter((arg) => arg !== '--mobile');
-  if (!baseUrl || !page) throw new Error('usage: first-content.ts <base url> <page> [selector] [loads]');
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { mobile: { type: 'boolean', default: false }, 'cpu-slowdown': { type: 'string', default: '4' } },
+  });
+  const mobile = values.mobile;
+  const slowdown = Number(values['cpu-slowdown']);
+  const [baseUrl, page, selector = 'main h1', loads = '5'] = positionals;
+  if (!baseUrl || !page) throw new Error('usage: first-content.ts <base url> <page> [selector] [loads] [--mobile]');
+  if (!(slowdown >= 1)) throw new Error('--cpu-slowdown takes a factor of at least 1');
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
   const results: Load[] = [];
   try {
@@ -52,7 +61,7 @@ async function main(argv: string[]): Promise<void> {
     await context.addInitScript(OBSERVE);
     for (let load = 0; load <= Number(loads); load++) {
       const tab = await context.newPage();
-      if (mobile) await (await context.newCDPSession(tab)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      if (mobile) await (await context.newCDPSession(tab)).send('Emulation.setCPUThrottlingRate', { rate: slowdown });
       await tab.goto(`${baseUrl}${page}`, { waitUntil: 'commit' });
       await tab.locator(selector).first().waitFor({ state: 'visible', timeout: 30_000 });
       const visibleMs = await tab.evaluate(() => performance.now());
