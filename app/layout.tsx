@@ -1,6 +1,5 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import type { Metadata } from 'next';
-import { cookies } from 'next/headers';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { DisplayPreferences } from '@/components/display-preferences';
@@ -10,11 +9,10 @@ import { SessionProvider, type SessionUser } from '@/components/session-context'
 import { UserMenu } from '@/components/user-menu';
 import { loadDashboardConfig } from '@/lib/config';
 import { ZAttention } from '@/lib/schemas/attention';
-import { principalOfSessionCookie } from '@/lib/server/auth/request-auth';
-import { SESSION_COOKIE } from '@/lib/server/auth/session-token';
 import { countAttention } from '@/lib/server/count-attention';
 import { serverDatabase } from '@/lib/server/database';
 import { Providers } from './providers';
+import { requestPrincipal } from './request-principal';
 import { prefetchQuery } from './server-prefetch';
 import './globals.css';
 
@@ -25,7 +23,7 @@ export const metadata: Metadata = {
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Only the name and role reach the browser; proxy.ts already sent anyone without a session to /sign-in.
-  const principal = await principalOfSessionCookie((await cookies()).get(SESSION_COOKIE)?.value);
+  const principal = await requestPrincipal();
   const user: SessionUser | null = principal ? { name: principal.name, role: principal.role } : null;
   // The top bar's counts in the first HTML: no request for them while the page starts, and no badge popping in.
   const counts = new QueryClient();

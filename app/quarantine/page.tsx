@@ -1,18 +1,16 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import type { Metadata } from 'next';
-import { cookies } from 'next/headers';
 import { queryKeys, RECENT_ACTIONS_SHOWN } from '@/components/query-keys';
 import { loadDashboardConfig } from '@/lib/config';
 import { ZAuditResponse } from '@/lib/schemas/operator-actions';
 import { ZQuarantinesResponse } from '@/lib/schemas/quarantines';
-import { principalOfSessionCookie } from '@/lib/server/auth/request-auth';
-import { SESSION_COOKIE } from '@/lib/server/auth/session-token';
 import { serverDatabase } from '@/lib/server/database';
 import { serverPayloadAccess } from '@/lib/server/dead-letters/server-dead-letters';
 import { listAudit } from '@/lib/server/list-audit';
 import { listQuarantines } from '@/lib/server/list-quarantines';
 import { prefetchQuery } from '../server-prefetch';
 import { QuarantinePageClient } from './page-client';
+import { requestPrincipal } from '../request-principal';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Quarantine' };
@@ -23,7 +21,7 @@ export const metadata: Metadata = { title: 'Quarantine' };
  * GET /api/quarantine shows them to the signed-in viewer's role.
  */
 export default async function QuarantinePage() {
-  const principal = await principalOfSessionCookie((await cookies()).get(SESSION_COOKIE)?.value);
+  const principal = await requestPrincipal();
   const client = new QueryClient();
   if (principal) {
     const { showPayloads } = serverPayloadAccess(principal.role);

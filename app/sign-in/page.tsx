@@ -1,10 +1,8 @@
 import type { Metadata } from 'next';
-import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { SignInForm } from '@/components/sign-in-form';
 import { safeNextPath } from '@/lib/server/auth/access';
-import { principalOfSessionCookie } from '@/lib/server/auth/request-auth';
-import { SESSION_COOKIE } from '@/lib/server/auth/session-token';
+import { requestPrincipal } from '../request-principal';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sign in' };
@@ -17,6 +15,6 @@ export default async function SignInPage({
 }) {
   const raw = (await searchParams).next;
   const next = safeNextPath(typeof raw === 'string' ? raw : null);
-  if (await principalOfSessionCookie((await cookies()).get(SESSION_COOKIE)?.value)) redirect(next);
+  if (await requestPrincipal()) redirect(next);
   return <SignInForm next={next} />;
 }
