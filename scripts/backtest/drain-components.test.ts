@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { drainComponents, median, type HandledRecord } from './drain-components';
+import { median } from '../bench/stats';
+import { drainComponents, type HandledRecord } from './drain-components';
 
 /** `count` records of one consumer on one partition, one every `everyMs` from `fromMs`, offsets from `offset`. */
 function run(consumer: number, partition: number, offset: number, count: number, fromMs: number, everyMs = 10) {

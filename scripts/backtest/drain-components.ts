@@ -2,6 +2,8 @@
 // the advice was when the scale-out started, how long the rebalance held processing, when each partition's
 // last backlog record was really handled (no sampling), and each consumer's rate while it had work. Pure.
 
+import { median } from '../bench/stats';
+
 export interface HandledRecord {
   /** Index of the consumer in start order: below `consumersBefore` it ran before the scale-out. */
   consumer: number;
@@ -87,14 +89,4 @@ export function drainComponents(input: DrainInput): DrainComponents {
     handlerDrainSec,
     medianConsumerRatePerSec: median(rates),
   };
-}
-
-/** The middle value (the mean of the two middle ones for an even count); null for none. */
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }

@@ -1,6 +1,7 @@
 // The backtest's judgement per scenario, and its table. Pure.
 
-import { median, type DrainComponents } from './drain-components';
+import { median } from '../bench/stats';
+import type { DrainComponents } from './drain-components';
 
 export type ScenarioKind = 'io-bound' | 'hot-partition' | 'shared-limit-first-plan' | 'shared-limit-after-scale-out';
 

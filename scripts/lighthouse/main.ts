@@ -26,6 +26,7 @@ import { loadConfig } from '../../lib/config';
 import { OPERATOR } from '../../e2e/credentials';
 import { signInCookie, startBuiltDashboard, type BuiltDashboard } from '../lib/built-dashboard';
 import { parseCommandLine, runCommandLine, UsageError } from '../lib/command-line';
+import { median } from '../bench/stats';
 import { run } from '../lib/processes';
 import { calibratedSlowdown, MOBILE_CPU_SLOWDOWN } from './calibrate';
 import { seedDashboard, SEEDED_GROUP } from './seed-dashboard';
@@ -178,12 +179,6 @@ async function buildRevision(ref: string): Promise<string> {
   return checkout;
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
 function printRun(row: Scores, details: boolean): void {
   const build = row.build === THIS_CHECKOUT ? '' : ` [${row.build}]`;
   console.log(
@@ -214,7 +209,7 @@ function printMedians(rows: Scores[], pages: string[], builds: string[]): void {
       const runs = rows.filter((r) => r.page === page && r.build === build);
       const performance = runs.map((r) => r.performance);
       console.log(
-        `${page.padEnd(28)} performance ${Math.round(median(performance))} (${Math.min(...performance)}-${Math.max(...performance)})  TBT ${Math.round(median(runs.map((r) => r.tbtMs)))} ms  LCP ${Math.round(median(runs.map((r) => r.lcpMs)))} ms  host CPU index ${Math.round(median(runs.map((r) => r.benchmarkIndex)))}  CPU slowdown ${median(runs.map((r) => r.cpuSlowdown))}x  ${build}`,
+        `${page.padEnd(28)} performance ${Math.round(median(performance)!)} (${Math.min(...performance)}-${Math.max(...performance)})  TBT ${Math.round(median(runs.map((r) => r.tbtMs))!)} ms  LCP ${Math.round(median(runs.map((r) => r.lcpMs))!)} ms  host CPU index ${Math.round(median(runs.map((r) => r.benchmarkIndex))!)}  CPU slowdown ${median(runs.map((r) => r.cpuSlowdown))}x  ${build}`,
       );
     }
   }
@@ -256,7 +251,7 @@ async function main(argv: string[]): Promise<number | 'help'> {
       indices.push(probe.benchmarkIndex);
       console.log(`calibrating: host CPU index ${probe.benchmarkIndex} (this audit is not counted)`);
     }
-    const slowdown = () => (values.calibrate ? calibratedSlowdown(median(indices)) : MOBILE_CPU_SLOWDOWN);
+    const slowdown = () => (values.calibrate ? calibratedSlowdown(median(indices)!) : MOBILE_CPU_SLOWDOWN);
     for (let round = 0; round < runs; round += 1) {
       for (const [index, page] of pages.entries()) {
         // Alternating which build goes first spreads a slow moment of the host over both.
