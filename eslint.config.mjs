@@ -16,6 +16,19 @@ const noWorker = {
   message: 'lib, app and components never import worker/ (layers point one way: worker → lib).',
 };
 
+const noKafkaOrPostgres = {
+  group: ['kafkajs', 'pg', '@prisma/*'],
+  message: 'The UI reaches Kafka and Postgres only through lib/server (route handlers call one function there).',
+};
+
+const noSchemaValues = {
+  group: ['zod', '@/lib/schemas/*', '!@/lib/schemas/values', '**/lib/schemas/*', '!**/lib/schemas/values'],
+  allowTypeImports: true,
+  message:
+    "A page starts without zod: take a schema's types with `import type`, its plain values from lib/schemas/values, " +
+    'and parse through api-client.ts (the schemas load with the first answer, components/browser-schemas.ts).',
+};
+
 /** A no-restricted-imports rule from pattern groups. */
 const restrict = (...patterns) => ['error', { patterns }];
 
@@ -79,12 +92,15 @@ export default tseslint.config(
   },
   {
     files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': restrict(noWorker, {
-        group: ['kafkajs', 'pg', '@prisma/*'],
-        message: 'The UI reaches Kafka and Postgres only through lib/server (route handlers call one function there).',
-      }),
-    },
+    rules: { 'no-restricted-imports': restrict(noWorker, noKafkaOrPostgres) },
+  },
+  {
+    // The browser's code: every component, and the app's client modules (the pages' server modules read their
+    // data with the schemas). zod and the schemas load with the first API answer (components/browser-schemas.ts),
+    // never while a page starts.
+    files: ['components/**/*.{ts,tsx}', 'app/**/page-client.tsx', 'app/providers.tsx', 'app/error.tsx'],
+    ignores: ['components/browser-schemas.ts', 'components/zod-jitless.ts', '**/*.test.ts'],
+    rules: { 'no-restricted-imports': restrict(noWorker, noKafkaOrPostgres, noSchemaValues) },
   },
   {
     // The consumer core is pure: its clock, random and ports come in; it imports nothing outside itself.

@@ -14,7 +14,8 @@ import { TimeLagValue } from '@/components/time-lag-cell';
 import { useNow } from '@/components/use-now';
 import { useOverviewView } from '@/components/use-overview-view';
 import { Age } from '@/components/age';
-import { ZGroupStatus, type TGroupSort, type TGroupSummary } from '@/lib/schemas/groups';
+import type { TGroupSort, TGroupSummary } from '@/lib/schemas/groups';
+import { GROUP_STATUSES } from '@/lib/schemas/values';
 import { formatAge, formatCount, formatDurationMs } from '@/lib/format';
 import { isStale } from '@/components/format';
 
@@ -88,7 +89,7 @@ export function OverviewPageClient({
 
       {data && !nothingSampled ? (
         <div className="summary-strip" aria-label="Groups by status">
-          {ZGroupStatus.options.map((s) => (
+          {GROUP_STATUSES.map((s) => (
             <button
               key={s}
               type="button"

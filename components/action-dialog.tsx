@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { REASON_MAX_CHARS } from '@/lib/schemas/common';
+import { REASON_MAX_CHARS } from '@/lib/schemas/values';
 import type { TActionRequest } from '@/lib/schemas/operator-actions';
 import type { TQuarantine } from '@/lib/schemas/quarantines';
 import { ApiRequestError } from './api-client';

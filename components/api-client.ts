@@ -1,6 +1,20 @@
 import type { z } from 'zod';
-import { DEFAULT_CLUSTER } from '@/lib/schemas/clusters';
-import { ZApiError } from '@/lib/schemas/common';
+import type { BROWSER_SCHEMAS } from './browser-schemas';
+import { DEFAULT_CLUSTER } from '@/lib/schemas/values';
+
+type BrowserSchemas = typeof BROWSER_SCHEMAS;
+/** The name of a schema the browser parses an answer with (browser-schemas.ts). */
+export type SchemaName = keyof BrowserSchemas;
+/** What the schema named `N` gives. */
+export type Parsed<N extends SchemaName> = z.output<BrowserSchemas[N]>;
+
+/**
+ * The browser's schemas, and zod with them: one chunk, loaded by the first answer that needs parsing (never
+ * while a page starts) and shared by every later one.
+ */
+export function loadBrowserSchemas(): Promise<BrowserSchemas> {
+  return import('./browser-schemas').then((module) => module.BROWSER_SCHEMAS);
+}
 
 /** A refusal or failure from the API, with the server's own sentence and the offending field, if any. */
 export class ApiRequestError extends Error {
@@ -15,14 +29,14 @@ export class ApiRequestError extends Error {
 }
 
 /**
- * Fetches `url` and parses the body with the shared schema: a response that does not match is an error, not
- * data. Non-2xx answers become ApiRequestError carrying the API's message.
+ * Fetches `url` and parses the body with the shared schema named `schema`: a response that does not match is
+ * an error, not data. Non-2xx answers become ApiRequestError carrying the API's message.
  */
-export async function fetchJson<T extends z.ZodType>(
+export async function fetchJson<N extends SchemaName>(
   url: string,
-  schema: T,
+  schema: N,
   init: RequestInit = {},
-): Promise<z.output<T>> {
+): Promise<Parsed<N>> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -41,18 +55,20 @@ export async function fetchJson<T extends z.ZodType>(
     const here = `${window.location.pathname}${window.location.search}`;
     window.location.assign(`/sign-in?next=${encodeURIComponent(here)}`);
   }
+  const schemas = await loadBrowserSchemas();
   if (!response.ok) {
-    const parsed = ZApiError.safeParse(body);
+    const parsed = schemas.apiError.safeParse(body);
     throw new ApiRequestError(
       response.status,
       parsed.success ? parsed.data.error : `${init.method ?? 'GET'} ${url} answered ${response.status}`,
       parsed.success ? (parsed.data.field ?? undefined) : undefined,
     );
   }
-  const parsed = schema.safeParse(body);
+  // The named schema's output is Parsed<N>; TypeScript cannot narrow the table's union by a generic key.
+  const parsed = (schemas[schema] as z.ZodType).safeParse(body);
   if (!parsed.success)
     throw new ApiRequestError(response.status, `${url} answered data this dashboard does not understand`);
-  return parsed.data;
+  return parsed.data as Parsed<N>;
 }
 
 /** `?cluster=` for a cluster other than the default one, so every default-cluster URL stays as it was. */

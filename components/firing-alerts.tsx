@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { formatDateTime } from './format';
 import { useAlerts } from './hooks/use-alerts';
 import type { TAlert } from '@/lib/schemas/alerts';
-import { DEFAULT_CLUSTER } from '@/lib/schemas/clusters';
+import { DEFAULT_CLUSTER } from '@/lib/schemas/values';
 import { useTimeZone } from './display-preferences';
 
 /**

@@ -2,7 +2,8 @@
 
 import dynamic from 'next/dynamic';
 import { memo, useId, useRef } from 'react';
-import { LAG_RANGES, type TLagRange } from '@/lib/schemas/groups';
+import type { TLagRange } from '@/lib/schemas/groups';
+import { LAG_RANGES } from '@/lib/schemas/values';
 import { formatDuration } from '@/lib/format';
 import { useLagSeries } from './hooks/use-group';
 import { ErrorState, LoadingState } from './states';

@@ -2,13 +2,8 @@
 
 import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { TGroupDetail } from '@/lib/schemas/groups';
-import {
-  RESETTABLE_STATES,
-  type TOffsetResetRequest,
-  type TOffsetResetResult,
-  type TResetTarget,
-} from '@/lib/schemas/offset-reset';
-import { REASON_MAX_CHARS } from '@/lib/schemas/common';
+import type { TOffsetResetRequest, TOffsetResetResult, TResetTarget } from '@/lib/schemas/offset-reset';
+import { REASON_MAX_CHARS, RESETTABLE_STATES } from '@/lib/schemas/values';
 import { ApiRequestError } from './api-client';
 import { useOffsetReset } from './hooks/use-offset-reset';
 import { useTimeZone } from './display-preferences';

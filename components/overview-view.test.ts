@@ -1,5 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ZClusterName } from '@/lib/schemas/clusters';
 import { ZGroupsQuery } from '@/lib/schemas/groups';
+import { GROUP_SORT_KEYS, GROUP_STATUSES, SORT_ORDERS } from '@/lib/schemas/values';
 import {
   changeOverviewView,
   DEFAULT_OVERVIEW_VIEW,
@@ -56,6 +59,38 @@ describe('overviewView', () => {
 
   it('keeps the filter as typed (the request trims it)', () => {
     expect(viewOf('?q=%20orders%20').q).toBe(' orders ');
+  });
+
+  it('accepts a value exactly when GET /api/groups accepts it (its checks run without the zod schema)', () => {
+    const near = (values: readonly string[]) =>
+      fc.oneof(
+        fc.constantFrom(...values),
+        fc.constantFrom(...values).map((v) => v.toLowerCase()),
+        fc.string({ maxLength: 12 }),
+      );
+    const params = fc.record({
+      q: fc.oneof(fc.string({ minLength: 240, maxLength: 260 }), fc.string(), fc.string({ unit: 'grapheme' })),
+      status: near(GROUP_STATUSES),
+      sort: near(GROUP_SORT_KEYS),
+      order: near(SORT_ORDERS),
+      cluster: fc.oneof(fc.constantFrom('default', 'second', 'Second', 'second!', '-x'), fc.string({ maxLength: 70 })),
+      page: fc.oneof(fc.integer({ min: 1, max: 12_000 }).map(String), fc.string({ maxLength: 9 })),
+    });
+    fc.assert(
+      fc.property(params, (given) => {
+        const read = overviewView(new URLSearchParams(given), [...CLUSTERS, given.cluster]);
+        const accepts = (query: Record<string, string>) => ZGroupsQuery.safeParse(query).success;
+        expect(read.q === given.q).toBe(accepts({ q: given.q.trim() }));
+        expect(read.status === given.status).toBe(accepts({ status: given.status }));
+        expect(read.sort === given.sort).toBe(accepts({ sort: given.sort }));
+        expect(read.order === given.order).toBe(accepts({ order: given.order }));
+        expect(read.cluster === given.cluster).toBe(ZClusterName.safeParse(given.cluster).success);
+        const offset = (Number(given.page) - 1) * OVERVIEW_PAGE_SIZE;
+        const pageAccepted = /^[1-9]\d*$/.test(given.page) && accepts({ offset: String(offset) });
+        expect(String(read.page) === given.page).toBe(pageAccepted);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it("reads Next's searchParams record as the browser's query string reads", () => {

@@ -1,15 +1,14 @@
 import { formatCount } from '@/lib/format';
-import { ZClusterName } from '@/lib/schemas/clusters';
+import type { TGroupSort, TGroupsQuery, TGroupStatus, TGroupStatusCounts } from '@/lib/schemas/groups';
 import {
+  CLUSTER_NAME_PATTERN,
+  GROUP_FILTER_MAX_CHARS,
   GROUP_SORT_KEYS,
-  ZGroupsQuery,
-  ZGroupStatus,
-  ZSortOrder,
-  type TGroupSort,
-  type TGroupsQuery,
-  type TGroupStatus,
-  type TGroupStatusCounts,
-} from '@/lib/schemas/groups';
+  GROUP_STATUSES,
+  MAX_GROUPS_OFFSET,
+  oneOf,
+  SORT_ORDERS,
+} from '@/lib/schemas/values';
 
 // The overview's view (the URL of `/`) and the GET /api/groups request it makes: one pure mapping, so the
 // server render (app/page.tsx) prefetches exactly the page the client's first query asks for.
@@ -18,7 +17,7 @@ import {
 export const OVERVIEW_PAGE_SIZE = 100;
 
 /** The longest name filter GET /api/groups accepts (a group id is at most 249 characters). */
-export const MAX_FILTER_LENGTH = ZGroupsQuery.shape.q.unwrap().maxLength ?? undefined;
+export const MAX_FILTER_LENGTH = GROUP_FILTER_MAX_CHARS;
 
 /** The overview's URL parameters; each one absent means its default. */
 export const OVERVIEW_PARAMS = ['q', 'status', 'cluster', 'sort', 'order', 'page'] as const;
@@ -54,16 +53,17 @@ export interface ParamSource {
   get(name: string): string | null;
 }
 
-const query = ZGroupsQuery.shape;
-const isStatus = (value: string): value is TGroupStatus => ZGroupStatus.safeParse(value).success;
-const isSort = (value: string): value is TGroupSort => (GROUP_SORT_KEYS as readonly string[]).includes(value);
-const isOrder = (value: string): value is TOverviewOrder => ZSortOrder.safeParse(value).success;
+// The API's own limits (lib/schemas/values.ts), checked without its zod schema so the browser can read a URL
+// while the page starts; a unit test holds these checks equal to what GET /api/groups accepts.
+const isStatus = oneOf<TGroupStatus>(GROUP_STATUSES);
+const isSort = oneOf<TGroupSort>(GROUP_SORT_KEYS);
+const isOrder = oneOf<TOverviewOrder>(SORT_ORDERS);
 
 /** A page whose offset GET /api/groups accepts. */
 function acceptedPage(value: string): number | null {
   if (!/^[1-9]\d{0,6}$/.test(value)) return null;
   const page = Number(value);
-  return query.offset.safeParse(String((page - 1) * OVERVIEW_PAGE_SIZE)).success ? page : null;
+  return (page - 1) * OVERVIEW_PAGE_SIZE <= MAX_GROUPS_OFFSET ? page : null;
 }
 
 /**
@@ -78,10 +78,9 @@ export function overviewView(params: ParamSource, clusters: readonly string[]): 
   const sort = given('sort');
   const order = given('order');
   return {
-    q: query.q.safeParse(q.trim()).success ? q : DEFAULT_OVERVIEW_VIEW.q,
+    q: q.trim().length <= GROUP_FILTER_MAX_CHARS ? q : DEFAULT_OVERVIEW_VIEW.q,
     status: isStatus(status) ? status : DEFAULT_OVERVIEW_VIEW.status,
-    cluster:
-      ZClusterName.safeParse(cluster).success && clusters.includes(cluster) ? cluster : DEFAULT_OVERVIEW_VIEW.cluster,
+    cluster: CLUSTER_NAME_PATTERN.test(cluster) && clusters.includes(cluster) ? cluster : DEFAULT_OVERVIEW_VIEW.cluster,
     sort: isSort(sort) ? sort : DEFAULT_OVERVIEW_VIEW.sort,
     order: isOrder(order) ? order : DEFAULT_OVERVIEW_VIEW.order,
     page: acceptedPage(given('page')) ?? DEFAULT_OVERVIEW_VIEW.page,
@@ -162,7 +161,7 @@ export function groupsShownText(view: OverviewView, total: number, counts: TGrou
     const groups = `${formatCount(total)} group${total === 1 ? '' : 's'}`;
     return needle === '' ? groups : `${groups} match${total === 1 ? 'es' : ''} “${needle}”`;
   }
-  const scope = ZGroupStatus.options.reduce((sum, s) => sum + counts[s], 0);
+  const scope = GROUP_STATUSES.reduce((sum, s) => sum + counts[s], 0);
   const groups = `${formatCount(total)} of ${formatCount(scope)} group${scope === 1 ? '' : 's'}`;
   return needle === '' ? groups : `${groups} matching “${needle}”`;
 }

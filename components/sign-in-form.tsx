@@ -1,7 +1,6 @@
 'use client';
 
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { ZSessionInfo } from '@/lib/schemas/auth';
 import { ApiRequestError, fetchJson } from './api-client';
 
 /**
@@ -34,7 +33,7 @@ export function SignInForm({ next }: { next: string }) {
     setBusy(true);
     setProblem(null);
     try {
-      const session = await fetchJson('/api/auth/sign-in', ZSessionInfo, {
+      const session = await fetchJson('/api/auth/sign-in', 'session', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name, password, next }),

@@ -33,9 +33,3 @@ export function useUrlParam<T extends string>(
 
 /** Any non-empty text (a filter, a name the data decides). */
 export const anyText = (value: string): value is string => value !== '';
-
-/** One of `values`. */
-export const oneOf =
-  <T extends string>(values: readonly T[]) =>
-  (value: string): value is T =>
-    (values as readonly string[]).includes(value);

@@ -12,7 +12,7 @@ import { ZGroupDetail } from '../lib/schemas/groups';
 import { uniqueName } from '../scripts/lib/unique-name';
 import { eventually, testKafka } from '../test-support/integration';
 import { bearer, OPERATOR, VIEWER_TOKEN } from './credentials';
-import { createTopicWhenReady, ROOT, signIn, startWorker, type WorkerProcess } from './support';
+import { createTopicWhenReady, ROOT, signIn, startWorker, waitForHydration, type WorkerProcess } from './support';
 
 // The dashboard as a viewer meets it, on seeded history (two days of 5-second samples on 12 partitions, one
 // held; a 1,000-partition group): axe on every page, layout at 1440, 390 and 360 px, the charts' ticks, zone
@@ -248,6 +248,69 @@ test.describe('in a time zone the server is not in', () => {
       ).toBe(false);
     }
   });
+});
+
+test("no page loads zod while it starts: the schemas come with the page's first API answer", async ({
+  page,
+  browser,
+}) => {
+  // zod and every schema built at module load were the dashboard's costliest own start-up code, on every page.
+  // The pages' first HTML holds their data, so parsing can wait for the first API answer
+  // (components/browser-schemas.ts). With every API request held, nothing can load them; a script holding
+  // zod's error class is zod.
+  test.setTimeout(120_000);
+  const ZOD_MARK = 'ZodError';
+  const scripts: Array<Promise<{ url: string; zod: boolean; read: boolean }>> = [];
+  const watchScripts = (tab: Page) =>
+    tab.on('response', (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      const url = response.url();
+      scripts.push(
+        response.text().then(
+          (body) => ({ url, zod: body.includes(ZOD_MARK), read: true }),
+          () => ({ url, zod: false, read: false }),
+        ),
+      );
+    });
+  const startUp = async (tab: Page, pagePath: string, name: string) => {
+    scripts.length = 0;
+    await tab.goto(pagePath);
+    await waitForHydration(tab);
+    const loaded = await Promise.all(scripts);
+    expect(loaded.length, `${name}: its scripts were seen`).toBeGreaterThan(3);
+    expect(
+      loaded.filter((s) => !s.read).map((s) => s.url),
+      `${name}: scripts whose text could not be read`,
+    ).toEqual([]);
+    expect(
+      loaded.filter((s) => s.zod).map((s) => s.url),
+      `${name}: scripts with zod before any API answer`,
+    ).toEqual([]);
+  };
+
+  await signIn(page, OPERATOR, '/');
+  const tab = await page.context().newPage();
+  watchScripts(tab);
+  // Routing also turns the tab's HTTP cache off, so every page fetches each of its scripts again.
+  await tab.route('**/api/**', () => undefined);
+  for (const p of PAGES) await startUp(tab, p.path(), p.name);
+  await startUp(tab, '/dead-letters', 'dead letters');
+
+  const signedOut = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const signInPage = await signedOut.newPage();
+  watchScripts(signInPage);
+  await signInPage.route('**/api/**', () => undefined);
+  await startUp(signInPage, '/sign-in', 'sign-in');
+  await signedOut.close();
+
+  // The mark does find zod: with the API answering, the charts' first series brings the schemas.
+  await tab.unrouteAll({ behavior: 'ignoreErrors' });
+  scripts.length = 0;
+  await tab.goto(groupPath(groups.main));
+  await showCharts(tab);
+  await expect(tab.getByTestId('legend-item').first()).toBeVisible();
+  expect((await Promise.all(scripts)).filter((s) => s.zod)).toHaveLength(1);
+  await tab.close();
 });
 
 test('on a phone the navigation folds behind Menu and Sign out stays on screen', async ({ page }) => {

@@ -9,14 +9,15 @@ import { formatDateTime } from '@/components/format';
 import { useAcknowledgeAlert, useAlerts, useCreateSilence } from '@/components/hooks/use-alerts';
 import { useCanOperate } from '@/components/session-context';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
-import { ZAlertCondition, type TAlert, type TSilence } from '@/lib/schemas/alerts';
-import { DEFAULT_CLUSTER } from '@/lib/schemas/clusters';
-import { REASON_MAX_CHARS } from '@/lib/schemas/common';
+import type { TAlert, TSilence } from '@/lib/schemas/alerts';
+import { ALERT_CONDITIONS, type AlertCondition } from '@/lib/alerts/alert-settings';
+import { DEFAULT_CLUSTER, oneOf, REASON_MAX_CHARS } from '@/lib/schemas/values';
 import { useTimeZone } from '@/components/display-preferences';
-import { oneOf, useUrlParam } from '@/components/use-url-param';
+import { useUrlParam } from '@/components/use-url-param';
 
 /** The cluster select's "every cluster" choice (no `?cluster=`). */
 const ALL_CLUSTERS = '';
+const isCondition = oneOf(ALERT_CONDITIONS);
 
 /** What a silence form starts from: a row's cluster, group and condition, or the page's cluster alone. */
 type SilenceTarget = { cluster: string; groupId: string | null; condition: TAlert['condition'] | null };
@@ -320,7 +321,7 @@ function SilenceForm({
   const create = useCreateSilence();
   const [cluster, setCluster] = useState(initial.cluster);
   const [groupId, setGroupId] = useState(initial.groupId ?? '');
-  const [condition, setCondition] = useState<string>(initial.condition ?? '');
+  const [condition, setCondition] = useState<AlertCondition | ''>(initial.condition ?? '');
   const [minutes, setMinutes] = useState(60);
   const [reason, setReason] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -333,7 +334,7 @@ function SilenceForm({
       {
         cluster,
         groupId: groupId.trim() === '' ? null : groupId.trim(),
-        condition: condition === '' ? null : ZAlertCondition.parse(condition),
+        condition: condition === '' ? null : condition,
         durationMinutes: minutes,
         reason: reason.trim(),
       },
@@ -365,9 +366,9 @@ function SilenceForm({
       </label>
       <label className="field">
         <span>Condition</span>
-        <select value={condition} onChange={(e) => setCondition(e.target.value)}>
+        <select value={condition} onChange={(e) => setCondition(isCondition(e.target.value) ? e.target.value : '')}>
           <option value="">every condition</option>
-          {ZAlertCondition.options.map((c) => (
+          {ALERT_CONDITIONS.map((c) => (
             <option key={c} value={c}>
               {c}
             </option>

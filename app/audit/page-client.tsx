@@ -6,16 +6,17 @@ import { groupPath } from '@/components/api-client';
 import { ClusterSelect } from '@/components/cluster-select';
 import { useAudit } from '@/components/hooks/use-audit';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
-import { DEFAULT_CLUSTER } from '@/lib/schemas/clusters';
-import { ZAuditKindFilter, type TAccessEvent, type TAuditKindFilter } from '@/lib/schemas/access-events';
+import type { TAccessEvent, TAuditKindFilter } from '@/lib/schemas/access-events';
+import { AUDIT_KIND_FILTERS, DEFAULT_CLUSTER, oneOf } from '@/lib/schemas/values';
 import type { TRedriveJob, TRedriveSelection } from '@/lib/schemas/dead-letters';
 import type { TOperatorAction } from '@/lib/schemas/operator-actions';
 import { formatDateTime } from '@/components/format';
 import { useTimeZone } from '@/components/display-preferences';
-import { oneOf, useUrlParam } from '@/components/use-url-param';
+import { useUrlParam } from '@/components/use-url-param';
 
 /** The cluster select's "every cluster" choice (no `?cluster=`). */
 const ALL_CLUSTERS = '';
+const isAuditKind = oneOf(AUDIT_KIND_FILTERS);
 
 /** The kind filter's choices; the API filters (GET /api/audit?kind=). */
 const KIND_CHOICES: readonly { value: TAuditKindFilter | ''; label: string }[] = [
@@ -69,7 +70,7 @@ export function AuditPageClient({ refreshMs, clusters }: { refreshMs: number; cl
           <span>Show</span>
           <select
             value={kind ?? ''}
-            onChange={(e) => setKind(e.target.value === '' ? undefined : ZAuditKindFilter.parse(e.target.value))}
+            onChange={(e) => setKind(isAuditKind(e.target.value) ? e.target.value : undefined)}
             aria-label="Kind of audit entries"
           >
             {KIND_CHOICES.map((choice) => (

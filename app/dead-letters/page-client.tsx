@@ -16,7 +16,7 @@ import {
 } from '@/components/hooks/use-dead-letters';
 import { useCanOperate } from '@/components/session-context';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
-import { type TDeadLetter, type TRedriveJob, type TRedriveSelection } from '@/lib/schemas/dead-letters';
+import type { TDeadLetter, TRedriveJob, TRedriveSelection } from '@/lib/schemas/dead-letters';
 
 const FILTER_FIELDS: Array<{ name: keyof DeadLetterFilterForm; label: string; type?: string }> = [
   { name: 'sourceTopic', label: 'Source topic' },
@@ -40,6 +40,7 @@ export function DeadLettersPageClient({ refreshMs }: { refreshMs: number }) {
   const [cursors, setCursors] = useState<string[]>([]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [confirm, setConfirm] = useState<TRedriveSelection | null>(null);
+  const [filterRefusal, setFilterRefusal] = useState<string | null>(null);
   const canOperate = useCanOperate();
   const jobsQuery = useRedrives(refreshMs);
   const page = useDeadLetters(filter, cursors[cursors.length - 1], refreshMs);
@@ -137,18 +138,25 @@ export function DeadLettersPageClient({ refreshMs }: { refreshMs: number }) {
             </button>
             <button
               type="button"
-              onClick={() =>
-                setConfirm({
-                  kind: 'filter',
-                  filter: filterBody(filter),
-                })
-              }
+              onClick={() => {
+                setFilterRefusal(null);
+                filterBody(filter).then(
+                  (body) => setConfirm({ kind: 'filter', filter: body }),
+                  (error: Error) => setFilterRefusal(`The filter cannot be redriven: ${error.message}`),
+                );
+              }}
             >
               Redrive all matching…
             </button>
           </>
         ) : null}
       </form>
+
+      {filterRefusal ? (
+        <p role="alert" className="banner banner-error" data-testid="redrive-filter-refused">
+          {filterRefusal}
+        </p>
+      ) : null}
 
       {confirm ? (
         <RedriveDialog

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { loadDashboardConfig } from '@/lib/config';
-import { DEFAULT_CLUSTER } from '@/lib/schemas/clusters';
+import { DEFAULT_CLUSTER } from '@/lib/schemas/values';
 import { RebalancesPageClient } from './page-client';
 
 export const dynamic = 'force-dynamic';

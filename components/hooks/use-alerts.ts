@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ZAcknowledgement, ZAlertsResponse, ZSilence, type TSilenceRequest } from '@/lib/schemas/alerts';
+import type { TSilenceRequest } from '@/lib/schemas/alerts';
 import { fetchJson } from '../api-client';
 import { queryKeys } from '../query-keys';
 
@@ -14,7 +14,7 @@ export function useAlerts(refreshMs: number, cluster?: string) {
   const url = cluster ? `/api/alerts?${new URLSearchParams({ cluster }).toString()}` : '/api/alerts';
   return useQuery({
     queryKey: cluster ? [...queryKeys.alerts(), cluster] : queryKeys.alerts(),
-    queryFn: ({ signal }) => fetchJson(url, ZAlertsResponse, { signal }),
+    queryFn: ({ signal }) => fetchJson(url, 'alerts', { signal }),
     refetchInterval: refreshMs,
     staleTime: refreshMs,
   });
@@ -29,7 +29,7 @@ const post = (body: unknown) => ({
 export function useCreateSilence() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (request: TSilenceRequest) => fetchJson('/api/alerts/silences', ZSilence, post(request)),
+    mutationFn: (request: TSilenceRequest) => fetchJson('/api/alerts/silences', 'silence', post(request)),
     onSettled: () => void client.invalidateQueries({ queryKey: queryKeys.alerts() }),
   });
 }
@@ -38,7 +38,7 @@ export function useAcknowledgeAlert() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (alertId: string) =>
-      fetchJson(`/api/alerts/${encodeURIComponent(alertId)}/acknowledge`, ZAcknowledgement, post({})),
+      fetchJson(`/api/alerts/${encodeURIComponent(alertId)}/acknowledge`, 'acknowledgement', post({})),
     onSettled: () => void client.invalidateQueries({ queryKey: queryKeys.alerts() }),
   });
 }

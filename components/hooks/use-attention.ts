@@ -1,7 +1,6 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { ZAttention } from '@/lib/schemas/attention';
 import { fetchJson } from '../api-client';
 import { queryKeys } from '../query-keys';
 
@@ -9,7 +8,7 @@ import { queryKeys } from '../query-keys';
 export function useAttention(refreshMs: number) {
   return useQuery({
     queryKey: queryKeys.attention(),
-    queryFn: ({ signal }) => fetchJson('/api/attention', ZAttention, { signal }),
+    queryFn: ({ signal }) => fetchJson('/api/attention', 'attention', { signal }),
     refetchInterval: refreshMs,
     staleTime: refreshMs,
   });

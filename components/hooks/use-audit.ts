@@ -2,7 +2,6 @@
 
 import { useQuery } from '@tanstack/react-query';
 import type { TAuditKindFilter } from '@/lib/schemas/access-events';
-import { ZAuditResponse } from '@/lib/schemas/operator-actions';
 import { fetchJson } from '../api-client';
 import { queryKeys, RECENT_ACTIONS_SHOWN } from '../query-keys';
 
@@ -14,7 +13,7 @@ export function useAudit(refreshMs: number, kind?: TAuditKindFilter, cluster?: s
   const query = new URLSearchParams({ limit: '500', ...(kind ? { kind } : {}), ...(cluster ? { cluster } : {}) });
   return useQuery({
     queryKey: [...queryKeys.audit(), kind ?? 'all', cluster ?? 'all clusters'],
-    queryFn: ({ signal }) => fetchJson(`/api/audit?${query.toString()}`, ZAuditResponse, { signal }),
+    queryFn: ({ signal }) => fetchJson(`/api/audit?${query.toString()}`, 'audit', { signal }),
     refetchInterval: refreshMs,
   });
 }
@@ -26,7 +25,7 @@ export function useAudit(refreshMs: number, kind?: TAuditKindFilter, cluster?: s
 export function useRecentActions(refreshMs: number) {
   return useQuery({
     queryKey: queryKeys.recentActions(),
-    queryFn: ({ signal }) => fetchJson(`/api/audit?limit=${RECENT_ACTIONS_SHOWN}`, ZAuditResponse, { signal }),
+    queryFn: ({ signal }) => fetchJson(`/api/audit?limit=${RECENT_ACTIONS_SHOWN}`, 'audit', { signal }),
     refetchInterval: refreshMs,
     staleTime: refreshMs,
   });

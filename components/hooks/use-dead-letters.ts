@@ -1,18 +1,8 @@
 'use client';
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  ZDeadLetterCounts,
-  ZDeadLetterFilter,
-  ZDeadLetterMatches,
-  ZDeadLettersResponse,
-  ZRedriveJob,
-  ZRedriveJobsResponse,
-  type TDeadLetterFilter,
-  type TRedriveControl,
-  type TRedriveRequest,
-} from '@/lib/schemas/dead-letters';
-import { fetchJson } from '../api-client';
+import type { TDeadLetterFilter, TRedriveControl, TRedriveRequest } from '@/lib/schemas/dead-letters';
+import { fetchJson, loadBrowserSchemas } from '../api-client';
 import { queryKeys } from '../query-keys';
 
 /** The filter fields as the page's form holds them (empty: not set). */
@@ -44,13 +34,17 @@ export function filterParams(filter: DeadLetterFilterForm): URLSearchParams {
   return params;
 }
 
-/** The filter as a redrive request carries it (throws a ZodError naming a bad field). */
-export function filterBody(filter: DeadLetterFilterForm): TDeadLetterFilter {
+/** The filter as a redrive request carries it; rejects with an Error naming the first bad field. */
+export async function filterBody(filter: DeadLetterFilterForm): Promise<TDeadLetterFilter> {
   const { sourcePartition, ...rest } = Object.fromEntries(filterParams(filter));
-  return ZDeadLetterFilter.parse({
+  const schemas = await loadBrowserSchemas();
+  const parsed = schemas.deadLetterFilter.safeParse({
     ...rest,
     ...(sourcePartition === undefined ? {} : { sourcePartition: Number(sourcePartition) }),
   });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new Error(issue ? `${issue.path.map(String).join('.')}: ${issue.message}` : 'the filter is invalid');
 }
 
 /** One page of dead letters for the filter, from `cursor` (undefined: the newest). */
@@ -60,7 +54,7 @@ export function useDeadLetters(filter: DeadLetterFilterForm, cursor: string | un
   const query = params.toString();
   return useQuery({
     queryKey: queryKeys.deadLetters(query),
-    queryFn: ({ signal }) => fetchJson(`/api/dead-letters?${query}`, ZDeadLettersResponse, { signal }),
+    queryFn: ({ signal }) => fetchJson(`/api/dead-letters?${query}`, 'deadLetters', { signal }),
     refetchInterval: refreshMs,
     placeholderData: keepPreviousData,
   });
@@ -69,7 +63,7 @@ export function useDeadLetters(filter: DeadLetterFilterForm, cursor: string | un
 export function useDeadLetterCounts(refreshMs: number) {
   return useQuery({
     queryKey: queryKeys.deadLetterCounts(),
-    queryFn: ({ signal }) => fetchJson('/api/dead-letters/counts', ZDeadLetterCounts, { signal }),
+    queryFn: ({ signal }) => fetchJson('/api/dead-letters/counts', 'deadLetterCounts', { signal }),
     refetchInterval: Math.max(refreshMs, 10_000),
   });
 }
@@ -81,7 +75,7 @@ export const REDRIVE_FOLLOW_MS = 1_000;
 export function useRedrives(refreshMs: number) {
   return useQuery({
     queryKey: queryKeys.redrives(),
-    queryFn: ({ signal }) => fetchJson('/api/dead-letters/redrives', ZRedriveJobsResponse, { signal }),
+    queryFn: ({ signal }) => fetchJson('/api/dead-letters/redrives', 'redriveJobs', { signal }),
     refetchInterval: (query) =>
       query.state.data?.jobs.some((j) => j.status === 'pending' || j.status === 'running')
         ? Math.min(REDRIVE_FOLLOW_MS, refreshMs)
@@ -94,7 +88,7 @@ export function useMatches(filter: DeadLetterFilterForm, enabled: boolean) {
   const query = filterParams(filter).toString();
   return useQuery({
     queryKey: queryKeys.deadLetterMatches(query),
-    queryFn: ({ signal }) => fetchJson(`/api/dead-letters/matches?${query}`, ZDeadLetterMatches, { signal }),
+    queryFn: ({ signal }) => fetchJson(`/api/dead-letters/matches?${query}`, 'deadLetterMatches', { signal }),
     enabled,
     staleTime: 0,
     gcTime: 0,
@@ -110,7 +104,7 @@ const postJson = (body: unknown) => ({
 export function useRequestRedrive() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (request: TRedriveRequest) => fetchJson('/api/dead-letters/redrives', ZRedriveJob, postJson(request)),
+    mutationFn: (request: TRedriveRequest) => fetchJson('/api/dead-letters/redrives', 'redriveJob', postJson(request)),
     onSettled: () => void client.invalidateQueries({ queryKey: ['dead-letters'] }),
   });
 }
@@ -119,7 +113,7 @@ export function useControlRedrive() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, control }: { id: string; control: TRedriveControl }) =>
-      fetchJson(`/api/dead-letters/redrives/${encodeURIComponent(id)}`, ZRedriveJob, postJson(control)),
+      fetchJson(`/api/dead-letters/redrives/${encodeURIComponent(id)}`, 'redriveJob', postJson(control)),
     onSettled: () => void client.invalidateQueries({ queryKey: queryKeys.redrives() }),
   });
 }

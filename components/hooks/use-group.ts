@@ -1,8 +1,7 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { ZGroupAdvice } from '@/lib/schemas/advice';
-import { ZGroupDetail, ZLagSeries, type TLagRange } from '@/lib/schemas/groups';
+import type { TLagRange } from '@/lib/schemas/groups';
 import { fetchJson, groupApiPath } from '../api-client';
 import { queryKeys } from '../query-keys';
 
@@ -13,7 +12,7 @@ import { queryKeys } from '../query-keys';
 export function useGroup(cluster: string, groupId: string, refreshMs: number) {
   return useQuery({
     queryKey: queryKeys.group(cluster, groupId),
-    queryFn: ({ signal }) => fetchJson(groupApiPath(groupId, cluster), ZGroupDetail, { signal }),
+    queryFn: ({ signal }) => fetchJson(groupApiPath(groupId, cluster), 'groupDetail', { signal }),
     refetchInterval: refreshMs,
     staleTime: refreshMs,
     retry: (count, error) => (error as { status?: number }).status !== 404 && count < 1,
@@ -25,7 +24,7 @@ export function useLagSeries(cluster: string, groupId: string, range: TLagRange,
   const long = range === '24h' || range === '7d';
   return useQuery({
     queryKey: queryKeys.groupLag(cluster, groupId, range),
-    queryFn: ({ signal }) => fetchJson(groupApiPath(groupId, cluster, '/lag', { range }), ZLagSeries, { signal }),
+    queryFn: ({ signal }) => fetchJson(groupApiPath(groupId, cluster, '/lag', { range }), 'lagSeries', { signal }),
     refetchInterval: long ? Math.max(refreshMs, 60_000) : Math.max(refreshMs, 5_000),
     placeholderData: keepPreviousData,
     enabled,
@@ -37,7 +36,7 @@ export function useGroupAdvice(cluster: string, groupId: string, refreshMs: numb
   const intervalMs = Math.max(refreshMs, 5_000);
   return useQuery({
     queryKey: queryKeys.groupAdvice(cluster, groupId),
-    queryFn: ({ signal }) => fetchJson(groupApiPath(groupId, cluster, '/advice'), ZGroupAdvice, { signal }),
+    queryFn: ({ signal }) => fetchJson(groupApiPath(groupId, cluster, '/advice'), 'groupAdvice', { signal }),
     refetchInterval: intervalMs,
     staleTime: intervalMs,
   });

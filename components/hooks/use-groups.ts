@@ -1,7 +1,6 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { ZGroupsResponse } from '@/lib/schemas/groups';
 import { fetchJson } from '../api-client';
 import { groupsApiPath, overviewRequest, type OverviewView } from '../overview-view';
 import { queryKeys } from '../query-keys';
@@ -15,7 +14,7 @@ export function useGroups(view: OverviewView, refreshMs: number) {
   const request = overviewRequest(view);
   return useQuery({
     queryKey: queryKeys.groupsPage(request),
-    queryFn: ({ signal }) => fetchJson(groupsApiPath(request), ZGroupsResponse, { signal }),
+    queryFn: ({ signal }) => fetchJson(groupsApiPath(request), 'groups', { signal }),
     refetchInterval: refreshMs,
     staleTime: refreshMs,
     placeholderData: keepPreviousData,

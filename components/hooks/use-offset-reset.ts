@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ZOffsetResetResult, type TOffsetResetRequest } from '@/lib/schemas/offset-reset';
+import type { TOffsetResetRequest } from '@/lib/schemas/offset-reset';
 import { fetchJson, groupApiPath } from '../api-client';
 import { queryKeys } from '../query-keys';
 
@@ -10,7 +10,7 @@ export function useOffsetReset(cluster: string, groupId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (request: TOffsetResetRequest) =>
-      fetchJson(groupApiPath(groupId, cluster, '/offsets/reset'), ZOffsetResetResult, {
+      fetchJson(groupApiPath(groupId, cluster, '/offsets/reset'), 'offsetReset', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(request),

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ZOperatorAction, type TActionRequest, type TOperatorAction } from '@/lib/schemas/operator-actions';
+import type { TActionRequest, TOperatorAction } from '@/lib/schemas/operator-actions';
 import type { TQuarantinesResponse } from '@/lib/schemas/quarantines';
 import { fetchJson, groupApiPath } from '../api-client';
 import { queryKeys } from '../query-keys';
@@ -59,7 +59,7 @@ export function useOperatorAction() {
           target.cluster,
           `/partitions/${encodeURIComponent(target.topic)}/${target.partition}/actions`,
         ),
-        ZOperatorAction,
+        'operatorAction',
         {
           method: 'POST',
           headers: { 'content-type': 'application/json' },

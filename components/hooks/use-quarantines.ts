@@ -1,8 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { ZQuarantinesResponse, ZRecordsAround } from '@/lib/schemas/quarantines';
-import { DEFAULT_CLUSTER } from '@/lib/schemas/clusters';
+import { DEFAULT_CLUSTER } from '@/lib/schemas/values';
 import { fetchJson, groupApiPath } from '../api-client';
 import { queryKeys } from '../query-keys';
 
@@ -13,7 +12,7 @@ import { queryKeys } from '../query-keys';
 export function useQuarantines(refreshMs: number) {
   return useQuery({
     queryKey: queryKeys.quarantines(),
-    queryFn: ({ signal }) => fetchJson('/api/quarantine', ZQuarantinesResponse, { signal }),
+    queryFn: ({ signal }) => fetchJson('/api/quarantine', 'quarantines', { signal }),
     refetchInterval: refreshMs,
     staleTime: refreshMs,
   });
@@ -32,7 +31,7 @@ export function useRecordsAround(
   );
   return useQuery({
     queryKey: [...queryKeys.quarantines(), 'around', target.groupId, target.topic, target.partition, target.offset],
-    queryFn: ({ signal }) => fetchJson(path, ZRecordsAround, { signal }),
+    queryFn: ({ signal }) => fetchJson(path, 'recordsAround', { signal }),
     enabled,
   });
 }

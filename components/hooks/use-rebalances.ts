@@ -1,7 +1,6 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { ZRebalancesResponse } from '@/lib/schemas/rebalances';
 import { fetchJson } from '../api-client';
 import { queryKeys } from '../query-keys';
 
@@ -10,7 +9,7 @@ export function useRebalances(refreshMs: number, cluster: string, groupId?: stri
   const query = new URLSearchParams({ cluster, limit: String(limit), ...(groupId ? { groupId } : {}) });
   return useQuery({
     queryKey: queryKeys.rebalances(cluster, groupId),
-    queryFn: ({ signal }) => fetchJson(`/api/rebalances?${query}`, ZRebalancesResponse, { signal }),
+    queryFn: ({ signal }) => fetchJson(`/api/rebalances?${query}`, 'rebalances', { signal }),
     refetchInterval: Math.max(refreshMs, 5_000),
     enabled,
   });

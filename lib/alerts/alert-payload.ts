@@ -4,7 +4,7 @@
 
 import { createHmac } from 'node:crypto';
 import { formatDuration } from '../format';
-import { DEFAULT_CLUSTER } from '../schemas/clusters';
+import { DEFAULT_CLUSTER } from '../schemas/values';
 import type { AlertNotification, OpenAlert, WorstTimeLag } from './evaluate-alerts';
 
 export const ALERT_PAYLOAD_VERSION = 1;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { CLUSTER_NAME_PATTERN, CLUSTER_NAME_RULE, DEFAULT_CLUSTER } from '../schemas/clusters';
+import { CLUSTER_NAME_PATTERN, CLUSTER_NAME_RULE, DEFAULT_CLUSTER } from '../schemas/values';
 import {
   SASL_MECHANISMS,
   Secret,

@@ -1,16 +1,10 @@
 import { z } from 'zod';
 import { ZIsoTime } from './common';
+import { ACCESS_EVENT_KINDS, AUDIT_KIND_FILTERS } from './values';
 
 // The access log as GET /api/audit shows it: every sign-in (succeeded, wrong password, rate-limited) and
 // sign-out, with the name given, the client's address and user agent. Never a password, cookie or token.
 
-export const ACCESS_EVENT_KINDS = [
-  'sign-in',
-  'sign-in-failed',
-  'sign-in-rate-limited',
-  'sign-out',
-  'sign-out-all',
-] as const;
 export const ZAccessEventKind = z.enum(ACCESS_EVENT_KINDS);
 export type TAccessEventKind = z.infer<typeof ZAccessEventKind>;
 
@@ -25,11 +19,7 @@ export const ZAccessEvent = z.object({
 });
 export type TAccessEvent = z.infer<typeof ZAccessEvent>;
 
-/**
- * The `kind` filter of GET /api/audit: `actions` (operator actions and resets only), `access` (every access
- * event only), or one access event kind; absent, both lists.
- */
-export const AUDIT_KIND_FILTERS = ['actions', 'access', ...ACCESS_EVENT_KINDS] as const;
+/** The `kind` filter of GET /api/audit (values.ts says what each one lists). */
 export const ZAuditKindFilter = z.enum(AUDIT_KIND_FILTERS, {
   error: `must be one of ${AUDIT_KIND_FILTERS.join(', ')}`,
 });

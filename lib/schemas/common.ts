@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REASON_MAX_CHARS } from './values';
 
 // Building blocks shared by every API schema. Offsets are int64 decimal strings (JSON numbers lose precision
 // above 2^53); times are ISO-8601 strings in UTC.
@@ -42,7 +43,6 @@ export const ZPartitionRouteParams = z.object({
 
 // Fields of the operator's request bodies (quarantine actions, offset resets).
 
-export const REASON_MAX_CHARS = 500;
 /** Why the operator acts; required, for the audit log. */
 export const ZAuditReason = z
   .string({ error: 'is required: say why, for the audit log' })

@@ -1,11 +1,20 @@
 import { z } from 'zod';
 import { ZIsoTime, ZOffset, ZTopicPartition } from './common';
+import {
+  GROUP_FILTER_MAX_CHARS,
+  GROUP_SORT_KEYS,
+  GROUP_STATUSES,
+  LAG_RANGES,
+  MAX_GROUPS_OFFSET,
+  MAX_GROUPS_PAGE,
+  SORT_ORDERS,
+} from './values';
 
 // Shared by the /api/groups route handlers (which parse their output with them) and the UI hooks (which
 // parse the responses with them), so the two can never disagree silently.
 
 export const ZPartitionStatus = z.enum(['OK', 'WARN', 'STOP', 'STALL', 'REWIND']);
-export const ZGroupStatus = z.enum(['OK', 'WARN', 'ERR', 'QUARANTINED']);
+export const ZGroupStatus = z.enum(GROUP_STATUSES);
 
 /**
  * How old the record a group waits for is, and how we know:
@@ -73,19 +82,8 @@ export const ZGroupSummary = z.object({
   trend: z.array(z.object({ at: ZIsoTime, totalLag: z.number().nullable() })),
 });
 
-/** The overview's orders; each one's natural direction is worst / largest / newest first (names: A to Z). */
-export const GROUP_SORT_KEYS = [
-  'worst',
-  'cluster',
-  'group',
-  'totalLag',
-  'timeLag',
-  'quarantined',
-  'rebalance',
-] as const;
 export const ZGroupSort = z.enum(GROUP_SORT_KEYS);
-export const ZSortOrder = z.enum(['natural', 'reversed']);
-export const MAX_GROUPS_PAGE = 1_000;
+export const ZSortOrder = z.enum(SORT_ORDERS);
 
 const wholeNumber = (min: number, max: number) =>
   z
@@ -100,12 +98,15 @@ const wholeNumber = (min: number, max: number) =>
  */
 export const ZGroupsQuery = z
   .object({
-    q: z.string().max(249, 'must be at most 249 characters (a group id is at most 249)').optional(),
+    q: z
+      .string()
+      .max(GROUP_FILTER_MAX_CHARS, `must be at most ${GROUP_FILTER_MAX_CHARS} characters (a group id is at most 249)`)
+      .optional(),
     status: ZGroupStatus.optional(),
     sort: ZGroupSort.optional(),
     order: ZSortOrder.optional(),
     limit: wholeNumber(1, MAX_GROUPS_PAGE).optional(),
-    offset: wholeNumber(0, 1_000_000).optional(),
+    offset: wholeNumber(0, MAX_GROUPS_OFFSET).optional(),
   })
   .strict();
 
@@ -204,13 +205,6 @@ export const ZGroupDetail = ZGroupSummary.omit({ trend: true }).extend({
 
 // --- GET /api/groups/{groupId}/lag -------------------------------------------------------------------------
 
-export const LAG_RANGES = {
-  '15m': 15 * 60_000,
-  '1h': 3_600_000,
-  '6h': 6 * 3_600_000,
-  '24h': 24 * 3_600_000,
-  '7d': 7 * 24 * 3_600_000,
-} as const;
 export const ZLagRange = z.enum(
   Object.keys(LAG_RANGES) as [keyof typeof LAG_RANGES, ...Array<keyof typeof LAG_RANGES>],
 );

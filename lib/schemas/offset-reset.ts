@@ -8,9 +8,6 @@ export const RESET_TARGETS = ['earliest', 'latest', 'timestamp', 'offset'] as co
 export const ZResetTarget = z.enum(RESET_TARGETS, { error: 'must be one of earliest, latest, timestamp, offset' });
 export type TResetTarget = z.infer<typeof ZResetTarget>;
 
-/** Group states in which no member can overwrite a reset with its next commit. */
-export const RESETTABLE_STATES = ['Empty', 'Dead'] as const;
-
 export const ZOffsetResetRequest = z
   .object({
     topic: z

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ZAccessEvent, ZAuditKindFilter } from './access-events';
 import { ZRedriveJob } from './dead-letters';
 import { ZAuditReason, ZGroupIdParam, ZIsoTime, ZOffset, ZRequestedOffset, ZRequestedTime } from './common';
+import { ACTION_STATUSES, COMMAND_STATES } from './values';
 
 // Operator actions on a quarantined partition of a Warden consumer, and the audit log they form.
 // POST /api/groups/{groupId}/partitions/{topic}/{partition}/actions takes ZActionRequest and answers 202 with
@@ -44,12 +45,8 @@ export const ZActionRequest = z
   });
 export type TActionRequest = z.infer<typeof ZActionRequest>;
 
-/**
- * Stored lifecycle: pending until the owning worker executes it (done/failed/rejected) or nobody does (expired).
- * A resume that is done turns failed_again when its record is held again. An operator attempt the API refused
- * (403, 409) is stored as rejected at once, never pending.
- */
-export const ZActionStatus = z.enum(['pending', 'done', 'failed', 'failed_again', 'rejected', 'expired']);
+/** The stored lifecycle (values.ts says what each status means). */
+export const ZActionStatus = z.enum(ACTION_STATUSES);
 
 export const ZOperatorAction = z.object({
   id: z.string(),
@@ -71,8 +68,8 @@ export const ZOperatorAction = z.object({
   completedAt: ZIsoTime.nullable(),
 });
 
-/** `state` folds the stored status into the three answers a caller waits for. */
-export const ZCommandState = z.enum(['pending', 'applied', 'failed', 'failed_again']);
+/** `state` folds the stored status into the answers a caller waits for (commandStateOf, values.ts). */
+export const ZCommandState = z.enum(COMMAND_STATES);
 export const ZCommand = ZOperatorAction.extend({ state: ZCommandState, message: z.string() });
 
 export const ZAuditQuery = z
@@ -104,9 +101,3 @@ export type TOperatorAction = z.infer<typeof ZOperatorAction>;
 export type TCommand = z.infer<typeof ZCommand>;
 export type TCommandState = z.infer<typeof ZCommandState>;
 export type TAuditResponse = z.infer<typeof ZAuditResponse>;
-
-export function commandStateOf(status: TActionStatus): TCommandState {
-  if (status === 'pending') return 'pending';
-  if (status === 'failed_again') return 'failed_again';
-  return status === 'done' ? 'applied' : 'failed';
-}

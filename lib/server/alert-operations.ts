@@ -1,7 +1,7 @@
 import type { Database } from '../db';
 import type { ClusterConnection } from '../kafka/cluster-settings';
 import type { TAcknowledgement, TSilence, TSilenceRequest } from '../schemas/alerts';
-import { DEFAULT_CLUSTER } from '../schemas/clusters';
+import { DEFAULT_CLUSTER } from '../schemas/values';
 import { ApiError, notFound } from './api-error';
 import { silenceJson } from './list-alerts';
 

@@ -1,5 +1,6 @@
 import type { Database } from '../db';
-import { commandStateOf, ZCommand, type TCommand } from '../schemas/operator-actions';
+import { ZCommand, type TCommand } from '../schemas/operator-actions';
+import { commandStateOf } from '../schemas/values';
 import { notFound } from './api-error';
 import { operatorActionJson } from './operator-action-json';
 

@@ -3,7 +3,6 @@ import { Prisma } from '../generated/prisma/client';
 import { MAX_IDLE_GAP_MS } from '../lag/idle-samples';
 import { appendLogEndPoint, estimateTimeLag, type LogEndPoint } from '../lag/time-lag';
 import {
-  LAG_RANGES,
   MAX_SERIES_POINTS,
   MAX_SERIES_SPAN_MS,
   ZLagSeries,
@@ -11,6 +10,7 @@ import {
   type TLagSeriesQuery,
   type TTimeLagKind,
 } from '../schemas/groups';
+import { LAG_RANGES } from '../schemas/values';
 import { ApiError, notFound } from './api-error';
 import { neverSampled } from './request-cluster';
 import { FALLBACK_MAX_POINTS } from './analysis/partition-analysis';

@@ -1,11 +1,7 @@
 import type { Database } from '../db';
 import type { AccessEvent } from '../generated/prisma/client';
-import {
-  ACCESS_EVENT_KINDS,
-  ZAccessEventKind,
-  type TAccessEvent,
-  type TAuditKindFilter,
-} from '../schemas/access-events';
+import { ZAccessEventKind, type TAccessEvent, type TAuditKindFilter } from '../schemas/access-events';
+import { ACCESS_EVENT_KINDS } from '../schemas/values';
 import { ZAuditResponse, type TAuditResponse } from '../schemas/operator-actions';
 import { redriveJobJson } from './dead-letters/redrive-job-json';
 import { operatorActionJson } from './operator-action-json';

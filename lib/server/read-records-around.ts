@@ -1,7 +1,7 @@
 import type { Database } from '../db';
 import type { FetchedRecord, RecordSource } from '../kafka/partition-records';
 import { previewOf } from '../kafka/record-preview';
-import { DEFAULT_CLUSTER } from '../schemas/clusters';
+import { DEFAULT_CLUSTER } from '../schemas/values';
 import {
   AROUND_AFTER,
   AROUND_BEFORE,

@@ -1,5 +1,6 @@
 import type { ClusterConnection } from '../kafka/cluster-settings';
-import { DEFAULT_CLUSTER, ZClusterName } from '../schemas/clusters';
+import { ZClusterName } from '../schemas/clusters';
+import { DEFAULT_CLUSTER } from '../schemas/values';
 import { ApiError, notFound } from './api-error';
 
 /**

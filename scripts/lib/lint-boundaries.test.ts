@@ -32,6 +32,34 @@ describe('import boundaries', { timeout: 60_000 }, () => {
     ]);
   });
 
+  it("keep zod off the browser's start-up: schema types and plain values only, outside browser-schemas.ts", async () => {
+    const refused = expect.stringContaining('A page starts without zod');
+    expect(
+      await boundaryErrors('components/probe.tsx', "export { ZGroupDetail } from '@/lib/schemas/groups';\n"),
+    ).toEqual([refused]);
+    expect(
+      await boundaryErrors('app/probe/page-client.tsx', "import { z } from 'zod';\nexport const s = z.string();\n"),
+    ).toEqual([refused]);
+    expect(
+      await boundaryErrors(
+        'components/probe.tsx',
+        [
+          "import type { TGroupDetail } from '@/lib/schemas/groups';",
+          "import { DEFAULT_CLUSTER } from '@/lib/schemas/values';",
+          'export const probe: [TGroupDetail | null, string] = [null, DEFAULT_CLUSTER];',
+          '',
+        ].join('\n'),
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors('components/browser-schemas.ts', "export { ZGroupDetail } from '@/lib/schemas/groups';\n"),
+    ).toEqual([]);
+    // A page's server module reads its data with the schemas.
+    expect(
+      await boundaryErrors('app/probe/page.tsx', "export { ZGroupDetail } from '@/lib/schemas/groups';\n"),
+    ).toEqual([]);
+  });
+
   it('keep worker/core pure: no imports from outside it, no global timers, no process, no Date.now', async () => {
     const errors = await boundaryErrors(
       'worker/core/probe.ts',

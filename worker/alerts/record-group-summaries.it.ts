@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../lib/db';
-import { GROUP_SORT_KEYS, ZGroupStatus, type TGroupSummary, type TGroupsQuery } from '../../lib/schemas/groups';
+import { ZGroupStatus, type TGroupSummary, type TGroupsQuery } from '../../lib/schemas/groups';
+import { GROUP_SORT_KEYS } from '../../lib/schemas/values';
 import { groupsPageRequest, pageGroups } from '../../lib/server/groups-page';
 import { listGroups, summarizeGroups } from '../../lib/server/list-groups';
 import { readSummaryPage, summaryFreshness } from '../../lib/server/stored-group-summaries';

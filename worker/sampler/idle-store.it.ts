@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
 import type { Database } from '../../lib/db';
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
-import { DEFAULT_CLUSTER } from '../../lib/schemas/clusters';
+import { DEFAULT_CLUSTER } from '../../lib/schemas/values';
 import { getLagSeries } from '../../lib/server/get-lag-series';
 import { loadGroupRounds } from '../../lib/server/load-group-rounds';
 import { testDatabase } from '../../test-support/database';

@@ -1,7 +1,7 @@
 // Pure assembly of one sampler round: what the cluster said, turned into one row per
 // group/topic/partition. Kept free of kafkajs so it is unit-tested on plain data.
 
-import { type GroupMember, type GroupSnapshot, type TopicWatermarks } from '../../lib/kafka/cluster-observation';
+import type { GroupMember, GroupSnapshot, TopicWatermarks } from '../../lib/kafka/cluster-observation';
 
 export interface LagRow {
   sampledAt: Date;

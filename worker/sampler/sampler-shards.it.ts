@@ -3,7 +3,7 @@ import type { Admin } from 'kafkajs';
 import { loadConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
-import { DEFAULT_CLUSTER } from '../../lib/schemas/clusters';
+import { DEFAULT_CLUSTER } from '../../lib/schemas/values';
 import { terminateBackend, testDatabase } from '../../test-support/database';
 import { commitOffsets } from '../../test-support/commit-offsets';
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';

@@ -18,9 +18,10 @@ import { GroupStatusBadge, StatePill } from '@/components/status-badge';
 import { TimeLagValue } from '@/components/time-lag-cell';
 import { NEAR_VIEWPORT_MARGIN_PX, useNearViewport } from '@/components/use-near-viewport';
 import { useNow } from '@/components/use-now';
-import { oneOf, useUrlParam } from '@/components/use-url-param';
+import { useUrlParam } from '@/components/use-url-param';
 import { Age } from '@/components/age';
-import { ZLagRange, type TGroupDetail, type TLagRange } from '@/lib/schemas/groups';
+import type { TGroupDetail, TLagRange } from '@/lib/schemas/groups';
+import { LAG_RANGES, oneOf } from '@/lib/schemas/values';
 import { formatAge, formatCount, formatRateRounded } from '@/lib/format';
 import { isStale } from '@/components/format';
 
@@ -49,7 +50,7 @@ export function GroupPageClient({
   const group = useGroup(cluster, groupId, refreshMs);
   const advice = useGroupAdvice(cluster, groupId, refreshMs);
   // The chart range is in the URL (?range=6h), so a link to the group shows the same window.
-  const [range, setRange] = useUrlParam<TLagRange>('range', '15m', oneOf(ZLagRange.options));
+  const [range, setRange] = useUrlParam<TLagRange>('range', '15m', oneOf(Object.keys(LAG_RANGES) as TLagRange[]));
   const canOperate = useCanOperate();
 
   // The server's answer holds until the client's own: a group sampled since then shows as soon as its data comes.

@@ -2,7 +2,8 @@ import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query
 import type { Metadata } from 'next';
 import { queryKeys } from '@/components/query-keys';
 import { loadDashboardConfig } from '@/lib/config';
-import { DEFAULT_CLUSTER, ZClusterName } from '@/lib/schemas/clusters';
+import { ZClusterName } from '@/lib/schemas/clusters';
+import { DEFAULT_CLUSTER } from '@/lib/schemas/values';
 import { ZGroupAdvice } from '@/lib/schemas/advice';
 import { ZAlertsResponse } from '@/lib/schemas/alerts';
 import { ZGroupDetail } from '@/lib/schemas/groups';

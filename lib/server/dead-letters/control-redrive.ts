@@ -1,5 +1,5 @@
 import type { Database } from '../../db';
-import { type TRedriveControl, type TRedriveJob } from '../../schemas/dead-letters';
+import type { TRedriveControl, TRedriveJob } from '../../schemas/dead-letters';
 import { ApiError, notFound } from '../api-error';
 import { redriveJobJson } from './redrive-job-json';
 

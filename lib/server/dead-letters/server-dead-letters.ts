@@ -4,7 +4,7 @@ import { connectRecordSource, type RecordSource } from '../../kafka/partition-re
 import type { Role } from '../../auth/credentials';
 import { withServerKafka } from '../offset-reset/server-kafka';
 import { canSeePayloads } from '../payload-access';
-import { DEFAULT_CLUSTER } from '../../schemas/clusters';
+import { DEFAULT_CLUSTER } from '../../schemas/values';
 
 /** The dead-letter topic the dashboard browses (WARDEN_DLQ_TOPIC), on the one cluster it reads. */
 export function serverDeadLetterTopic() {

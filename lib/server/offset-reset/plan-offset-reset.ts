@@ -1,4 +1,5 @@
-import { RESETTABLE_STATES, type TOffsetResetRequest } from '../../schemas/offset-reset';
+import type { TOffsetResetRequest } from '../../schemas/offset-reset';
+import { RESETTABLE_STATES } from '../../schemas/values';
 import { ApiError } from '../api-error';
 
 // The pure half of an offset reset: which partitions move to which offsets, and whether the group's state

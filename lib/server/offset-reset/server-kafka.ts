@@ -1,6 +1,6 @@
 import { loadDashboardConfig } from '../../config';
 import { createClusterKafka } from '../../kafka/client';
-import { DEFAULT_CLUSTER } from '../../schemas/clusters';
+import { DEFAULT_CLUSTER } from '../../schemas/values';
 import { ApiError } from '../api-error';
 import type { Kafka } from 'kafkajs';
 import { connectGroupOffsets, type GroupOffsetsPort } from './kafka-group-offsets';

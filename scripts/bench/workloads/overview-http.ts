@@ -1,5 +1,5 @@
 import { createDatabase, type Database } from '../../../lib/db';
-import { DEFAULT_CLUSTER } from '../../../lib/schemas/clusters';
+import { DEFAULT_CLUSTER } from '../../../lib/schemas/values';
 import { ZGroupsResponse } from '../../../lib/schemas/groups';
 import { summarizeGroups } from '../../../lib/server/list-groups';
 import { recordGroupSummaries } from '../../../worker/alerts/record-group-summaries';

@@ -1,5 +1,5 @@
 import { createDatabase, type Database } from '../../../lib/db';
-import { DEFAULT_CLUSTER } from '../../../lib/schemas/clusters';
+import { DEFAULT_CLUSTER } from '../../../lib/schemas/values';
 import { LagSampler, type RoundResult } from '../../../worker/sampler/lag-sampler';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
 import { summarizeLatency } from '../stats';

@@ -1,5 +1,5 @@
 import { createDatabase } from '../../../lib/db';
-import { DEFAULT_CLUSTER } from '../../../lib/schemas/clusters';
+import { DEFAULT_CLUSTER } from '../../../lib/schemas/values';
 import { LagSampler, type RoundResult } from '../../../worker/sampler/lag-sampler';
 import { PgShardLocks } from '../../../worker/sampler/pg-shard-locks';
 import { ShardLeases } from '../../../worker/sampler/shard-leases';
