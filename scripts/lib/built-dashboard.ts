@@ -17,15 +17,21 @@ export interface BuiltDashboard {
 /**
  * `next start` of the existing build (.next) on 127.0.0.1:`port` against `databaseUrl`, with the e2e suite's
  * users and tokens (e2e/credentials.ts), for scripts that measure the dashboard over HTTP. `checkout` is the
- * working tree whose build is served: this one unless a script compares against another revision.
+ * working tree whose build is served: this one unless a script compares against another revision; `env`
+ * adds settings (the brokers and the dead-letter topic, say).
  */
-export function startBuiltDashboard(port: number, databaseUrl: string, checkout: string = ROOT): BuiltDashboard {
+export function startBuiltDashboard(
+  port: number,
+  databaseUrl: string,
+  checkout: string = ROOT,
+  env: Record<string, string> = {},
+): BuiltDashboard {
   const baseUrl = `http://127.0.0.1:${port}`;
   const server = spawn('npx', ['next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
     cwd: checkout,
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
-    env: childProcessEnv({ ...E2E_ACCESS_ENV, DATABASE_URL: databaseUrl }),
+    env: childProcessEnv({ ...E2E_ACCESS_ENV, ...env, DATABASE_URL: databaseUrl }),
   });
   return {
     baseUrl,

@@ -1,7 +1,8 @@
 // npm run lighthouse - Lighthouse (mobile profile, Debian Chromium) against the built dashboard: seeds the
-// database named by DATABASE_URL (it must end in `_ui` or `_lighthouse`; scripts/lighthouse/seed-dashboard.ts),
-// starts `next start` on WARDEN_TEST_PORT_BASE + 200, signs in, and prints performance, accessibility and
-// best-practices scores per page, plus the largest contentful paint, total blocking time and the host's CPU
+// database named by DATABASE_URL (it must end in `_ui` or `_lighthouse`; scripts/lighthouse/seed-dashboard.ts)
+// and, on a bundled broker of its own (WARDEN_TEST_PORT_BASE + 292, unless KAFKA_BROKERS names one), a
+// dead-letter topic (seed-dead-letters.ts), starts `next start` on WARDEN_TEST_PORT_BASE + 200, signs in, and
+// prints performance, accessibility and best-practices scores per page (the sign-in page signed out), plus the largest contentful paint, total blocking time and the host's CPU
 // index (Lighthouse's benchmarkIndex: the same page scores lower on a slower or busier host). Beside the scores
 // it writes where each page's main thread went (Lighthouse's main-thread work by category and its script
 // boot-up time per script, the parts that stay comparable under load) and every failed audit to
@@ -30,10 +31,23 @@ import { median } from '../bench/stats';
 import { run } from '../lib/processes';
 import { calibratedSlowdown, MOBILE_CPU_SLOWDOWN } from './calibrate';
 import { seedDashboard, SEEDED_GROUP } from './seed-dashboard';
+import { LIGHTHOUSE_DLQ_TOPIC, seedDeadLetters } from './seed-dead-letters';
+import { startOwnBroker } from '../lib/own-services';
 
 const ROOT = path.resolve(__dirname, '../..');
 const NOT_FOUND_PAGE = '/no-such-page';
-const PAGES = ['/', `/groups/${SEEDED_GROUP}`, '/quarantine', '/rebalances', '/alerts', '/audit', NOT_FOUND_PAGE];
+const SIGN_IN_PAGE = '/sign-in';
+const PAGES = [
+  '/',
+  `/groups/${SEEDED_GROUP}`,
+  '/quarantine',
+  '/dead-letters',
+  '/rebalances',
+  '/alerts',
+  '/audit',
+  NOT_FOUND_PAGE,
+  SIGN_IN_PAGE,
+];
 const USAGE = `usage: npm run lighthouse [-- [--skip-seed] [--only <path>]... [--runs N] [--against <git ref>] [--calibrate]]
   --skip-seed         audit the database as it is
   --only <path>       audit this page only (repeatable); default: ${PAGES.join(' ')}
@@ -95,7 +109,8 @@ async function audit(
         output: 'json',
         logLevel: 'error',
         onlyCategories: ['performance', 'accessibility', 'best-practices'],
-        extraHeaders: { Cookie: cookie },
+        // The sign-in page is measured as its visitors meet it: signed out.
+        extraHeaders: page === SIGN_IN_PAGE ? {} : { Cookie: cookie },
         // Lighthouse refuses a document answered with a 4xx unless told it is meant; only the 404 page is.
         ignoreStatusCode: page === NOT_FOUND_PAGE,
         // Merged into the mobile profile's simulated throttling: only the CPU's factor changes.
@@ -232,15 +247,23 @@ async function main(argv: string[]): Promise<number | 'help'> {
   const pages = values.only ?? PAGES;
   const config = loadConfig();
   const against = values.against === undefined ? undefined : await buildRevision(values.against);
-  if (!values['skip-seed']) await seedDashboard(config.DATABASE_URL, (line) => console.log(line));
   const port = config.WARDEN_TEST_PORT_BASE + 200;
-  const servers: { build: string; server: BuiltDashboard }[] = [
-    { build: THIS_CHECKOUT, server: startBuiltDashboard(port, config.DATABASE_URL) },
-  ];
-  if (against !== undefined) {
-    servers.push({ build: values.against!, server: startBuiltDashboard(port + 1, config.DATABASE_URL, against) });
-  }
+  // The Dead letters page reads its topic from a broker of this measurement's own (base + 292).
+  const broker = await startOwnBroker(config, port, 'kafka-lighthouse');
+  const servers: { build: string; server: BuiltDashboard }[] = [];
   try {
+    if (!values['skip-seed']) {
+      await seedDashboard(config.DATABASE_URL, (line) => console.log(line));
+      await seedDeadLetters(broker.brokers, (line) => console.log(line));
+    }
+    const env = { KAFKA_BROKERS: broker.brokers.join(','), WARDEN_DLQ_TOPIC: LIGHTHOUSE_DLQ_TOPIC };
+    servers.push({ build: THIS_CHECKOUT, server: startBuiltDashboard(port, config.DATABASE_URL, ROOT, env) });
+    if (against !== undefined) {
+      servers.push({
+        build: values.against!,
+        server: startBuiltDashboard(port + 1, config.DATABASE_URL, against, env),
+      });
+    }
     await Promise.all(servers.map(({ server }) => server.ready()));
     const cookie = await signInCookie(servers[0]!.server.baseUrl, OPERATOR);
     const rows: Scores[] = [];
@@ -277,6 +300,7 @@ async function main(argv: string[]): Promise<number | 'help'> {
     return 0;
   } finally {
     for (const { server } of servers) server.stop();
+    await broker.stop();
   }
 }
 
