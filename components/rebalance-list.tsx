@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import Link from 'next/link';
 import type { TRebalance } from '@/lib/schemas/rebalances';
 import { groupPath } from './api-client';
@@ -17,8 +17,8 @@ const TRIGGER_TEXT: Record<string, string> = {
 
 /**
  * Rebalances as a timeline, newest first, one entry per rebalance: when, how long the group stopped (each
- * Warden member's measured stop; an upper bound when only samples bound it), why, and who was in the group
- * before and after. The bar length compares durations on the page.
+ * Warden member's measured stop; an upper bound when only samples bound it), why, and how the group's members
+ * changed. The bar length compares durations on the page.
  */
 export const RebalanceTimeline = memo(function RebalanceTimeline({
   rebalances,
@@ -77,13 +77,7 @@ export const RebalanceTimeline = memo(function RebalanceTimeline({
                 ))}
               </ul>
             ) : null}
-            <div className="members">
-              <MemberList label="Before" members={r.membersBefore} />
-              <span aria-hidden="true" className="arrow">
-                →
-              </span>
-              <MemberList label="After" members={r.membersAfter} />
-            </div>
+            <MemberChanges rebalance={r} />
             {r.membersSeenBy === 'measuring-members' ? (
               <p className="muted small">
                 The sampler did not see this rebalance: members as the Warden members that measured it saw themselves.
@@ -102,24 +96,65 @@ function observedBy(r: TRebalance): string {
   return r.sampledBetween ? `${measured}, sampled` : measured;
 }
 
+/**
+ * Who left and who joined, always; the members who stayed (most of a large group, in most rebalances) behind
+ * a button, drawn only when asked for: 200 rebalances of a 50-member group would otherwise be 20,000 names.
+ */
+function MemberChanges({ rebalance }: { rebalance: TRebalance }) {
+  const left = rebalance.membersBefore.filter((m) => m.change === 'left');
+  const joined = rebalance.membersAfter.filter((m) => m.change === 'joined');
+  const stayed = rebalance.membersAfter.filter((m) => m.change === 'stayed');
+  return (
+    <div className="members" data-testid="rebalance-members">
+      <span className="muted small">
+        Members {rebalance.membersBefore.length} → {rebalance.membersAfter.length}
+        {left.length === 0 && joined.length === 0 ? ', none joined or left' : ''}
+      </span>
+      <MemberList label="Left" members={left} />
+      <MemberList label="Joined" members={joined} />
+      {stayed.length > 0 ? <StayedMembers members={stayed} /> : null}
+    </div>
+  );
+}
+
 function MemberList({ label, members }: { label: string; members: TRebalance['membersBefore'] }) {
+  if (members.length === 0) return null;
   return (
     <div className="member-list">
-      <span className="muted small">
-        {label} ({members.length})
-      </span>
-      {members.length === 0 ? (
-        <span className="muted">none</span>
-      ) : (
+      <span className="muted small">{label}</span>
+      <ul>
+        {members.map((m, i) => (
+          <li key={`${m.memberId ?? m.name}-${i}`} className={`member-${m.change}`} data-testid="rebalance-member">
+            <span className="mono member-name">{m.name}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function StayedMembers({ members }: { members: TRebalance['membersAfter'] }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="member-list">
+      <button
+        type="button"
+        className="button button-small"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        data-testid="stayed-toggle"
+      >
+        {open ? 'Hide' : 'Show'} the {members.length} who stayed
+      </button>
+      {open ? (
         <ul>
           {members.map((m, i) => (
-            <li key={`${m.memberId ?? m.name}-${i}`} className={`member-${m.change}`} data-testid="rebalance-member">
+            <li key={`${m.memberId ?? m.name}-${i}`} className="member-stayed" data-testid="rebalance-member">
               <span className="mono member-name">{m.name}</span>
-              {m.change === 'stayed' ? null : <span className="small member-change"> {m.change}</span>}
             </li>
           ))}
         </ul>
-      )}
+      ) : null}
     </div>
   );
 }

@@ -529,6 +529,39 @@ test('partition table: sorts by any measure, worst first, and renders a 1,000-pa
   await expect(rows.first()).toHaveAttribute('data-partition', '0');
 });
 
+test('rebalance history: who left and who joined, and the members who stayed folded behind a button', async ({
+  page,
+}) => {
+  // The seed restarts one of six members in every other rebalance and all six in the rest (api-seed.ts).
+  await signIn(page, OPERATOR, `/rebalances?group=${encodeURIComponent(groups.main)}`);
+  const items = page.getByTestId('rebalance-item');
+  await expect(items.first()).toBeVisible();
+  const oneRestarted = items.filter({ has: page.getByTestId('stayed-toggle') }).first();
+  const members = oneRestarted.getByTestId('rebalance-member');
+  await expect(oneRestarted.getByTestId('rebalance-members')).toContainText('Members 6 → 6');
+  await expect(members).toHaveCount(2);
+  await expect(oneRestarted.locator('.member-left')).toHaveCount(1);
+  await expect(oneRestarted.locator('.member-joined')).toHaveCount(1);
+  const toggle = oneRestarted.getByTestId('stayed-toggle');
+  await expect(toggle).toHaveText('Show the 5 who stayed');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(oneRestarted.locator('.member-stayed')).toHaveCount(5);
+  await expect(members).toHaveCount(7);
+
+  const allReplaced = items.filter({ hasNot: page.getByTestId('stayed-toggle') }).first();
+  await expect(allReplaced.locator('.member-left')).toHaveCount(6);
+  await expect(allReplaced.locator('.member-joined')).toHaveCount(6);
+
+  // Two days of a rebalance every 40 minutes: the newest 50 are drawn, the rest on demand.
+  await expect(page.getByTestId('rebalances-shown')).toHaveText('newest 50 of 72 rebalances');
+  await expect(items).toHaveCount(50);
+  await page.getByTestId('rebalances-more').click();
+  await expect(items).toHaveCount(72);
+  await expect(page.getByTestId('rebalances-shown')).toHaveText('72 rebalances');
+  await expect(page.getByTestId('rebalances-more')).toHaveCount(0);
+});
+
 test('theme: light follows prefers-color-scheme, the choice overrides it; the 404 page is themed', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await signIn(page, OPERATOR, '/');

@@ -352,6 +352,24 @@ test('redrive of everything a filter matches: the confirmation counts the matche
   expect([broken.value, broken.headers['origin-note']]).toEqual([byName('broken-json').value.toString(), 'from-e2e']);
 });
 
+test('a filter the API refuses is not offered for redrive: the page says which field, and no job is asked for', async ({
+  page,
+}) => {
+  await signIn(page, OPERATOR, '/dead-letters');
+  const jobsBefore = await page.getByTestId('redrive-job').count();
+  const form = page.getByRole('form', { name: 'Filter dead letters' });
+  await form.getByLabel('Source topic').fill(sourceTopic);
+  await form.getByLabel('From', { exact: true }).fill('2026-12-02T10:00');
+  await form.getByLabel('To', { exact: true }).fill('2026-12-01T10:00');
+  await form.getByRole('button', { name: 'Apply filter' }).click();
+  await page.getByRole('button', { name: 'Redrive all matching…' }).click();
+  await expect(page.getByTestId('redrive-filter-refused')).toHaveText(
+    'The filter cannot be redriven: to: must be after from',
+  );
+  await expect(page.getByRole('dialog', { name: 'Redrive dead letters' })).toHaveCount(0);
+  await expect(page.getByTestId('redrive-job')).toHaveCount(jobsBefore);
+});
+
 test.describe('with WARDEN_PAYLOAD_ACCESS=operator', () => {
   test.use({ baseURL: operatorOnlyURL });
 

@@ -3,8 +3,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiRequestError } from '@/components/api-client';
 import { formatDateTime } from '@/components/format';
+import { EMPTY_FILTER, type DeadLetterFilterForm } from '@/components/dead-letter-filter';
 import {
-  EMPTY_FILTER,
   filterBody,
   useControlRedrive,
   useDeadLetterCounts,
@@ -12,7 +12,6 @@ import {
   useMatches,
   useRedrives,
   useRequestRedrive,
-  type DeadLetterFilterForm,
 } from '@/components/hooks/use-dead-letters';
 import { useCanOperate } from '@/components/session-context';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';

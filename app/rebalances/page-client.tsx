@@ -1,12 +1,18 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { ClusterSelect } from '@/components/cluster-select';
 import { useRebalances } from '@/components/hooks/use-rebalances';
 import { RebalanceTimeline } from '@/components/rebalance-list';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
 import { anyText, useUrlParam } from '@/components/use-url-param';
+
+/**
+ * Rebalances drawn at first, and added by each "Show older": every one drawn is a dozen elements or more, and the
+ * page's first render and hydration grow with them.
+ */
+const REBALANCES_PER_STEP = 50;
 
 /**
  * One cluster's rebalances across groups, newest first, filterable by group (`?group=`); with several clusters
@@ -25,8 +31,10 @@ export function RebalancesPageClient({
   const query = useRebalances(refreshMs, cluster);
   const { data, error, isPending } = query;
   const [group, setGroup] = useUrlParam('group', 'all', anyText);
+  const [drawn, setDrawn] = useState(REBALANCES_PER_STEP);
   const groups = useMemo(() => [...new Set((data?.rebalances ?? []).map((r) => r.groupId))].sort(), [data]);
-  const shown = (data?.rebalances ?? []).filter((r) => group === 'all' || r.groupId === group);
+  const matching = (data?.rebalances ?? []).filter((r) => group === 'all' || r.groupId === group);
+  const shown = matching.slice(0, drawn);
 
   return (
     <section aria-labelledby="rebalances-heading">
@@ -59,7 +67,13 @@ export function RebalancesPageClient({
           <div className="toolbar">
             <label className="field-inline">
               <span>Group</span>
-              <select value={group} onChange={(e) => setGroup(e.target.value)}>
+              <select
+                value={group}
+                onChange={(e) => {
+                  setGroup(e.target.value);
+                  setDrawn(REBALANCES_PER_STEP);
+                }}
+              >
                 <option value="all">All groups ({groups.length})</option>
                 {groups.map((g) => (
                   <option key={g} value={g}>
@@ -68,12 +82,23 @@ export function RebalancesPageClient({
                 ))}
               </select>
             </label>
-            <span className="muted" aria-live="polite">
-              {shown.length} rebalance{shown.length === 1 ? '' : 's'}
+            <span className="muted" aria-live="polite" data-testid="rebalances-shown">
+              {shown.length < matching.length ? `newest ${shown.length} of ` : ''}
+              {matching.length} rebalance{matching.length === 1 ? '' : 's'}
             </span>
           </div>
           <div className="card">
             <RebalanceTimeline rebalances={shown} cluster={cluster} showGroup />
+            {shown.length < matching.length ? (
+              <button
+                type="button"
+                className="button"
+                onClick={() => setDrawn((n) => n + REBALANCES_PER_STEP)}
+                data-testid="rebalances-more"
+              >
+                Show {Math.min(REBALANCES_PER_STEP, matching.length - shown.length)} older
+              </button>
+            ) : null}
           </div>
         </>
       )}

@@ -13,7 +13,7 @@ import { queryKeys } from '../query-keys';
 export function useAlerts(refreshMs: number, cluster?: string) {
   const url = cluster ? `/api/alerts?${new URLSearchParams({ cluster }).toString()}` : '/api/alerts';
   return useQuery({
-    queryKey: cluster ? [...queryKeys.alerts(), cluster] : queryKeys.alerts(),
+    queryKey: queryKeys.alertsOf(cluster || undefined),
     queryFn: ({ signal }) => fetchJson(url, 'alerts', { signal }),
     refetchInterval: refreshMs,
     staleTime: refreshMs,

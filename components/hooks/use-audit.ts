@@ -3,18 +3,23 @@
 import { useQuery } from '@tanstack/react-query';
 import type { TAuditKindFilter } from '@/lib/schemas/access-events';
 import { fetchJson } from '../api-client';
-import { queryKeys, RECENT_ACTIONS_SHOWN } from '../query-keys';
+import { AUDIT_LOG_LIMIT, queryKeys, RECENT_ACTIONS_SHOWN } from '../query-keys';
 
 /**
  * Polls GET /api/audit, filtered by kind (undefined: operator actions and access events) and cluster
- * (undefined: every cluster).
+ * (undefined: every cluster); the Audit page's server-rendered answer counts as fresh for one poll.
  */
 export function useAudit(refreshMs: number, kind?: TAuditKindFilter, cluster?: string) {
-  const query = new URLSearchParams({ limit: '500', ...(kind ? { kind } : {}), ...(cluster ? { cluster } : {}) });
+  const query = new URLSearchParams({
+    limit: String(AUDIT_LOG_LIMIT),
+    ...(kind ? { kind } : {}),
+    ...(cluster ? { cluster } : {}),
+  });
   return useQuery({
-    queryKey: [...queryKeys.audit(), kind ?? 'all', cluster ?? 'all clusters'],
+    queryKey: queryKeys.auditLog(kind, cluster),
     queryFn: ({ signal }) => fetchJson(`/api/audit?${query.toString()}`, 'audit', { signal }),
     refetchInterval: refreshMs,
+    staleTime: refreshMs,
   });
 }
 

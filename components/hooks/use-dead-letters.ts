@@ -3,36 +3,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TDeadLetterFilter, TRedriveControl, TRedriveRequest } from '@/lib/schemas/dead-letters';
 import { fetchJson, loadBrowserSchemas } from '../api-client';
+import { filterParams, type DeadLetterFilterForm } from '../dead-letter-filter';
 import { queryKeys } from '../query-keys';
-
-/** The filter fields as the page's form holds them (empty: not set). */
-export interface DeadLetterFilterForm {
-  sourceTopic: string;
-  sourcePartition: string;
-  errorClass: string;
-  key: string;
-  from: string;
-  to: string;
-}
-
-export const EMPTY_FILTER: DeadLetterFilterForm = {
-  sourceTopic: '',
-  sourcePartition: '',
-  errorClass: '',
-  key: '',
-  from: '',
-  to: '',
-};
-
-/** The filter as query parameters; datetime-local inputs are local times, sent as UTC ISO. */
-export function filterParams(filter: DeadLetterFilterForm): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(filter)) {
-    if (value.trim() === '') continue;
-    params.set(name, name === 'from' || name === 'to' ? new Date(value).toISOString() : value.trim());
-  }
-  return params;
-}
 
 /** The filter as a redrive request carries it; rejects with an Error naming the first bad field. */
 export async function filterBody(filter: DeadLetterFilterForm): Promise<TDeadLetterFilter> {
@@ -47,7 +19,10 @@ export async function filterBody(filter: DeadLetterFilterForm): Promise<TDeadLet
   throw new Error(issue ? `${issue.path.map(String).join('.')}: ${issue.message}` : 'the filter is invalid');
 }
 
-/** One page of dead letters for the filter, from `cursor` (undefined: the newest). */
+/**
+ * One page of dead letters for the filter, from `cursor` (undefined: the newest). The page's server render fills
+ * the newest page, the counts and the jobs (app/dead-letters/page.tsx); each counts as fresh for one poll.
+ */
 export function useDeadLetters(filter: DeadLetterFilterForm, cursor: string | undefined, refreshMs: number) {
   const params = filterParams(filter);
   if (cursor) params.set('cursor', cursor);
@@ -56,15 +31,18 @@ export function useDeadLetters(filter: DeadLetterFilterForm, cursor: string | un
     queryKey: queryKeys.deadLetters(query),
     queryFn: ({ signal }) => fetchJson(`/api/dead-letters?${query}`, 'deadLetters', { signal }),
     refetchInterval: refreshMs,
+    staleTime: refreshMs,
     placeholderData: keepPreviousData,
   });
 }
 
 export function useDeadLetterCounts(refreshMs: number) {
+  const intervalMs = Math.max(refreshMs, 10_000);
   return useQuery({
     queryKey: queryKeys.deadLetterCounts(),
     queryFn: ({ signal }) => fetchJson('/api/dead-letters/counts', 'deadLetterCounts', { signal }),
-    refetchInterval: Math.max(refreshMs, 10_000),
+    refetchInterval: intervalMs,
+    staleTime: intervalMs,
   });
 }
 
@@ -80,6 +58,7 @@ export function useRedrives(refreshMs: number) {
       query.state.data?.jobs.some((j) => j.status === 'pending' || j.status === 'running')
         ? Math.min(REDRIVE_FOLLOW_MS, refreshMs)
         : refreshMs,
+    staleTime: refreshMs,
   });
 }
 

@@ -9,7 +9,7 @@ import { API_SEED } from './plan';
 // lag_sample rows by generate_series, in time order as the sampler appends them, with offsets, time lag (exact
 // every third round, as the 15 s exact-read cadence gives), rates and owners; then the 1-minute lag_rollup and
 // 10-minute lag_rollup_10m rows by the sampler's own rollup (worker/sampler/retention.ts); plus what the group
-// page reads besides: the consumer core's commit-prefix rows, a quarantine and a rebalance every two hours.
+// page reads besides: the consumer core's commit-prefix rows, a quarantine and a rebalance every 40 minutes.
 // A seed of the right shape is
 // reused by later runs (its time does not matter: the group page reads the newest round, and the series is
 // asked for the 24 hours ending at it); anything else is emptied and seeded again.
@@ -197,7 +197,7 @@ export async function seedSamples(
   }
 }
 
-/** Commit-prefix rows (a Warden consumer), one quarantine, and a rebalance every two hours. */
+/** Commit-prefix rows (a Warden consumer), one quarantine, and a rebalance every 40 minutes. */
 export async function seedSurroundings(client: pg.Client, history: SeedHistory): Promise<void> {
   const { groupId, topic, endMs, partitions } = history;
   const end = new Date(endMs);
@@ -214,10 +214,12 @@ export async function seedSurroundings(client: pg.Client, history: SeedHistory):
      VALUES ($1, $2, 7, 7005001, 'result key missing', 'missing-result-key', $3, 0, 'k-7', '{"eventId":"e-7"}', '{}'::jsonb, $3)`,
     [groupId, topic, new Date(endMs - 3_600_000)],
   );
-  const members = (suffix: string) =>
+  // Member 0 restarts in every rebalance, the other five in every second one (a rolling restart): the history
+  // has rebalances where one member left and joined while five stayed, and ones where all six were replaced.
+  const members = (generation: number) =>
     JSON.stringify(
       Array.from({ length: 6 }, (_, m) => ({
-        memberId: `warden-${m}-${suffix}`,
+        memberId: `warden-${m}-${m === 0 ? generation : Math.floor(generation / 2)}`,
         clientId: `warden-${m}`,
         clientHost: `/10.0.0.${m + 1}`,
         assignment: {
@@ -225,14 +227,14 @@ export async function seedSurroundings(client: pg.Client, history: SeedHistory):
         },
       })),
     );
-  const every = 2 * 3_600_000;
+  const every = 40 * 60_000;
   const rows = Math.floor((history.days * 86_400_000) / every);
   for (let i = 0; i < rows; i++) {
     const startedAt = new Date(endMs - (rows - i) * every);
     await client.query(
       `INSERT INTO rebalance_event (group_id, source, started_at, ended_at, duration_ms, duration_is_bound, members_before, members_after, partitions_moved, trigger)
        VALUES ($1, 'describe-groups', $2, $3, 5000, true, $4::jsonb, $5::jsonb, 9, 'leave')`,
-      [groupId, startedAt, new Date(startedAt.getTime() + 5_000), members(String(i)), members(String(i + 1))],
+      [groupId, startedAt, new Date(startedAt.getTime() + 5_000), members(i), members(i + 1)],
     );
   }
 }

@@ -7,7 +7,7 @@ import { migrateDatabase } from '../lib/database';
 
 // Seeds a database for measuring the dashboard (npm run lighthouse) and for the dashboard's e2e checks: a
 // Warden consumer group with two days of 5-second samples on 12 partitions (the demo's sample interval;
-// partition 7 quarantined, a rebalance every two hours) and a wide group of 1,000 partitions with ten minutes
+// partition 7 quarantined, a rebalance every 40 minutes) and a wide group of 1,000 partitions with ten minutes
 // of samples, written by the bench's seeding SQL and rolled up by the sampler's own rollup. With `empty`, the
 // sampler's tables are emptied first, which it refuses unless the database's name ends in `_ui` or
 // `_lighthouse`; without it, only rows of the two groups are written (and `removeSeed` deletes them), which it
