@@ -358,7 +358,7 @@ test("the top bar counts from /api/attention on every page and agrees with the Q
   }).toPass({ timeout: 30_000 });
 });
 
-test("the first HTML already holds the firing-alerts banner and the top bar's counts: nothing pushes the page down", async ({
+test("the first HTML already holds the firing-alerts banner, the top bar's counts and every page's data: nothing pushes the page down", async ({
   page,
 }) => {
   await poisonAlertFiring(page.request);
@@ -373,6 +373,19 @@ test("the first HTML already holds the firing-alerts banner and the top bar's co
       expect(html, `${pagePath}: the banner is in the HTML`).toContain('data-testid="firing-alerts"');
       expect(html, pagePath).toContain(poison.group);
     }
+  }
+  // The other pages' data too: no loading state in the HTML, the rows themselves instead.
+  const firstHtml: Array<[string, string, string]> = [
+    [`/rebalances?group=${encodeURIComponent(groups.main)}`, 'Loading rebalances…', 'data-testid="rebalance-item"'],
+    ['/alerts', 'Loading the alerts…', `data-group="${poison.group}"`],
+    ['/audit', 'Loading the audit log…', 'data-testid="access-row"'],
+    // This stack's dead-letter topic may be empty or not created yet: then its empty state is the content.
+    ['/dead-letters', 'Reading the dead-letter topic…', 'data-testid="dead-letter-counts"|No dead letter matches'],
+  ];
+  for (const [pagePath, loading, content] of firstHtml) {
+    const html = await (await page.request.get(pagePath)).text();
+    expect(html, pagePath).not.toContain(loading);
+    expect(html, pagePath).toMatch(new RegExp(content));
   }
 });
 
