@@ -17,14 +17,15 @@ export interface BuiltDashboard {
 /**
  * `next start` of the existing build (.next) on 127.0.0.1:`port` against `databaseUrl`, with the e2e suite's
  * users and tokens (e2e/credentials.ts), for scripts that measure the dashboard over HTTP. `checkout` is the
- * working tree whose build is served: this one unless a script compares against another revision; `env`
- * adds settings (the brokers and the dead-letter topic, say).
+ * working tree whose build is served: this one unless a script compares against another revision (or another
+ * Next.js app: the Lighthouse reference page); `env` adds settings (the brokers and the dead-letter topic, say);
+ * `readyPath` is the page that answers once the server is up.
  */
 export function startBuiltDashboard(
   port: number,
   databaseUrl: string,
   checkout: string = ROOT,
-  env: Record<string, string> = {},
+  { env = {}, readyPath = '/sign-in' }: { env?: Record<string, string>; readyPath?: string } = {},
 ): BuiltDashboard {
   const baseUrl = `http://127.0.0.1:${port}`;
   const server = spawn('npx', ['next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
@@ -39,7 +40,7 @@ export function startBuiltDashboard(
       eventually(
         `the dashboard on ${baseUrl}`,
         () =>
-          fetch(`${baseUrl}/sign-in`).then(
+          fetch(`${baseUrl}${readyPath}`).then(
             (r) => (r.ok ? true : undefined),
             () => undefined,
           ),

@@ -20,8 +20,12 @@
 // speed; a faster host scores higher for the same page. `--calibrate` sets the slowdown from the host's own
 // index instead (calibratedSlowdown): a first, discarded audit measures it, and every audit after uses the
 // median index measured so far.
+//
+// `--reference` audits, once a round beside the dashboard's pages, a page of the same Next.js and React with one
+// client component and nothing else (scripts/lighthouse/reference-app): what the framework's own start-up
+// scores on this host at this moment, the ceiling the dashboard's pages are read against.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../lib/config';
 import { OPERATOR } from '../../e2e/credentials';
@@ -48,12 +52,14 @@ const PAGES = [
   NOT_FOUND_PAGE,
   SIGN_IN_PAGE,
 ];
-const USAGE = `usage: npm run lighthouse [-- [--skip-seed] [--only <path>]... [--runs N] [--against <git ref>] [--calibrate]]
+const USAGE = `usage: npm run lighthouse [-- [--skip-seed] [--only <path>]... [--runs N] [--against <git ref>] [--calibrate] [--reference]]
   --skip-seed         audit the database as it is
   --only <path>       audit this page only (repeatable); default: ${PAGES.join(' ')}
   --runs N            audit each page N times and print the medians (default 1)
   --against <ref>     also audit the build of that git revision, alternating with this one
-  --calibrate         slow the CPU for this host's measured speed instead of the fixed 4x`;
+  --calibrate         slow the CPU for this host's measured speed instead of the fixed 4x
+  --reference         also audit a minimal page of the same Next.js and React (scripts/lighthouse/reference-app)
+                      each round: what the framework alone scores on this host now`;
 
 interface Scores {
   page: string;
@@ -217,20 +223,36 @@ function printRun(row: Scores, details: boolean): void {
   }
 }
 
-function printMedians(rows: Scores[], pages: string[], builds: string[]): void {
-  console.log(`medians of ${rows.length / pages.length / builds.length} runs per page and build:`);
-  for (const page of pages) {
-    for (const build of builds) {
-      const runs = rows.filter((r) => r.page === page && r.build === build);
-      const performance = runs.map((r) => r.performance);
-      console.log(
-        `${page.padEnd(28)} performance ${Math.round(median(performance)!)} (${Math.min(...performance)}-${Math.max(...performance)})  TBT ${Math.round(median(runs.map((r) => r.tbtMs))!)} ms  LCP ${Math.round(median(runs.map((r) => r.lcpMs))!)} ms  host CPU index ${Math.round(median(runs.map((r) => r.benchmarkIndex))!)}  CPU slowdown ${median(runs.map((r) => r.cpuSlowdown))}x  ${build}`,
-      );
-    }
+/** Medians per page and build, in the order they were first audited. */
+function printMedians(rows: Scores[], runs: number): void {
+  console.log(`medians of ${runs} runs per page and build:`);
+  const pairs = new Map(rows.map((r) => [`${r.page}\u0000${r.build}`, { page: r.page, build: r.build }]));
+  for (const { page, build } of pairs.values()) {
+    const audited = rows.filter((r) => r.page === page && r.build === build);
+    const performance = audited.map((r) => r.performance);
+    console.log(
+      `${page.padEnd(28)} performance ${Math.round(median(performance)!)} (${Math.min(...performance)}-${Math.max(...performance)})  TBT ${Math.round(median(audited.map((r) => r.tbtMs))!)} ms  LCP ${Math.round(median(audited.map((r) => r.lcpMs))!)} ms  host CPU index ${Math.round(median(audited.map((r) => r.benchmarkIndex))!)}  CPU slowdown ${median(audited.map((r) => r.cpuSlowdown))}x  ${build}`,
+    );
   }
 }
 
 const THIS_CHECKOUT = 'this checkout';
+const REFERENCE = 'reference: minimal Next.js page';
+const REFERENCE_APP = path.join(__dirname, 'reference-app');
+
+/**
+ * scripts/lighthouse/reference-app built under .warden/lighthouse-reference (node_modules hard-linked, as for
+ * --against): a page of the dashboard's Next.js and React with one client component and nothing else.
+ */
+async function buildReference(): Promise<string> {
+  const checkout = path.join(ROOT, '.warden', 'lighthouse-reference');
+  rmSync(checkout, { recursive: true, force: true });
+  cpSync(REFERENCE_APP, checkout, { recursive: true });
+  execFileSync('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(checkout, 'node_modules')]);
+  const code = await run('npx', ['next', 'build'], { cwd: checkout, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (code !== 0) throw new Error(`next build of ${REFERENCE_APP} exited ${code}`);
+  return checkout;
+}
 
 async function main(argv: string[]): Promise<number | 'help'> {
   const { values } = parseCommandLine(argv, {
@@ -239,6 +261,7 @@ async function main(argv: string[]): Promise<number | 'help'> {
     runs: { type: 'string', default: '1' },
     against: { type: 'string' },
     calibrate: { type: 'boolean', default: false },
+    reference: { type: 'boolean', default: false },
   });
   if (values.help) return 'help';
   const runs = Number(values.runs);
@@ -248,6 +271,9 @@ async function main(argv: string[]): Promise<number | 'help'> {
   const config = loadConfig();
   const against = values.against === undefined ? undefined : await buildRevision(values.against);
   const port = config.WARDEN_TEST_PORT_BASE + 200;
+  const reference = values.reference
+    ? startBuiltDashboard(port + 2, config.DATABASE_URL, await buildReference(), { readyPath: '/' })
+    : undefined;
   // The Dead letters page reads its topic from a broker of this measurement's own (base + 292).
   const broker = await startOwnBroker(config, port, 'kafka-lighthouse');
   const servers: { build: string; server: BuiltDashboard }[] = [];
@@ -257,13 +283,14 @@ async function main(argv: string[]): Promise<number | 'help'> {
       await seedDeadLetters(broker.brokers, (line) => console.log(line));
     }
     const env = { KAFKA_BROKERS: broker.brokers.join(','), WARDEN_DLQ_TOPIC: LIGHTHOUSE_DLQ_TOPIC };
-    servers.push({ build: THIS_CHECKOUT, server: startBuiltDashboard(port, config.DATABASE_URL, ROOT, env) });
+    servers.push({ build: THIS_CHECKOUT, server: startBuiltDashboard(port, config.DATABASE_URL, ROOT, { env }) });
     if (against !== undefined) {
       servers.push({
         build: values.against!,
-        server: startBuiltDashboard(port + 1, config.DATABASE_URL, against, env),
+        server: startBuiltDashboard(port + 1, config.DATABASE_URL, against, { env }),
       });
     }
+    if (reference !== undefined) servers.push({ build: REFERENCE, server: reference });
     await Promise.all(servers.map(({ server }) => server.ready()));
     const cookie = await signInCookie(servers[0]!.server.baseUrl, OPERATOR);
     const rows: Scores[] = [];
@@ -275,24 +302,22 @@ async function main(argv: string[]): Promise<number | 'help'> {
       console.log(`calibrating: host CPU index ${probe.benchmarkIndex} (this audit is not counted)`);
     }
     const slowdown = () => (values.calibrate ? calibratedSlowdown(median(indices)!) : MOBILE_CPU_SLOWDOWN);
+    const dashboards = servers.filter((s) => s.build !== REFERENCE);
+    const auditOnce = async (build: string, baseUrl: string, page: string) => {
+      const row = { ...(await audit(baseUrl, page, cookie, slowdown())), build };
+      indices.push(row.benchmarkIndex);
+      rows.push(row);
+      printRun(row, details);
+    };
     for (let round = 0; round < runs; round += 1) {
       for (const [index, page] of pages.entries()) {
         // Alternating which build goes first spreads a slow moment of the host over both.
-        const order = (round + index) % 2 === 0 ? servers : [...servers].reverse();
-        for (const { build, server } of order) {
-          const row = { ...(await audit(server.baseUrl, page, cookie, slowdown())), build };
-          indices.push(row.benchmarkIndex);
-          rows.push(row);
-          printRun(row, details);
-        }
+        const order = (round + index) % 2 === 0 ? dashboards : [...dashboards].reverse();
+        for (const { build, server } of order) await auditOnce(build, server.baseUrl, page);
       }
+      if (reference !== undefined) await auditOnce(REFERENCE, reference.baseUrl, '/');
     }
-    if (runs > 1 || servers.length > 1)
-      printMedians(
-        rows,
-        pages,
-        servers.map((s) => s.build),
-      );
+    if (runs > 1 || servers.length > 1) printMedians(rows, runs);
     const out = path.join(ROOT, '.warden', 'lighthouse.json');
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(out, JSON.stringify(rows, null, 2));
