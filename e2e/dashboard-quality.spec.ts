@@ -1,7 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { Admin } from 'kafkajs';
 import { childProcessEnv, loadConfig } from '../lib/config';
@@ -12,7 +10,17 @@ import { ZGroupDetail } from '../lib/schemas/groups';
 import { uniqueName } from '../scripts/lib/unique-name';
 import { eventually, testKafka } from '../test-support/integration';
 import { bearer, OPERATOR, VIEWER_TOKEN } from './credentials';
-import { createTopicWhenReady, ROOT, signIn, startWorker, waitForHydration, type WorkerProcess } from './support';
+import {
+  checkLayout,
+  createTopicWhenReady,
+  expectAccessible,
+  ROOT,
+  SHOTS,
+  signIn,
+  startWorker,
+  waitForHydration,
+  type WorkerProcess,
+} from './support';
 
 // The dashboard as a viewer meets it, on seeded history (two days of 5-second samples on 12 partitions, one
 // held; a 1,000-partition group): axe on every page, layout at 1440, 390 and 360 px, the charts' ticks, zone
@@ -21,7 +29,6 @@ import { createTopicWhenReady, ROOT, signIn, startWorker, waitForHydration, type
 // A real worker also quarantines a poison record, so its alert fires: axe sees the overview with the firing
 // alerts banner, its severity badges and the header's quarantined and firing counts, not an empty page.
 
-const SHOTS = path.join(ROOT, 'docs', 'screenshots');
 const groups = { main: uniqueName('ui-orders'), wide: uniqueName('ui-clicks') };
 /** The seed runs as a child process: Playwright cannot load the Prisma client its rollup uses. */
 const seed = (mode: '--add' | '--remove') =>
@@ -164,11 +171,6 @@ function quarantineCard(page: Page) {
   return page.locator(`[data-testid="quarantine-card"][data-group-id="${groups.main}"][data-partition="7"]`);
 }
 
-/** No element wider than the viewport makes the page itself scroll sideways. */
-async function pageOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-}
-
 test('every page: no serious or critical axe violation in either theme, no sideways scroll at 390 or 360 px, screenshots at 1440 and 390 px', async ({
   page,
   request,
@@ -183,24 +185,26 @@ test('every page: no serious or critical axe violation in either theme, no sidew
     expect(response?.status(), p.name).toBe(p.name === 'not-found' ? 404 : 200);
     await p.ready(page);
     await p.beforeAxe?.(page);
-    // Both palettes: the system theme follows prefers-color-scheme, so emulating it switches the palette.
-    for (const colorScheme of ['dark', 'light'] as const) {
-      await page.emulateMedia({ colorScheme });
-      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-      const serious = axe.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      expect(serious, `axe on ${p.name}, ${colorScheme} theme`).toEqual([]);
-    }
-    // From the top: the top bar is sticky, so a page scrolled to its last card would draw it there.
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(SHOTS, `${p.name}-1440.png`), fullPage: true });
-    for (const width of [390, 360]) {
-      await page.setViewportSize({ width, height: 844 });
-      await p.ready(page);
-      expect(await pageOverflow(page), `${p.name} at ${width} px`).toBeLessThanOrEqual(0);
-      if (width === 390) await page.screenshot({ path: path.join(SHOTS, `${p.name}-390.png`), fullPage: true });
-    }
+    await expectAccessible(page, p.name);
+    await checkLayout(page, p.name, () => p.ready(page));
+  }
+});
+
+test('the sign-in page, signed out: no serious or critical axe violation in either theme, no sideways scroll at 390 or 360 px, screenshots', async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({ baseURL });
+  try {
+    const page = await context.newPage();
+    await page.goto('/sign-in');
+    const ready = () => expect(page.getByRole('heading', { name: 'Sign in to Warden' })).toBeVisible();
+    await ready();
+    await waitForHydration(page);
+    await expectAccessible(page, 'sign-in');
+    await checkLayout(page, 'sign-in', ready);
+  } finally {
+    await context.close();
   }
 });
 

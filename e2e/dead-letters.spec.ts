@@ -7,7 +7,9 @@ import { eventually, readTopic, testKafka, uniqueName } from '../test-support/in
 import { bearer, OPERATOR, OPERATOR_TOKEN, VIEWER, VIEWER_TOKEN } from './credentials';
 import {
   ARTIFACTS,
+  checkLayout,
   createTopicWhenReady,
+  expectAccessible,
   signIn,
   startDashboard,
   startWorker,
@@ -208,6 +210,9 @@ test('browse: the dead letters the worker wrote, newest first, with source, erro
   await expect(bySource.getByRole('row', { name: `${sourceTopic}-0` })).toHaveText(`${sourceTopic}-02`);
   await expect(bySource.getByRole('row', { name: `${sourceTopic}-1` })).toHaveText(`${sourceTopic}-12`);
   await page.screenshot({ path: path.join(ARTIFACTS, 'dead-letters.png'), fullPage: true });
+  // The page with its records, as every other page is checked (e2e/dashboard-quality.spec.ts).
+  await expectAccessible(page, 'dead-letters');
+  await checkLayout(page, 'dead-letters', () => expect(rows(page).first()).toBeVisible());
 });
 
 test('filter: by source partition and by error class, each narrowing the list', async ({ page }) => {

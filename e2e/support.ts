@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import type { Admin } from 'kafkajs';
 import { childProcessEnv } from '../lib/config';
@@ -9,6 +10,8 @@ import { E2E_ACCESS_ENV, type E2eUser } from './credentials';
 export const ROOT = path.resolve(__dirname, '..');
 /** Screenshots kept as test artifacts. */
 export const ARTIFACTS = path.join(ROOT, 'test-results');
+/** Every page's screenshots at 1440 and 390 px, committed: look at them when the UI changes. */
+export const SHOTS = path.join(ROOT, 'docs', 'screenshots');
 
 /**
  * createTopic, retried: right after a fresh broker starts, its metadata can briefly answer "This server does
@@ -115,4 +118,62 @@ export async function signIn(page: Page, user: E2eUser, next = '/'): Promise<voi
   await expect(page.getByTestId('signed-in-user')).toHaveText(user.name);
   await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === next);
   await waitForHydration(page);
+}
+
+/** No serious or critical axe violation (WCAG 2.0/2.1 A and AA) on the page as it is, in the dark and the light theme. */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  // Both palettes: the system theme follows prefers-color-scheme, so emulating it switches the palette.
+  for (const colorScheme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const serious = axe.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(serious, `axe on ${name}, ${colorScheme} theme`).toEqual([]);
+  }
+}
+
+/**
+ * What reaches past the viewport's right edge without a box of its own to scroll or clip it in: the page
+ * scrolling sideways, or (since html and body clip sideways overflow) content cut off that nobody can reach.
+ * Each as `tag.class (N px)`; empty when everything fits or scrolls inside its card.
+ */
+export async function cutOffContent(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const found: string[] = [];
+    const pageScroll = document.documentElement.scrollWidth - width;
+    if (pageScroll > 0) found.push(`the page scrolls sideways (${pageScroll} px)`);
+    const contained = (start: Element | null): boolean => {
+      for (let e = start; e && e !== document.body; e = e.parentElement) {
+        if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(e).overflowX)) return true;
+      }
+      return false;
+    };
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.right <= width + 1 || contained(el.parentElement)) continue;
+      found.push(
+        `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).trim().split(/\s+/).join('.')}` : ''} (${Math.round(box.right - width)} px)`,
+      );
+    }
+    // Outermost first (document order); their children would only repeat them.
+    return found.slice(0, 10);
+  });
+}
+
+/**
+ * The page at 1440 px (its screenshot, from the top: the top bar is sticky), then at 390 and 360 px with no
+ * sideways scroll (its 390 px screenshot); `ready` is called again at each width.
+ */
+export async function checkLayout(page: Page, name: string, ready: () => Promise<void>): Promise<void> {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(SHOTS, `${name}-1440.png`), fullPage: true });
+  for (const width of [390, 360]) {
+    await page.setViewportSize({ width, height: 844 });
+    await ready();
+    expect(await cutOffContent(page), `${name} at ${width} px: cut off`).toEqual([]);
+    if (width === 390) await page.screenshot({ path: path.join(SHOTS, `${name}-390.png`), fullPage: true });
+  }
 }

@@ -183,92 +183,94 @@ export function DeadLettersPageClient({ refreshMs }: { refreshMs: number }) {
               Payloads are hidden from you (WARDEN_PAYLOAD_ACCESS={page.data.payloadAccess}).
             </p>
           ) : null}
-          <table className="grid" data-testid="dead-letter-table">
-            <caption className="visually-hidden">Dead letters, newest first</caption>
-            <thead>
-              <tr>
-                {canOperate ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Select</span>
-                  </th>
-                ) : null}
-                <th scope="col">Dead-lettered</th>
-                <th scope="col">Source</th>
-                <th scope="col">Error</th>
-                <th scope="col">Key</th>
-                <th scope="col">Payload</th>
-                <th scope="col">Redriven</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.records.map((r) => (
-                <tr
-                  key={recordId(r)}
-                  data-testid="dead-letter-row"
-                  data-dlq-offset={r.dlq.offset}
-                  data-dlq-partition={r.dlq.partition}
-                >
+          <div className="table-wrap">
+            <table className="grid" data-testid="dead-letter-table">
+              <caption className="visually-hidden">Dead letters, newest first</caption>
+              <thead>
+                <tr>
                   {canOperate ? (
-                    <td>
-                      <input
-                        type="checkbox"
-                        aria-label={`Select ${r.dlq.topic}-${r.dlq.partition} @ ${r.dlq.offset}`}
-                        checked={selected.has(recordId(r))}
-                        onChange={() => toggle(recordId(r))}
-                      />
-                    </td>
+                    <th scope="col">
+                      <span className="visually-hidden">Select</span>
+                    </th>
                   ) : null}
-                  <td>
-                    <time dateTime={r.timestamp}>{formatDateTime(r.timestamp)}</time>
-                    <div className="muted mono">{`${r.dlq.partition}:${r.dlq.offset}`}</div>
-                  </td>
-                  <td className="mono">
-                    {r.source.topic ?? '?'}-{r.source.partition ?? '?'} @ {r.source.offset ?? '?'}
-                  </td>
-                  <td>
-                    <span className="badge badge-quarantined">{r.errorClass ?? 'unknown'}</span>
-                    {r.attempts !== null ? <span className="muted"> · {r.attempts} attempts</span> : null}
-                    <div className="error-line">{r.errorMessage}</div>
-                  </td>
-                  <td className="mono">
-                    {r.payloadHidden ? (
-                      <span className="muted">hidden</span>
-                    ) : (
-                      (r.key ?? <span className="muted">none</span>)
-                    )}
-                  </td>
-                  <td>
-                    {r.payloadHidden ? (
-                      <span className="muted">hidden</span>
-                    ) : r.preview === null ? (
-                      <span className="muted">no value</span>
-                    ) : (
-                      // Text only: React escapes it, and the preview already escaped control characters (hex for non-UTF-8).
-                      <pre className="payload" data-testid="dead-letter-preview">
-                        {r.preview}
-                      </pre>
-                    )}
-                    {!r.payloadHidden && Object.keys(r.headers).length > 0 ? (
-                      <details>
-                        <summary>{Object.keys(r.headers).length} headers</summary>
-                        <dl className="facts facts-tight">
-                          {Object.entries(r.headers).map(([k, v]) => (
-                            <div key={k}>
-                              <dt className="mono">{k}</dt>
-                              <dd className="mono">{v}</dd>
-                            </div>
-                          ))}
-                        </dl>
-                      </details>
-                    ) : null}
-                  </td>
-                  <td>
-                    {r.redriven ? `#${r.redriven.jobId} by ${r.redriven.by}, ${formatDateTime(r.redriven.at)}` : '—'}
-                  </td>
+                  <th scope="col">Dead-lettered</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">Error</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Payload</th>
+                  <th scope="col">Redriven</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {page.data.records.map((r) => (
+                  <tr
+                    key={recordId(r)}
+                    data-testid="dead-letter-row"
+                    data-dlq-offset={r.dlq.offset}
+                    data-dlq-partition={r.dlq.partition}
+                  >
+                    {canOperate ? (
+                      <td>
+                        <input
+                          type="checkbox"
+                          aria-label={`Select ${r.dlq.topic}-${r.dlq.partition} @ ${r.dlq.offset}`}
+                          checked={selected.has(recordId(r))}
+                          onChange={() => toggle(recordId(r))}
+                        />
+                      </td>
+                    ) : null}
+                    <td>
+                      <time dateTime={r.timestamp}>{formatDateTime(r.timestamp)}</time>
+                      <div className="muted mono">{`${r.dlq.partition}:${r.dlq.offset}`}</div>
+                    </td>
+                    <td className="mono">
+                      {r.source.topic ?? '?'}-{r.source.partition ?? '?'} @ {r.source.offset ?? '?'}
+                    </td>
+                    <td>
+                      <span className="badge badge-quarantined">{r.errorClass ?? 'unknown'}</span>
+                      {r.attempts !== null ? <span className="muted"> · {r.attempts} attempts</span> : null}
+                      <div className="error-line">{r.errorMessage}</div>
+                    </td>
+                    <td className="mono">
+                      {r.payloadHidden ? (
+                        <span className="muted">hidden</span>
+                      ) : (
+                        (r.key ?? <span className="muted">none</span>)
+                      )}
+                    </td>
+                    <td>
+                      {r.payloadHidden ? (
+                        <span className="muted">hidden</span>
+                      ) : r.preview === null ? (
+                        <span className="muted">no value</span>
+                      ) : (
+                        // Text only: React escapes it, and the preview already escaped control characters (hex for non-UTF-8).
+                        <pre className="payload" data-testid="dead-letter-preview">
+                          {r.preview}
+                        </pre>
+                      )}
+                      {!r.payloadHidden && Object.keys(r.headers).length > 0 ? (
+                        <details>
+                          <summary>{Object.keys(r.headers).length} headers</summary>
+                          <dl className="facts facts-tight">
+                            {Object.entries(r.headers).map(([k, v]) => (
+                              <div key={k}>
+                                <dt className="mono">{k}</dt>
+                                <dd className="mono">{v}</dd>
+                              </div>
+                            ))}
+                          </dl>
+                        </details>
+                      ) : null}
+                    </td>
+                    <td>
+                      {r.redriven ? `#${r.redriven.jobId} by ${r.redriven.by}, ${formatDateTime(r.redriven.at)}` : '—'}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <div className="pager">
             <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
               Newer
