@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Admin } from 'kafkajs';
+import type { Admin, Consumer } from 'kafkajs';
 import { loadConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../../scripts/lib/broker';
@@ -51,14 +51,21 @@ describe.runIf(brokerHome !== undefined)('readiness through a broker outage duri
           kafkaConsumerConfig: { sessionTimeout: 10_000, rebalanceTimeout: 10_000, heartbeatInterval: 1_000 },
         },
       });
-      // Short timeouts: once the broker is back, the group must not wait a minute for this dead member.
-      const intruder = kafka.consumer({
-        groupId,
-        sessionTimeout: 6_000,
-        rebalanceTimeout: 6_000,
-        heartbeatInterval: 1_000,
-        retry: { retries: 0, restartOnFailure: async () => false },
-      });
+      // Short timeouts: once the broker is back, the group must not wait a minute for these dead members.
+      const intruders: Consumer[] = [];
+      const joinIntruder = async () => {
+        const intruder = kafka.consumer({
+          groupId,
+          sessionTimeout: 6_000,
+          rebalanceTimeout: 6_000,
+          heartbeatInterval: 1_000,
+          retry: { retries: 0, restartOnFailure: async () => false },
+        });
+        intruders.push(intruder);
+        await intruder.connect();
+        await intruder.subscribe({ topic, fromBeginning: true });
+        void intruder.run({ eachMessage: async () => undefined }).catch(() => undefined);
+      };
       try {
         const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
         await producer.connect();
@@ -74,16 +81,17 @@ describe.runIf(brokerHome !== undefined)('readiness through a broker outage duri
         await eventually('the first records stored', async () => ((await storedCount()) === 10 ? true : undefined));
         await eventually('ready', async () => (pipeline.consumer.readiness().ready ? true : undefined));
 
-        // A second member joins; while the group is rebalancing, the broker goes down.
-        await intruder.connect();
-        await intruder.subscribe({ topic, fromBeginning: true });
-        void intruder.run({ eachMessage: async () => undefined }).catch(() => undefined);
-        await eventually('the group mid-rebalance', async () => {
-          const { groups } = await admin.describeGroups([groupId]);
-          return groups[0]?.state === 'PreparingRebalance' || groups[0]?.state === 'CompletingRebalance'
-            ? true
-            : undefined;
-        });
+        // A second member joins; while the group is rebalancing, the broker goes down. A rebalance can start
+        // and finish between two looks at the group (or a member fail to join at all): each try that sees none
+        // adds one more member, which starts a new rebalance.
+        await eventually(
+          'the group mid-rebalance',
+          async () => {
+            await joinIntruder();
+            return (await watchForRebalance(admin, groupId, 8_000)) ? true : undefined;
+          },
+          60_000,
+        );
         await stopLocalBroker(broker);
 
         const notReady = await eventually(
@@ -96,8 +104,8 @@ describe.runIf(brokerHome !== undefined)('readiness through a broker outage duri
         );
         expect(notReady.detail).toMatch(/no fetch or heartbeat|crashed|not joined/);
         await startLocalBroker(broker);
-        // The intruder may have survived the outage; it leaves for good, so Warden owns every partition again.
-        await intruder.disconnect().catch(() => undefined);
+        // Intruders may have survived the outage; they leave for good, so Warden owns every partition again.
+        await Promise.all(intruders.map((intruder) => intruder.disconnect().catch(() => undefined)));
         await eventually(
           'readiness to recover by itself',
           async () => (pipeline.consumer.readiness().ready ? true : undefined),
@@ -124,8 +132,21 @@ describe.runIf(brokerHome !== undefined)('readiness through a broker outage duri
       } finally {
         // Whatever happened, leave a running broker for the test files after this one.
         await startLocalBroker(broker);
+        await Promise.all(intruders.map((intruder) => intruder.disconnect().catch(() => undefined)));
         await pipeline.stop();
       }
     },
   );
 });
+
+/** Whether the group is seen preparing or completing a rebalance within `withinMs`, looking every 25 ms. */
+async function watchForRebalance(admin: Admin, groupId: string, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
+    const { groups } = await admin.describeGroups([groupId]);
+    const state = groups[0]?.state;
+    if (state === 'PreparingRebalance' || state === 'CompletingRebalance') return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return false;
+}
