@@ -15,7 +15,7 @@ let db: Database;
 connectKafkaAndDatabase(kafka, (handles) => ({ admin, db } = handles));
 
 const PARTITIONS = 3;
-const RECORDS = 4_000;
+const RECORDS = 2_000;
 
 /** For every partition, the records below the committed offset must all be stored (offsets are dense here). */
 async function assertCommitsCoverOnlyStoredRecords(groupId: string, topic: string): Promise<Map<number, string>> {
@@ -117,7 +117,6 @@ describe('kill -9 and restart of the worker', () => {
           `redelivered after restart ${redelivered}, skipped thanks to commit metadata ${skipped ?? 'unknown'}`,
       );
       if (metadata === 'false') expect(skipped).toBe('0');
-      expect(redelivered).toBeGreaterThanOrEqual(0);
       expect(redelivered).toBeLessThanOrEqual(storedAtKill - committedAtKill);
     } finally {
       await second.stop('SIGTERM');
