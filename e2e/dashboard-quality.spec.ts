@@ -7,6 +7,7 @@ import { isStale, staleAfterMs } from '../components/format';
 import { ZAlertsResponse } from '../lib/schemas/alerts';
 import { ZAttention } from '../lib/schemas/attention';
 import { ZGroupDetail } from '../lib/schemas/groups';
+import { ZAuditResponse } from '../lib/schemas/operator-actions';
 import { uniqueName } from '../scripts/lib/unique-name';
 import { eventually, testKafka } from '../test-support/integration';
 import { bearer, OPERATOR, VIEWER_TOKEN } from './credentials';
@@ -577,6 +578,41 @@ test('rebalance history: who left and who joined, and the members who stayed fol
   await expect(items).toHaveCount(72);
   await expect(page.getByTestId('rebalances-shown')).toHaveText('72 rebalances');
   await expect(page.getByTestId('rebalances-more')).toHaveCount(0);
+});
+
+test('the audit log draws the newest 50 rows of a table and 50 more on each "Show older"', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  // More than two steps of sign-ins, whatever the earlier specs left in the log; ten at a time (each one hashes).
+  for (let round = 0; round < 10; round += 1) {
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        request.post('/api/auth/sign-in', {
+          data: { name: OPERATOR.name, password: OPERATOR.password },
+          headers: { origin: baseURL! },
+        }),
+      ),
+    );
+    expect(responses.map((response) => response.status())).toEqual(Array(10).fill(200));
+  }
+  await signIn(page, OPERATOR, '/audit');
+  const { access } = ZAuditResponse.parse(
+    await (await page.request.get('/api/audit?kind=access', { headers: bearer(VIEWER_TOKEN) })).json(),
+  );
+  expect(access.length).toBeGreaterThan(100);
+  const rows = page.getByTestId('access-row');
+  await expect(rows).toHaveCount(50);
+  const html = await (await page.request.get('/audit')).text();
+  expect(html.match(/data-testid="access-row"/g), 'the first HTML draws the first step only').toHaveLength(50);
+  await expect(rows.first()).toHaveAttribute('data-kind', 'sign-in');
+  await page.getByTestId('access-more').click();
+  await expect(rows).toHaveCount(100);
+  await expect(page.getByTestId('access-more')).toHaveText(`Show ${Math.min(50, access.length - 100)} older`);
+  // A new filter starts again from the first step.
+  await page.getByLabel('Kind of audit entries').selectOption('access');
+  await expect(rows).toHaveCount(50);
 });
 
 test('theme: light follows prefers-color-scheme, the choice overrides it; the 404 page is themed', async ({ page }) => {

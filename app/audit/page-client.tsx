@@ -6,6 +6,7 @@ import { groupPath } from '@/components/api-client';
 import { ClusterSelect } from '@/components/cluster-select';
 import { useAudit } from '@/components/hooks/use-audit';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
+import { ShowOlder, useStepwise } from '@/components/stepwise-list';
 import type { TAccessEvent, TAuditKindFilter } from '@/lib/schemas/access-events';
 import { AUDIT_KIND_FILTERS, DEFAULT_CLUSTER, oneOf } from '@/lib/schemas/values';
 import type { TRedriveJob, TRedriveSelection } from '@/lib/schemas/dead-letters';
@@ -17,6 +18,11 @@ import { useUrlParam } from '@/components/use-url-param';
 /** The cluster select's "every cluster" choice (no `?cluster=`). */
 const ALL_CLUSTERS = '';
 const isAuditKind = oneOf(AUDIT_KIND_FILTERS);
+/**
+ * Rows of each table drawn at first, and added by each "Show older": the log answers up to 500 of each, and every
+ * row drawn goes through the page's first render and hydration.
+ */
+const ROWS_PER_STEP = 50;
 
 /** The kind filter's choices; the API filters (GET /api/audit?kind=). */
 const KIND_CHOICES: readonly { value: TAuditKindFilter | ''; label: string }[] = [
@@ -41,7 +47,7 @@ export function AuditPageClient({ refreshMs, clusters }: { refreshMs: number; cl
   const query = useAudit(refreshMs, kind, cluster === ALL_CLUSTERS ? undefined : cluster);
   const { data, error, isPending } = query;
   const [filter, setFilter] = useState('');
-  const shown = useMemo(() => {
+  const matching = useMemo(() => {
     const needle = filter.trim().toLowerCase();
     return (data?.actions ?? []).filter(
       (a) =>
@@ -51,6 +57,7 @@ export function AuditPageClient({ refreshMs, clusters }: { refreshMs: number; cl
         ),
     );
   }, [data, filter]);
+  const actions = useStepwise(matching, ROWS_PER_STEP);
 
   return (
     <section aria-labelledby="audit-heading">
@@ -70,7 +77,10 @@ export function AuditPageClient({ refreshMs, clusters }: { refreshMs: number; cl
           <span>Show</span>
           <select
             value={kind ?? ''}
-            onChange={(e) => setKind(isAuditKind(e.target.value) ? e.target.value : undefined)}
+            onChange={(e) => {
+              setKind(isAuditKind(e.target.value) ? e.target.value : undefined);
+              actions.restart();
+            }}
             aria-label="Kind of audit entries"
           >
             {KIND_CHOICES.map((choice) => (
@@ -84,7 +94,10 @@ export function AuditPageClient({ refreshMs, clusters }: { refreshMs: number; cl
           <ClusterSelect
             value={cluster}
             clusters={clusters}
-            onChange={setCluster}
+            onChange={(choice) => {
+              setCluster(choice);
+              actions.restart();
+            }}
             all={{ value: ALL_CLUSTERS, label: 'all clusters' }}
             ariaLabel="Cluster of audit entries"
             testId="audit-cluster"
@@ -106,13 +119,17 @@ export function AuditPageClient({ refreshMs, clusters }: { refreshMs: number; cl
               <input
                 type="search"
                 value={filter}
-                onChange={(e) => setFilter(e.target.value)}
+                onChange={(e) => {
+                  setFilter(e.target.value);
+                  actions.restart();
+                }}
                 placeholder="group, partition, who, status…"
                 aria-label="Filter the audit log"
               />
             </label>
-            <span className="muted" aria-live="polite">
-              {shown.length} of {data.actions.length}
+            <span className="muted" aria-live="polite" data-testid="audit-shown">
+              {matching.length} of {data.actions.length}
+              {actions.hidden > 0 ? `, newest ${actions.shown.length} drawn` : ''}
             </span>
           </div>
           <div className="table-wrap">
@@ -131,16 +148,18 @@ export function AuditPageClient({ refreshMs, clusters }: { refreshMs: number; cl
                 </tr>
               </thead>
               <tbody>
-                {shown.map((a) => (
+                {actions.shown.map((a) => (
                   <AuditRow key={a.id} action={a} />
                 ))}
               </tbody>
             </table>
           </div>
+          <ShowOlder hidden={actions.hidden} step={ROWS_PER_STEP} onClick={actions.more} testId="audit-more" />
         </>
       )}
-      {data && data.redrives.length > 0 ? <RedriveTable jobs={data.redrives} /> : null}
-      {data && data.access.length > 0 ? <AccessTable events={data.access} /> : null}
+      {/* Keyed by the filters: another choice of entries starts again from the first step. */}
+      {data && data.redrives.length > 0 ? <RedriveTable key={`${kind}/${cluster}`} jobs={data.redrives} /> : null}
+      {data && data.access.length > 0 ? <AccessTable key={`${kind}/${cluster}`} events={data.access} /> : null}
     </section>
   );
 }
@@ -165,6 +184,7 @@ function describeSelection(selection: TRedriveSelection): string {
 /** Redrives of dead letters (Dead letters page): who sent what back, why, and how far the job got. */
 function RedriveTable({ jobs }: { jobs: readonly TRedriveJob[] }) {
   const zone = useTimeZone();
+  const { shown, hidden, more } = useStepwise(jobs, ROWS_PER_STEP);
   return (
     <div className="table-wrap">
       <h2>Dead-letter redrives</h2>
@@ -185,7 +205,7 @@ function RedriveTable({ jobs }: { jobs: readonly TRedriveJob[] }) {
           </tr>
         </thead>
         <tbody>
-          {jobs.map((j) => (
+          {shown.map((j) => (
             <tr key={j.id} data-testid="redrive-audit-row" data-status={j.status}>
               <td className="nowrap">
                 <time dateTime={j.requestedAt}>{formatDateTime(j.requestedAt, zone)}</time>
@@ -218,6 +238,7 @@ function RedriveTable({ jobs }: { jobs: readonly TRedriveJob[] }) {
           ))}
         </tbody>
       </table>
+      <ShowOlder hidden={hidden} step={ROWS_PER_STEP} onClick={more} testId="redrive-audit-more" />
     </div>
   );
 }
@@ -232,6 +253,7 @@ const ACCESS_LABELS: Record<TAccessEvent['kind'], string> = {
 
 function AccessTable({ events }: { events: readonly TAccessEvent[] }) {
   const zone = useTimeZone();
+  const { shown, hidden, more } = useStepwise(events, ROWS_PER_STEP);
   return (
     <div className="table-wrap">
       <h2>Sign-ins and sign-outs</h2>
@@ -247,7 +269,7 @@ function AccessTable({ events }: { events: readonly TAccessEvent[] }) {
           </tr>
         </thead>
         <tbody>
-          {events.map((e) => (
+          {shown.map((e) => (
             <tr key={e.id} data-testid="access-row" data-kind={e.kind}>
               <td className="nowrap">
                 <time dateTime={e.at}>{formatDateTime(e.at, zone)}</time>
@@ -263,6 +285,7 @@ function AccessTable({ events }: { events: readonly TAccessEvent[] }) {
           ))}
         </tbody>
       </table>
+      <ShowOlder hidden={hidden} step={ROWS_PER_STEP} onClick={more} testId="access-more" />
     </div>
   );
 }

@@ -16,7 +16,7 @@ import {
 import { useRecentActions } from '@/components/hooks/use-audit';
 import { ACTION_FOLLOW_MS, awaitsWorker } from '@/components/hooks/use-operator-action';
 import { useQuarantines, useRecordsAround } from '@/components/hooks/use-quarantines';
-import { quarantineAnchor } from '@/components/partition-table';
+import { quarantineAnchor } from '@/components/quarantine-anchor';
 import { useCanOperate } from '@/components/session-context';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
 import { useNow } from '@/components/use-now';

@@ -1,17 +1,15 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { ClusterSelect } from '@/components/cluster-select';
 import { useRebalances } from '@/components/hooks/use-rebalances';
 import { RebalanceTimeline } from '@/components/rebalance-list';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
+import { ShowOlder, useStepwise } from '@/components/stepwise-list';
 import { anyText, useUrlParam } from '@/components/use-url-param';
 
-/**
- * Rebalances drawn at first, and added by each "Show older": every one drawn is a dozen elements or more, and the
- * page's first render and hydration grow with them.
- */
+/** Rebalances drawn at first, and added by each "Show older": every one drawn is a dozen elements or more. */
 const REBALANCES_PER_STEP = 50;
 
 /**
@@ -31,10 +29,9 @@ export function RebalancesPageClient({
   const query = useRebalances(refreshMs, cluster);
   const { data, error, isPending } = query;
   const [group, setGroup] = useUrlParam('group', 'all', anyText);
-  const [drawn, setDrawn] = useState(REBALANCES_PER_STEP);
   const groups = useMemo(() => [...new Set((data?.rebalances ?? []).map((r) => r.groupId))].sort(), [data]);
   const matching = (data?.rebalances ?? []).filter((r) => group === 'all' || r.groupId === group);
-  const shown = matching.slice(0, drawn);
+  const { shown, hidden, more, restart } = useStepwise(matching, REBALANCES_PER_STEP);
 
   return (
     <section aria-labelledby="rebalances-heading">
@@ -71,7 +68,7 @@ export function RebalancesPageClient({
                 value={group}
                 onChange={(e) => {
                   setGroup(e.target.value);
-                  setDrawn(REBALANCES_PER_STEP);
+                  restart();
                 }}
               >
                 <option value="all">All groups ({groups.length})</option>
@@ -83,22 +80,13 @@ export function RebalancesPageClient({
               </select>
             </label>
             <span className="muted" aria-live="polite" data-testid="rebalances-shown">
-              {shown.length < matching.length ? `newest ${shown.length} of ` : ''}
+              {hidden > 0 ? `newest ${shown.length} of ` : ''}
               {matching.length} rebalance{matching.length === 1 ? '' : 's'}
             </span>
           </div>
           <div className="card">
             <RebalanceTimeline rebalances={shown} cluster={cluster} showGroup />
-            {shown.length < matching.length ? (
-              <button
-                type="button"
-                className="button"
-                onClick={() => setDrawn((n) => n + REBALANCES_PER_STEP)}
-                data-testid="rebalances-more"
-              >
-                Show {Math.min(REBALANCES_PER_STEP, matching.length - shown.length)} older
-              </button>
-            ) : null}
+            <ShowOlder hidden={hidden} step={REBALANCES_PER_STEP} onClick={more} testId="rebalances-more" />
           </div>
         </>
       )}
