@@ -585,31 +585,33 @@ test('the audit log draws the newest 50 rows of a table and 50 more on each "Sho
   request,
   baseURL,
 }) => {
-  // More than two steps of sign-ins, whatever the earlier specs left in the log; ten at a time (each one hashes).
-  for (let round = 0; round < 10; round += 1) {
+  // More than one step of sign-ins, whatever the earlier specs left in the log; ten at a time (each one hashes).
+  for (let signedIn = 0; signedIn < 51; signedIn += 10) {
+    const batch = Math.min(10, 51 - signedIn);
     const responses = await Promise.all(
-      Array.from({ length: 10 }, () =>
+      Array.from({ length: batch }, () =>
         request.post('/api/auth/sign-in', {
           data: { name: OPERATOR.name, password: OPERATOR.password },
           headers: { origin: baseURL! },
         }),
       ),
     );
-    expect(responses.map((response) => response.status())).toEqual(Array(10).fill(200));
+    expect(responses.map((response) => response.status())).toEqual(Array(batch).fill(200));
   }
   await signIn(page, OPERATOR, '/audit');
   const { access } = ZAuditResponse.parse(
     await (await page.request.get('/api/audit?kind=access', { headers: bearer(VIEWER_TOKEN) })).json(),
   );
-  expect(access.length).toBeGreaterThan(100);
+  expect(access.length).toBeGreaterThan(50);
   const rows = page.getByTestId('access-row');
   await expect(rows).toHaveCount(50);
   const html = await (await page.request.get('/audit')).text();
   expect(html.match(/data-testid="access-row"/g), 'the first HTML draws the first step only').toHaveLength(50);
   await expect(rows.first()).toHaveAttribute('data-kind', 'sign-in');
-  await page.getByTestId('access-more').click();
-  await expect(rows).toHaveCount(100);
-  await expect(page.getByTestId('access-more')).toHaveText(`Show ${Math.min(50, access.length - 100)} older`);
+  const more = page.getByTestId('access-more');
+  await expect(more).toHaveText(`Show ${Math.min(50, access.length - 50)} older`);
+  await more.click();
+  await expect(rows).toHaveCount(Math.min(100, access.length));
   // A new filter starts again from the first step.
   await page.getByLabel('Kind of audit entries').selectOption('access');
   await expect(rows).toHaveCount(50);
