@@ -4,16 +4,16 @@ import { useState } from 'react';
 
 /**
  * The newest `step` items of a long list, and `step` more on each "Show older": every row drawn goes through the
- * page's first render and hydration, so a page draws what fits a few screens and the rest on request.
- * `restart` goes back to the first step (after the filter that chose the items changed).
+ * page's first render and hydration, so a page draws what fits a few screens and the rest on request. A new
+ * `choice` (what the filters that chose the items say) starts again from the first step.
  */
-export function useStepwise<T>(items: readonly T[], step: number) {
-  const [drawn, setDrawn] = useState(step);
+export function useStepwise<T>(items: readonly T[], step: number, choice: string) {
+  const [drawn, setDrawn] = useState({ choice, count: step });
+  const count = drawn.choice === choice ? drawn.count : step;
   return {
-    shown: items.slice(0, drawn),
-    hidden: Math.max(0, items.length - drawn),
-    more: () => setDrawn((n) => n + step),
-    restart: () => setDrawn(step),
+    shown: items.slice(0, count),
+    hidden: Math.max(0, items.length - count),
+    more: () => setDrawn({ choice, count: count + step }),
   };
 }
 

@@ -57,7 +57,9 @@ export function AuditPageClient({ refreshMs, clusters }: { refreshMs: number; cl
         ),
     );
   }, [data, filter]);
-  const actions = useStepwise(matching, ROWS_PER_STEP);
+  /** The kind and cluster chosen: a new choice draws every table from its first step again. */
+  const choice = `${kind ?? ''}/${cluster}`;
+  const actions = useStepwise(matching, ROWS_PER_STEP, `${choice}/${filter}`);
 
   return (
     <section aria-labelledby="audit-heading">
@@ -77,10 +79,7 @@ export function AuditPageClient({ refreshMs, clusters }: { refreshMs: number; cl
           <span>Show</span>
           <select
             value={kind ?? ''}
-            onChange={(e) => {
-              setKind(isAuditKind(e.target.value) ? e.target.value : undefined);
-              actions.restart();
-            }}
+            onChange={(e) => setKind(isAuditKind(e.target.value) ? e.target.value : undefined)}
             aria-label="Kind of audit entries"
           >
             {KIND_CHOICES.map((choice) => (
@@ -94,10 +93,7 @@ export function AuditPageClient({ refreshMs, clusters }: { refreshMs: number; cl
           <ClusterSelect
             value={cluster}
             clusters={clusters}
-            onChange={(choice) => {
-              setCluster(choice);
-              actions.restart();
-            }}
+            onChange={setCluster}
             all={{ value: ALL_CLUSTERS, label: 'all clusters' }}
             ariaLabel="Cluster of audit entries"
             testId="audit-cluster"
@@ -119,10 +115,7 @@ export function AuditPageClient({ refreshMs, clusters }: { refreshMs: number; cl
               <input
                 type="search"
                 value={filter}
-                onChange={(e) => {
-                  setFilter(e.target.value);
-                  actions.restart();
-                }}
+                onChange={(e) => setFilter(e.target.value)}
                 placeholder="group, partition, who, status…"
                 aria-label="Filter the audit log"
               />
@@ -157,9 +150,8 @@ export function AuditPageClient({ refreshMs, clusters }: { refreshMs: number; cl
           <ShowOlder hidden={actions.hidden} step={ROWS_PER_STEP} onClick={actions.more} testId="audit-more" />
         </>
       )}
-      {/* Keyed by the filters: another choice of entries starts again from the first step. */}
-      {data && data.redrives.length > 0 ? <RedriveTable key={`${kind}/${cluster}`} jobs={data.redrives} /> : null}
-      {data && data.access.length > 0 ? <AccessTable key={`${kind}/${cluster}`} events={data.access} /> : null}
+      {data && data.redrives.length > 0 ? <RedriveTable jobs={data.redrives} choice={choice} /> : null}
+      {data && data.access.length > 0 ? <AccessTable events={data.access} choice={choice} /> : null}
     </section>
   );
 }
@@ -182,9 +174,9 @@ function describeSelection(selection: TRedriveSelection): string {
 }
 
 /** Redrives of dead letters (Dead letters page): who sent what back, why, and how far the job got. */
-function RedriveTable({ jobs }: { jobs: readonly TRedriveJob[] }) {
+function RedriveTable({ jobs, choice }: { jobs: readonly TRedriveJob[]; choice: string }) {
   const zone = useTimeZone();
-  const { shown, hidden, more } = useStepwise(jobs, ROWS_PER_STEP);
+  const { shown, hidden, more } = useStepwise(jobs, ROWS_PER_STEP, choice);
   return (
     <div className="table-wrap">
       <h2>Dead-letter redrives</h2>
@@ -251,9 +243,9 @@ const ACCESS_LABELS: Record<TAccessEvent['kind'], string> = {
   'sign-out-all': 'signed out everywhere',
 };
 
-function AccessTable({ events }: { events: readonly TAccessEvent[] }) {
+function AccessTable({ events, choice }: { events: readonly TAccessEvent[]; choice: string }) {
   const zone = useTimeZone();
-  const { shown, hidden, more } = useStepwise(events, ROWS_PER_STEP);
+  const { shown, hidden, more } = useStepwise(events, ROWS_PER_STEP, choice);
   return (
     <div className="table-wrap">
       <h2>Sign-ins and sign-outs</h2>

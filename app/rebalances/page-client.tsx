@@ -31,7 +31,7 @@ export function RebalancesPageClient({
   const [group, setGroup] = useUrlParam('group', 'all', anyText);
   const groups = useMemo(() => [...new Set((data?.rebalances ?? []).map((r) => r.groupId))].sort(), [data]);
   const matching = (data?.rebalances ?? []).filter((r) => group === 'all' || r.groupId === group);
-  const { shown, hidden, more, restart } = useStepwise(matching, REBALANCES_PER_STEP);
+  const { shown, hidden, more } = useStepwise(matching, REBALANCES_PER_STEP, group);
 
   return (
     <section aria-labelledby="rebalances-heading">
@@ -64,13 +64,7 @@ export function RebalancesPageClient({
           <div className="toolbar">
             <label className="field-inline">
               <span>Group</span>
-              <select
-                value={group}
-                onChange={(e) => {
-                  setGroup(e.target.value);
-                  restart();
-                }}
-              >
+              <select value={group} onChange={(e) => setGroup(e.target.value)}>
                 <option value="all">All groups ({groups.length})</option>
                 {groups.map((g) => (
                   <option key={g} value={g}>
