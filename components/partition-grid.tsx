@@ -58,7 +58,6 @@ export const PartitionRow = memo(function PartitionRow({
   partition: p,
   showCommitPrefix,
   index,
-  virtual,
   measure,
 }: {
   groupId: string;
@@ -66,15 +65,17 @@ export const PartitionRow = memo(function PartitionRow({
   showCommitPrefix: boolean;
   /** Position in the sorted rows. */
   index: number;
-  virtual: boolean;
-  /** The virtualizer's measuring ref: rows grow with their status reason, so each is measured once drawn. */
-  measure: ((element: HTMLTableRowElement | null) => void) | undefined;
+  /**
+   * A virtual table's measuring ref (rows grow with their status reason, so each is measured once drawn); only
+   * such a row, one of a few drawn, says its position among all rows to assistive technology.
+   */
+  measure?: (element: HTMLTableRowElement | null) => void;
 }) {
   return (
     <tr
       ref={measure}
       data-index={index}
-      aria-rowindex={virtual ? index + 2 : undefined}
+      aria-rowindex={measure ? index + 2 : undefined}
       data-testid="partition-row"
       data-partition={p.partition}
       className={p.quarantine ? 'row-quarantined' : undefined}

@@ -61,7 +61,6 @@ export function VirtualPartitionTable({
               partition={p}
               showCommitPrefix={showCommitPrefix}
               index={index}
-              virtual
               measure={virtualizer.measureElement}
             />
           );

@@ -97,8 +97,6 @@ export const PartitionTable = memo(function PartitionTable({
           partition={p}
           showCommitPrefix={showCommitPrefix}
           index={index}
-          virtual={false}
-          measure={undefined}
         />
       ))}
     </PartitionGrid>
