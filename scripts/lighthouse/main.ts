@@ -187,17 +187,22 @@ async function buildRevision(ref: string): Promise<string> {
   if (existsSync(builtMarker)) return checkout;
   if (!existsSync(checkout)) {
     git('worktree', 'add', '--detach', checkout, commit);
-    // Hard links, not a symlink: the bundler refuses a node_modules that resolves outside the project.
-    execFileSync('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(checkout, 'node_modules')]);
+    linkNodeModules(checkout);
   }
-  for (const [command, args] of [
-    ['npx', ['prisma', 'generate']],
-    ['npx', ['next', 'build']],
-  ] as const) {
-    const code = await run(command, [...args], { cwd: checkout, stdio: ['ignore', 'ignore', 'inherit'] });
-    if (code !== 0) throw new Error(`${command} ${args.join(' ')} in ${checkout} exited ${code}`);
-  }
+  await runIn(checkout, 'npx', ['prisma', 'generate']);
+  await runIn(checkout, 'npx', ['next', 'build']);
   return checkout;
+}
+
+/** This checkout's node_modules in `checkout`, as hard links: the bundler refuses one that resolves outside it. */
+function linkNodeModules(checkout: string): void {
+  execFileSync('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(checkout, 'node_modules')]);
+}
+
+/** Runs a build step in `checkout`, its output hidden but for errors; a failed step throws, naming it. */
+async function runIn(checkout: string, command: string, args: string[]): Promise<void> {
+  const code = await run(command, args, { cwd: checkout, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} in ${checkout} exited ${code}`);
 }
 
 function printRun(row: Scores, details: boolean): void {
@@ -248,9 +253,8 @@ async function buildReference(): Promise<string> {
   const checkout = path.join(ROOT, '.warden', 'lighthouse-reference');
   rmSync(checkout, { recursive: true, force: true });
   cpSync(REFERENCE_APP, checkout, { recursive: true });
-  execFileSync('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(checkout, 'node_modules')]);
-  const code = await run('npx', ['next', 'build'], { cwd: checkout, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (code !== 0) throw new Error(`next build of ${REFERENCE_APP} exited ${code}`);
+  linkNodeModules(checkout);
+  await runIn(checkout, 'npx', ['next', 'build']);
   return checkout;
 }
 
