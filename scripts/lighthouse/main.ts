@@ -39,6 +39,8 @@ import { LIGHTHOUSE_DLQ_TOPIC, seedDeadLetters } from './seed-dead-letters';
 import { startOwnBroker } from '../lib/own-services';
 
 const ROOT = path.resolve(__dirname, '../..');
+/** Debian's Chromium (apt install chromium; .ci/run installs it). */
+const CHROMIUM = '/usr/bin/chromium';
 const NOT_FOUND_PAGE = '/no-such-page';
 const SIGN_IN_PAGE = '/sign-in';
 const PAGES = [
@@ -104,7 +106,7 @@ async function audit(
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
   const chrome = await chromeLauncher.launch({
-    chromePath: '/usr/bin/chromium',
+    chromePath: CHROMIUM,
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-quic'],
   });
   try {
@@ -272,6 +274,9 @@ async function main(argv: string[]): Promise<number | 'help'> {
   if (!Number.isInteger(runs) || runs < 1)
     throw new UsageError(`--runs takes a whole number of at least 1, got "${values.runs}"`);
   const pages = values.only ?? PAGES;
+  // chrome-launcher reports a missing browser as an unhandled error event, which ends this process before the
+  // servers started below are stopped: they would be left running on their ports.
+  if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: apt install chromium`);
   const config = loadConfig();
   const against = values.against === undefined ? undefined : await buildRevision(values.against);
   const port = config.WARDEN_TEST_PORT_BASE + 200;
