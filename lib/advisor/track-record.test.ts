@@ -63,6 +63,21 @@ describe('caughtUpThreshold and predictionError', () => {
     expect(caughtUpThreshold({ partitions: 4, backlog: 10_000, arrivalRatePerSec: 50.5 })).toBe(505);
   });
 
+  it('is never more than half the backlog, so a plan made near the threshold is not fulfilled by jitter', () => {
+    const threshold = caughtUpThreshold({ partitions: 3, backlog: 320, arrivalRatePerSec: 30 });
+    expect(threshold).toBe(160);
+    expect(caughtUpThreshold({ partitions: 4, backlog: 6, arrivalRatePerSec: 0 })).toBe(3);
+    const nearThreshold = { ...prediction, backlog: 320, thresholdLag: threshold, predictedCatchUpSec: 24 };
+    // Ten seconds of arrivals (300) waiting a second later: the backlog has not gone.
+    expect(resolvePrediction(nearThreshold, [{ atMs: 11_000, consumers: 1, totalLag: 290 }], 11_000).status).toBe(
+      'not-yet',
+    );
+    expect(resolvePrediction(nearThreshold, [{ atMs: 20_000, consumers: 3, totalLag: 150 }], 20_000)).toMatchObject({
+      status: 'caught-up',
+      actualCatchUpSec: 10,
+    });
+  });
+
   it('is the relative error, unknown without both times', () => {
     expect(predictionError(40, 50)).toBe(0.25);
     expect(predictionError(40, 30)).toBe(-0.25);

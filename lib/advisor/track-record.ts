@@ -29,10 +29,13 @@ export type PredictionOutcome =
  * Lag at or under which a plan counts as fulfilled: the group is caught up when what waits is no more than
  * one record per partition, 2% of the backlog the plan started from, or ten seconds of arrivals, whichever is
  * largest. The lag of a busy group never reaches 0 between samples, and a plan measured to the last record
- * would be judged on sampling jitter.
+ * would be judged on sampling jitter. It is never more than half that backlog: a plan made while little more
+ * than ten seconds of arrivals waited would otherwise count as fulfilled at the first dip of that jitter, a
+ * second later, whatever the group did.
  */
 export function caughtUpThreshold(input: { partitions: number; backlog: number; arrivalRatePerSec: number }): number {
-  return Math.ceil(Math.max(input.partitions, 0.02 * input.backlog, 10 * input.arrivalRatePerSec));
+  const jitter = Math.max(input.partitions, 0.02 * input.backlog, 10 * input.arrivalRatePerSec);
+  return Math.ceil(Math.min(jitter, input.backlog / 2));
 }
 
 /**
