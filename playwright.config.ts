@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { E2E_ACCESS_ENV } from './e2e/credentials';
 import { childProcessEnv, loadConfig } from './lib/config';
+import { DEBIAN_CHROMIUM } from './scripts/lib/chromium';
 
 // Runs against `next start` on a production build (npm test builds first) and Debian's Chromium; the
 // tests start real workers against the real broker and database themselves.
@@ -19,7 +20,7 @@ export default defineConfig({
     browserName: 'chromium',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      executablePath: DEBIAN_CHROMIUM,
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -8,6 +8,7 @@
 //   tsx scripts/lighthouse/first-content.ts <base url> <page> [selector] [loads] [--mobile] [--cpu-slowdown N]
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
+import { DEBIAN_CHROMIUM } from '../lib/chromium';
 import { OPERATOR } from '../../e2e/credentials';
 
 interface Load {
@@ -47,7 +48,7 @@ async function main(argv: string[]): Promise<void> {
   const [baseUrl, page, selector = 'main h1', loads = '5'] = positionals;
   if (!baseUrl || !page) throw new Error('usage: first-content.ts <base url> <page> [selector] [loads] [--mobile]');
   if (!(slowdown >= 1)) throw new Error('--cpu-slowdown takes a factor of at least 1');
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+  const browser = await chromium.launch({ executablePath: DEBIAN_CHROMIUM });
   const results: Load[] = [];
   try {
     const context = await browser.newContext({

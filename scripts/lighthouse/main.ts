@@ -37,10 +37,9 @@ import { calibratedSlowdown, MOBILE_CPU_SLOWDOWN } from './calibrate';
 import { seedDashboard, SEEDED_GROUP } from './seed-dashboard';
 import { LIGHTHOUSE_DLQ_TOPIC, seedDeadLetters } from './seed-dead-letters';
 import { startOwnBroker } from '../lib/own-services';
+import { DEBIAN_CHROMIUM } from '../lib/chromium';
 
 const ROOT = path.resolve(__dirname, '../..');
-/** Debian's Chromium (apt install chromium; .ci/run installs it). */
-const CHROMIUM = '/usr/bin/chromium';
 const NOT_FOUND_PAGE = '/no-such-page';
 const SIGN_IN_PAGE = '/sign-in';
 const PAGES = [
@@ -106,7 +105,7 @@ async function audit(
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
   const chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM,
+    chromePath: DEBIAN_CHROMIUM,
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-quic'],
   });
   try {
@@ -276,7 +275,7 @@ async function main(argv: string[]): Promise<number | 'help'> {
   const pages = values.only ?? PAGES;
   // chrome-launcher reports a missing browser as an unhandled error event, which ends this process before the
   // servers started below are stopped: they would be left running on their ports.
-  if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: apt install chromium`);
+  if (!existsSync(DEBIAN_CHROMIUM)) throw new Error(`no browser at ${DEBIAN_CHROMIUM}: apt-get install chromium`);
   const config = loadConfig();
   const against = values.against === undefined ? undefined : await buildRevision(values.against);
   const port = config.WARDEN_TEST_PORT_BASE + 200;

@@ -6,6 +6,7 @@
 //   tsx scripts/lighthouse/profile-page.ts <base url> <page> [seconds] [--steady] [--cpu-slowdown N]
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
+import { DEBIAN_CHROMIUM } from '../lib/chromium';
 import { OPERATOR } from '../../e2e/credentials';
 
 interface ProfileNode {
@@ -26,7 +27,7 @@ async function main(argv: string[]): Promise<void> {
     throw new Error('usage: profile-page.ts <base url> <page> [seconds] [--steady] [--cpu-slowdown N]');
   const rate = Number(values['cpu-slowdown']);
   if (!(rate >= 1)) throw new Error('--cpu-slowdown takes a factor of at least 1');
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+  const browser = await chromium.launch({ executablePath: DEBIAN_CHROMIUM });
   try {
     const context = await browser.newContext();
     const signIn = await context.request.post(`${baseUrl}/api/auth/sign-in`, {
