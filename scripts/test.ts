@@ -58,10 +58,9 @@ type Runner = (command: string, args: string[], options: SpawnOptions) => Promis
 /**
  * An integration file that plays a whole workload on its own (the demo's story: about a minute and a half).
  * When both lanes run in full it runs in the end-to-end lane once that suite is done, on that lane's broker
- * and database, so the two lanes end together instead of one running alone for minutes after the other. The
- * verification scenarios (about two minutes) stay in the integration lane: with both here, the end-to-end
- * lane ended three minutes after the other. With file filters, or without the e2e suite, it stays with the
- * rest of the integration suite.
+ * and database, so the two lanes take about as long as each other. The verification scenarios (about two
+ * minutes) stay in the integration lane: with both here, the end-to-end lane is the longer by minutes. With
+ * file filters, or without the e2e suite, it stays with the rest of the integration suite.
  */
 const AFTER_E2E_INTEGRATION_FILES = ['scripts/demo/demo.it.ts'];
 
