@@ -1,19 +1,21 @@
 import type { z } from 'zod';
-import type { BROWSER_SCHEMAS } from './browser-schemas';
+import { BROWSER_SCHEMA_LOADERS } from './browser-schemas';
 import { DEFAULT_CLUSTER } from '@/lib/schemas/values';
 
-type BrowserSchemas = typeof BROWSER_SCHEMAS;
+type Loaders = typeof BROWSER_SCHEMA_LOADERS;
 /** The name of a schema the browser parses an answer with (browser-schemas.ts). */
-export type SchemaName = keyof BrowserSchemas;
+export type SchemaName = keyof Loaders;
+/** The schema named `N`. */
+type BrowserSchema<N extends SchemaName> = Awaited<ReturnType<Loaders[N]>>;
 /** What the schema named `N` gives. */
-export type Parsed<N extends SchemaName> = z.output<BrowserSchemas[N]>;
+export type Parsed<N extends SchemaName> = z.output<BrowserSchema<N>>;
 
 /**
- * The browser's schemas, and zod with them: one chunk, loaded by the first answer that needs parsing (never
- * while a page starts) and shared by every later one.
+ * The schema named `name`, with zod: loaded by the first answer that needs it (never while a page starts) and
+ * shared by every later one.
  */
-export function loadBrowserSchemas(): Promise<BrowserSchemas> {
-  return import('./browser-schemas').then((module) => module.BROWSER_SCHEMAS);
+export function loadBrowserSchema<N extends SchemaName>(name: N): Promise<BrowserSchema<N>> {
+  return BROWSER_SCHEMA_LOADERS[name]() as Promise<BrowserSchema<N>>;
 }
 
 /** A refusal or failure from the API, with the server's own sentence and the offending field, if any. */
@@ -55,9 +57,8 @@ export async function fetchJson<N extends SchemaName>(
     const here = `${window.location.pathname}${window.location.search}`;
     window.location.assign(`/sign-in?next=${encodeURIComponent(here)}`);
   }
-  const schemas = await loadBrowserSchemas();
   if (!response.ok) {
-    const parsed = schemas.apiError.safeParse(body);
+    const parsed = (await loadBrowserSchema('apiError')).safeParse(body);
     throw new ApiRequestError(
       response.status,
       parsed.success ? parsed.data.error : `${init.method ?? 'GET'} ${url} answered ${response.status}`,
@@ -65,7 +66,7 @@ export async function fetchJson<N extends SchemaName>(
     );
   }
   // The named schema's output is Parsed<N>; TypeScript cannot narrow the table's union by a generic key.
-  const parsed = (schemas[schema] as z.ZodType).safeParse(body);
+  const parsed = ((await loadBrowserSchema(schema)) as z.ZodType).safeParse(body);
   if (!parsed.success)
     throw new ApiRequestError(response.status, `${url} answered data this dashboard does not understand`);
   return parsed.data as Parsed<N>;

@@ -1,50 +1,43 @@
-// First: sets zod's jitless mode before any schema below is built.
-import './zod-jitless';
-import { ZGroupAdvice } from '@/lib/schemas/advice';
-import { ZAcknowledgement, ZAlertsResponse, ZSilence } from '@/lib/schemas/alerts';
-import { ZAttention } from '@/lib/schemas/attention';
-import { ZSessionInfo } from '@/lib/schemas/auth';
-import { ZApiError } from '@/lib/schemas/common';
-import {
-  ZDeadLetterCounts,
-  ZDeadLetterFilter,
-  ZDeadLetterMatches,
-  ZDeadLettersResponse,
-  ZRedriveJob,
-  ZRedriveJobsResponse,
-} from '@/lib/schemas/dead-letters';
-import { ZGroupDetail, ZGroupsResponse, ZLagSeries } from '@/lib/schemas/groups';
-import { ZOffsetResetResult } from '@/lib/schemas/offset-reset';
-import { ZAuditResponse, ZOperatorAction } from '@/lib/schemas/operator-actions';
-import { ZQuarantinesResponse, ZRecordsAround } from '@/lib/schemas/quarantines';
-import { ZRebalancesResponse } from '@/lib/schemas/rebalances';
+// Every schema the browser parses with, by name, each loaded on first use (api-client.ts `loadBrowserSchema`):
+// never while a page starts, since nothing can be parsed before an answer has arrived. zod's code and the
+// schemas built at module load were the costliest start-up work of the dashboard's own, and building every
+// schema at once made the first poll's parse a long task of its own. So zod's core loads first, alone
+// (./zod-jitless, which also sets jitless mode before any schema is built), and each schema module after it,
+// in a task of its own, only when an answer needs one of its schemas. Nothing else in the browser imports zod
+// or a schema's value (eslint.config.mjs).
 
-// Every schema the browser parses with, by name. This module, and zod with it, is loaded with the first API
-// answer (api-client.ts `loadBrowserSchemas`), so never while a page starts: nothing can be parsed before an
-// answer has arrived, and zod's code with every schema built at module load was the costliest start-up work of
-// the dashboard's own. Nothing else in the browser imports zod or a schema's value (eslint.config.mjs).
+/** zod, configured, before the schema module `load` brings: every loader below goes through it. */
+function afterZod<M>(load: () => Promise<M>): Promise<M> {
+  return import('./zod-jitless').then(load);
+}
 
-export const BROWSER_SCHEMAS = {
-  acknowledgement: ZAcknowledgement,
-  alerts: ZAlertsResponse,
-  apiError: ZApiError,
-  attention: ZAttention,
-  audit: ZAuditResponse,
-  deadLetterCounts: ZDeadLetterCounts,
-  deadLetterFilter: ZDeadLetterFilter,
-  deadLetterMatches: ZDeadLetterMatches,
-  deadLetters: ZDeadLettersResponse,
-  groupAdvice: ZGroupAdvice,
-  groupDetail: ZGroupDetail,
-  groups: ZGroupsResponse,
-  lagSeries: ZLagSeries,
-  offsetReset: ZOffsetResetResult,
-  operatorAction: ZOperatorAction,
-  quarantines: ZQuarantinesResponse,
-  rebalances: ZRebalancesResponse,
-  recordsAround: ZRecordsAround,
-  redriveJob: ZRedriveJob,
-  redriveJobs: ZRedriveJobsResponse,
-  session: ZSessionInfo,
-  silence: ZSilence,
+const alerts = () => afterZod(() => import('@/lib/schemas/alerts'));
+const deadLetters = () => afterZod(() => import('@/lib/schemas/dead-letters'));
+const groups = () => afterZod(() => import('@/lib/schemas/groups'));
+const operatorActions = () => afterZod(() => import('@/lib/schemas/operator-actions'));
+const quarantines = () => afterZod(() => import('@/lib/schemas/quarantines'));
+
+export const BROWSER_SCHEMA_LOADERS = {
+  acknowledgement: () => alerts().then((m) => m.ZAcknowledgement),
+  alerts: () => alerts().then((m) => m.ZAlertsResponse),
+  apiError: () => afterZod(() => import('@/lib/schemas/common')).then((m) => m.ZApiError),
+  attention: () => afterZod(() => import('@/lib/schemas/attention')).then((m) => m.ZAttention),
+  audit: () => operatorActions().then((m) => m.ZAuditResponse),
+  deadLetterCounts: () => deadLetters().then((m) => m.ZDeadLetterCounts),
+  deadLetterFilter: () => deadLetters().then((m) => m.ZDeadLetterFilter),
+  deadLetterMatches: () => deadLetters().then((m) => m.ZDeadLetterMatches),
+  deadLetters: () => deadLetters().then((m) => m.ZDeadLettersResponse),
+  groupAdvice: () => afterZod(() => import('@/lib/schemas/advice')).then((m) => m.ZGroupAdvice),
+  groupDetail: () => groups().then((m) => m.ZGroupDetail),
+  groups: () => groups().then((m) => m.ZGroupsResponse),
+  lagSeries: () => groups().then((m) => m.ZLagSeries),
+  offsetReset: () => afterZod(() => import('@/lib/schemas/offset-reset')).then((m) => m.ZOffsetResetResult),
+  operatorAction: () => operatorActions().then((m) => m.ZOperatorAction),
+  quarantines: () => quarantines().then((m) => m.ZQuarantinesResponse),
+  rebalances: () => afterZod(() => import('@/lib/schemas/rebalances')).then((m) => m.ZRebalancesResponse),
+  recordsAround: () => quarantines().then((m) => m.ZRecordsAround),
+  redriveJob: () => deadLetters().then((m) => m.ZRedriveJob),
+  redriveJobs: () => deadLetters().then((m) => m.ZRedriveJobsResponse),
+  session: () => afterZod(() => import('@/lib/schemas/auth')).then((m) => m.ZSessionInfo),
+  silence: () => alerts().then((m) => m.ZSilence),
 } as const;

@@ -2,15 +2,14 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TDeadLetterFilter, TRedriveControl, TRedriveRequest } from '@/lib/schemas/dead-letters';
-import { fetchJson, loadBrowserSchemas } from '../api-client';
+import { fetchJson, loadBrowserSchema } from '../api-client';
 import { filterParams, type DeadLetterFilterForm } from '../dead-letter-filter';
 import { queryKeys } from '../query-keys';
 
 /** The filter as a redrive request carries it; rejects with an Error naming the first bad field. */
 export async function filterBody(filter: DeadLetterFilterForm): Promise<TDeadLetterFilter> {
   const { sourcePartition, ...rest } = Object.fromEntries(filterParams(filter));
-  const schemas = await loadBrowserSchemas();
-  const parsed = schemas.deadLetterFilter.safeParse({
+  const parsed = (await loadBrowserSchema('deadLetterFilter')).safeParse({
     ...rest,
     ...(sourcePartition === undefined ? {} : { sourcePartition: Number(sourcePartition) }),
   });
