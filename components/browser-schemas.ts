@@ -1,10 +1,8 @@
-// Every schema the browser parses with, by name, each loaded on first use (api-client.ts `loadBrowserSchema`):
-// never while a page starts, since nothing can be parsed before an answer has arrived. zod's code and the
-// schemas built at module load were the costliest start-up work of the dashboard's own, and building every
-// schema at once made the first poll's parse a long task of its own. So zod's core loads first, alone
-// (./zod-jitless, which also sets jitless mode before any schema is built), and each schema module after it,
-// in a task of its own, only when an answer needs one of its schemas. Nothing else in the browser imports zod
-// or a schema's value (eslint.config.mjs).
+// Every schema the browser parses with, by name, each loaded on first use (api-client.ts `loadBrowserSchema`),
+// so never while a page starts: nothing can be parsed before an answer has arrived. zod's core loads first, alone
+// (./zod-jitless, which sets jitless mode before any schema is built), then only the schema module the answer
+// needs, in a task of its own: building every schema at once made the first poll's parse one long task
+// (docs/decisions.md). Nothing else in the browser imports zod or a schema's value (eslint.config.mjs).
 
 /** zod, configured, before the schema module `load` brings: every loader below goes through it. */
 function afterZod<M>(load: () => Promise<M>): Promise<M> {
