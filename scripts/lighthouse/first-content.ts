@@ -7,9 +7,7 @@
 // (`npm run lighthouse -- --calibrate` prints the one this host needs).
 //   tsx scripts/lighthouse/first-content.ts <base url> <page> [selector] [loads] [--mobile] [--cpu-slowdown N]
 import { parseArgs } from 'node:util';
-import { chromium } from '@playwright/test';
-import { DEBIAN_CHROMIUM } from '../lib/chromium';
-import { OPERATOR } from '../../e2e/credentials';
+import { signedInBrowser } from './signed-in-browser';
 
 interface Load {
   fcpMs: number;
@@ -48,17 +46,12 @@ async function main(argv: string[]): Promise<void> {
   const [baseUrl, page, selector = 'main h1', loads = '5'] = positionals;
   if (!baseUrl || !page) throw new Error('usage: first-content.ts <base url> <page> [selector] [loads] [--mobile]');
   if (!(slowdown >= 1)) throw new Error('--cpu-slowdown takes a factor of at least 1');
-  const browser = await chromium.launch({ executablePath: DEBIAN_CHROMIUM });
+  const { browser, context } = await signedInBrowser(
+    baseUrl,
+    mobile ? { width: 390, height: 844 } : { width: 1440, height: 900 },
+  );
   const results: Load[] = [];
   try {
-    const context = await browser.newContext({
-      viewport: mobile ? { width: 390, height: 844 } : { width: 1440, height: 900 },
-    });
-    const signIn = await context.request.post(`${baseUrl}/api/auth/sign-in`, {
-      headers: { origin: baseUrl },
-      data: { name: OPERATOR.name, password: OPERATOR.password },
-    });
-    if (!signIn.ok()) throw new Error(`sign-in answered ${signIn.status()}`);
     await context.addInitScript(OBSERVE);
     for (let load = 0; load <= Number(loads); load++) {
       const tab = await context.newPage();

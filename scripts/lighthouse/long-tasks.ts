@@ -6,10 +6,11 @@
 // can land in the start-up it scores; this times such work where it really happens. Needs the dashboard running
 // at the base URL (e.g. `npx next start` on the Lighthouse database, as npm run lighthouse starts it).
 //   tsx scripts/lighthouse/long-tasks.ts <base url> <page> [--from-ms N] [--to-ms N] [--loads N] [--cpu-slowdown N]
-import { parseArgs } from 'node:util';
-import { chromium } from '@playwright/test';
-import { DEBIAN_CHROMIUM } from '../lib/chromium';
-import { OPERATOR } from '../../e2e/credentials';
+import { parseCommandLine, runCommandLine, UsageError } from '../lib/command-line';
+import { signedInBrowser } from './signed-in-browser';
+
+const USAGE =
+  'usage: tsx scripts/lighthouse/long-tasks.ts <base url> <page> [--from-ms N] [--to-ms N] [--loads N] [--cpu-slowdown N]';
 
 /** Registered before any page script runs, so the buffered entries cover the whole load. */
 const OBSERVE = `
@@ -19,37 +20,32 @@ const OBSERVE = `
   }).observe({ type: 'longtask', buffered: true });
 `;
 
-async function main(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
+async function main(argv: string[]): Promise<number | 'help'> {
+  const { values, positionals } = parseCommandLine(
+    argv,
+    {
       'from-ms': { type: 'string', default: '0' },
       'to-ms': { type: 'string', default: '10000' },
       loads: { type: 'string', default: '5' },
       'cpu-slowdown': { type: 'string', default: '4' },
     },
-  });
-  const [baseUrl, page] = positionals;
+    { allowPositionals: true },
+  );
+  if (values.help) return 'help';
+  const [baseUrl, page, ...extra] = positionals;
+  if (!baseUrl || !page) throw new UsageError('a base URL and a page are needed');
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
   const [fromMs, toMs, loads, slowdown] = [
     values['from-ms'],
     values['to-ms'],
     values.loads,
     values['cpu-slowdown'],
   ].map(Number) as [number, number, number, number];
-  if (!baseUrl || !page)
-    throw new Error('usage: long-tasks.ts <base url> <page> [--from-ms N] [--to-ms N] [--loads N] [--cpu-slowdown N]');
-  if (!(fromMs >= 0 && toMs > fromMs)) throw new Error('--from-ms and --to-ms take 0 <= from < to');
-  if (!(Number.isInteger(loads) && loads >= 1)) throw new Error('--loads takes a whole number of at least 1');
-  if (!(slowdown >= 1)) throw new Error('--cpu-slowdown takes a factor of at least 1');
-  const browser = await chromium.launch({ executablePath: DEBIAN_CHROMIUM });
+  if (!(fromMs >= 0 && toMs > fromMs)) throw new UsageError('--from-ms and --to-ms take 0 <= from < to');
+  if (!(Number.isInteger(loads) && loads >= 1)) throw new UsageError('--loads takes a whole number of at least 1');
+  if (!(slowdown >= 1)) throw new UsageError('--cpu-slowdown takes a factor of at least 1');
+  const { browser, context } = await signedInBrowser(baseUrl, { width: 390, height: 844 });
   try {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-    const signIn = await context.request.post(`${baseUrl}/api/auth/sign-in`, {
-      headers: { origin: baseUrl },
-      data: { name: OPERATOR.name, password: OPERATOR.password },
-    });
-    if (!signIn.ok()) throw new Error(`sign-in answered ${signIn.status()}`);
     await context.addInitScript(OBSERVE);
     // The first load warms the server's caches and the browser's: run, not reported.
     for (let load = 0; load <= loads; load++) {
@@ -76,12 +72,7 @@ async function main(argv: string[]): Promise<void> {
   } finally {
     await browser.close();
   }
+  return 0;
 }
 
-main(process.argv.slice(2)).then(
-  () => process.exit(0),
-  (error: Error) => {
-    console.error(error.message);
-    process.exit(1);
-  },
-);
+runCommandLine('long-tasks', USAGE, main);

@@ -5,9 +5,7 @@
 // profile weighs start-up work as the Lighthouse score does.
 //   tsx scripts/lighthouse/profile-page.ts <base url> <page> [seconds] [--steady] [--cpu-slowdown N]
 import { parseArgs } from 'node:util';
-import { chromium } from '@playwright/test';
-import { DEBIAN_CHROMIUM } from '../lib/chromium';
-import { OPERATOR } from '../../e2e/credentials';
+import { signedInBrowser } from './signed-in-browser';
 
 interface ProfileNode {
   id: number;
@@ -27,14 +25,8 @@ async function main(argv: string[]): Promise<void> {
     throw new Error('usage: profile-page.ts <base url> <page> [seconds] [--steady] [--cpu-slowdown N]');
   const rate = Number(values['cpu-slowdown']);
   if (!(rate >= 1)) throw new Error('--cpu-slowdown takes a factor of at least 1');
-  const browser = await chromium.launch({ executablePath: DEBIAN_CHROMIUM });
+  const { browser, context } = await signedInBrowser(baseUrl);
   try {
-    const context = await browser.newContext();
-    const signIn = await context.request.post(`${baseUrl}/api/auth/sign-in`, {
-      headers: { origin: baseUrl },
-      data: { name: OPERATOR.name, password: OPERATOR.password },
-    });
-    if (!signIn.ok()) throw new Error(`sign-in answered ${signIn.status()}`);
     const tab = await context.newPage();
     const cdp = await context.newCDPSession(tab);
     if (rate > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate });
