@@ -21,6 +21,10 @@
 // index instead (calibratedSlowdown): a first, discarded audit measures it, and every audit after uses the
 // median index measured so far.
 //
+// Headless Chromium sometimes holds a page's first paint back for about a second after the page has it ready
+// (held-paint.ts); each audit reads that from its trace and says so beside its scores, and the medians give how
+// many runs were held and the median of the others, since a held run's score measures the browser.
+//
 // `--reference` audits, once a round beside the dashboard's pages, a page of the same Next.js and React with one
 // client component and nothing else (scripts/lighthouse/reference-app): what the framework's own start-up
 // scores on this host at this moment, the ceiling the dashboard's pages are read against.
@@ -34,6 +38,7 @@ import { parseCommandLine, runCommandLine, UsageError } from '../lib/command-lin
 import { median } from '../bench/stats';
 import { run } from '../lib/processes';
 import { calibratedSlowdown, MOBILE_CPU_SLOWDOWN } from './calibrate';
+import { heldFirstPaint, TRACE_CATEGORIES, type TraceEvent } from './held-paint';
 import { seedDashboard, SEEDED_GROUP } from './seed-dashboard';
 import { LIGHTHOUSE_DLQ_TOPIC, seedDeadLetters } from './seed-dead-letters';
 import { startOwnBroker } from '../lib/own-services';
@@ -83,6 +88,11 @@ interface Scores {
   mainThreadMs: Record<string, number>;
   /** Lighthouse's `bootup-time`: per script, the milliseconds spent evaluating and parsing it. */
   scripts: { url: string; totalMs: number; scriptingMs: number; parseMs: number }[];
+  /**
+   * Milliseconds the measuring browser held the page's first paint back after the page had it ready (held-paint.ts),
+   * or null when it did not: a held run's paint metrics, and so its score, measure the browser, not the page.
+   */
+  firstPaintHeldMs: number | null;
   /** Audits of the three categories that scored below 0.9, with Lighthouse's display value. */
   failedAudits: { id: string; score: number; displayValue?: string }[];
 }
@@ -123,7 +133,8 @@ async function audit(
         // Merged into the mobile profile's simulated throttling: only the CPU's factor changes.
         throttling: { cpuSlowdownMultiplier: cpuSlowdown },
       },
-      undefined,
+      // The default audits, with viz's frame decisions in the trace: they tell whether the first paint was held.
+      { extends: 'lighthouse:default', settings: { additionalTraceCategories: TRACE_CATEGORIES } },
     );
     if (!result) throw new Error(`lighthouse returned nothing for ${page}`);
     // The whole report per page, for what the summary leaves out (the LCP element, long tasks, requests).
@@ -167,6 +178,7 @@ async function audit(
       cpuSlowdown,
       mainThreadMs,
       scripts,
+      firstPaintHeldMs: heldFirstPaint(result.artifacts.Trace.traceEvents as TraceEvent[])?.heldMs ?? null,
       failedAudits,
     };
   } finally {
@@ -208,8 +220,9 @@ async function runIn(checkout: string, command: string, args: string[]): Promise
 
 function printRun(row: Scores, details: boolean): void {
   const build = row.build === THIS_CHECKOUT ? '' : ` [${row.build}]`;
+  const held = row.firstPaintHeldMs === null ? '' : `  first paint held ${row.firstPaintHeldMs} ms by the browser`;
   console.log(
-    `${row.page.padEnd(28)} performance ${row.performance}  accessibility ${row.accessibility}  best practices ${row.bestPractices}  LCP ${row.lcpMs} ms  TBT ${row.tbtMs} ms  host CPU index ${row.benchmarkIndex}  CPU slowdown ${row.cpuSlowdown}x${build}`,
+    `${row.page.padEnd(28)} performance ${row.performance}  accessibility ${row.accessibility}  best practices ${row.bestPractices}  LCP ${row.lcpMs} ms  TBT ${row.tbtMs} ms  host CPU index ${row.benchmarkIndex}  CPU slowdown ${row.cpuSlowdown}x${held}${build}`,
   );
   if (!details) return;
   console.log(
@@ -236,8 +249,13 @@ function printMedians(rows: Scores[], runs: number): void {
   for (const { page, build } of pairs.values()) {
     const audited = rows.filter((r) => r.page === page && r.build === build);
     const performance = audited.map((r) => r.performance);
+    const notHeld = audited.filter((r) => r.firstPaintHeldMs === null).map((r) => r.performance);
+    const held =
+      notHeld.length === audited.length
+        ? ''
+        : `  first paint held in ${audited.length - notHeld.length} of ${audited.length}${notHeld.length > 0 ? `, the others' median ${Math.round(median(notHeld)!)}` : ''}`;
     console.log(
-      `${page.padEnd(28)} performance ${Math.round(median(performance)!)} (${Math.min(...performance)}-${Math.max(...performance)})  TBT ${Math.round(median(audited.map((r) => r.tbtMs))!)} ms  LCP ${Math.round(median(audited.map((r) => r.lcpMs))!)} ms  host CPU index ${Math.round(median(audited.map((r) => r.benchmarkIndex))!)}  CPU slowdown ${median(audited.map((r) => r.cpuSlowdown))}x  ${build}`,
+      `${page.padEnd(28)} performance ${Math.round(median(performance)!)} (${Math.min(...performance)}-${Math.max(...performance)})  TBT ${Math.round(median(audited.map((r) => r.tbtMs))!)} ms  LCP ${Math.round(median(audited.map((r) => r.lcpMs))!)} ms  host CPU index ${Math.round(median(audited.map((r) => r.benchmarkIndex))!)}  CPU slowdown ${median(audited.map((r) => r.cpuSlowdown))}x${held}  ${build}`,
     );
   }
 }
