@@ -25,33 +25,26 @@ export interface HeldFirstPaint {
   heldMs: number;
 }
 
-/**
- * The frames withheld before the first contentful paint of the page's navigation, or null when none were (or
- * the trace has no navigation or no contentful paint). The navigation is the last main-frame `navigationStart`
- * of an http(s) document: Lighthouse loads about:blank first.
- */
-export function heldFirstPaint(events: readonly TraceEvent[]): HeldFirstPaint | null {
-  const navigations = events.filter((event) => {
-    const data = event.args?.data as { isLoadingMainFrame?: boolean; documentLoaderURL?: string } | undefined;
-    return (
-      event.name === 'navigationStart' &&
-      data?.isLoadingMainFrame === true &&
-      /^https?:/.test(data.documentLoaderURL ?? '')
-    );
-  });
-  const start = Math.max(...navigations.map((event) => event.ts));
-  if (!Number.isFinite(start)) return null;
-  const paints = events.filter((event) => event.name === 'firstContentfulPaint' && event.ts >= start);
-  const firstPaint = Math.min(...paints.map((event) => event.ts));
-  if (!Number.isFinite(firstPaint)) return null;
+/** Where a load starts and first paints, in the trace's microseconds: Lighthouse's own `metrics` audit gives both. */
+export interface LoadTimes {
+  /** `observedTimeOriginTs`: the start of the page's navigation (not of the about:blank Lighthouse loads first). */
+  timeOriginTs: number;
+  /** `observedFirstContentfulPaintTs`, undefined when the page never painted content. */
+  firstContentfulPaintTs: number | undefined;
+}
+
+/** The frames withheld between the load's start and its first contentful paint, or null when none were. */
+export function heldFirstPaint(events: readonly TraceEvent[], load: LoadTimes): HeldFirstPaint | null {
+  const { timeOriginTs, firstContentfulPaintTs } = load;
+  if (firstContentfulPaintTs === undefined) return null;
   const withheld = events.filter(
     (event) =>
       event.name === 'SendBeginFrameDecision' &&
       event.args?.should_send === false &&
-      event.ts >= start &&
-      event.ts < firstPaint,
+      event.ts >= timeOriginTs &&
+      event.ts < firstContentfulPaintTs,
   );
   if (withheld.length === 0) return null;
   const firstWithheld = Math.min(...withheld.map((event) => event.ts));
-  return { withheldFrames: withheld.length, heldMs: Math.round((firstPaint - firstWithheld) / 1000) };
+  return { withheldFrames: withheld.length, heldMs: Math.round((firstContentfulPaintTs - firstWithheld) / 1000) };
 }

@@ -145,6 +145,8 @@ async function audit(
       throw new Error(`lighthouse could not audit ${page}: ${result.lhr.runtimeError.message}`);
     }
     const { categories, audits } = result.lhr;
+    // The load's observed start and first contentful paint, in the trace's microseconds.
+    const observed = tableItems(audits.metrics)[0] ?? {};
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
     const mainThreadMs = Object.fromEntries(
       tableItems(audits['mainthread-work-breakdown']).map((item) => [
@@ -178,7 +180,14 @@ async function audit(
       cpuSlowdown,
       mainThreadMs,
       scripts,
-      firstPaintHeldMs: heldFirstPaint(result.artifacts.Trace.traceEvents as TraceEvent[])?.heldMs ?? null,
+      firstPaintHeldMs:
+        heldFirstPaint(result.artifacts.Trace.traceEvents as TraceEvent[], {
+          timeOriginTs: Number(observed.observedTimeOriginTs),
+          firstContentfulPaintTs:
+            observed.observedFirstContentfulPaintTs === undefined
+              ? undefined
+              : Number(observed.observedFirstContentfulPaintTs),
+        })?.heldMs ?? null,
       failedAudits,
     };
   } finally {
