@@ -40,11 +40,20 @@ function write(key: string, value: string): void {
   window.dispatchEvent(new Event(CHANGED));
 }
 
+const subscribeToNothing = () => () => {};
+const noChoice = () => null;
+
+/**
+ * The stored choice, read from the render that `useHydrated` turns true on; null (the defaults) until then, as
+ * on the server, so a viewer with a stored choice costs no forced synchronous re-render after hydration
+ * (use-hydrated.tsx).
+ */
 function usePreference(key: string): string | null {
+  const hydrated = useHydrated();
   return useSyncExternalStore(
-    subscribe,
-    () => read(key),
-    () => null,
+    hydrated ? subscribe : subscribeToNothing,
+    hydrated ? () => read(key) : noChoice,
+    noChoice,
   );
 }
 
@@ -52,7 +61,7 @@ function usePreference(key: string): string | null {
  * UTC or the viewer's local zone, for every time the dashboard shows. UTC while the server renders and the
  * page hydrates, whatever the choice: the server cannot know the viewer's zone, and a time it wrote in its own
  * zone differs from the hydrating render in the viewer's, which makes React discard the server's HTML for the
- * whole page (use-hydrated.ts). The viewer's choice applies from the render after.
+ * whole page (use-hydrated.tsx). The viewer's choice applies from the render after.
  */
 export function useTimeZone(): DisplayZone {
   const hydrated = useHydrated();

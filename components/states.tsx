@@ -48,7 +48,7 @@ export function RefreshIndicator({ query, refreshMs }: { query: PollingQuery; re
   // Nothing is polling until the page has hydrated, so the server's HTML claims no liveness. It could not
   // anyway: the hydrating render sees the prefetched data older than its stale time once hydration takes
   // longer than one refresh interval (a slow phone, a busy machine), says "Refreshing…" where the server said
-  // "Live", and that one text difference makes React re-render the whole page on the client (use-hydrated.ts).
+  // "Live", and that one text difference makes React re-render the whole page on the client (use-hydrated.tsx).
   if (!hydrated) return <span className="refresh muted" aria-live="polite" data-testid="refresh-state" />;
   const { tone, text } = refreshState(query, refreshMs);
   return (

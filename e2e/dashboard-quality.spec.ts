@@ -253,6 +253,37 @@ test.describe('in a time zone the server is not in', () => {
       ).toBe(false);
     }
   });
+
+  test("times turn to the viewer's zone once the page has hydrated, and a page reached by a link shows them so from its first render", async ({
+    page,
+  }) => {
+    // Records every text the chart's zone line ever shows, so a render in UTC that a later one corrected is seen.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { zoneTexts: string[] }).zoneTexts = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="chart-zone"]')?.textContent;
+        if (text && seen.at(-1) !== text) seen.push(text);
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await signIn(page, OPERATOR, '/');
+    const toggle = page.getByTestId('time-zone-toggle');
+    await expect(toggle).toHaveText('Local time');
+    // A mark on the window survives a client-side navigation and not a page load.
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    await page
+      .locator(`[data-testid="group-row"][data-group-id="${groups.main}"]`)
+      .getByRole('link', { name: groups.main })
+      .click();
+    await page.waitForURL((url) => url.pathname === groupPath(groups.main));
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    await showCharts(page);
+    const zone = page.getByTestId('chart-zone');
+    await expect(zone).toContainText('Times in GMT+5:30 (24 h)');
+    const zoneTexts = () => page.evaluate(() => (window as unknown as { zoneTexts: string[] }).zoneTexts);
+    expect((await zoneTexts()).filter((t) => !t.startsWith('Times in GMT+5:30'))).toEqual([]);
+  });
 });
 
 test("no page loads zod while it starts: the schemas come with the page's first API answer", async ({
