@@ -1,8 +1,8 @@
 'use client';
 
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect } from 'react';
 import type { DisplayZone } from '@/lib/charts/axis';
-import { useHydrated } from './use-hydrated';
+import { useHydrated, useStoreAfterHydration } from './use-hydrated';
 
 // The viewer's display choices, kept per browser in localStorage (no account setting: they follow the
 // device, and nothing on the server depends on them). Until the page has hydrated, the server's defaults
@@ -40,21 +40,9 @@ function write(key: string, value: string): void {
   window.dispatchEvent(new Event(CHANGED));
 }
 
-const subscribeToNothing = () => () => {};
-const noChoice = () => null;
-
-/**
- * The stored choice, read from the render that `useHydrated` turns true on; null (the defaults) until then, as
- * on the server, so a viewer with a stored choice costs no forced synchronous re-render after hydration
- * (use-hydrated.tsx).
- */
+/** The stored choice, or null (the defaults) until the page has hydrated, as on the server. */
 function usePreference(key: string): string | null {
-  const hydrated = useHydrated();
-  return useSyncExternalStore(
-    hydrated ? subscribe : subscribeToNothing,
-    hydrated ? () => read(key) : noChoice,
-    noChoice,
-  );
+  return useStoreAfterHydration(subscribe, () => read(key));
 }
 
 /**

@@ -1,6 +1,6 @@
 'use client';
 
-import { createContext, startTransition, use, useEffect, useState, type ReactNode } from 'react';
+import { createContext, startTransition, use, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 
 const HydratedContext = createContext(false);
 
@@ -36,4 +36,22 @@ export function HydrationProvider({ children }: { children: ReactNode }) {
  */
 export function useHydrated(): boolean {
   return use(HydratedContext);
+}
+
+const subscribeToNothing = () => () => {};
+const readNothing = () => null;
+
+/**
+ * A client-only external store (the clock, localStorage), read from the render that `useHydrated` turns true on
+ * and null until then, as in the server's render. Reading it during hydration instead would make its client
+ * snapshot differ from the server's, the forced synchronous re-render HydrationProvider exists to avoid.
+ * `subscribe` must keep its identity from render to render, or React subscribes again on each.
+ */
+export function useStoreAfterHydration<T>(subscribe: (onChange: () => void) => () => void, read: () => T): T | null {
+  const hydrated = useHydrated();
+  return useSyncExternalStore<T | null>(
+    hydrated ? subscribe : subscribeToNothing,
+    hydrated ? read : readNothing,
+    readNothing,
+  );
 }

@@ -1,7 +1,6 @@
 'use client';
 
-import { useSyncExternalStore } from 'react';
-import { useHydrated } from './use-hydrated';
+import { useStoreAfterHydration } from './use-hydrated';
 
 // One clock per tick length for the whole page: every component showing an age reads the same value and
 // re-renders in the same commit, and only those components re-render (a page reading `useNow` at its top would
@@ -59,21 +58,6 @@ function subscriberOf(tickMs: number): (onTick: () => void) => () => void {
   return subscribe;
 }
 
-const subscribeToNothing = () => () => {};
-const noTime = () => null;
-
-// One snapshot function per tick length, like the subscribe functions above.
-const readers = new Map<number, () => number>();
-
-function readerOf(tickMs: number): () => number {
-  let read = readers.get(tickMs);
-  if (!read) {
-    read = () => clockOf(tickMs).now;
-    readers.set(tickMs, read);
-  }
-  return read;
-}
-
 /**
  * The viewer's clock, re-rendering the calling component every `tickMs` (ages like "12 s ago" stay true
  * between polls). Call it in the small component that shows the age (`<Age>`), not in a page.
@@ -81,15 +65,8 @@ function readerOf(tickMs: number): () => number {
  * `null` while the server renders and while the browser hydrates: the server's clock is not the viewer's, and
  * an age computed on the server differs from the one the hydrating render computes a moment later, which
  * makes React discard the server's HTML (error #418) and lose any click made meanwhile. A caller shows no age
- * for `null`. The clock is read from the render that `useHydrated` turns true on: until then the store reads
- * null exactly as the server's snapshot does, so React never forces a synchronous re-render to reconcile the
- * two (use-hydrated.tsx).
+ * for `null`. The clock is first read in the render after hydration (useStoreAfterHydration).
  */
 export function useNow(tickMs = 1_000): number | null {
-  const hydrated = useHydrated();
-  return useSyncExternalStore<number | null>(
-    hydrated ? subscriberOf(tickMs) : subscribeToNothing,
-    hydrated ? readerOf(tickMs) : noTime,
-    noTime,
-  );
+  return useStoreAfterHydration(subscriberOf(tickMs), () => clockOf(tickMs).now);
 }
