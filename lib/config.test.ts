@@ -40,6 +40,17 @@ describe('parseConfig', () => {
     expect(config.SAMPLER_GROUP_INCLUDE?.test('orders-eu')).toBe(true);
   });
 
+  it("takes a consumer group session within the broker's default bounds, and names them when refused", () => {
+    expect(parseConfig({}, 'worker').WARDEN_SESSION_TIMEOUT_MS).toBe(30_000);
+    expect(parseConfig({ WARDEN_SESSION_TIMEOUT_MS: '6000' }, 'worker').WARDEN_SESSION_TIMEOUT_MS).toBe(6_000);
+    expect(() => parseConfig({ WARDEN_SESSION_TIMEOUT_MS: '5999' }, 'worker')).toThrow(
+      /WARDEN_SESSION_TIMEOUT_MS="5999": must be at least 6000 \(the broker default group\.min\.session\.timeout\.ms\)/,
+    );
+    expect(() => parseConfig({ WARDEN_SESSION_TIMEOUT_MS: '1800001' }, 'worker')).toThrow(
+      /must be at most 1800000 \(the broker default group\.max\.session\.timeout\.ms\)/,
+    );
+  });
+
   it('names every bad variable, its value, the problem and an example', () => {
     let error: unknown;
     try {

@@ -253,6 +253,18 @@ const workerShape = {
   WARDEN_BATCH_LINGER_MS: z.coerce.number().int().min(0).default(0),
   WARDEN_COMMIT_INTERVAL_MS: positiveMs(1_000),
   WARDEN_COMMIT_METADATA: booleanFlag(true),
+  /**
+   * How long the group coordinator waits without a heartbeat before it counts this worker dead and gives its
+   * partitions to the others (kafkajs heartbeats every tenth of it). A killed worker's partitions wait this
+   * long for a new owner, and a restarted one waits as long to rejoin. The bounds are the broker's default
+   * group.min/max.session.timeout.ms; a broker with narrower bounds refuses the join and names them.
+   */
+  WARDEN_SESSION_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(6_000, 'must be at least 6000 (the broker default group.min.session.timeout.ms)')
+    .max(1_800_000, 'must be at most 1800000 (the broker default group.max.session.timeout.ms)')
+    .default(30_000),
   WARDEN_STALL_THRESHOLD_MS: positiveMs(30_000),
   WARDEN_STALL_DEAD_LETTER_MS: z.coerce.number().int().min(1).optional(),
   WARDEN_FAULT_TRANSIENT_RATE: z.coerce.number().min(0).max(1).default(0),
@@ -513,6 +525,7 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   WARDEN_BATCH_LINGER_MS: '0',
   WARDEN_COMMIT_INTERVAL_MS: '1000',
   WARDEN_COMMIT_METADATA: 'true',
+  WARDEN_SESSION_TIMEOUT_MS: '30000',
   WARDEN_STALL_THRESHOLD_MS: '30000',
   WARDEN_STALL_DEAD_LETTER_MS: '600000',
   WARDEN_FAULT_TRANSIENT_RATE: '0.1',

@@ -77,6 +77,8 @@ describe('kill -9 and restart of the worker', () => {
       WARDEN_FAULT_LATENCY_MS: '200',
       WARDEN_COMMIT_INTERVAL_MS: '500',
       WARDEN_COMMIT_METADATA: metadata,
+      // The restarted worker rejoins once the killed member's session has lapsed.
+      WARDEN_SESSION_TIMEOUT_MS: '6000',
       LOG_LEVEL: 'info',
     };
     const storedCount = () => db.storedDocument.count({ where: { sourceTopic: topic } });

@@ -142,6 +142,11 @@ export class WardenWorker {
         : { handle: (value: AdmittedEvent, record: SourceRecord) => pipeline.handle(value, record) }),
       batchSize: config.WARDEN_BATCH_SIZE,
       batchLingerMs: config.WARDEN_BATCH_LINGER_MS,
+      // A heartbeat every tenth of the session, the ratio of kafkajs's own defaults (30 s, 3 s).
+      kafkaConsumerConfig: {
+        sessionTimeout: config.WARDEN_SESSION_TIMEOUT_MS,
+        heartbeatInterval: Math.round(config.WARDEN_SESSION_TIMEOUT_MS / 10),
+      },
       onPermanentFailure: (value, record, error) => pipeline.onPermanentFailure(value, record, error),
       classifyError: pipeline.classifyError,
       deadLetter: createDeadLetterWriter(this.producer, config.WARDEN_DLQ_TOPIC),

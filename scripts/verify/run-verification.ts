@@ -129,6 +129,11 @@ type ScenarioPlan = {
   mixes: boolean;
   /** The workers reach the cluster through a TcpProxy per node, so the network to one node can degrade. */
   throughProxies?: boolean;
+  /**
+   * WARDEN_SESSION_TIMEOUT_MS of the workers, unset: the worker's default. A killed worker's partitions wait
+   * this long for the survivor to take them over.
+   */
+  sessionTimeoutMs?: number;
   run(ctx: ScenarioContext, faults: ScenarioFaults): Promise<void>;
 };
 
@@ -270,6 +275,8 @@ const SCENARIO_PLANS: Record<(typeof SCENARIOS)[number], ScenarioPlan> = {
     policy: 'dead-letter',
     ordered: true,
     mixes: true,
+    // The broker's shortest: the scenario proves what a takeover preserves, not how long the default waits.
+    sessionTimeoutMs: 6_000,
     async run(ctx) {
       await ctx.startWorker(0);
       await ctx.startWorker(1);
@@ -519,6 +526,7 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
     SAMPLER_GROUP_INCLUDE: '^$',
     SAMPLE_INTERVAL_MS: '60000',
     LOG_LEVEL: 'error',
+    ...(plan.sessionTimeoutMs === undefined ? {} : { WARDEN_SESSION_TIMEOUT_MS: String(plan.sessionTimeoutMs) }),
   });
   // Observing retries: right after a broker restart the group coordinator is still loading.
   const seen = (withResults = false) =>

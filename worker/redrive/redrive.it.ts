@@ -102,6 +102,8 @@ describe('redrive', () => {
       SAMPLE_INTERVAL_MS: '60000',
       COMMAND_POLL_INTERVAL_MS: '200',
       REDRIVE_LEASE_MS: '2000',
+      // The restarted worker rejoins once the killed member's session has lapsed.
+      WARDEN_SESSION_TIMEOUT_MS: '6000',
       LOG_LEVEL: 'info',
     };
     const progress = async () => (await db.redriveJob.findUniqueOrThrow({ where: { id: BigInt(job.id) } })).sent;
