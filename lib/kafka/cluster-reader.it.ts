@@ -118,6 +118,38 @@ describe('ClusterReader on the real broker', () => {
     ).toEqual(Array.from({ length: partitions }, (_, p) => [p, 1700000000000 + p]));
   });
 
+  it('reads the timestamps of a topic no round has covered, before the reader has read the cluster at all', async () => {
+    const topic = `${prefix}-unrounded`;
+    await createTopic(admin, topic, 2);
+    const producer = kafka.producer();
+    await producer.connect();
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: [
+        { partition: 0, value: 'a', timestamp: '1700000010000' },
+        { partition: 1, value: 'b', timestamp: '1700000020000' },
+      ],
+    });
+    await producer.disconnect();
+    const fresh = new ClusterReader({ kafka, ownGroupId: 'not-this-one', include: null, exclude: null });
+    try {
+      const results = await fresh.readRecordTimestamps([
+        { topic, partition: 0, offset: 0n },
+        { topic, partition: 1, offset: 0n },
+        { topic: `${prefix}-never-created`, partition: 0, offset: 0n },
+      ]);
+      const byKey = Object.fromEntries(results.map((r) => [`${r.topic}-${r.partition}`, r.timestampMs]));
+      expect(byKey).toEqual({
+        [`${topic}-0`]: 1700000010000,
+        [`${topic}-1`]: 1700000020000,
+        [`${prefix}-never-created-0`]: null,
+      });
+    } finally {
+      await fresh.disconnect();
+    }
+  });
+
   it('leaves out a topic deleted since the group committed to it, and sees partitions added to another', async () => {
     const kept = `${prefix}-kept`;
     const doomed = `${prefix}-doomed`;

@@ -1,5 +1,5 @@
 import { AssignerProtocol, type Admin, type GroupDescription, type Kafka } from 'kafkajs';
-import { createInternalCluster, type InternalCluster } from './internal-cluster';
+import { createInternalCluster, type InternalCluster, type InternalPartitionMetadata } from './internal-cluster';
 import {
   type RecordReadRequest,
   type RecordReadResult,
@@ -96,6 +96,7 @@ export class ClusterReader implements ClusterReaderPort {
 
   async readRecordTimestamps(requests: readonly RecordReadRequest[]): Promise<RecordReadResult[]> {
     if (requests.length === 0) return [];
+    await this.loadMetadataOf(requests);
     const byLeader = new Map<string, RecordReadRequest[]>();
     const unreadable: RecordReadResult[] = [];
     const byTopic = new Map<string, RecordReadRequest[]>();
@@ -165,6 +166,53 @@ export class ClusterReader implements ClusterReaderPort {
     await Promise.allSettled([this.admin.disconnect(), this.cluster.disconnect()]);
   }
 
+  /**
+   * Loads the metadata of the requests' topics when it lacks a partition they name: the round's readCluster
+   * loaded it for the round's topics, but a caller may read a topic no round has covered yet, or a partition
+   * whose leader was unknown at the round's refresh. A failure leaves those records unreadable (null), as does
+   * a topic that still lacks them after the refresh.
+   */
+  private async loadMetadataOf(requests: readonly RecordReadRequest[]): Promise<void> {
+    const missing = new Set<string>();
+    for (const r of requests) {
+      if (missing.has(r.topic)) continue;
+      let partitions: InternalPartitionMetadata[] = [];
+      try {
+        partitions = this.connected ? this.cluster.findTopicPartitionMetadata(r.topic) : [];
+      } catch {
+        // No metadata loaded yet.
+      }
+      const known = partitions.find((p) => p.partitionId === r.partition);
+      if (known === undefined || known.leader === null || known.leader < 0) missing.add(r.topic);
+    }
+    if (missing.size === 0) return;
+    try {
+      await this.ensureConnected();
+      await this.refreshMetadataOf([...new Set([...this.cluster.targetTopics, ...missing])]);
+    } catch {
+      // Unreachable: the records of those topics come back unreadable.
+    }
+  }
+
+  /**
+   * Makes `topics` the ones whose metadata is loaded, and loads it; a topic that does not exist (deleted, or
+   * never created) is left out. Returns the topics that exist.
+   */
+  private async refreshMetadataOf(topics: string[]): Promise<string[]> {
+    this.cluster.targetTopics = new Set(topics);
+    try {
+      await this.cluster.refreshMetadata();
+      return topics;
+    } catch (error) {
+      if (!isUnknownTopic(error)) throw error;
+      const all = new Set(await this.admin.listTopics());
+      const existing = topics.filter((t) => all.has(t));
+      this.cluster.targetTopics = new Set(existing);
+      if (existing.length > 0) await this.cluster.refreshMetadata();
+      return existing;
+    }
+  }
+
   private async ensureConnected(): Promise<void> {
     if (this.connected) return;
     this.connecting ??= (async () => {
@@ -185,18 +233,8 @@ export class ClusterReader implements ClusterReaderPort {
    */
   private async readWatermarks(topics: string[]): Promise<{ watermarks: TopicWatermarks[]; existing: string[] }> {
     if (topics.length === 0) return { watermarks: [], existing: [] };
-    let existing = topics;
-    this.cluster.targetTopics = new Set(existing);
-    try {
-      await this.cluster.refreshMetadata();
-    } catch (error) {
-      if (!isUnknownTopic(error)) throw error;
-      const all = new Set(await this.admin.listTopics());
-      existing = topics.filter((t) => all.has(t));
-      this.cluster.targetTopics = new Set(existing);
-      if (existing.length === 0) return { watermarks: [], existing };
-      await this.cluster.refreshMetadata();
-    }
+    const existing = await this.refreshMetadataOf(topics);
+    if (existing.length === 0) return { watermarks: [], existing };
     // A partition without a leader yet (just created) is left out of this round; stale leadership (a
     // leader moved, partitions just added) gets a metadata refresh and a retry before the round fails.
     let high: Awaited<ReturnType<InternalCluster['fetchTopicsOffset']>>;
