@@ -39,7 +39,8 @@ const STALE_METADATA_RETRIES = 3;
  * Reads one sampler round from the cluster with its own connections (never the pipeline consumer's), so a
  * slow or failing cluster read cannot delay the consumer core. Requests per round: ListGroups, one
  * DescribeGroups per coordinator, one OffsetFetch per group, one Metadata and two ListOffsets per broker for
- * all topics together; exact time lag adds one Fetch per broker per batch.
+ * all topics together; exact time lag adds one Fetch per broker per batch, and one Metadata request when it
+ * names a topic or partition the round's metadata lacks.
  *
  * Failure behaviour: readCluster throws when the cluster cannot be read (the sampler backs off and marks a
  * gap); a group that cannot be described or whose offsets cannot be fetched is left out of the round; a
