@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Admin } from 'kafkajs';
+import type { Admin, Message } from 'kafkajs';
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
 import { createKafka } from './client';
 import { ClusterReader } from './cluster-reader';
@@ -21,6 +21,17 @@ describe('ClusterReader on the real broker', () => {
     reader = new ClusterReader({ kafka, ownGroupId: 'not-this-one', include: new RegExp(`^${prefix}`), exclude: null });
   });
 
+  /** Sends `messages` to `topic`, acknowledged by every in-sync replica. */
+  async function produce(topic: string, messages: Message[]): Promise<void> {
+    const producer = kafka.producer();
+    await producer.connect();
+    try {
+      await producer.send({ topic, acks: -1, messages });
+    } finally {
+      await producer.disconnect();
+    }
+  }
+
   afterAll(async () => {
     await reader?.disconnect();
     await admin?.disconnect();
@@ -31,19 +42,12 @@ describe('ClusterReader on the real broker', () => {
     const b = `${prefix}-b`;
     await createTopic(admin, a, 2);
     await createTopic(admin, b, 1);
-    const producer = kafka.producer();
-    await producer.connect();
-    await producer.send({
-      topic: a,
-      acks: -1,
-      messages: [
-        { partition: 0, value: '1' },
-        { partition: 0, value: '2' },
-        { partition: 1, value: '3' },
-      ],
-    });
-    await producer.send({ topic: b, acks: -1, messages: [{ partition: 0, value: '4' }] });
-    await producer.disconnect();
+    await produce(a, [
+      { partition: 0, value: '1' },
+      { partition: 0, value: '2' },
+      { partition: 1, value: '3' },
+    ]);
+    await produce(b, [{ partition: 0, value: '4' }]);
     await commitOffsets(kafka, groupId, a, [{ partition: 0, offset: '1' }]);
     await commitOffsets(kafka, groupId, b, [{ partition: 0, offset: '0' }]);
     await commitOffsets(kafka, `other-${prefix}`, b, [{ partition: 0, offset: '0' }]); // outside the include filter
@@ -65,18 +69,11 @@ describe('ClusterReader on the real broker', () => {
   it('reads the timestamp of the record at an offset without joining a group, and survives out-of-range offsets', async () => {
     const topic = `${prefix}-ts`;
     await createTopic(admin, topic, 3);
-    const producer = kafka.producer();
-    await producer.connect();
-    await producer.send({
-      topic,
-      acks: -1,
-      messages: [
-        { partition: 0, value: 'a', timestamp: '1700000000000' },
-        { partition: 0, value: 'b', timestamp: '1700000001000' },
-        { partition: 1, value: 'c', timestamp: '1700000005000' },
-      ],
-    });
-    await producer.disconnect();
+    await produce(topic, [
+      { partition: 0, value: 'a', timestamp: '1700000000000' },
+      { partition: 0, value: 'b', timestamp: '1700000001000' },
+      { partition: 1, value: 'c', timestamp: '1700000005000' },
+    ]);
     await commitOffsets(kafka, groupId, topic, [{ partition: 0, offset: '1' }]);
     await reader.readCluster(); // loads metadata for the round's topics, as the sampler does
 
@@ -96,18 +93,14 @@ describe('ClusterReader on the real broker', () => {
     const topic = `${prefix}-wide`;
     const partitions = 24;
     await createTopic(admin, topic, partitions);
-    const producer = kafka.producer();
-    await producer.connect();
-    await producer.send({
+    await produce(
       topic,
-      acks: -1,
-      messages: Array.from({ length: partitions }, (_, p) => ({
+      Array.from({ length: partitions }, (_, p) => ({
         partition: p,
         value: 'x',
         timestamp: String(1700000000000 + p),
       })),
-    });
-    await producer.disconnect();
+    );
     await commitOffsets(kafka, groupId, topic, [{ partition: 0, offset: '0' }]);
     await reader.readCluster();
     const results = await reader.readRecordTimestamps(
@@ -121,17 +114,10 @@ describe('ClusterReader on the real broker', () => {
   it('reads the timestamps of a topic no round has covered, before the reader has read the cluster at all', async () => {
     const topic = `${prefix}-unrounded`;
     await createTopic(admin, topic, 2);
-    const producer = kafka.producer();
-    await producer.connect();
-    await producer.send({
-      topic,
-      acks: -1,
-      messages: [
-        { partition: 0, value: 'a', timestamp: '1700000010000' },
-        { partition: 1, value: 'b', timestamp: '1700000020000' },
-      ],
-    });
-    await producer.disconnect();
+    await produce(topic, [
+      { partition: 0, value: 'a', timestamp: '1700000010000' },
+      { partition: 1, value: 'b', timestamp: '1700000020000' },
+    ]);
     const fresh = new ClusterReader({ kafka, ownGroupId: 'not-this-one', include: null, exclude: null });
     try {
       const results = await fresh.readRecordTimestamps([

@@ -174,17 +174,16 @@ export class ClusterReader implements ClusterReaderPort {
    * a topic that still lacks them after the refresh.
    */
   private async loadMetadataOf(requests: readonly RecordReadRequest[]): Promise<void> {
+    const named = new Map<string, Set<number>>();
+    for (const r of requests) named.set(r.topic, (named.get(r.topic) ?? new Set()).add(r.partition));
     const missing = new Set<string>();
-    for (const r of requests) {
-      if (missing.has(r.topic)) continue;
-      let partitions: InternalPartitionMetadata[] = [];
-      try {
-        partitions = this.connected ? this.cluster.findTopicPartitionMetadata(r.topic) : [];
-      } catch {
-        // No metadata loaded yet.
-      }
-      const known = partitions.find((p) => p.partitionId === r.partition);
-      if (known === undefined || known.leader === null || known.leader < 0) missing.add(r.topic);
+    for (const [topic, partitions] of named) {
+      const led = new Set(
+        this.loadedPartitions(topic)
+          .filter((p) => p.leader !== null && p.leader >= 0)
+          .map((p) => p.partitionId),
+      );
+      if ([...partitions].some((partition) => !led.has(partition))) missing.add(topic);
     }
     if (missing.size === 0) return;
     try {
@@ -192,6 +191,15 @@ export class ClusterReader implements ClusterReaderPort {
       await this.refreshMetadataOf([...new Set([...this.cluster.targetTopics, ...missing])]);
     } catch {
       // Unreachable: the records of those topics come back unreadable.
+    }
+  }
+
+  /** The partitions of `topic` in the loaded metadata; none before any metadata has loaded. */
+  private loadedPartitions(topic: string): InternalPartitionMetadata[] {
+    try {
+      return this.cluster.findTopicPartitionMetadata(topic);
+    } catch {
+      return [];
     }
   }
 
