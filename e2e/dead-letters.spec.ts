@@ -195,6 +195,9 @@ test('browse: the dead letters the worker wrote, newest first, with source, erro
   await expect(broken.getByTestId('dead-letter-preview')).toHaveText('{"eventId": "e1", \\u0007 <b>not bold</b>');
   await expect(broken.locator('pre b')).toHaveCount(0);
   await expect(broken.locator('.error-line')).toContainText('record value is not JSON');
+  // The headers are drawn only once their disclosure opens.
+  await expect(broken.locator('summary')).toHaveText('1 header');
+  await expect(broken.locator('dl')).toHaveCount(0);
   await broken.locator('summary').click();
   await expect(broken.locator('dl')).toContainText('origin-note');
   await expect(broken.locator('dl')).toContainText('from-e2e');

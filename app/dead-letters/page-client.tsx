@@ -249,19 +249,7 @@ export function DeadLettersPageClient({ refreshMs }: { refreshMs: number }) {
                           {r.preview}
                         </pre>
                       )}
-                      {!r.payloadHidden && Object.keys(r.headers).length > 0 ? (
-                        <details>
-                          <summary>{Object.keys(r.headers).length} headers</summary>
-                          <dl className="facts facts-tight">
-                            {Object.entries(r.headers).map(([k, v]) => (
-                              <div key={k}>
-                                <dt className="mono">{k}</dt>
-                                <dd className="mono">{v}</dd>
-                              </div>
-                            ))}
-                          </dl>
-                        </details>
-                      ) : null}
+                      {r.payloadHidden ? null : <RecordHeaders headers={r.headers} />}
                     </td>
                     <td>
                       {r.redriven ? `#${r.redriven.jobId} by ${r.redriven.by}, ${formatDateTime(r.redriven.at)}` : '—'}
@@ -290,6 +278,33 @@ export function DeadLettersPageClient({ refreshMs }: { refreshMs: number }) {
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * A record's headers behind a disclosure. The list is rendered only once opened: the page shows 50 records, and
+ * their headers, rarely looked at, would otherwise be most of the elements the browser lays out at start.
+ */
+function RecordHeaders({ headers }: { headers: Record<string, string> }) {
+  const [open, setOpen] = useState(false);
+  const entries = Object.entries(headers);
+  if (entries.length === 0) return null;
+  return (
+    <details onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>
+        {entries.length} header{entries.length === 1 ? '' : 's'}
+      </summary>
+      {open ? (
+        <dl className="facts facts-tight">
+          {entries.map(([k, v]) => (
+            <div key={k}>
+              <dt className="mono">{k}</dt>
+              <dd className="mono">{v}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+    </details>
   );
 }
 
