@@ -282,8 +282,8 @@ export function DeadLettersPageClient({ refreshMs }: { refreshMs: number }) {
 }
 
 /**
- * A record's headers behind a disclosure. The list is rendered only once opened: the page shows 50 records, and
- * their headers, rarely looked at, would otherwise be most of the elements the browser lays out at start.
+ * A record's headers behind a disclosure, the list rendered only once it is opened: closed, it would still add four
+ * or more elements to each of a page's rows (up to 50) that the browser styles and lays out at start.
  */
 function RecordHeaders({ headers }: { headers: Record<string, string> }) {
   const [open, setOpen] = useState(false);
