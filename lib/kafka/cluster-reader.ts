@@ -97,15 +97,15 @@ export class ClusterReader implements ClusterReaderPort {
 
   async readRecordTimestamps(requests: readonly RecordReadRequest[]): Promise<RecordReadResult[]> {
     if (requests.length === 0) return [];
-    await this.loadMetadataOf(requests);
-    const byLeader = new Map<string, RecordReadRequest[]>();
-    const unreadable: RecordReadResult[] = [];
     const byTopic = new Map<string, RecordReadRequest[]>();
     for (const r of requests) {
       const list = byTopic.get(r.topic);
       if (list) list.push(r);
       else byTopic.set(r.topic, [r]);
     }
+    await this.loadMetadataOf(byTopic);
+    const byLeader = new Map<string, RecordReadRequest[]>();
+    const unreadable: RecordReadResult[] = [];
     for (const [topic, list] of byTopic) {
       let leaders: Record<string, number[]>;
       try {
@@ -173,19 +173,17 @@ export class ClusterReader implements ClusterReaderPort {
    * whose leader was unknown at the round's refresh. A failure leaves those records unreadable (null), as does
    * a topic that still lacks them after the refresh.
    */
-  private async loadMetadataOf(requests: readonly RecordReadRequest[]): Promise<void> {
-    const named = new Map<string, Set<number>>();
-    for (const r of requests) named.set(r.topic, (named.get(r.topic) ?? new Set()).add(r.partition));
-    const missing = new Set<string>();
-    for (const [topic, partitions] of named) {
+  private async loadMetadataOf(byTopic: ReadonlyMap<string, readonly RecordReadRequest[]>): Promise<void> {
+    const missing: string[] = [];
+    for (const [topic, list] of byTopic) {
       const led = new Set(
         this.loadedPartitions(topic)
           .filter((p) => p.leader !== null && p.leader >= 0)
           .map((p) => p.partitionId),
       );
-      if ([...partitions].some((partition) => !led.has(partition))) missing.add(topic);
+      if (list.some((r) => !led.has(r.partition))) missing.push(topic);
     }
-    if (missing.size === 0) return;
+    if (missing.length === 0) return;
     try {
       await this.ensureConnected();
       await this.refreshMetadataOf([...new Set([...this.cluster.targetTopics, ...missing])]);
