@@ -212,6 +212,16 @@ test('browse: the dead letters the worker wrote, newest first, with source, erro
   const bySource = counts.getByRole('table', { name: 'Dead letters by source partition' });
   await expect(bySource.getByRole('row', { name: `${sourceTopic}-0` })).toHaveText(`${sourceTopic}-02`);
   await expect(bySource.getByRole('row', { name: `${sourceTopic}-1` })).toHaveText(`${sourceTopic}-12`);
+  // Side by side (the default 1280 px), each table is as tall as its own rows: the one with fewer rows is not
+  // stretched to the other's height, which would draw its rows over 10 px taller than their neighbours (rows of
+  // the same table may differ by a pixel, with their borders).
+  const rowHeights = await counts
+    .locator('tr')
+    .evaluateAll((trs) => trs.map((tr) => tr.getBoundingClientRect().height));
+  expect(
+    Math.max(...rowHeights) - Math.min(...rowHeights),
+    `count rows' heights: ${rowHeights.join(', ')}`,
+  ).toBeLessThan(2);
   await page.screenshot({ path: path.join(ARTIFACTS, 'dead-letters.png'), fullPage: true });
   // The page with its records, as every other page is checked (e2e/dashboard-quality.spec.ts).
   await expectAccessible(page, 'dead-letters');

@@ -85,7 +85,7 @@ export function DeadLettersPageClient({ refreshMs }: { refreshMs: number }) {
               )
             </span>
           </h2>
-          <div className="quarantine-grid">
+          <div className="count-tables">
             <table className="grid grid-compact">
               <caption className="visually-hidden">Dead letters by error class</caption>
               <tbody>
