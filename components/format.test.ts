@@ -45,12 +45,12 @@ describe('quarantine card texts', () => {
   const now = new Date(2026, 11, 1, 6, 25, 11).getTime();
 
   it('says since when a record is held and for how long', () => {
-    expect(formatClock(since)).toBe('06:21:01');
-    expect(formatHeldSince(since, now)).toBe('held since 06:21:01 (4 min 10 s)');
+    expect(formatClock(since, 'local')).toBe('06:21:01');
+    expect(formatHeldSince(since, now, 'local')).toBe('held since 06:21:01 (4 min 10 s)');
   });
 
   it("says only since while the viewer's clock is not known (server render, hydration)", () => {
-    expect(formatHeldSince(since, null)).toBe('held since 06:21:01');
+    expect(formatHeldSince(since, null, 'local')).toBe('held since 06:21:01');
   });
 
   it('counts failures', () => {
@@ -73,18 +73,24 @@ describe('quarantine card texts', () => {
   it('describes an action on the record with its outcome', () => {
     const requestedAt = new Date(2026, 11, 1, 6, 24, 3).toISOString();
     expect(
-      describeHistoryEntry({
-        action: 'resume',
-        requestedBy: 'operator',
-        requestedAt,
-        status: 'failed_again',
-        outcome: 'resumed, but offset 7 failed again with the same error: bad json',
-      }),
+      describeHistoryEntry(
+        {
+          action: 'resume',
+          requestedBy: 'operator',
+          requestedAt,
+          status: 'failed_again',
+          outcome: 'resumed, but offset 7 failed again with the same error: bad json',
+        },
+        'local',
+      ),
     ).toBe(
       'resumed by operator at 06:24:03 — failed again: resumed, but offset 7 failed again with the same error: bad json',
     );
     expect(
-      describeHistoryEntry({ action: 'skip', requestedBy: 'alice', requestedAt, status: 'pending', outcome: null }),
+      describeHistoryEntry(
+        { action: 'skip', requestedBy: 'alice', requestedAt, status: 'pending', outcome: null },
+        'local',
+      ),
     ).toBe('skipped by alice at 06:24:03 — waiting for the owning worker');
   });
 });

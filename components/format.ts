@@ -41,8 +41,12 @@ export function describeTimeLag(lag: TTimeLag): { label: string; explanation: st
   return { label, explanation: `${how}; ${BASIS_TEXT[lag.basis]}.` };
 }
 
-/** "2026-11-29 14:03:07" in the zone the viewer chose (useTimeZone: local or UTC; 24 h, sortable). */
-export function formatDateTime(iso: string | null | undefined, zone: DisplayZone = 'local'): string {
+/**
+ * "2026-11-29 14:03:07" in the zone the viewer chose (useTimeZone: local or UTC; 24 h, sortable). The zone, here and
+ * in every time below, has no default: "local" while the server renders is the server's zone, the hydrating browser
+ * writes its own, and on that text difference React throws the page's HTML away and renders it again.
+ */
+export function formatDateTime(iso: string | null | undefined, zone: DisplayZone): string {
   if (!iso) return '—';
   return formatWallDateTime(Date.parse(iso), zone);
 }
@@ -61,7 +65,7 @@ export function isStale(sampledAtIso: string, nowMs: number, sampleIntervalMs: n
 }
 
 /** "06:21:01": a time of day in the zone the viewer chose (24 h). */
-export function formatClock(iso: string, zone: DisplayZone = 'local'): string {
+export function formatClock(iso: string, zone: DisplayZone): string {
   return formatWallClock(Date.parse(iso), zone);
 }
 
@@ -69,7 +73,7 @@ export function formatClock(iso: string, zone: DisplayZone = 'local'): string {
  * "held since 06:21:01 (4 min 10 s)": when a record was first held and for how long, from the viewer's clock
  * (without the duration while that clock is not known).
  */
-export function formatHeldSince(sinceIso: string, nowMs: number | null, zone: DisplayZone = 'local'): string {
+export function formatHeldSince(sinceIso: string, nowMs: number | null, zone: DisplayZone): string {
   const since = `held since ${formatClock(sinceIso, zone)}`;
   return nowMs === null ? since : `${since} (${formatDuration(Math.max(0, nowMs - Date.parse(sinceIso)) / 1000)})`;
 }
@@ -110,7 +114,7 @@ export function describeHistoryEntry(
     status: string;
     outcome: string | null;
   },
-  zone: DisplayZone = 'local',
+  zone: DisplayZone,
 ): string {
   const what = `${ACTION_PAST[action.action] ?? action.action} by ${action.requestedBy} at ${formatClock(action.requestedAt, zone)}`;
   const status = STATUS_TEXT[action.status] ?? action.status;

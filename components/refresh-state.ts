@@ -1,3 +1,4 @@
+import type { DisplayZone } from '@/lib/charts/axis';
 import { formatClock } from './format';
 
 /** What a page knows of its polling query (the fields React Query's result carries). */
@@ -19,6 +20,7 @@ export interface PollingQuery {
 export function refreshState(
   query: PollingQuery,
   refreshMs: number,
+  zone: DisplayZone,
 ): { tone: 'live' | 'refreshing' | 'stale'; text: string } {
   const failing = query.failureCount > 0 || query.errorUpdatedAt > query.dataUpdatedAt;
   if (failing) {
@@ -26,7 +28,7 @@ export function refreshState(
       tone: 'stale',
       text:
         query.dataUpdatedAt > 0
-          ? `stale since ${formatClock(new Date(query.dataUpdatedAt).toISOString())}`
+          ? `stale since ${formatClock(new Date(query.dataUpdatedAt).toISOString(), zone)}`
           : 'not loaded: refreshes are failing',
     };
   }

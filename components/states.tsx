@@ -2,6 +2,7 @@
 
 import type { ReactNode } from 'react';
 import { refreshState, type PollingQuery } from './refresh-state';
+import { useTimeZone } from './display-preferences';
 import { useHydrated } from './use-hydrated';
 
 // Loading, error and empty states, the same everywhere so an on-call engineer learns them once.
@@ -45,12 +46,13 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 /** The page header's liveness (components/refresh-state.ts): live, refreshing, or stale since a time, in warning colour. */
 export function RefreshIndicator({ query, refreshMs }: { query: PollingQuery; refreshMs: number }) {
   const hydrated = useHydrated();
+  const zone = useTimeZone();
   // Nothing is polling until the page has hydrated, so the server's HTML claims no liveness. It could not
   // anyway: the hydrating render sees the prefetched data older than its stale time once hydration takes
   // longer than one refresh interval (a slow phone, a busy machine), says "Refreshing…" where the server said
   // "Live", and that one text difference makes React re-render the whole page on the client (use-hydrated.tsx).
   if (!hydrated) return <span className="refresh muted" aria-live="polite" data-testid="refresh-state" />;
-  const { tone, text } = refreshState(query, refreshMs);
+  const { tone, text } = refreshState(query, refreshMs, zone);
   return (
     <span
       className={`refresh refresh-${tone} ${tone === 'stale' ? '' : 'muted'}`}

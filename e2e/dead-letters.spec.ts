@@ -13,6 +13,7 @@ import {
   signIn,
   startDashboard,
   startWorker,
+  waitForHydration,
   type RunningProcess,
   type WorkerProcess,
 } from './support';
@@ -386,6 +387,32 @@ test('a filter the API refuses is not offered for redrive: the page says which f
   );
   await expect(page.getByRole('dialog', { name: 'Redrive dead letters' })).toHaveCount(0);
   await expect(page.getByTestId('redrive-job')).toHaveCount(jobsBefore);
+});
+
+test.describe('in a time zone the server is not in', () => {
+  test.use({ timezoneId: 'Asia/Kolkata' });
+
+  test("the page keeps its server HTML, then shows its times in the viewer's zone and in UTC on the switch", async ({
+    page,
+  }) => {
+    // The server renders every time in UTC and the browser, 5 h 30 min ahead of it here, must hydrate the same text:
+    // on any difference React reports error #418 and renders the whole page again on the client.
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await signIn(page, OPERATOR, '/dead-letters');
+    // A full load, so the page hydrates its own server HTML rather than rendering after a client-side navigation.
+    await page.goto('/dead-letters');
+    await waitForHydration(page);
+    await expect(page.getByTestId('refresh-state')).toHaveText(/\S/);
+    expect(errors, 'errors while hydrating').toEqual([]);
+
+    const time = rows(page).first().locator('time');
+    const at = Date.parse((await time.getAttribute('datetime')) ?? '');
+    const wall = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+    await expect(time).toHaveText(wall(at + 5.5 * 3_600_000));
+    await page.getByTestId('time-zone-toggle').click();
+    await expect(time).toHaveText(wall(at));
+  });
 });
 
 test.describe('with WARDEN_PAYLOAD_ACCESS=operator', () => {

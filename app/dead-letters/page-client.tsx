@@ -13,6 +13,7 @@ import {
   useRedrives,
   useRequestRedrive,
 } from '@/components/hooks/use-dead-letters';
+import { useTimeZone } from '@/components/display-preferences';
 import { useCanOperate } from '@/components/session-context';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
 import type { TDeadLetter, TRedriveJob, TRedriveSelection } from '@/lib/schemas/dead-letters';
@@ -41,6 +42,7 @@ export function DeadLettersPageClient({ refreshMs }: { refreshMs: number }) {
   const [confirm, setConfirm] = useState<TRedriveSelection | null>(null);
   const [filterRefusal, setFilterRefusal] = useState<string | null>(null);
   const canOperate = useCanOperate();
+  const zone = useTimeZone();
   const jobsQuery = useRedrives(refreshMs);
   const page = useDeadLetters(filter, cursors[cursors.length - 1], refreshMs);
   const counts = useDeadLetterCounts(refreshMs);
@@ -220,7 +222,7 @@ export function DeadLettersPageClient({ refreshMs }: { refreshMs: number }) {
                       </td>
                     ) : null}
                     <td>
-                      <time dateTime={r.timestamp}>{formatDateTime(r.timestamp)}</time>
+                      <time dateTime={r.timestamp}>{formatDateTime(r.timestamp, zone)}</time>
                       <div className="muted mono">{`${r.dlq.partition}:${r.dlq.offset}`}</div>
                     </td>
                     <td className="mono">
@@ -252,7 +254,9 @@ export function DeadLettersPageClient({ refreshMs }: { refreshMs: number }) {
                       {r.payloadHidden ? null : <RecordHeaders headers={r.headers} />}
                     </td>
                     <td>
-                      {r.redriven ? `#${r.redriven.jobId} by ${r.redriven.by}, ${formatDateTime(r.redriven.at)}` : '—'}
+                      {r.redriven
+                        ? `#${r.redriven.jobId} by ${r.redriven.by}, ${formatDateTime(r.redriven.at, zone)}`
+                        : '—'}
                     </td>
                   </tr>
                 ))}

@@ -328,10 +328,11 @@ function ActionProgress({ action: a }: { action: TOperatorAction }) {
 function RecordsAround({ quarantine: q }: { quarantine: TQuarantine }) {
   const [open, setOpen] = useState(false);
   const around = useRecordsAround(q, open);
+  const zone = useTimeZone();
   const row = (r: TPartitionRecord, held: boolean) => (
     <tr key={r.offset} className={held ? 'held-row' : undefined} data-testid="around-record" data-offset={r.offset}>
       <td className="mono">{held ? <strong>{r.offset} (held)</strong> : r.offset}</td>
-      <td>{formatDateTime(r.timestamp)}</td>
+      <td>{formatDateTime(r.timestamp, zone)}</td>
       <td className="mono">
         {r.key ?? <span className="muted">{around.data?.payloadHidden ? 'hidden' : 'none'}</span>}
       </td>
