@@ -21,6 +21,11 @@ const noKafkaOrPostgres = {
   message: 'The UI reaches Kafka and Postgres only through lib/server (route handlers call one function there).',
 };
 
+const noNextLink = {
+  group: ['next/link'],
+  message: 'Link between pages with AppLink (components/app-link.tsx): no page is prefetched.',
+};
+
 const noSchemaValues = {
   group: ['zod', '@/lib/schemas/*', '!@/lib/schemas/values', '**/lib/schemas/*', '!**/lib/schemas/values'],
   allowTypeImports: true,
@@ -92,7 +97,8 @@ export default tseslint.config(
   },
   {
     files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': restrict(noWorker, noKafkaOrPostgres) },
+    ignores: ['components/app-link.tsx'],
+    rules: { 'no-restricted-imports': restrict(noWorker, noKafkaOrPostgres, noNextLink) },
   },
   {
     // The browser's code: every component, and the app's client modules (the pages' server modules read their
@@ -100,6 +106,10 @@ export default tseslint.config(
     // never while a page starts.
     files: ['components/**/*.{ts,tsx}', 'app/**/page-client.tsx', 'app/providers.tsx', 'app/error.tsx'],
     ignores: ['components/browser-schemas.ts', 'components/zod-jitless.ts', '**/*.test.ts'],
+    rules: { 'no-restricted-imports': restrict(noWorker, noKafkaOrPostgres, noSchemaValues, noNextLink) },
+  },
+  {
+    files: ['components/app-link.tsx'],
     rules: { 'no-restricted-imports': restrict(noWorker, noKafkaOrPostgres, noSchemaValues) },
   },
   {

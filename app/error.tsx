@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { AppLink } from '@/components/app-link';
 
 /**
  * A page that threw while rendering: said plainly, in the dashboard's layout, with a retry. The message is
@@ -18,7 +18,7 @@ export default function PageError({ error, reset }: { error: Error & { digest?: 
         <button type="button" className="button" onClick={reset}>
           Try again
         </button>
-        <Link href="/">← Overview</Link>
+        <AppLink href="/">← Overview</AppLink>
       </p>
     </section>
   );

@@ -1,6 +1,6 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { AppLink } from '@/components/app-link';
 import type { ReactNode } from 'react';
 import { DisplayPreferences } from '@/components/display-preferences';
 import { MainNav } from '@/components/main-nav';
@@ -38,13 +38,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <Providers>
           <SessionProvider user={user}>
             <header className="topbar">
-              {/* Not prefetched, like the navigation's links (main-nav.tsx). */}
-              <Link className="brand" href="/" prefetch={false}>
+              <AppLink className="brand" href="/">
                 <span className="brand-mark" aria-hidden="true">
                   ◆
                 </span>
                 Warden
-              </Link>
+              </AppLink>
               {user ? (
                 <>
                   <HydrationBoundary state={dehydrate(counts)}>

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { AppLink } from '@/components/app-link';
 
 export const metadata: Metadata = { title: 'Page not found' };
 
@@ -13,7 +13,7 @@ export default function NotFound() {
         sampler sees is on the overview.
       </p>
       <p>
-        <Link href="/">← Back to the overview</Link>
+        <AppLink href="/">← Back to the overview</AppLink>
       </p>
     </section>
   );

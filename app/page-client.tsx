@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { AppLink } from '@/components/app-link';
 import { ClusterSelect } from '@/components/cluster-select';
 import { FiringAlerts } from '@/components/firing-alerts';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
@@ -290,7 +290,7 @@ const GroupRow = memo(function GroupRow({
       </td>
       <td data-testid="group-cluster">{group.cluster}</td>
       <th scope="row" className="group-name">
-        <Link href={groupPath(group.groupId, group.cluster)}>{group.groupId}</Link>
+        <AppLink href={groupPath(group.groupId, group.cluster)}>{group.groupId}</AppLink>
         {group.partitionsWithoutCommit > 0 ? (
           <span className="pill pill-warn" title="These partitions have no committed offset, so their lag is unknown">
             {group.partitionsWithoutCommit} never committed
@@ -317,9 +317,9 @@ const GroupRow = memo(function GroupRow({
       </td>
       <td className="num">
         {group.quarantinedPartitions > 0 ? (
-          <Link href="/quarantine" className="badge badge-quarantined">
+          <AppLink href="/quarantine" className="badge badge-quarantined">
             {group.quarantinedPartitions}
-          </Link>
+          </AppLink>
         ) : (
           <span className="muted">0</span>
         )}

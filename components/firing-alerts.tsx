@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { AppLink } from './app-link';
 import { formatDateTime } from './format';
 import { useAlerts } from './hooks/use-alerts';
 import type { TAlert } from '@/lib/schemas/alerts';
@@ -36,7 +36,7 @@ export function FiringAlerts({
       <strong>
         {firing.length} alert{firing.length === 1 ? '' : 's'} firing
       </strong>{' '}
-      (<Link href="/alerts">Alerts</Link>)
+      (<AppLink href="/alerts">Alerts</AppLink>)
       <ul className="plain-list">
         {firing.map((a) => (
           <li key={a.id} data-testid="firing-alert">

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { AppLink } from './app-link';
 import { usePathname } from 'next/navigation';
 import { useState } from 'react';
 import type { TAlertsResponse } from '@/lib/schemas/alerts';
@@ -60,16 +60,12 @@ export function MainNav({ refreshMs }: { refreshMs: number }) {
       >
         Menu{held + firing > 0 ? ` (${held + firing})` : ''}
       </button>
-      {/* Not prefetched: every page renders per request from live data, so prefetching the top bar's links would
-          render the linked pages on the server at every page load and decode them while this page starts up,
-          for navigations that fetch fresh data anyway. */}
       {LINKS.map((link) => {
         const active = link.match(pathname);
         return (
-          <Link
+          <AppLink
             key={link.href}
             href={link.href}
-            prefetch={false}
             className={active ? 'active' : undefined}
             aria-current={active ? 'page' : undefined}
             onClick={() => setOpen(false)}
@@ -85,7 +81,7 @@ export function MainNav({ refreshMs }: { refreshMs: number }) {
                 {firing}
               </span>
             ) : null}
-          </Link>
+          </AppLink>
         );
       })}
     </nav>

@@ -1,5 +1,5 @@
 import { memo, type ReactNode, type Ref } from 'react';
-import Link from 'next/link';
+import { AppLink } from './app-link';
 import type { TPartitionDetail } from '@/lib/schemas/groups';
 import { formatCount, formatDurationMs, formatRateRounded } from '@/lib/format';
 import { quarantineAnchor } from './quarantine-anchor';
@@ -83,13 +83,13 @@ export const PartitionRow = memo(function PartitionRow({
       <th scope="row" className="mono">
         {p.topic}-{p.partition}
         {p.quarantine ? (
-          <Link
+          <AppLink
             href={`/quarantine#${quarantineAnchor(groupId, p.topic, p.partition)}`}
             className="badge badge-quarantined badge-inline"
             title={`Held at offset ${p.quarantine.offset} since ${p.quarantine.since}: ${p.quarantine.reason}`}
           >
             quarantined @ {p.quarantine.offset}
-          </Link>
+          </AppLink>
         ) : null}
       </th>
       <td>

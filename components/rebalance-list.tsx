@@ -1,5 +1,5 @@
 import { memo, useState } from 'react';
-import Link from 'next/link';
+import { AppLink } from './app-link';
 import type { TRebalance } from '@/lib/schemas/rebalances';
 import { groupPath } from './api-client';
 import { formatDurationMs } from '@/lib/format';
@@ -43,9 +43,9 @@ export const RebalanceTimeline = memo(function RebalanceTimeline({
           <div className="timeline-body">
             <div className="timeline-head">
               {showGroup ? (
-                <Link href={groupPath(r.groupId, cluster)} className="group-link">
+                <AppLink href={groupPath(r.groupId, cluster)} className="group-link">
                   {r.groupId}
-                </Link>
+                </AppLink>
               ) : null}
               <span className={`badge badge-trigger trigger-${r.trigger}`} title={TRIGGER_TEXT[r.trigger]}>
                 {r.trigger}

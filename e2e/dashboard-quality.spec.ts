@@ -349,6 +349,34 @@ test("no page loads zod while it starts: the schemas come with the page's first 
   await tab.close();
 });
 
+test('no page prefetches the pages it links to, in view or under the pointer', async ({ page }) => {
+  // Every page renders per request from live data: a prefetch renders the linked page's layout on the server and
+  // decodes it while this page starts up, for a navigation that fetches fresh data anyway (components/app-link.tsx).
+  // Without a click, a request for a route's server payload (`_rsc`) is a prefetch.
+  test.setTimeout(120_000);
+  await signIn(page, OPERATOR, '/');
+  const prefetches: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).searchParams.has('_rsc')) prefetches.push(`${page.url()} → ${request.url()}`);
+  });
+  let hovered = 0;
+  for (const p of PAGES) {
+    await page.goto(p.path());
+    await p.ready(page);
+    await waitForHydration(page);
+    const contentLink = page.locator('main a[href^="/"]').first();
+    if ((await contentLink.count()) > 0) {
+      await contentLink.hover();
+      hovered += 1;
+    }
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link').last().hover();
+    // Next.js prefetches in view once the browser is idle: the pages poll every second, so wait past one poll.
+    await page.waitForTimeout(1_500);
+  }
+  expect(hovered, 'pages with a link in their content').toBeGreaterThan(3);
+  expect(prefetches).toEqual([]);
+});
+
 test('on a phone the navigation folds behind Menu and Sign out stays on screen', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, OPERATOR, '/');

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { AppLink } from '@/components/app-link';
 import { useState, type FormEvent } from 'react';
 import { ApiRequestError } from '@/components/api-client';
 import { ClusterSelect } from '@/components/cluster-select';
@@ -210,7 +210,7 @@ function AlertRow({
       </td>
       <td>
         {/* The link names the alert's cluster (`?cluster=`) unless it is the default one. */}
-        <Link href={a.link}>{a.summary}</Link>
+        <AppLink href={a.link}>{a.summary}</AppLink>
         <span className="cell-note mono">{a.condition}</span>
         <AlertMarks alert={a} />
       </td>

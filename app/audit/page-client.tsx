@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { AppLink } from '@/components/app-link';
 import { useMemo, useState } from 'react';
 import { groupPath } from '@/components/api-client';
 import { ClusterSelect } from '@/components/cluster-select';
@@ -303,9 +303,9 @@ function AuditRow({ action: a }: { action: TOperatorAction }) {
           {a.topic}-{a.partition}
         </span>
         {a.quarantineOffset ? <span className="cell-note mono">held @ {a.quarantineOffset}</span> : null}
-        <Link href={groupPath(a.groupId, a.cluster)} className="cell-note">
+        <AppLink href={groupPath(a.groupId, a.cluster)} className="cell-note">
           {a.groupId}
-        </Link>
+        </AppLink>
         {a.cluster !== DEFAULT_CLUSTER ? <span className="cell-note">cluster {a.cluster}</span> : null}
       </td>
       <td className="reason">{a.reason}</td>

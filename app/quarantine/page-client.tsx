@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { AppLink } from '@/components/app-link';
 import { useRef, useState } from 'react';
 import { ActionDialog, type ActionKind } from '@/components/action-dialog';
 import { Age } from '@/components/age';
@@ -119,9 +119,9 @@ function QuarantineCard({ quarantine: q }: { quarantine: TQuarantine }) {
         <h2 id={headingId} className="mono">
           {name} <span className="muted">@ {q.offset}</span>
         </h2>
-        <Link href={groupPath(q.groupId, q.cluster)} className="group-link">
+        <AppLink href={groupPath(q.groupId, q.cluster)} className="group-link">
           {q.groupId}
-        </Link>
+        </AppLink>
         <span className="badge badge-quarantined">{q.errorClass}</span>
         <span className="muted" data-testid="quarantine-since">
           <HeldSince since={q.since} zone={zone} />

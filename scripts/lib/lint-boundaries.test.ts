@@ -60,6 +60,15 @@ describe('import boundaries', { timeout: 60_000 }, () => {
     ).toEqual([]);
   });
 
+  it('link between pages only through AppLink, which never prefetches', async () => {
+    const refused = expect.stringContaining('Link between pages with AppLink');
+    expect(await boundaryErrors('app/probe/page-client.tsx', "export { default } from 'next/link';\n")).toEqual([
+      refused,
+    ]);
+    expect(await boundaryErrors('app/layout.tsx', "export { default } from 'next/link';\n")).toEqual([refused]);
+    expect(await boundaryErrors('components/app-link.tsx', "export { default } from 'next/link';\n")).toEqual([]);
+  });
+
   it('keep worker/core pure: no imports from outside it, no global timers, no process, no Date.now', async () => {
     const errors = await boundaryErrors(
       'worker/core/probe.ts',

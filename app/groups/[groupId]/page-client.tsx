@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { AppLink } from '@/components/app-link';
 import { useRef } from 'react';
 import { AdviceList } from '@/components/advice-list';
 import { ApiRequestError } from '@/components/api-client';
@@ -60,9 +60,9 @@ export function GroupPageClient({
   if (neverSampled) {
     return (
       <section aria-labelledby="group-heading">
-        <Link href="/" className="back">
+        <AppLink href="/" className="back">
           ← All groups
-        </Link>
+        </AppLink>
         <h1 id="group-heading">
           {groupId} <span className="pill">{cluster}</span>
         </h1>
@@ -77,9 +77,9 @@ export function GroupPageClient({
   const detail = group.data;
   return (
     <section aria-labelledby="group-heading">
-      <Link href="/" className="back">
+      <AppLink href="/" className="back">
         ← All groups
-      </Link>
+      </AppLink>
       <div className="page-head">
         <div className="title-row">
           <h1 id="group-heading" className="mono">
@@ -207,7 +207,11 @@ function Overview({ detail }: { detail: TGroupDetail }) {
         <div className="tile">
           <dt>Quarantined</dt>
           <dd>
-            {detail.quarantinedPartitions > 0 ? <Link href="/quarantine">{detail.quarantinedPartitions}</Link> : '0'}
+            {detail.quarantinedPartitions > 0 ? (
+              <AppLink href="/quarantine">{detail.quarantinedPartitions}</AppLink>
+            ) : (
+              '0'
+            )}
           </dd>
           <dd className="tile-note">partitions held</dd>
         </div>
@@ -247,9 +251,9 @@ function RebalanceHistoryCard({
     <section className="card" aria-labelledby="rebalances-heading" data-testid="rebalance-history" ref={card}>
       <div className="card-head">
         <h2 id="rebalances-heading">Rebalance history</h2>
-        <Link href="/rebalances" className="small">
+        <AppLink href="/rebalances" className="small">
           All groups →
-        </Link>
+        </AppLink>
       </div>
       {rebalances.error ? (
         <ErrorState error={rebalances.error} what="rebalances" hasStaleData={rebalances.data !== undefined} />
