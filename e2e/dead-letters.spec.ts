@@ -227,6 +227,20 @@ test('browse: the dead letters the worker wrote, newest first, with source, erro
   // The page with its records, as every other page is checked (e2e/dashboard-quality.spec.ts).
   await expectAccessible(page, 'dead-letters');
   await checkLayout(page, 'dead-letters', () => expect(rows(page).first()).toBeVisible());
+  // On a phone a record reads top to bottom: its cells stack under their labels, and nothing in the table needs
+  // a sideways scroll of its card to be read.
+  for (const width of [390, 360]) {
+    await page.setViewportSize({ width, height: 844 });
+    const wrap = page.getByTestId('dead-letter-table').locator('xpath=..');
+    const sideways = await wrap.evaluate((e) => e.scrollWidth - e.clientWidth);
+    expect(sideways, `the record table at ${width} px scrolls sideways by`).toBeLessThanOrEqual(0);
+    const errorRights = await rows(page)
+      .locator('.error-line')
+      .evaluateAll((lines) => lines.map((line) => line.getBoundingClientRect().right));
+    expect(Math.max(...errorRights), `error messages' right edges at ${width} px`).toBeLessThanOrEqual(width);
+    await expect(row(page, byName('no-result-key')).locator('td[data-label="Error"]')).toBeVisible();
+  }
+  await expectAccessible(page, 'dead-letters at 360 px');
 });
 
 test('filter: by source partition and by error class, each narrowing the list', async ({ page }) => {

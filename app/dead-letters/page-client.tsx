@@ -27,6 +27,16 @@ const FILTER_FIELDS: Array<{ name: keyof DeadLetterFilterForm; label: string; ty
   { name: 'to', label: 'To', type: 'datetime-local' },
 ];
 
+/** The record table's columns after the selection box: its headings, and each cell's label when a phone stacks a row. */
+const COLUMN = {
+  at: 'Dead-lettered',
+  source: 'Source',
+  error: 'Error',
+  key: 'Key',
+  payload: 'Payload',
+  redriven: 'Redriven',
+} as const;
+
 const recordId = (r: TDeadLetter) => `${r.dlq.partition}:${r.dlq.offset}`;
 
 /**
@@ -186,7 +196,7 @@ export function DeadLettersPageClient({ refreshMs }: { refreshMs: number }) {
             </p>
           ) : null}
           <div className="table-wrap">
-            <table className="grid" data-testid="dead-letter-table">
+            <table className="grid grid-stacked-narrow" data-testid="dead-letter-table">
               <caption className="visually-hidden">Dead letters, newest first</caption>
               <thead>
                 <tr>
@@ -195,12 +205,11 @@ export function DeadLettersPageClient({ refreshMs }: { refreshMs: number }) {
                       <span className="visually-hidden">Select</span>
                     </th>
                   ) : null}
-                  <th scope="col">Dead-lettered</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Error</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Payload</th>
-                  <th scope="col">Redriven</th>
+                  {Object.values(COLUMN).map((label) => (
+                    <th key={label} scope="col">
+                      {label}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody>
@@ -212,7 +221,7 @@ export function DeadLettersPageClient({ refreshMs }: { refreshMs: number }) {
                     data-dlq-partition={r.dlq.partition}
                   >
                     {canOperate ? (
-                      <td>
+                      <td className="row-select">
                         <input
                           type="checkbox"
                           aria-label={`Select ${r.dlq.topic}-${r.dlq.partition} @ ${r.dlq.offset}`}
@@ -221,26 +230,26 @@ export function DeadLettersPageClient({ refreshMs }: { refreshMs: number }) {
                         />
                       </td>
                     ) : null}
-                    <td>
+                    <td data-label={COLUMN.at}>
                       <time dateTime={r.timestamp}>{formatDateTime(r.timestamp, zone)}</time>
                       <div className="muted mono">{`${r.dlq.partition}:${r.dlq.offset}`}</div>
                     </td>
-                    <td className="mono">
+                    <td className="mono" data-label={COLUMN.source}>
                       {r.source.topic ?? '?'}-{r.source.partition ?? '?'} @ {r.source.offset ?? '?'}
                     </td>
-                    <td>
+                    <td data-label={COLUMN.error}>
                       <span className="badge badge-quarantined">{r.errorClass ?? 'unknown'}</span>
                       {r.attempts !== null ? <span className="muted"> · {r.attempts} attempts</span> : null}
                       <div className="error-line">{r.errorMessage}</div>
                     </td>
-                    <td className="mono">
+                    <td className="mono" data-label={COLUMN.key}>
                       {r.payloadHidden ? (
                         <span className="muted">hidden</span>
                       ) : (
                         (r.key ?? <span className="muted">none</span>)
                       )}
                     </td>
-                    <td>
+                    <td data-label={COLUMN.payload}>
                       {r.payloadHidden ? (
                         <span className="muted">hidden</span>
                       ) : r.preview === null ? (
@@ -253,7 +262,7 @@ export function DeadLettersPageClient({ refreshMs }: { refreshMs: number }) {
                       )}
                       {r.payloadHidden ? null : <RecordHeaders headers={r.headers} />}
                     </td>
-                    <td>
+                    <td data-label={COLUMN.redriven}>
                       {r.redriven
                         ? `#${r.redriven.jobId} by ${r.redriven.by}, ${formatDateTime(r.redriven.at, zone)}`
                         : '—'}
