@@ -223,6 +223,15 @@ test('browse: the dead letters the worker wrote, newest first, with source, erro
     Math.max(...rowHeights) - Math.min(...rowHeights),
     `count rows' heights: ${rowHeights.join(', ')}`,
   ).toBeLessThan(2);
+  // The filter's buttons stay on one line together: none wraps alone onto a line of its own (at 1,440 px the
+  // fields leave room for two of the three on their line).
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const filterButtonTops = await page
+    .getByRole('form', { name: 'Filter dead letters' })
+    .getByRole('button')
+    .evaluateAll((buttons) => buttons.map((b) => Math.round(b.getBoundingClientRect().top)));
+  expect(filterButtonTops).toHaveLength(3);
+  expect(new Set(filterButtonTops).size, `the filter buttons' tops: ${filterButtonTops.join(', ')}`).toBe(1);
   await page.screenshot({ path: path.join(ARTIFACTS, 'dead-letters.png'), fullPage: true });
   // The page with its records, as every other page is checked (e2e/dashboard-quality.spec.ts).
   await expectAccessible(page, 'dead-letters');

@@ -141,26 +141,28 @@ export function DeadLettersPageClient({ refreshMs }: { refreshMs: number }) {
             />
           </label>
         ))}
-        <button type="submit">Apply filter</button>
-        {canOperate ? (
-          <>
-            <button type="button" disabled={selected.size === 0} onClick={() => setConfirm(selectionOf(selected))}>
-              Redrive selected ({selected.size})
-            </button>
-            <button
-              type="button"
-              onClick={() => {
-                setFilterRefusal(null);
-                filterBody(filter).then(
-                  (body) => setConfirm({ kind: 'filter', filter: body }),
-                  (error: Error) => setFilterRefusal(`The filter cannot be redriven: ${error.message}`),
-                );
-              }}
-            >
-              Redrive all matching…
-            </button>
-          </>
-        ) : null}
+        <div className="filter-actions">
+          <button type="submit">Apply filter</button>
+          {canOperate ? (
+            <>
+              <button type="button" disabled={selected.size === 0} onClick={() => setConfirm(selectionOf(selected))}>
+                Redrive selected ({selected.size})
+              </button>
+              <button
+                type="button"
+                onClick={() => {
+                  setFilterRefusal(null);
+                  filterBody(filter).then(
+                    (body) => setConfirm({ kind: 'filter', filter: body }),
+                    (error: Error) => setFilterRefusal(`The filter cannot be redriven: ${error.message}`),
+                  );
+                }}
+              >
+                Redrive all matching…
+              </button>
+            </>
+          ) : null}
+        </div>
       </form>
 
       {filterRefusal ? (
