@@ -34,6 +34,30 @@ const noSchemaValues = {
     'and parse through api-client.ts (the schemas load with the first answer, components/browser-schemas.ts).',
 };
 
+/** The rest of the repository, which the consumer package never imports: teams install it alone. */
+const outsideConsumerPackage = {
+  group: [
+    '**/app',
+    '**/app/**',
+    '**/lib',
+    '**/lib/**',
+    '**/worker',
+    '**/worker/**',
+    '**/scripts/**',
+    '**/test-support/**',
+    '**/e2e/**',
+    '@/*',
+    '@/**',
+  ],
+  message: '@warden/consumer imports nothing of the rest of the repository (teams install it alone).',
+};
+
+/** What the consumer package never depends on: it brings kafkajs (a peer) and zod, nothing of Warden's stack. */
+const notInConsumerPackage = {
+  group: ['pg', '@prisma/*', 'pino', 'prom-client', 'next', 'next/*', 'react', 'react-dom'],
+  message: '@warden/consumer depends on kafkajs (peer) and zod only.',
+};
+
 /** A no-restricted-imports rule from pattern groups. */
 const restrict = (...patterns) => ['error', { patterns }];
 
@@ -48,6 +72,7 @@ export default tseslint.config(
       'playwright-report/',
       'bench-results/',
       'verify-results/',
+      'packages/*/dist/',
       'next-env.d.ts',
       '.scratch/',
     ],
@@ -71,6 +96,8 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
       ],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // The consumer package is imported by its name (@warden/consumer), never through a relative path.
+      'import-x/no-relative-packages': 'error',
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'no-console': 'off',
     },
@@ -113,33 +140,35 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': restrict(noWorker, noKafkaOrPostgres, noSchemaValues) },
   },
   {
+    // The consumer package: nothing of the rest of the repository, nothing of Warden's own stack.
+    files: ['packages/consumer/src/**/*.ts'],
+    ignores: ['packages/consumer/src/**/*.test.ts'],
+    rules: { 'no-restricted-imports': restrict(outsideConsumerPackage, notInConsumerPackage) },
+  },
+  {
     // The consumer core is pure: its clock, random and ports come in; it imports nothing outside itself.
-    files: ['worker/core/*.ts'],
+    files: ['packages/consumer/src/core/*.ts'],
+    ignores: ['packages/consumer/src/core/*.test.ts'],
     rules: {
       'no-restricted-imports': restrict({
-        group: ['../*', '../**', '@/*', 'kafkajs', 'pg', '@prisma/*', 'node:*', 'pino', 'prom-client'],
-        message: 'worker/core imports nothing outside worker/core (it is pure: ports, a clock and a random come in).',
+        group: ['../*', '../**', '@/*', 'kafkajs', 'zod', 'pg', '@prisma/*', 'node:*', 'pino', 'prom-client'],
+        message: 'The core imports nothing outside src/core (it is pure: ports, a clock and a random come in).',
       }),
       'no-restricted-globals': [
         'error',
         ...['setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'process'].map((name) => ({
           name,
-          message: 'worker/core uses its injected Clock and never reads process state.',
+          message: 'The core uses its injected Clock and never reads process state.',
         })),
       ],
       'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'Use the injected Clock.' }],
     },
   },
   {
-    // The kafkajs adapter's clock-driven parts take the injected Clock, so their unit tests run on fake time;
+    // The adapter's clock-driven parts take the injected Clock, so their unit tests run on fake time;
     // warden-consumer.ts is the one place that builds the system clock.
-    files: [
-      'worker/kafka/kafkajs-adapter.ts',
-      'worker/kafka/consumer-supervisor.ts',
-      'worker/kafka/readiness-tracker.ts',
-      'worker/kafka/rebalance-timing.ts',
-      'worker/kafka/fetch-hold.ts',
-    ],
+    files: ['packages/consumer/src/kafkajs/*.ts', 'packages/consumer/src/control/*.ts'],
+    ignores: ['packages/consumer/src/kafkajs/warden-consumer.ts', 'packages/consumer/src/**/*.test.ts'],
     rules: {
       'no-restricted-globals': [
         'error',
@@ -152,27 +181,21 @@ export default tseslint.config(
     },
   },
   {
-    // The core's tests may draw from the shared seeded random (pure, no I/O) and nothing else outside the core.
-    files: ['worker/core/*.test.ts'],
+    // The core's tests use the core and its testing helpers only.
+    files: ['packages/consumer/src/core/*.test.ts'],
     rules: {
-      'no-restricted-imports': restrict(
-        {
-          regex: '^\\.\\./(?!\\.\\./test-support/seeded-random$)',
-          message: 'worker/core tests import nothing outside worker/core but test-support/seeded-random.',
-        },
-        {
-          group: ['@/*', 'kafkajs', 'pg', '@prisma/*', 'node:*', 'pino', 'prom-client'],
-          message: 'worker/core tests import nothing outside worker/core but test-support/seeded-random.',
-        },
-      ),
+      'no-restricted-imports': restrict({
+        group: ['../*', '../**', '@/*', 'kafkajs', 'pg', '@prisma/*', 'node:*', 'pino', 'prom-client'],
+        message: 'The core tests import nothing outside src/core.',
+      }),
     },
   },
   {
-    files: ['worker/core/testing/*.ts'],
+    files: ['packages/consumer/src/core/testing/*.ts'],
     rules: {
       'no-restricted-imports': restrict({
         group: ['../../*', '../../**', '@/*', 'kafkajs', 'pg', '@prisma/*'],
-        message: 'worker/core/testing imports nothing outside worker/core.',
+        message: 'src/core/testing imports nothing outside src/core.',
       }),
     },
   },
@@ -194,7 +217,14 @@ export default tseslint.config(
 
   // --- Tests and scripts ------------------------------------------------------------------------------
   {
-    files: ['**/*.test.ts', '**/*.it.ts', 'e2e/**/*.ts', 'test-support/**/*.ts', 'worker/**/testing/**/*.ts'],
+    files: [
+      '**/*.test.ts',
+      '**/*.it.ts',
+      'e2e/**/*.ts',
+      'test-support/**/*.ts',
+      'worker/**/testing/**/*.ts',
+      'packages/consumer/src/**/testing/**/*.ts',
+    ],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
     },

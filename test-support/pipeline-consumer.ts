@@ -1,6 +1,6 @@
 import type { Kafka, Producer } from 'kafkajs';
 import { nodePostgresPool, type Database } from '../lib/db';
-import { createConsumer, type WardenConsumer, type WardenConsumerOptions } from '../worker/kafka/warden-consumer';
+import { createConsumer, type WardenConsumer, type WardenConsumerOptions } from '@warden/consumer';
 import { createDeadLetterWriter } from '../worker/pipeline/dead-letter';
 import { createDocumentPipeline, type DocumentPipelineOptions } from '../worker/pipeline/document-pipeline';
 import type { AdmittedEvent } from '../worker/pipeline/events';

@@ -1,4 +1,4 @@
-import type { CoreEvent } from './core/types';
+import type { CoreEvent } from '@warden/consumer';
 import type { Logger } from './logger';
 
 /**

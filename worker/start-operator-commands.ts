@@ -1,7 +1,7 @@
 import type { Admin, Producer } from 'kafkajs';
 import type { WorkerConfig } from '../lib/config';
 import type { Database } from '../lib/db';
-import type { TopicPartition } from './core/types';
+import type { TopicPartition } from '@warden/consumer';
 import type { Logger } from './logger';
 import { createDeadLetterWriter } from './pipeline/dead-letter';
 import type { ActionCore } from './commands/execute-operator-action';

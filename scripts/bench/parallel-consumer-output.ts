@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { OrderingMode } from '../../worker/core/types';
+import type { OrderingMode } from '@warden/consumer';
 import type { Measurement } from './protocol';
 
 // The TypeScript side of the Parallel Consumer harness (scripts/bench/parallel-consumer/), pure: the command line

@@ -1,4 +1,4 @@
-import type { OrderingMode } from '../../worker/core/types';
+import type { OrderingMode } from '@warden/consumer';
 import type { WorkloadKind } from './protocol';
 import type { TopicLayout } from './records';
 

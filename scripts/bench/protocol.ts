@@ -1,4 +1,4 @@
-import type { OrderingMode } from '../../worker/core/types';
+import type { OrderingMode } from '@warden/consumer';
 import type { LatencySummary } from './stats';
 
 // What the orchestrator (main.ts) tells a workload child process and what the child answers. Each

@@ -18,11 +18,11 @@ async function boundaryErrors(filePath: string, code: string): Promise<string[]>
 
 describe('import boundaries', { timeout: 60_000 }, () => {
   it('refuse lib importing worker, by relative path and by alias', async () => {
-    expect(await boundaryErrors('lib/probe.ts', "export { ConsumerCore } from '../worker/core';\n")).toEqual([
+    expect(await boundaryErrors('lib/probe.ts', "export { WardenWorker } from '../worker/worker';\n")).toEqual([
       expect.stringContaining('lib, app and components never import worker/'),
     ]);
     expect(
-      await boundaryErrors('components/probe.tsx', "export { ConsumerCore } from '@/worker/core';\n"),
+      await boundaryErrors('components/probe.tsx', "export { WardenWorker } from '@/worker/worker';\n"),
     ).toHaveLength(1);
   });
 
@@ -69,12 +69,12 @@ describe('import boundaries', { timeout: 60_000 }, () => {
     expect(await boundaryErrors('components/app-link.tsx', "export { default } from 'next/link';\n")).toEqual([]);
   });
 
-  it('keep worker/core pure: no imports from outside it, no global timers, no process, no Date.now', async () => {
+  it('keep the core pure: no imports from outside it, no global timers, no process, no Date.now', async () => {
     const errors = await boundaryErrors(
-      'worker/core/probe.ts',
+      'packages/consumer/src/core/probe.ts',
       [
         "import { Kafka } from 'kafkajs';",
-        "import { loadConfig } from '../../lib/config';",
+        "import { loadConfig } from '../../../../lib/config';",
         'export const k = [Kafka, loadConfig];',
         'setTimeout(() => undefined, 1);',
         'export const env = process.env;',
@@ -83,12 +83,32 @@ describe('import boundaries', { timeout: 60_000 }, () => {
       ].join('\n'),
     );
     expect(errors).toHaveLength(5);
-    expect(errors.filter((e) => e.includes('worker/core imports nothing outside'))).toHaveLength(2);
+    expect(errors.filter((e) => e.includes('The core imports nothing outside src/core'))).toHaveLength(2);
+  });
+
+  it('keep the consumer package apart: nothing of the repository, nothing of the stack, its own name elsewhere', async () => {
+    const apart = expect.stringContaining('@warden/consumer imports nothing of the rest of the repository');
+    expect(
+      await boundaryErrors(
+        'packages/consumer/src/control/probe.ts',
+        "export { loadConfig } from '../../../../lib/config';\n",
+      ),
+    ).toEqual([apart]);
+    expect(await boundaryErrors('packages/consumer/src/kafkajs/probe.ts', "export { Pool } from 'pg';\n")).toEqual([
+      expect.stringContaining('@warden/consumer depends on kafkajs (peer) and zod only'),
+    ]);
+    expect(
+      await boundaryErrors('packages/consumer/src/kafkajs/probe.ts', "export type { Kafka } from 'kafkajs';\n"),
+    ).toEqual([]);
+    const [relative] = await eslint.lintText("export { createConsumer } from '../packages/consumer/src/index';\n", {
+      filePath: path.join(ROOT, 'worker/probe.ts'),
+    });
+    expect(relative?.messages.map((m) => m.ruleId)).toContain('import-x/no-relative-packages');
   });
 
   it("keep the kafkajs adapter's clock-driven parts on the injected clock", async () => {
     const errors = await boundaryErrors(
-      'worker/kafka/consumer-supervisor.ts',
+      'packages/consumer/src/kafkajs/consumer-supervisor.ts',
       ['setInterval(() => undefined, 1);', 'export const now = Date.now();', ''].join('\n'),
     );
     expect(errors).toEqual([
@@ -97,28 +117,27 @@ describe('import boundaries', { timeout: 60_000 }, () => {
     ]);
   });
 
-  it("let the core's tests import the shared seeded random and nothing else from outside the core", async () => {
+  it("keep the core's tests inside the core", async () => {
     expect(
       await boundaryErrors(
-        'worker/core/probe.test.ts',
-        "export { seededRandom } from '../../test-support/seeded-random';\n",
+        'packages/consumer/src/core/probe.test.ts',
+        "export { seededRandom } from './testing/seeded-random';\n",
       ),
     ).toEqual([]);
     expect(
       await boundaryErrors(
-        'worker/core/probe.test.ts',
-        "export { createDatabase } from '../../test-support/database';\n",
+        'packages/consumer/src/core/probe.test.ts',
+        "export { createDatabase } from '../../../../test-support/database';\n",
       ),
-    ).toEqual([expect.stringContaining('worker/core tests import nothing outside worker/core')]);
-    expect(await boundaryErrors('worker/core/probe.test.ts', "export { Kafka } from 'kafkajs';\n")).toHaveLength(1);
+    ).toEqual([expect.stringContaining('The core tests import nothing outside src/core')]);
+    expect(
+      await boundaryErrors('packages/consumer/src/core/probe.test.ts', "export { Kafka } from 'kafkajs';\n"),
+    ).toHaveLength(1);
   });
 
   it('refuse one worker adapter importing another', async () => {
     expect(
-      await boundaryErrors(
-        'worker/sampler/probe.ts',
-        "export type { WardenConsumer } from '../kafka/warden-consumer';\n",
-      ),
+      await boundaryErrors('worker/sampler/probe.ts', "export { ensureTopics } from '../kafka/topics';\n"),
     ).toEqual([expect.stringContaining('worker/sampler shares types with other adapters only through worker/shared')]);
   });
 
@@ -126,7 +145,9 @@ describe('import boundaries', { timeout: 60_000 }, () => {
     expect(
       await boundaryErrors('worker/sampler/probe.ts', "export type { Readiness } from '../shared/worker-types';\n"),
     ).toEqual([]);
-    expect(await boundaryErrors('worker/kafka/probe.ts', "export { ConsumerCore } from '../core';\n")).toEqual([]);
+    expect(await boundaryErrors('worker/kafka/probe.ts', "export { ConsumerCore } from '@warden/consumer';\n")).toEqual(
+      [],
+    );
     expect(await boundaryErrors('lib/server/probe.ts', "export { loadConfig } from '../config';\n")).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lib/config';
-import { backoffDelayMs } from '../core/backoff';
+import { backoffDelayMs } from '@warden/consumer';
 import { minimumRetrySpanMs } from './alert-sender';
 
 describe('delivery retries', () => {

@@ -1,7 +1,7 @@
 import type { Database } from '../../lib/db';
 import { SIGNATURE_HEADER, signBody } from '../../lib/alerts/alert-payload';
 import type { Secret } from '../../lib/kafka/security';
-import { backoffCeilingMs, backoffDelayMs, type BackoffPolicy } from '../core/backoff';
+import { backoffCeilingMs, backoffDelayMs, type BackoffPolicy } from '@warden/consumer';
 import { PeriodicTask } from '../periodic-task';
 import type { ConsumerLogger } from '../shared/worker-types';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DeadLetterInfo, SourceRecord } from '../core/types';
-import { createHarness, makeRecord, tp } from '../core/testing/harness';
+import type { DeadLetterInfo, SourceRecord } from '@warden/consumer';
+import { createHarness, makeRecord, tp } from '@warden/consumer/testing';
 import { executeOperatorAction, type ActionPorts, type PendingAction } from './execute-operator-action';
 
 // The executor on a real ConsumerCore (over the fake source of worker/core/testing), with fake broker ports.

@@ -1,4 +1,10 @@
-import type { CoreSnapshot, DeadLetterInfo, OperatorActionResult, SourceRecord, TopicPartition } from '../core/types';
+import type {
+  CoreSnapshot,
+  DeadLetterInfo,
+  OperatorActionResult,
+  SourceRecord,
+  TopicPartition,
+} from '@warden/consumer';
 
 // Applies one operator action (resume, skip or seek of a quarantined partition) on the consumer core of the
 // worker that owns the partition. Everything it touches comes through ActionPorts, so it is unit-tested with

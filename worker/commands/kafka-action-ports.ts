@@ -1,5 +1,5 @@
 import type { Admin } from 'kafkajs';
-import type { DeadLetterInfo, SourceRecord, TopicPartition } from '../core/types';
+import type { DeadLetterInfo, SourceRecord, TopicPartition } from '@warden/consumer';
 import type { ActionCore, ActionPorts } from './execute-operator-action';
 
 /** The real ports: the worker's consumer core, its dead-letter writer and the admin client for offsets. */

@@ -16,7 +16,7 @@ import {
 } from '../../test-support/integration';
 import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
 import { startPipelineConsumer } from '../../test-support/pipeline-consumer';
-import type { SourceRecord } from '../core/types';
+import type { SourceRecord } from '@warden/consumer';
 import { createDeadLetterWriter, DLQ_HEADERS } from '../pipeline/dead-letter';
 import { admitEvent } from '../pipeline/events';
 import { QuarantineStore } from '../pipeline/quarantine-store';

@@ -1,6 +1,6 @@
 import type { Database } from '../../lib/db';
 import { DEFAULT_CLUSTER } from '../../lib/kafka/cluster-settings';
-import type { TopicPartition } from '../core/types';
+import type { TopicPartition } from '@warden/consumer';
 import { PeriodicTask } from '../periodic-task';
 import { quarantineLockKey } from '../shared/quarantine-lock';
 import { executeOperatorAction, type ActionPorts, type PendingAction } from './execute-operator-action';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
 import { committedOffsets, createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
-import type { CoreEvent, SourceRecord } from '../core/types';
-import { createConsumer, type WardenConsumer } from './warden-consumer';
+import type { CoreEvent, SourceRecord } from '@warden/consumer';
+import { createConsumer, type WardenConsumer } from '@warden/consumer';
 
 // Backpressure through the kafkajs adapter on the real broker. Every fetch batch here is larger than the
 // pending budget, so every partition is paused at once after each fetch, the case where the adapter holds

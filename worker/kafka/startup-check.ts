@@ -2,7 +2,7 @@ import type { Admin } from 'kafkajs';
 import type { KafkaSecuritySettings } from '../../lib/kafka/security';
 import { classifyStartupError, type StartupSecurityContext, type StartupVerdict } from './classify-startup-error';
 import { createKafka, type KafkaClientOptions } from '../../lib/kafka/client';
-import { backoffCeilingMs, type BackoffPolicy } from '../core';
+import { backoffCeilingMs, type BackoffPolicy } from '@warden/consumer';
 
 /** Waits between start-up attempts, without jitter: 250 ms, doubling, at most 5 s. */
 const STARTUP_BACKOFF: BackoffPolicy = { baseMs: 250, maxMs: 5_000 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { coreSnapshotOf, partitionSnapshotOf } from '../core/testing/snapshots';
-import type { CoreSnapshot, PartitionSnapshot } from '../core/types';
+import { coreSnapshotOf, partitionSnapshotOf } from '@warden/consumer/testing';
+import type { CoreSnapshot, PartitionSnapshot } from '@warden/consumer';
 import type { RoundResult } from '../sampler/lag-sampler';
 import type { LagSampleRow } from '../sampler/sampler-state';
 import { parsePrometheusText } from '../../test-support/prometheus-text';

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { CoreEvent, CoreSnapshot } from '../core/types';
+import type { CoreEvent, CoreSnapshot } from '@warden/consumer';
 import { BoundedLabel, errorLabel } from './bounded-label';
 import type { RebalanceTiming } from '../shared/worker-types';
 

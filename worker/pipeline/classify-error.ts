@@ -1,4 +1,4 @@
-import type { ErrorClass } from '../core/types';
+import type { ErrorClass } from '@warden/consumer';
 
 // What changes if we try again? Transient: the database or broker is unreachable, overloaded,
 // restarting, or a transaction lost a race; those heal. Permanent: the store rejects this very record (bad

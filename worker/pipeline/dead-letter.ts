@@ -1,5 +1,5 @@
 import type { Producer } from 'kafkajs';
-import type { DeadLetterInfo, SourceRecord } from '../core/types';
+import type { DeadLetterInfo, SourceRecord } from '@warden/consumer';
 import { withRecordSpan } from './trace-context';
 
 /** Headers naming where a dead-lettered record came from and why; values are strings. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
 import { nodePostgresPool, type Database } from '../../lib/db';
-import type { SourceRecord } from '../core/types';
+import type { SourceRecord } from '@warden/consumer';
 import {
   committedOffsets,
   createTopic,

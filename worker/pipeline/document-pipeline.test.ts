@@ -1,7 +1,7 @@
 import type { Producer } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { makeRecord } from '../core/testing/harness';
-import type { BatchItem } from '../core/types';
+import { makeRecord } from '@warden/consumer/testing';
+import type { BatchItem } from '@warden/consumer';
 import { createDocumentPipeline } from './document-pipeline';
 import { admitEvent, type AdmittedEvent } from './events';
 

@@ -1,5 +1,5 @@
 import type { Producer } from 'kafkajs';
-import type { BatchItem, BatchOutcomes, SourceRecord } from '../core/types';
+import type { BatchItem, BatchOutcomes, SourceRecord } from '@warden/consumer';
 import { BatchingPublisher, type PublishSink } from './batching-publisher';
 import { admitEvent, type AdmittedEvent } from './events';
 import { classifyPipelineError } from './classify-error';

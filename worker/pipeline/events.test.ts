@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SourceRecord } from '../core/types';
+import type { SourceRecord } from '@warden/consumer';
 import { admitEvent, MAX_VALUE_BYTES } from './events';
 
 function record(value: Buffer | string | null, overrides: Partial<SourceRecord> = {}): SourceRecord {

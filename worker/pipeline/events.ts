@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Admission, SourceRecord } from '../core/types';
+import type { Admission, SourceRecord } from '@warden/consumer';
 
 // The default pipeline's input contract. Admission decides, before a record takes an execution slot,
 // whether it can ever complete: it decodes, it validates, and, when it must publish a result, its result

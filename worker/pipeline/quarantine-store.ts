@@ -1,6 +1,6 @@
 import type { Database } from '../../lib/db';
 import { DEFAULT_CLUSTER } from '../../lib/kafka/cluster-settings';
-import type { QuarantineInfo } from '../core/types';
+import type { QuarantineInfo } from '@warden/consumer';
 import { quarantineLockKey } from '../shared/quarantine-lock';
 
 import { previewOf } from '../../lib/kafka/record-preview';

@@ -3,7 +3,7 @@ import { originalHeaders, type DeadLetterRecord } from '../../lib/dead-letters/d
 import { selectedRecords, selectionRanges, type PartitionOffsets } from '../../lib/dead-letters/redrive-selection';
 import type { RecordSource } from '../../lib/kafka/partition-records';
 import { REDRIVE_HEADERS, ZRedriveSelection, type TRedriveSelection } from '../../lib/schemas/dead-letters';
-import type { Clock } from '../core/types';
+import type { Clock } from '@warden/consumer';
 
 // Runs redrive jobs (redrive_job rows) in the worker: produces the selected dead letters back to their source
 // topic (or the job's target topic) at the job's rate, with progress, pause and cancel, and resumes a job whose

@@ -7,7 +7,7 @@ import { REDRIVE_HEADERS } from '../../lib/schemas/dead-letters';
 import { requestRedrive } from '../../lib/server/dead-letters/request-redrive';
 import { createTopic, testKafka, uniqueName } from '../../test-support/integration';
 import { connectKafkaDatabaseAndRecords } from '../../test-support/kafka-and-database';
-import type { Clock } from '../core/types';
+import type { Clock } from '@warden/consumer';
 import { RedriveRunner, type RedriveSend } from './redrive-runner';
 import { producerSend } from './start-redrive';
 

@@ -2,7 +2,7 @@ import type { Kafka, Producer } from 'kafkajs';
 import type { WorkerConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
 import { connectRecordSource } from '../../lib/kafka/partition-records';
-import type { Clock } from '../core/types';
+import type { Clock } from '@warden/consumer';
 import { PeriodicTask } from '../periodic-task';
 import type { ConsumerLogger } from '../shared/worker-types';
 import { RedriveRunner, type RedriveSend } from './redrive-runner';

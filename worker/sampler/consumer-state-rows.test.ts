@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { coreSnapshotOf, partitionSnapshotOf } from '../core/testing/snapshots';
-import type { PartitionSnapshot } from '../core/types';
+import { coreSnapshotOf, partitionSnapshotOf } from '@warden/consumer/testing';
+import type { PartitionSnapshot } from '@warden/consumer';
 import { buildConsumerStateRows } from './consumer-state-rows';
 
 const partition = (overrides: Partial<PartitionSnapshot>) => partitionSnapshotOf(overrides);

@@ -2,7 +2,7 @@
 // the commit prefix stands and what holds it back (in flight, completed above a gap, buffered, the oldest
 // unfinished record and its age, paused). Pure.
 
-import type { CoreSnapshot } from '../core/types';
+import type { CoreSnapshot } from '@warden/consumer';
 
 export interface ConsumerStateRow {
   groupId: string;

@@ -1,7 +1,7 @@
 import type { Database } from '../../lib/db';
 import { DEFAULT_CLUSTER } from '../../lib/kafka/cluster-settings';
 import { PeriodicTask } from '../periodic-task';
-import type { CoreSnapshot, QuarantineInfo } from '../core/types';
+import type { CoreSnapshot, QuarantineInfo } from '@warden/consumer';
 import { buildConsumerStateRows } from './consumer-state-rows';
 import type { ConsumerLogger } from '../shared/worker-types';
 

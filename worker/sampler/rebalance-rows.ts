@@ -12,7 +12,7 @@
 
 import type { Prisma } from '../../lib/generated/prisma/client';
 import { countMoved } from '../../lib/rebalances/partitions-moved';
-import type { TopicPartition } from '../core/types';
+import type { TopicPartition } from '@warden/consumer';
 import type { InferredRebalance, RebalanceTrigger } from './rebalance-inference';
 import type { GroupMember } from '../../lib/kafka/cluster-observation';
 import type { RebalanceTiming } from '../shared/worker-types';

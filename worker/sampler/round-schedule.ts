@@ -1,4 +1,4 @@
-import { backoffDelayMs } from '../core';
+import { backoffDelayMs } from '@warden/consumer';
 
 // When the sampler's next round starts. Pure.
 

@@ -7,7 +7,7 @@ import { requestOperatorAction } from '../../../lib/server/request-operator-acti
 import { createKafkaActionPorts } from '../../../worker/commands/kafka-action-ports';
 import { OperatorActionListener } from '../../../worker/commands/operator-action-listener';
 import { OperatorActionPoller } from '../../../worker/commands/operator-action-poller';
-import { createConsumer } from '../../../worker/kafka/warden-consumer';
+import { createConsumer } from '@warden/consumer';
 import { createDeadLetterWriter } from '../../../worker/pipeline/dead-letter';
 import { createDocumentPipeline } from '../../../worker/pipeline/document-pipeline';
 import type { AdmittedEvent } from '../../../worker/pipeline/events';

@@ -1,5 +1,5 @@
-import { CONSUMER_CORE_DEFAULTS } from '../../../worker/core';
-import type { Admission, HandlerContext, SourceRecord } from '../../../worker/core/types';
+import { CONSUMER_CORE_DEFAULTS } from '@warden/consumer';
+import type { Admission, HandlerContext, SourceRecord } from '@warden/consumer';
 import { BLOCKER_KEY } from '../records';
 import type { ChildSpec, Measurement } from '../protocol';
 import { RssSampler, sleep } from './probe';

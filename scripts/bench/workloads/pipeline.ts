@@ -1,5 +1,5 @@
 import { createDatabase, nodePostgresPool } from '../../../lib/db';
-import type { Admission, SourceRecord } from '../../../worker/core/types';
+import type { Admission, SourceRecord } from '@warden/consumer';
 import { createDocumentPipeline } from '../../../worker/pipeline/document-pipeline';
 import type { AdmittedEvent } from '../../../worker/pipeline/events';
 import type { ChildSpec, Measurement } from '../protocol';

@@ -2,7 +2,7 @@ import { createKafka } from '../../../lib/kafka/client';
 import { createDatabase, nodePostgresPool } from '../../../lib/db';
 import { storedResult, upsertDocuments } from '../../../worker/pipeline/document-pipeline';
 import { admitEvent } from '../../../worker/pipeline/events';
-import { toSourceRecords } from '../../../worker/kafka/source-records';
+import { toSourceRecords } from '@warden/consumer';
 import { LatencyRecorder } from '../latency-recorder';
 import type { ChildSpec, Measurement } from '../protocol';
 import { PipelineProbe } from './pipeline-probe';

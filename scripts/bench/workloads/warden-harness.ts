@@ -1,6 +1,6 @@
 import type { Kafka } from 'kafkajs';
 import { createKafka } from '../../../lib/kafka/client';
-import { createConsumer, type WardenConsumer, type WardenConsumerOptions } from '../../../worker/kafka/warden-consumer';
+import { createConsumer, type WardenConsumer, type WardenConsumerOptions } from '@warden/consumer';
 import { CommitTracker } from '../commit-tracker';
 import { LatencyRecorder } from '../latency-recorder';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';

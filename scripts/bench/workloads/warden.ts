@@ -1,4 +1,4 @@
-import type { Admission, SourceRecord } from '../../../worker/core/types';
+import type { Admission, SourceRecord } from '@warden/consumer';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
 import { sleep, watchedRecords } from './probe';
 import { WardenWorkload } from './warden-harness';
