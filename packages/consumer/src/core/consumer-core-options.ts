@@ -136,6 +136,26 @@ export interface CoreSettings extends TunableSettings {
   classifyCommitError: (err: unknown) => ErrorClass;
 }
 
+/** The names of the tunable options. */
+export const TUNABLE_OPTION_NAMES: readonly string[] = Object.freeze(Object.keys(TUNABLES));
+
+/**
+ * Checks the tunable options present in `options` without resolving the rest; returns one message per value
+ * the core could not honour (empty when every one is fine). Never throws.
+ */
+export function checkTunableOptions(options: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  for (const name of Object.keys(TUNABLES) as Array<keyof Tunables>) {
+    if (options[name] === undefined) continue;
+    try {
+      (TUNABLES[name] as Tunable<unknown>).check(name, options[name]);
+    } catch (error) {
+      problems.push(error instanceof Error ? error.message : String(error));
+    }
+  }
+  return problems;
+}
+
 /** Applies defaults and validates; throws RangeError / Error on settings the core cannot honour. */
 export function resolveCoreSettings<T>(options: ConsumerCoreOptions<T>): CoreSettings {
   const tunables = {} as TunableSettings;
