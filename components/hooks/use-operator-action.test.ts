@@ -5,6 +5,7 @@ import { awaitsWorker, withPendingAction } from './use-operator-action';
 
 const action = (over: Partial<TOperatorAction> = {}): TOperatorAction => ({
   id: '7',
+  commandId: '0b5e6a52-3c1f-4a8e-9d47-2f6c1e8b9a10',
   cluster: 'default',
   groupId: 'g',
   topic: 't',
@@ -20,6 +21,8 @@ const action = (over: Partial<TOperatorAction> = {}): TOperatorAction => ({
   outcome: null,
   executedBy: null,
   completedAt: null,
+  relayedAt: null,
+  expiresAt: null,
   ...over,
 });
 
@@ -44,6 +47,8 @@ const quarantine = (over: Partial<TQuarantine> = {}): TQuarantine => ({
   committedOffset: '2',
   lag: 3,
   owner: null,
+  heldBy: 'orders-service@host-a/4242',
+  liveOwner: null,
   pendingAction: null,
   ...over,
 });
@@ -68,9 +73,12 @@ describe('awaitsWorker', () => {
 describe('withPendingAction', () => {
   it('marks only the acted-on partition as pending, so its buttons disable before the next poll', () => {
     const other = quarantine({ partition: 2 });
-    const next = withPendingAction({ quarantines: [quarantine(), other] }, action());
+    // The same group id on another cluster is another group.
+    const elsewhere = quarantine({ cluster: 'eu' });
+    const next = withPendingAction({ quarantines: [quarantine(), other, elsewhere] }, action());
     expect(next?.quarantines[0]?.pendingAction?.id).toBe('7');
     expect(next?.quarantines[1]?.pendingAction).toBeNull();
+    expect(next?.quarantines[2]?.pendingAction).toBeNull();
   });
 
   it('leaves an empty cache empty', () => {

@@ -38,7 +38,10 @@ export function withPendingAction(
   if (!data) return data;
   return {
     quarantines: data.quarantines.map((q) =>
-      q.groupId === command.groupId && q.topic === command.topic && q.partition === command.partition
+      q.cluster === command.cluster &&
+      q.groupId === command.groupId &&
+      q.topic === command.topic &&
+      q.partition === command.partition
         ? { ...q, pendingAction: command }
         : q,
     ),

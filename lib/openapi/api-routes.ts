@@ -132,7 +132,8 @@ export const API_ROUTES: ApiRoute[] = [
   {
     method: 'GET',
     path: '/api/groups/{groupId}',
-    summary: "One group's partitions: lag, time lag, rates, owner, status, quarantine, commit prefix.",
+    summary:
+      "One group's partitions (lag, time lag, rates, owner, status, quarantine, commit prefix) and its instances that report to Warden (live, gone or stopped; readiness, partitions, refused commands).",
     access: 'viewer',
     params: ZGroupRouteParams,
     query: ZClusterQuery,
@@ -177,7 +178,7 @@ export const API_ROUTES: ApiRoute[] = [
     method: 'POST',
     path: '/api/groups/{groupId}/partitions/{topic}/{partition}/actions',
     summary:
-      'Resume, skip or seek a quarantined partition; the owning worker applies it. A 403 or 409 refusal is kept as a rejected audit row.',
+      'Resume, skip or seek a quarantined partition; a Warden worker relays it to the command topic and the live instance that owns the partition applies it. A 403 or 409 refusal is kept as a rejected audit row.',
     access: 'operator',
     params: ZPartitionRouteParams,
     query: ZClusterQuery,
@@ -211,7 +212,8 @@ export const API_ROUTES: ApiRoute[] = [
   {
     method: 'GET',
     path: '/api/quarantine',
-    summary: 'Every quarantined partition with its held record, log range and pending action.',
+    summary:
+      'Every quarantined partition with its held record, log range, the instance holding it, the live instance owning it and the pending action (relayed or not, and its expiry).',
     access: 'viewer',
     success: { status: 200, description: 'The quarantines', schema: ZQuarantinesResponse },
     errors: SIGNED_IN,

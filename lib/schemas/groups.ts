@@ -4,6 +4,8 @@ import {
   GROUP_FILTER_MAX_CHARS,
   GROUP_SORT_KEYS,
   GROUP_STATUSES,
+  INSTANCE_PARTITIONS_LISTED,
+  INSTANCE_STATES,
   LAG_RANGES,
   MAX_GROUPS_OFFSET,
   MAX_GROUPS_PAGE,
@@ -196,11 +198,53 @@ export const ZGroupMember = z.object({
   partitions: z.array(ZTopicPartition),
 });
 
+/** values.ts INSTANCE_STATES: live (reporting), gone (silent past goneAfterMs), stopped (a clean stop). */
+export const ZConsumerInstanceState = z.enum(INSTANCE_STATES);
+
+/**
+ * One process of the group that embeds @warden/consumer with its control option and reports its state over
+ * Kafka (consumer_instance): who it is, whether it is live, ready and what it owns, as of its newest report.
+ */
+export const ZConsumerInstance = z.object({
+  /** How it names itself: `client id@host/pid` unless the service names it. */
+  instanceId: z.string(),
+  clientId: z.string(),
+  host: z.string(),
+  pid: z.number().int().min(0),
+  /** The @warden/consumer version it runs. */
+  packageVersion: z.string(),
+  startedAt: ZIsoTime,
+  /** Its newest report (stamped by its own clock). */
+  reportedAt: ZIsoTime,
+  stateIntervalMs: z.number().int().min(1),
+  state: ZConsumerInstanceState,
+  /** A running instance silent for longer than this is gone: max(3 report intervals, 15 s). */
+  goneAfterMs: z.number().int().min(0),
+  /** Its readiness at its newest report, and why (a live instance's is current; another's is its last word). */
+  ready: z.boolean(),
+  readinessDetail: z.string(),
+  /** Partitions it owned at its newest report, all counted. */
+  partitionCount: z.number().int().min(0),
+  /** The first INSTANCE_PARTITIONS_LISTED of them, by topic and partition. */
+  partitions: z.array(ZTopicPartition).max(INSTANCE_PARTITIONS_LISTED),
+  /** Commands it refused (signature, version, size, shape) since it started, and the newest reason. */
+  refusedCommands: z.number().int().min(0),
+  lastRefusal: z.string().nullable(),
+});
+
 export const ZGroupDetail = ZGroupSummary.omit({ trend: true }).extend({
-  /** True when the group is a Warden consumer (it reports its commit prefix or quarantines): actions apply. */
+  /**
+   * True when the group is a Warden consumer (it reports instances, its commit prefix or quarantines): actions
+   * apply, and its offsets are not reset from outside.
+   */
   isWardenConsumer: z.boolean(),
   memberList: z.array(ZGroupMember),
   partitions: z.array(ZPartitionDetail),
+  /**
+   * Its instances that report to Warden: the live ones, newest started first, then the gone and stopped ones
+   * for an hour after their last report, most recent first. Empty for a group whose consumers do not report.
+   */
+  instances: z.array(ZConsumerInstance),
 });
 
 // --- GET /api/groups/{groupId}/lag -------------------------------------------------------------------------
@@ -281,5 +325,7 @@ export type TGroupSort = z.infer<typeof ZGroupSort>;
 export type TGroupStatusCounts = z.infer<typeof ZGroupStatusCounts>;
 export type TPartitionDetail = z.infer<typeof ZPartitionDetail>;
 export type TGroupDetail = z.infer<typeof ZGroupDetail>;
+export type TConsumerInstance = z.infer<typeof ZConsumerInstance>;
+export type TConsumerInstanceState = z.infer<typeof ZConsumerInstanceState>;
 export type TLagRange = z.infer<typeof ZLagRange>;
 export type TLagSeries = z.infer<typeof ZLagSeries>;

@@ -50,6 +50,8 @@ export const ZActionStatus = z.enum(ACTION_STATUSES);
 
 export const ZOperatorAction = z.object({
   id: z.string(),
+  /** The command's id on the control topic (a UUID): the instance that applies it names it in its outcome. */
+  commandId: z.string(),
   /** The cluster of the group (`default` for the single-cluster setup). */
   cluster: z.string(),
   groupId: z.string(),
@@ -66,6 +68,10 @@ export const ZOperatorAction = z.object({
   outcome: z.string().nullable(),
   executedBy: z.string().nullable(),
   completedAt: ZIsoTime.nullable(),
+  /** When a Warden worker put it on the cluster's command topic; null while it waits for one to (and for resets). */
+  relayedAt: ZIsoTime.nullable(),
+  /** No consumer applies it after this; a pending one is then recorded expired. Null until it is relayed. */
+  expiresAt: ZIsoTime.nullable(),
 });
 
 /** `state` folds the stored status into the answers a caller waits for (commandStateOf, values.ts). */

@@ -51,8 +51,19 @@ export const ZQuarantine = z.object({
   logEndOffset: ZOffset.nullable(),
   committedOffset: ZOffset.nullable(),
   lag: z.number().nullable(),
+  /** The partition's owner as the newest sample saw it (the group's member); null when unassigned. */
   owner: z.object({ clientId: z.string(), host: z.string().nullable() }).nullable(),
-  /** The action waiting for the owning worker, if any: a second one is refused until it settles. */
+  /** The consumer instance that reported the newest hold (`client id@host/pid` unless it names itself); null when not known. */
+  heldBy: z.string().nullable(),
+  /**
+   * The live instance that owns the partition by its newest report over the control plane (the one that would
+   * apply an action now); null when no live instance of the group owns it.
+   */
+  liveOwner: z.string().nullable(),
+  /**
+   * The action waiting to be applied, if any: a second one is refused until it settles. Its relayedAt and
+   * expiresAt, with liveOwner, say where it stands.
+   */
   pendingAction: ZOperatorAction.nullable(),
 });
 

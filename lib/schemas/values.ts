@@ -45,6 +45,18 @@ export const GROUP_FILTER_MAX_CHARS = 249;
 export const MAX_GROUPS_PAGE = 1_000;
 export const MAX_GROUPS_OFFSET = 1_000_000;
 
+// --- GET /api/groups/{groupId}: the instances of a group that report over the control plane -----------------
+
+/**
+ * What a consumer instance is doing, judged when the API answers (lib/server/instance-liveness.ts): `live`
+ * (reporting), `gone` (running by its last report, but silent for longer than a few of its report intervals:
+ * crashed, hung or cut off) or `stopped` (its last report was a clean stop).
+ */
+export const INSTANCE_STATES = ['live', 'gone', 'stopped'] as const;
+
+/** The most partitions an instance lists in the group's detail; `partitionCount` counts them all. */
+export const INSTANCE_PARTITIONS_LISTED = 500;
+
 // --- GET /api/groups/{groupId}/lag ---------------------------------------------------------------------------
 
 export const LAG_RANGES = {

@@ -3,6 +3,7 @@ import { ZGroupDetail, type TGroupDetail } from '../schemas/groups';
 import { memberName } from '../members/member-name';
 import { analyzeGroup, groupSummaryFields, partitionKey, type LatestPartitionRow } from './analysis/group-analysis';
 import { notFound } from './api-error';
+import { groupKey, loadConsumerInstances } from './consumer-instances';
 import { neverSampled } from './request-cluster';
 import { loadGroupRounds } from './load-group-rounds';
 import { lastRebalanceSummary, loadLatestRebalances } from './load-rebalances';
@@ -12,12 +13,15 @@ export interface GroupDetailOptions {
   rateWindowMs: number;
   /** History behind status and time lag. Default 10 min. */
   historyMs?: number;
+  /** The time the instances' liveness is judged at; default the clock's. */
+  nowMs?: number;
 }
 
 /**
  * GET /api/groups/{groupId}: the group's newest sampled round, per partition, with time lag, rates, Burrow
- * status, quarantine and (for a Warden consumer) its commit prefix. A group that was never sampled is 404; one
- * that stopped being sampled is still answered, and its sampledAt tells how old the data is.
+ * status, quarantine and (for a Warden consumer) its commit prefix, and the group's instances that report over
+ * the control plane (consumer-instances.ts). A group that was never sampled is 404; one that stopped being
+ * sampled is still answered, and its sampledAt tells how old the data is.
  */
 export async function getGroupDetail(
   db: Database,
@@ -27,17 +31,20 @@ export async function getGroupDetail(
 ): Promise<TGroupDetail> {
   // All at once: the small reads do not depend on the round, and a page load should wait for one round trip
   // of them, not two (for a group never sampled they are wasted, and cheap).
-  const [[round], quarantines, prefixes, latestRebalances] = await Promise.all([
+  const nowMs = options.nowMs ?? Date.now();
+  const [[round], quarantines, prefixes, latestRebalances, instancesOf] = await Promise.all([
     loadGroupRounds(db, {
       cluster,
       groupIds: [groupId],
       historyMs: Math.max(options.historyMs ?? 10 * 60_000, options.rateWindowMs),
-      nowMs: Date.now(),
+      nowMs,
     }),
     db.partitionQuarantine.findMany({ where: { cluster, groupId } }),
     db.consumerPartitionState.findMany({ where: { cluster, groupId } }),
     loadLatestRebalances(db, cluster, [groupId]),
+    loadConsumerInstances(db, [{ cluster, groupId }], nowMs),
   ]);
+  const instances = instancesOf.get(groupKey({ cluster, groupId }))?.instances ?? [];
   if (!round) throw notFound(neverSampled(cluster, groupId));
   const quarantineOf = new Map(quarantines.map((q) => [partitionKey(q), q]));
   const prefixOf = new Map(prefixes.map((p) => [partitionKey(p), p]));
@@ -55,7 +62,7 @@ export async function getGroupDetail(
 
   const detail: TGroupDetail = {
     ...groupSummaryFields(round, analysis, quarantines.length, lastRebalanceSummary(latestRebalances.get(groupId))),
-    isWardenConsumer: prefixes.length > 0 || quarantines.length > 0,
+    isWardenConsumer: instances.length > 0 || prefixes.length > 0 || quarantines.length > 0,
     memberList: analysis.members,
     partitions: analysis.partitions.map((p) => {
       const quarantine = quarantineOf.get(partitionKey(p.row));
@@ -108,6 +115,7 @@ export async function getGroupDetail(
           : null,
       };
     }),
+    instances,
   };
   return ZGroupDetail.parse(detail);
 }

@@ -4,17 +4,19 @@ import { partitionKey } from './analysis/group-analysis';
 import { FALLBACK_MAX_POINTS, resolveTimeLag } from './analysis/partition-analysis';
 import type { TTimeLag } from '../schemas/groups';
 import { operatorActionJson } from './operator-action-json';
+import { groupKey, loadConsumerInstances, partitionOwnerKey } from './consumer-instances';
 
 /**
  * GET /api/quarantine: every held partition, oldest quarantine first, with its record (preview capped again
- * here, whatever the store kept), the partition's log range from the group's newest sample (for seeking) and
- * the action waiting for the owning worker, if any, and every action taken on the held record (same offset).
+ * here, whatever the store kept), the partition's log range from the group's newest sample (for seeking), the
+ * instance that holds it and the live instance that owns it now (consumer-instances.ts, judged at `nowMs`),
+ * the action waiting to be applied, if any, and every action taken on the held record (same offset).
  * The blocking cost reads the newest sample: records behind the commit, and the time lag as the group page
  * shows it (the sampler's stored value, else estimated from the partition's recent samples, as of that sample).
  */
 export async function listQuarantines(
   db: Database,
-  options: { showPayloads?: boolean } = {},
+  options: { showPayloads?: boolean; nowMs?: number } = {},
 ): Promise<TQuarantinesResponse> {
   // WARDEN_PAYLOAD_ACCESS: a caller it keeps from payloads gets the record's place and size, not its key, value or headers.
   const showPayloads = options.showPayloads ?? true;
@@ -23,7 +25,10 @@ export async function listQuarantines(
   });
   if (quarantines.length === 0) return { quarantines: [] };
   const groupIds = [...new Set(quarantines.map((q) => q.groupId))];
-  const [samples, actions] = await Promise.all([
+  const groups = [
+    ...new Map(quarantines.map((q) => [groupKey(q), { cluster: q.cluster, groupId: q.groupId }])).values(),
+  ];
+  const [samples, actions, instancesOf] = await Promise.all([
     db.$queryRaw<
       Array<{
         cluster: string;
@@ -68,6 +73,7 @@ export async function listQuarantines(
       },
       orderBy: { id: 'asc' },
     }),
+    loadConsumerInstances(db, groups, options.nowMs ?? Date.now()),
   ]);
   const sampleOf = new Map(samples.map((s) => [`${s.cluster}\u0000${s.group_id}\u0000${partitionKey(s)}`, s]));
   const timeLags = await Promise.all(
@@ -139,6 +145,8 @@ export async function listQuarantines(
         committedOffset: sample?.committed_offset?.toString() ?? null,
         lag: sample?.lag === null || sample?.lag === undefined ? null : Number(sample.lag),
         owner: sample?.member_client_id ? { clientId: sample.member_client_id, host: sample.member_host } : null,
+        heldBy: q.heldBy,
+        liveOwner: instancesOf.get(groupKey(q))?.liveOwners.get(partitionOwnerKey(q)) ?? null,
         pendingAction: action ? operatorActionJson(action) : null,
       };
     }),

@@ -5,6 +5,7 @@ import { ZActionStatus, ZAuditActionKind, type TOperatorAction } from '../schema
 export function operatorActionJson(row: OperatorAction): TOperatorAction {
   return {
     id: row.id.toString(),
+    commandId: row.commandId,
     cluster: row.cluster,
     groupId: row.groupId,
     topic: row.topic,
@@ -20,5 +21,7 @@ export function operatorActionJson(row: OperatorAction): TOperatorAction {
     outcome: row.outcome,
     executedBy: row.executedBy,
     completedAt: row.completedAt?.toISOString() ?? null,
+    relayedAt: row.relayedAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
   };
 }

@@ -453,9 +453,22 @@ describe('group reads from stored samples', () => {
       state: 'applied',
       message: 'skipped offset 9970000',
     });
+    // Every action carries the id its command has on the control topic.
+    expect(actions[0]?.commandId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(actions[0]?.commandId).not.toBe(actions[1]?.commandId);
     expect(await getCommand(db, second.id.toString())).toMatchObject({
       state: 'pending',
-      message: expect.stringMatching(/^waiting for the worker/),
+      relayedAt: null,
+      message: 'waiting for a Warden worker to send it',
+    });
+    // A worker relayed it: it waits for the owner, until its expiry.
+    const expiresAt = new Date(NOW + 300_000);
+    await db.operatorAction.update({ where: { id: second.id }, data: { relayedAt: new Date(NOW), expiresAt } });
+    expect(await getCommand(db, second.id.toString())).toMatchObject({
+      state: 'pending',
+      relayedAt: new Date(NOW).toISOString(),
+      expiresAt: expiresAt.toISOString(),
+      message: `sent; waiting for the instance that owns ${topic}-4 to apply it (it expires at ${expiresAt.toISOString()})`,
     });
     await expect(getCommand(db, '999999999999')).rejects.toMatchObject({ status: 404 });
     const { quarantines } = await listQuarantines(db);

@@ -29,6 +29,7 @@ const topic = `reset-${id}-events`;
 const emptyGroup = `reset-${id}-empty`;
 const stableGroup = `reset-${id}-stable`;
 const wardenGroup = `reset-${id}-warden`;
+const reportingGroup = `reset-${id}-reporting`;
 let consumer: Consumer | undefined;
 
 async function seedSample(groupId: string, state: string) {
@@ -87,6 +88,7 @@ beforeAll(async () => {
   }
   await seedSample(emptyGroup, 'Empty');
   await seedSample(wardenGroup, 'Empty');
+  await seedSample(reportingGroup, 'Empty');
   await db.consumerPartitionState.create({
     data: {
       groupId: wardenGroup,
@@ -211,6 +213,32 @@ describe('offset reset of a group that is not a Warden consumer', () => {
     expect(error.status).toBe(409);
     expect(error.message).toMatch(/is a Warden consumer/);
     expect(await committed(wardenGroup)).toEqual({ 0: '2', 1: '2', 2: '2' });
+  });
+
+  it('refuses a group whose consumers report to Warden, even with none running now', async () => {
+    // Its one instance stopped cleanly ten minutes ago: listed on the group page, so the page offers no reset.
+    await db.consumerInstance.create({
+      data: {
+        groupId: reportingGroup,
+        instanceId: `${reportingGroup}@host-a/4242`,
+        clientId: reportingGroup,
+        host: 'host-a',
+        pid: 4242,
+        packageVersion: '0.1.0',
+        startedAt: new Date(Date.now() - 3_600_000),
+        reportedAt: new Date(Date.now() - 600_000),
+        stateIntervalMs: 5_000,
+        status: 'stopped',
+        ready: false,
+        readinessDetail: 'stopped',
+        assignment: [],
+        cluster: 'default',
+      },
+    });
+    const error = await refusal(reset(reportingGroup, { topic, to: 'earliest' }));
+    expect(error.status).toBe(409);
+    expect(error.message).toMatch(/is a Warden consumer/);
+    expect(await audit(reportingGroup)).toHaveLength(0);
   });
 
   it('refuses a Stable group, and the broker refuses the admin commit while a member is in the group', async () => {

@@ -2,6 +2,7 @@ import type { Database } from '../db';
 import { neverSampled } from './request-cluster';
 import { ZOffsetResetResult, type TOffsetResetRequest, type TOffsetResetResult } from '../schemas/offset-reset';
 import { ApiError, notFound } from './api-error';
+import { groupKey, loadConsumerInstances } from './consumer-instances';
 import { GroupNotEmptyError, type GroupOffsetsPort } from './offset-reset/kafka-group-offsets';
 import { describeReset, planOffsetReset, resetRefusal } from './offset-reset/plan-offset-reset';
 
@@ -13,7 +14,8 @@ export const RESET_EXECUTOR = 'dashboard';
  * consumer, for one partition or a whole topic, to the earliest or latest offset, the first offset at or
  * after a time, or an explicit offset. Refusals write nothing:
  * - 404: the group was never sampled, it has no partitions of the topic, or the topic or partition does not exist;
- * - 409: the group is a Warden consumer (its partitions move through the owning worker: Quarantine), or it is
+ * - 409: the group is a Warden consumer (it reports instances, commit-prefix state or quarantines: its partitions
+ *   move through the consumer that owns them, from the Quarantine page), or it is
  *   not Empty or Dead (checked with describeGroups right before writing);
  * - 400: an offset outside the partition's log, or a time in the future.
  * The write runs inside a Postgres transaction that holds a per-group advisory lock (two resets of one group
@@ -37,14 +39,18 @@ export async function resetGroupOffsets(
     select: { sampledAt: true },
   });
   if (!sampled) throw notFound(neverSampled(cluster, groupId));
-  const [ownState, quarantine] = await Promise.all([
+  // A Warden consumer as the group page judges it (get-group-detail.ts isWardenConsumer), so the page never
+  // offers a reset this refuses, nor hides one it allows.
+  const [ownState, quarantine, instances] = await Promise.all([
     db.consumerPartitionState.findFirst({ where: { cluster, groupId }, select: { groupId: true } }),
     db.partitionQuarantine.findFirst({ where: { cluster, groupId }, select: { groupId: true } }),
+    loadConsumerInstances(db, [{ cluster, groupId }], now.getTime()),
   ]);
-  if (ownState || quarantine) {
+  const reporting = (instances.get(groupKey({ cluster, groupId }))?.instances.length ?? 0) > 0;
+  if (ownState || quarantine || reporting) {
     throw new ApiError(
       409,
-      `consumer group "${groupId}" is a Warden consumer: its partitions are moved by the worker that owns them (resume, skip or seek on the Quarantine page), not by rewriting its offsets`,
+      `consumer group "${groupId}" is a Warden consumer: its partitions are moved by the consumer that owns them (resume, skip or seek on the Quarantine page), not by rewriting its offsets`,
     );
   }
   const topicSample = await db.lagSample.findFirst({
