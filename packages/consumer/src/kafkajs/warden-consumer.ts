@@ -1,4 +1,7 @@
+import { hostname } from 'node:os';
 import type { ConsumerConfig } from 'kafkajs';
+import { resolveControlSettings, type ControlOptions } from '../control/control-options.js';
+import { ControlPlane, controlSurfaceOf, type ConsumerControl } from '../control/control-plane.js';
 import { ConsumerCore, type ConsumerCoreOptions } from '../core/index.js';
 import type { Clock, SourcePort, StallInfo, TopicPartition } from '../core/types.js';
 import type { ConsumerLogger, Readiness, RebalanceTiming } from './consumer-types.js';
@@ -11,11 +14,16 @@ import { RebalanceTimer } from './rebalance-timing.js';
 // The library entry point (`createConsumer`): the pure ConsumerCore wired to kafkajs. Each concern is its own
 // module on the injected clock: kafkajs-adapter.ts (the kafkajs consumer, its events, eachBatch and the
 // core's SourcePort), consumer-supervisor.ts (rebuild after silence), readiness-tracker.ts (/readyz) and
-// rebalance-timing.ts (how long each join stopped this member). This class owns their lifecycle: start and
-// stop order, and what a fatal core stops.
+// rebalance-timing.ts (how long each join stopped this member), and with the `control` option the control
+// plane (control/control-plane.ts: state to Warden, operator commands from it). This class owns their
+// lifecycle: start and stop order, and what a fatal core stops.
 
 export type WardenConsumerOptions<T> = Omit<ConsumerCoreOptions<T>, 'source' | 'clock' | 'random'> & {
-  /** A kafkajs `Kafka` client (anything with its `consumer()` and `admin()`). */
+  /**
+   * A kafkajs `Kafka` client (anything with its `consumer()` and `admin()`; with `control`, also its
+   * `producer()`, and an admin with createTopics, listTopics, deleteGroups, fetchTopicOffsets and
+   * fetchTopicOffsetsByTimestamp).
+   */
   kafka: KafkajsClient;
   groupId: string;
   topics: string[];
@@ -50,6 +58,12 @@ export type WardenConsumerOptions<T> = Omit<ConsumerCoreOptions<T>, 'source' | '
    * Runs on kafkajs's event path: it must return at once; a throw is swallowed.
    */
   onRebalance?: (timing: RebalanceTiming) => void;
+  /**
+   * The control plane over Kafka (docs/control-protocol.md): this instance publishes its state to
+   * `<topicPrefix>.state` and applies Warden's operator commands from `<topicPrefix>.commands`. Absent: off,
+   * and the consumer produces nothing and creates no topic.
+   */
+  control?: ControlOptions;
 };
 
 const systemClock: Clock = {
@@ -71,6 +85,7 @@ export class WardenConsumer<T> {
   private readonly rebalanceTimer: RebalanceTimer;
   private readonly admin: KafkajsAdmin;
   private readonly ownsAdmin: boolean;
+  private readonly controlPlane: ControlPlane | null = null;
   private stopping = false;
 
   constructor(private readonly options: WardenConsumerOptions<T>) {
@@ -80,7 +95,14 @@ export class WardenConsumer<T> {
     this.ownsAdmin = options.admin === undefined;
     this.admin = options.admin ?? options.kafka.admin();
     this.readinessTracker = new ReadinessTracker(clock, readinessWindowMs);
-    this.rebalanceTimer = new RebalanceTimer(clock, options.onRebalance, logger);
+    this.rebalanceTimer = new RebalanceTimer(
+      clock,
+      (timing) => {
+        this.controlPlane?.onRebalance(timing);
+        options.onRebalance?.(timing);
+      },
+      logger,
+    );
     // The core needs its source at construction and the adapter needs the core: the port forwards.
     const source: SourcePort = {
       pause: (tp) => this.adapter.pause(tp),
@@ -95,6 +117,7 @@ export class WardenConsumer<T> {
       clock,
       random: Math.random,
       onEvent: (event) => {
+        this.controlPlane?.onCoreEvent(event);
         options.onEvent?.(event);
         if (event.type === 'fatal') this.onCoreFatal(event.reason);
       },
@@ -115,6 +138,7 @@ export class WardenConsumer<T> {
         onJoin: (payload, before, after) => {
           this.readinessTracker.joinedGroup();
           this.rebalanceTimer.joined(payload, before, after);
+          this.controlPlane?.onAssignment();
         },
         onCrash: (reason) => {
           this.rebalanceTimer.stopped('join');
@@ -136,21 +160,59 @@ export class WardenConsumer<T> {
         this.readinessTracker.crashed(`restart failed: ${error instanceof Error ? error.message : String(error)}`),
       logger,
     });
+    if (options.control) {
+      const settings = resolveControlSettings(options.control, {
+        groupId: options.groupId,
+        host: hostname(),
+        pid: process.pid,
+      });
+      const surface = controlSurfaceOf(options.kafka, this.admin);
+      const deadLetter = options.deadLetter;
+      this.controlPlane = new ControlPlane({
+        kafka: surface.kafka,
+        admin: surface.admin,
+        settings,
+        groupId: options.groupId,
+        topics: options.topics,
+        clock,
+        logger,
+        core: this.core,
+        readiness: () => this.readiness(),
+        assignment: () => this.adapter.assignment,
+        deadLetter: deadLetter ? { name: 'the dead-letter port', write: deadLetter } : null,
+      });
+    }
   }
 
-  /** Connects and starts consuming; resolves once kafkajs runs (not when the first assignment arrives). */
+  /** The control plane (its identity and counters); null when the `control` option is absent. */
+  get control(): ConsumerControl | null {
+    return this.controlPlane;
+  }
+
+  /**
+   * Connects and starts consuming; resolves once kafkajs runs (not when the first assignment arrives). The
+   * control plane starts connecting first and never delays or fails the start; a failed start stops it again.
+   */
   async start(): Promise<void> {
     if (this.ownsAdmin) await this.admin.connect();
-    await this.adapter.connect();
+    this.controlPlane?.start();
+    try {
+      await this.adapter.connect();
+    } catch (error) {
+      await this.controlPlane?.stop();
+      throw error;
+    }
     this.supervisor.start();
   }
 
   /**
-   * Stops fetching, drains running work up to `deadlineMs`, commits the watermark, then disconnects.
-   * Commits happen before kafkajs's stop(), after which they would throw.
+   * Stops fetching, drains running work up to `deadlineMs`, commits the watermark, then the control plane
+   * publishes its last ('stopped') state and leaves, then the consumer disconnects. Commits happen before
+   * kafkajs's stop(), after which they would throw. No operator command is applied once the stop began.
    */
   async stop(deadlineMs: number): Promise<void> {
     this.stopping = true;
+    this.controlPlane?.beginStop();
     this.adapter.beginStop();
     await this.supervisor.stop();
     this.adapter.pauseAssigned();
@@ -161,6 +223,7 @@ export class WardenConsumer<T> {
         'drain deadline passed; unfinished records will be redelivered',
       );
     }
+    await this.controlPlane?.stop();
     await this.adapter.disconnect();
     if (this.ownsAdmin) await this.admin.disconnect().catch(() => undefined);
   }
