@@ -121,8 +121,15 @@ export function ActionDialog({
             </p>
           )}
           <p className="muted small">
-            The worker that owns the partition applies it; the outcome appears here and in the audit log.
+            A Warden worker sends it to the instance of the group that owns the partition, which applies it; the outcome
+            appears here and in the audit log.
           </p>
+          {quarantine.liveOwner === null ? (
+            <p className="banner banner-warn" data-testid="no-live-owner">
+              No live instance of {quarantine.groupId} owns {name} now: the action waits until one does, and expires if
+              none does in time.
+            </p>
+          ) : null}
         </div>
 
         {action === 'seek' ? (
@@ -158,7 +165,7 @@ export function ActionDialog({
                 <span id={`${id}-range`} className="muted small">
                   {quarantine.logStartOffset !== null && quarantine.logEndOffset !== null
                     ? `The log holds offsets ${quarantine.logStartOffset} to ${quarantine.logEndOffset} (log end = after the last record).`
-                    : 'The log range is not sampled yet; the worker checks it.'}
+                    : 'The log range is not sampled yet; the instance that applies it checks it.'}
                 </span>
               </label>
             ) : (

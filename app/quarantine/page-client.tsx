@@ -16,13 +16,14 @@ import {
 import { useRecentActions } from '@/components/hooks/use-audit';
 import { ACTION_FOLLOW_MS, awaitsWorker } from '@/components/hooks/use-operator-action';
 import { useQuarantines, useRecordsAround } from '@/components/hooks/use-quarantines';
+import { describePendingAction } from '@/components/pending-action-text';
 import { quarantineAnchor } from '@/components/quarantine-anchor';
 import { useCanOperate } from '@/components/session-context';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
 import { useNow } from '@/components/use-now';
 import type { TOperatorAction } from '@/lib/schemas/operator-actions';
 import { commandStateOf } from '@/lib/schemas/values';
-import type { TPartitionRecord, TQuarantine } from '@/lib/schemas/quarantines';
+import type { TPartitionRecord, TQuarantine, TQuarantinesResponse } from '@/lib/schemas/quarantines';
 import { formatCount } from '@/lib/format';
 import { useTimeZone } from '@/components/display-preferences';
 import type { DisplayZone } from '@/lib/charts/axis';
@@ -38,6 +39,7 @@ export function QuarantinePageClient({ refreshMs }: { refreshMs: number }) {
   const { data, error, isPending } = query;
   const recent = useRecentActions(followMs);
   const busy = awaitsWorker(data, recent.data?.actions);
+  const liveOwnerOf = liveOwnerLookup(data);
   const wantedMs = busy ? Math.min(ACTION_FOLLOW_MS, refreshMs) : refreshMs;
   if (wantedMs !== followMs) setFollowMs(wantedMs);
 
@@ -59,7 +61,7 @@ export function QuarantinePageClient({ refreshMs }: { refreshMs: number }) {
           <h2 id="recent-heading">Recent actions</h2>
           <ul aria-live="polite">
             {recent.data.actions.map((a) => (
-              <ActionProgress key={a.id} action={a} />
+              <ActionProgress key={a.id} action={a} liveOwner={liveOwnerOf(a)} />
             ))}
           </ul>
         </section>
@@ -77,6 +79,19 @@ export function QuarantinePageClient({ refreshMs }: { refreshMs: number }) {
       )}
     </section>
   );
+}
+
+/**
+ * The live owner of an action's partition as the held partitions' list says it; undefined for a partition the
+ * list does not hold (no longer quarantined), whose owner the page does not know.
+ */
+function liveOwnerLookup(data: TQuarantinesResponse | undefined) {
+  const owners = new Map((data?.quarantines ?? []).map((q) => [placeKey(q), q.liveOwner] as const));
+  return (a: TOperatorAction): string | null | undefined => owners.get(placeKey(a));
+}
+
+function placeKey(p: { cluster: string; groupId: string; topic: string; partition: number }): string {
+  return JSON.stringify([p.cluster, p.groupId, p.topic, p.partition]);
 }
 
 /** "held since 06:21:01 (4 min 10 s)", its duration kept true by the shared clock. */
@@ -226,11 +241,17 @@ function QuarantineCard({ quarantine: q }: { quarantine: TQuarantine }) {
                 {q.owner ? `${q.owner.clientId} ${q.owner.host ?? ''}` : <span className="muted">unassigned</span>}
               </dd>
             </div>
+            <div>
+              <dt>Held by</dt>
+              <dd className="mono held-by" data-testid="quarantine-held-by">
+                {q.heldBy ?? <span className="muted">not reported</span>}
+              </dd>
+            </div>
           </dl>
           {pending ? (
-            <p className="banner banner-info" role="status">
-              {pending.action} #{pending.id} requested by {pending.requestedBy} <Age at={pending.requestedAt} />:
-              waiting for the owning worker.
+            <p className="banner banner-info" role="status" data-testid="pending-action">
+              {pending.action} #{pending.id} requested by {pending.requestedBy} <Age at={pending.requestedAt} />:{' '}
+              {describePendingAction({ ...q, liveOwner: q.liveOwner }, pending, zone)}.
             </p>
           ) : null}
           {canOperate ? (
@@ -263,7 +284,7 @@ function QuarantineCard({ quarantine: q }: { quarantine: TQuarantine }) {
               </div>
               <p className="muted small">
                 Resume retries the record · Skip completes it unprocessed (dead-letter copy first) · Seek continues at
-                an offset or time. Each asks for confirmation and a reason; the worker that owns the partition applies
+                an offset or time. Each asks for confirmation and a reason; the instance that owns the partition applies
                 it.
               </p>
             </>
@@ -305,8 +326,9 @@ function QuarantineCard({ quarantine: q }: { quarantine: TQuarantine }) {
   );
 }
 
-function ActionProgress({ action: a }: { action: TOperatorAction }) {
+function ActionProgress({ action: a, liveOwner }: { action: TOperatorAction; liveOwner: string | null | undefined }) {
   const state = commandStateOf(a.status);
+  const zone = useTimeZone();
   return (
     <li className={`command command-${state}`} data-testid="command-progress" data-state={state} data-id={a.id}>
       <span className={`badge badge-cmd-${state}`}>{state.replace('_', ' ')}</span>{' '}
@@ -316,7 +338,7 @@ function ActionProgress({ action: a }: { action: TOperatorAction }) {
       <span className="muted">
         #{a.id} by {a.requestedBy}
       </span>{' '}
-      — {a.outcome ?? (a.status === 'pending' ? 'sent; waiting for the owning worker' : a.status)}
+      — {a.outcome ?? (a.status === 'pending' ? describePendingAction({ ...a, liveOwner }, a, zone) : a.status)}
     </li>
   );
 }

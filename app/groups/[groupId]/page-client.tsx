@@ -14,6 +14,7 @@ import { RebalanceTimeline } from '@/components/rebalance-list';
 import { useCanOperate } from '@/components/session-context';
 import { EmptyState, ErrorState, LoadingState, RefreshIndicator } from '@/components/states';
 import { FiringAlerts } from '@/components/firing-alerts';
+import { InstancesCard } from '@/components/instances-card';
 import { GroupStatusBadge, StatePill } from '@/components/status-badge';
 import { TimeLagValue } from '@/components/time-lag-cell';
 import { NEAR_VIEWPORT_MARGIN_PX, useNearViewport } from '@/components/use-near-viewport';
@@ -25,7 +26,10 @@ import { LAG_RANGES, oneOf } from '@/lib/schemas/values';
 import { formatAge, formatCount, formatRateRounded } from '@/lib/format';
 import { isStale } from '@/components/format';
 
-/** Group page: partitions, capacity, advice, charts over a chosen range, and the rebalance history. */
+/**
+ * Group page: partitions and the instances that own them, capacity, advice, charts over a chosen range, and the
+ * rebalance history.
+ */
 export function GroupPageClient({
   cluster,
   groupId,
@@ -139,6 +143,9 @@ export function GroupPageClient({
           )}
         </section>
       ) : null}
+
+      {/* Beside the partition table: which process owns which partitions, and whether it is there at all. */}
+      {detail ? <InstancesCard groupId={groupId} instances={detail.instances} /> : null}
 
       {detail && canOperate && !detail.isWardenConsumer ? <OffsetResetCard detail={detail} /> : null}
 
