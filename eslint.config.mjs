@@ -73,6 +73,10 @@ export default tseslint.config(
       'bench-results/',
       'verify-results/',
       'packages/*/dist/',
+      // Examples are projects of their own: their sources are linted (with their own tsconfig), their
+      // build output and the packed tarballs they install are not.
+      'examples/*/dist/',
+      'examples/*/vendor/',
       'next-env.d.ts',
       '.scratch/',
     ],
@@ -227,6 +231,16 @@ export default tseslint.config(
     ],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    // The examples' unit tests run on node:test, whose describe and it return promises the runner awaits.
+    files: ['examples/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it'] }] },
+      ],
     },
   },
   {
