@@ -116,7 +116,9 @@ export async function buildOrdersService(options: { packageDir?: string } = {}):
   try {
     const tarball = await packConsumer(packDir, options.packageDir);
     const { installDir, reused } = await installFromTarball(tarball);
-    const dir = path.join(WORK_DIR, 'runs', randomUUID());
+    const runs = path.join(WORK_DIR, 'runs');
+    removeStaleRuns(runs);
+    const dir = path.join(runs, randomUUID());
     mkdirSync(dir, { recursive: true });
     cpSync(ORDERS_SERVICE_DIR, dir, {
       recursive: true,
@@ -162,6 +164,16 @@ async function installFromTarball(tarball: string): Promise<{ installDir: string
   }
   pruneInstalls(installs, installDir);
   return { installDir, reused: false };
+}
+
+/** Built copies a run left behind (it crashed before `remove`), once they are a day old. */
+function removeStaleRuns(runs: string): void {
+  if (!existsSync(runs)) return;
+  const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
+  for (const name of readdirSync(runs)) {
+    const dir = path.join(runs, name);
+    if (statSync(dir).mtimeMs < dayAgo) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function pruneInstalls(installs: string, keep: string): void {
