@@ -83,6 +83,8 @@ export interface ControlStats {
   /** Commands applied ('done'), and every decision including 'failed' and 'rejected'. */
   commandsApplied: number;
   commandOutcomes: number;
+  /** Messages read from the command topic (commands and acknowledgements of every group). */
+  commandMessagesRead: number;
   /** Messages on the command topic refused (malformed, unknown version, oversized, badly signed). */
   refused: number;
   waitingCommands: number;
@@ -187,6 +189,7 @@ export class ControlPlane implements ConsumerControl {
     publishFailures: 0,
     commandsApplied: 0,
     commandOutcomes: 0,
+    commandMessagesRead: 0,
     refused: 0,
   };
 
@@ -530,6 +533,7 @@ export class ControlPlane implements ConsumerControl {
     for (const message of batch.messages) {
       if (!isRunning() || isStale()) break;
       this.guard(() => this.onCommandMessage(message));
+      this.counters.commandMessagesRead++;
       resolveOffset(message.offset);
     }
     this.requestExamine();
