@@ -91,6 +91,6 @@ describe('quarantine card texts', () => {
         { action: 'skip', requestedBy: 'alice', requestedAt, status: 'pending', outcome: null },
         'local',
       ),
-    ).toBe('skipped by alice at 06:24:03 — waiting for the owning worker');
+    ).toBe('skipped by alice at 06:24:03 — not applied yet');
   });
 });

@@ -97,12 +97,12 @@ export function formatBlocking(blocking: { records: number | null; timeLag: Pick
 
 const ACTION_PAST: Record<string, string> = { resume: 'resumed', skip: 'skipped', seek: 'sought', reset: 'reset' };
 const STATUS_TEXT: Record<string, string> = {
-  pending: 'waiting for the owning worker',
+  pending: 'not applied yet',
   done: 'applied',
   failed: 'failed',
   failed_again: 'failed again',
   rejected: 'refused',
-  expired: 'expired: no worker applied it',
+  expired: 'expired: no instance applied it in time',
 };
 
 /** "resumed by alice at 06:24:03 — failed again: <outcome>": one line of a record's action history. */

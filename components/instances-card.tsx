@@ -95,7 +95,11 @@ function InstanceRow({ instance: i }: { instance: TConsumerInstance }) {
         <span className="cell-note">{instanceStateNote(i)}</span>
       </td>
       <td data-label="Readiness">
-        <span className={i.ready ? 'instances-ready' : 'instances-not-ready'} data-testid="instance-readiness">
+        {/* Colour for a live instance's readiness only: another's is history, not a warning. */}
+        <span
+          className={live ? (i.ready ? 'instances-ready' : 'instances-not-ready') : undefined}
+          data-testid="instance-readiness"
+        >
           {instanceReadiness(i)}
         </span>
         {i.readinessDetail ? <span className="cell-note">{i.readinessDetail}</span> : null}

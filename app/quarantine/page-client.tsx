@@ -241,7 +241,7 @@ function QuarantineCard({ quarantine: q }: { quarantine: TQuarantine }) {
                 {q.owner ? `${q.owner.clientId} ${q.owner.host ?? ''}` : <span className="muted">unassigned</span>}
               </dd>
             </div>
-            <div>
+            <div className="facts-wide">
               <dt>Held by</dt>
               <dd className="mono held-by" data-testid="quarantine-held-by">
                 {q.heldBy ?? <span className="muted">not reported</span>}
