@@ -49,7 +49,7 @@ describe('readHandlerModule', () => {
     expect(readHandlerModule(undefined)).toEqual({ ok: false, problems: ['the module exports nothing'] });
   });
 
-  it('keeps the host tunables out of a module: the commit metadata budget is the host\'s', () => {
+  it("keeps the host tunables out of a module: the commit metadata budget is the host's", () => {
     const read = readHandlerModule({ admit, handle, metadataMaxBytes: 10 });
     expect(read.ok ? [] : read.problems).toEqual([expect.stringContaining('unknown export "metadataMaxBytes"')]);
   });
