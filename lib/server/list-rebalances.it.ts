@@ -4,17 +4,16 @@ import type { Database } from '../db';
 import { testDatabase } from '../../test-support/database';
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
 import { startPipelineConsumer } from '../../test-support/pipeline-consumer';
-import { groupMemberIdentity } from '../../worker/kafka/group-member-identity';
 import type { LagSampler } from '../../worker/sampler/lag-sampler';
 import { testSampler } from '../../test-support/test-sampler';
-import { OwnRebalanceRecorder } from '../../worker/sampler/own-rebalance-recorder';
 import { getGroupAdvice } from './get-group-advice';
 import { getGroupDetail } from './get-group-detail';
 import { listRebalances } from './list-rebalances';
 
-// The rebalance history end to end on the real broker and Postgres: two Warden consumers, each writing its own
-// measured stops (named as the group names it), and the sampler inferring the same changes from describeGroups
-// every 250 ms. A second Warden member joins, then leaves: the API answers one rebalance per change.
+// The rebalance history end to end on the real broker and Postgres: two Warden consumers, each reporting its
+// measured stops over the control plane (stored by the worker's ingester, named as the group names the member),
+// and the sampler inferring the same changes from describeGroups every 250 ms. A second Warden member joins,
+// then leaves: the API answers one rebalance per change, and the group's instances say who is live.
 
 const PARTITIONS = 4;
 
@@ -29,32 +28,27 @@ describe('GET /api/rebalances: one rebalance per change of the group', () => {
   let keepSampling = true;
   const stops: Array<() => Promise<void>> = [];
 
-  /** A Warden consumer of the group, its rebalances recorded as the worker records them. */
+  /** The group's control prefix: the first member's call runs the worker's side of it for both members. */
+  let controlPrefix: string | undefined;
+  const instanceIdOf = (clientId: string) => `${clientId}@rebalances-it/${process.pid}`;
+
+  /** A Warden consumer of the group, reporting its state (and its rebalances) as the worker's own consumer does. */
   async function startWardenMember(clientId: string) {
-    const kafka = testKafka(clientId);
-    const recorder = new OwnRebalanceRecorder({
-      db,
-      clientId,
-      clientHost: 'not-what-the-broker-sees',
-      identify: (group, memberId) => groupMemberIdentity(admin, group, memberId),
-    });
     const pipeline = await startPipelineConsumer({
-      kafka,
+      kafka: testKafka(clientId),
       db,
       groupId,
       topics: [topic],
       resultsTopic: `${prefix}-results`,
-      consumer: {
-        kafkaConsumerConfig: { heartbeatInterval: 300, sessionTimeout: 10_000 },
-        onRebalance: (timing) => recorder.record(timing),
-      },
+      // Both members live in this process: each names itself, as two processes' pids would.
+      control: controlPrefix
+        ? { topicPrefix: controlPrefix, workerSide: false, instanceId: instanceIdOf(clientId) }
+        : { instanceId: instanceIdOf(clientId) },
+      consumer: { kafkaConsumerConfig: { heartbeatInterval: 300, sessionTimeout: 10_000 } },
     });
-    const stop = async () => {
-      await pipeline.stop();
-      await recorder.close();
-    };
-    stops.push(stop);
-    return { pipeline, stop };
+    controlPrefix ??= pipeline.control?.topicPrefix;
+    stops.push(pipeline.stop);
+    return pipeline;
   }
 
   const rowsOf = (source: string) => db.rebalanceEvent.findMany({ where: { groupId, source } });
@@ -119,7 +113,19 @@ describe('GET /api/rebalances: one rebalance per change of the group', () => {
     const [leave, join, first] = rebalances;
 
     // One name per member, the group's: the partition table's owner column names the first member the same way.
+    // Member b's clean stop reached the ingester: the group lists a live and b stopped.
+    await eventually('the second member reported its clean stop', async () =>
+      (await db.consumerInstance.findFirst({ where: { groupId, instanceId: instanceIdOf(`${prefix}-b`) } }))?.status ===
+      'stopped'
+        ? true
+        : undefined,
+    );
     const detail = await getGroupDetail(db, 'default', groupId, { timeLagObjectiveMs: null, rateWindowMs: 60_000 });
+    expect(detail.instances.map((i) => [i.instanceId, i.state])).toEqual([
+      [instanceIdOf(`${prefix}-a`), 'live'],
+      [instanceIdOf(`${prefix}-b`), 'stopped'],
+    ]);
+    expect(detail.instances[0]?.partitionCount).toBe(PARTITIONS);
     const owners = new Set(detail.partitions.map((p) => p.owner?.name));
     expect(owners.size).toBe(1);
     const a = [...owners][0]!;
