@@ -103,6 +103,29 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ SAMPLER_RETENTION_DAYS: '0' })).toThrow(/SAMPLER_RETENTION_DAYS="0"/);
   });
 
+  it('reads the control plane: a topic-name prefix, an optional signing key never quoted, the state interval', () => {
+    const defaults = parseConfig({}, 'worker');
+    expect(defaults).toMatchObject({
+      WARDEN_CONTROL_TOPIC_PREFIX: 'warden-control',
+      WARDEN_CONTROL_STATE_INTERVAL_MS: 5_000,
+    });
+    expect(defaults.WARDEN_CONTROL_SIGNING_KEY).toBeUndefined();
+    const key = 'k'.repeat(32);
+    const signed = parseConfig({ WARDEN_CONTROL_SIGNING_KEY: key }, 'worker');
+    expect(signed.WARDEN_CONTROL_SIGNING_KEY?.reveal()).toBe(key);
+    expect(JSON.stringify(signed)).not.toContain(key);
+    expect(() => parseConfig({ WARDEN_CONTROL_SIGNING_KEY: 'short-but-secret' }, 'worker')).toThrow(
+      /WARDEN_CONTROL_SIGNING_KEY=\(set; value not shown\): must be at least 32/,
+    );
+    expect(() => parseConfig({ WARDEN_CONTROL_SIGNING_KEY: 'short-but-secret' }, 'worker')).not.toThrow(/short-but/);
+    expect(() => parseConfig({ WARDEN_CONTROL_TOPIC_PREFIX: 'has space' }, 'worker')).toThrow(
+      /WARDEN_CONTROL_TOPIC_PREFIX="has space": must be a Kafka topic-name prefix/,
+    );
+    expect(() => parseConfig({ WARDEN_CONTROL_STATE_INTERVAL_MS: '50' }, 'worker')).toThrow(
+      /WARDEN_CONTROL_STATE_INTERVAL_MS="50"/,
+    );
+  });
+
   it('reads the advisor client settings: none by default, JSON by group id or /pattern/, bad JSON named', () => {
     const none = parseConfig({}).ADVISOR_CLIENT_SETTINGS;
     expect(none.exact.size + none.patterns.length).toBe(0);

@@ -240,8 +240,30 @@ const workerShape = {
   SAMPLER_COMMIT_SOURCE: z
     .enum(['auto', 'offsets-topic', 'sampled'], { message: 'must be auto, offsets-topic or sampled' })
     .default('auto'),
+  /** How often a worker relays pending operator actions to the command topics (a Postgres NOTIFY wakes it too). */
   COMMAND_POLL_INTERVAL_MS: positiveMs(1_000),
+  /** An operator action no consumer applied within this of its request ends 'expired' (the command's expiry). */
   COMMAND_EXPIRE_AFTER_MS: positiveMs(300_000),
+  /**
+   * The control plane's topics are `<prefix>.state` and `<prefix>.commands`, on every watched cluster; groups
+   * whose id starts with `<prefix>.` are the control plane's own and never sampled. Services that embed
+   * @warden/consumer must use the same prefix.
+   */
+  WARDEN_CONTROL_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[a-zA-Z0-9._-]{1,240}$/, 'must be a Kafka topic-name prefix (letters, digits, . _ -; at most 240)')
+    .default('warden-control'),
+  /**
+   * HMAC key the worker signs relayed commands with; consumers configured with the same key refuse unsigned or
+   * wrongly signed ones. Unset: commands go unsigned. Never logged or quoted in an error: held as a Secret.
+   */
+  WARDEN_CONTROL_SIGNING_KEY: z
+    .string()
+    .min(32, 'must be at least 32 characters (openssl rand -hex 32 makes one)')
+    .optional()
+    .transform((value) => (value === undefined ? undefined : new Secret(value))),
+  /** How often Warden's own pipeline consumer publishes its state on the control plane. */
+  WARDEN_CONTROL_STATE_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
   WARDEN_ORDERING: z.enum(['partition', 'key', 'unordered']).default('key'),
   WARDEN_QUARANTINE_POLICY: z.enum(['pause', 'dead-letter']).default('pause'),
   WARDEN_MAX_IN_FLIGHT: positiveInt(64),
@@ -504,6 +526,9 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   ADVISOR_CLIENT_SETTINGS: '{"orders-batch":{"maxPollRecords":100},"/^etl-/":{"maxPollIntervalMs":900000}}',
   COMMAND_POLL_INTERVAL_MS: '1000',
   COMMAND_EXPIRE_AFTER_MS: '300000',
+  WARDEN_CONTROL_TOPIC_PREFIX: 'warden-control',
+  WARDEN_CONTROL_SIGNING_KEY: '<openssl rand -hex 32>',
+  WARDEN_CONTROL_STATE_INTERVAL_MS: '5000',
   DEMO_RATE_PER_SEC: '20',
   DEMO_SCENARIO: 'story',
   DEMO_SURGE_RATE_PER_SEC: '300',
@@ -568,6 +593,7 @@ const SECRET_VARIABLES = new Set<string>([
   'WARDEN_CLUSTERS',
   'ALERT_SLACK_WEBHOOK_URL',
   'ALERT_WEBHOOK_SECRET',
+  'WARDEN_CONTROL_SIGNING_KEY',
 ]);
 
 export class ConfigError extends Error {

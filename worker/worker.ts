@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import type { Admin, Producer } from 'kafkajs';
 import type { WorkerConfig } from '../lib/config';
 import { createDatabase, nodePostgresPool, type Database } from '../lib/db';
@@ -16,14 +15,11 @@ import { createDeadLetterWriter } from './pipeline/dead-letter';
 import { createDocumentPipeline } from './pipeline/document-pipeline';
 import { createFaultInjector } from './pipeline/fault-injection';
 import { logCoreEvent } from './log-core-event';
-import { QuarantineStore } from './pipeline/quarantine-store';
 import { createOffsetsTopicReader } from './offsets-topic/create-offsets-topic-reader';
 import type { OffsetsTopicReader } from './offsets-topic/offsets-topic-reader';
 import { createLagSampler, type LagSamplerHandle } from './sampler/create-lag-sampler';
-import { OwnConsumerStateWriter } from './sampler/own-consumer-state-writer';
-import { OwnRebalanceRecorder } from './sampler/own-rebalance-recorder';
 import { groupMemberIdentity } from './kafka/group-member-identity';
-import { startOperatorCommands } from './start-operator-commands';
+import { startControl, type ControlHandle } from './control/start-control';
 import { startRedrive } from './redrive/start-redrive';
 import { workerInstanceId } from './shared/worker-types';
 import { startAlerts, type AlertsHandle } from './alerts/start-alerts';
@@ -34,11 +30,16 @@ import { stopObserver } from './stop-observer';
 const STOP_STEP_LIMIT_MS = 5_000;
 
 /**
- * The worker process: the document pipeline on a WardenConsumer, the lag sampler and the HTTP port.
- * Start order: database and producer first (a record must be able to complete before one is fetched),
- * then the consumer, then the sampler and the health port. Stop order is the reverse of what depends on
- * what: readiness goes false, the consumer drains and commits, then the producer (its last results must
- * be acknowledged) and the database close.
+ * The worker process: the document pipeline on a WardenConsumer, the lag sampler, the control plane's worker
+ * side and the HTTP port. Start order: database and producer first (a record must be able to complete before
+ * one is fetched), then the consumer, then the sampler, the control plane and the health port. Stop order is
+ * the reverse of what depends on what: readiness goes false, the observers and the control plane's ingest and
+ * relay stop, the consumer drains and commits (and stops its own control plane, publishing its last state),
+ * then the producer (its last results must be acknowledged) and the database close.
+ *
+ * Warden's own consumer reports over the control plane like any service that embeds @warden/consumer: its
+ * quarantines, commit prefix and rebalance stops reach Postgres through the ingester, and operator actions
+ * reach it as commands relayed from operator_action. One path for every consumer.
  */
 export class WardenWorker {
   private db: Database | null = null;
@@ -48,10 +49,12 @@ export class WardenWorker {
   private sampler: LagSamplerHandle | null = null;
   /** Every commit from __consumer_offsets for the statuses; null with SAMPLER_COMMIT_SOURCE=sampled. */
   private offsetsReader: OffsetsTopicReader | null = null;
-  private consumerState: OwnConsumerStateWriter | null = null;
-  private ownRebalances: OwnRebalanceRecorder | null = null;
-  /** Applies operator actions (resume/skip/seek) on partitions this worker owns; stopped before the consumer. */
-  private commands: { stop: () => Promise<void> } | null = null;
+  /**
+   * The control plane's worker side on every cluster: ingests consumers' states, relays and expires operator
+   * actions. Stopped before the consumer, so the consumer's last state (a clean stop) is still written by a
+   * peer worker's ingester, or by this one when it starts again.
+   */
+  private control: ControlHandle | null = null;
   private redrive: { stop: () => Promise<void> } | null = null;
   private server: WorkerServer | null = null;
   /** What the shutdown is doing now: 'running' until stop(), for the log line of a shutdown that hangs. */
@@ -119,16 +122,7 @@ export class WardenWorker {
         maxLatencyMs: config.WARDEN_FAULT_LATENCY_MS,
       }),
     });
-    const quarantines = new QuarantineStore(this.db, config.WARDEN_GROUP_ID);
-    const admin = this.admin;
-    const ownRebalances = new OwnRebalanceRecorder({
-      db: this.db,
-      clientId: config.KAFKA_CLIENT_ID,
-      clientHost: hostname(),
-      identify: (groupId, memberId) => groupMemberIdentity(admin, groupId, memberId),
-      logger,
-    });
-    this.ownRebalances = ownRebalances;
+    const instanceId = workerInstanceId(config.KAFKA_CLIENT_ID);
     this.consumer = createConsumer<AdmittedEvent>({
       kafka,
       admin: this.admin,
@@ -150,7 +144,15 @@ export class WardenWorker {
       onPermanentFailure: (value, record, error) => pipeline.onPermanentFailure(value, record, error),
       classifyError: pipeline.classifyError,
       deadLetter: createDeadLetterWriter(this.producer, config.WARDEN_DLQ_TOPIC),
-      onQuarantine: (q) => quarantines.save(q),
+      // Holds, commit prefix, rebalance stops and command outcomes go out on `<prefix>.state`; operator actions
+      // come in on `<prefix>.commands` (a skip copies the record to the dead-letter writer above first).
+      control: {
+        topicPrefix: config.WARDEN_CONTROL_TOPIC_PREFIX,
+        clientId: config.KAFKA_CLIENT_ID,
+        instanceId,
+        stateIntervalMs: config.WARDEN_CONTROL_STATE_INTERVAL_MS,
+        commandKey: config.WARDEN_CONTROL_SIGNING_KEY?.reveal(),
+      },
       onEvent: (event) => {
         logCoreEvent(logger, event);
         this.metrics.onCoreEvent(event);
@@ -164,10 +166,7 @@ export class WardenWorker {
         }
       },
       onFatal: (reason) => this.onFatal(reason),
-      onRebalance: (timing) => {
-        ownRebalances.record(timing);
-        this.metrics.onRebalance(timing);
-      },
+      onRebalance: (timing) => this.metrics.onRebalance(timing),
       ordering: config.WARDEN_ORDERING,
       quarantinePolicy: config.WARDEN_QUARANTINE_POLICY,
       maxInFlight: config.WARDEN_MAX_IN_FLIGHT,
@@ -193,7 +192,7 @@ export class WardenWorker {
     this.alerts = startAlerts({
       config,
       db: this.db,
-      instanceId: workerInstanceId(config.KAFKA_CLIENT_ID),
+      instanceId,
       readiness: () => this.readiness(),
       logger,
     });
@@ -211,25 +210,17 @@ export class WardenWorker {
     // Reads every commit for the statuses; a topic it cannot read only makes them rest on the samples.
     this.offsetsReader = createOffsetsTopicReader({ config, kafka, db: this.db, logger });
     await this.offsetsReader?.start();
-    const consumer = this.consumer;
-    this.consumerState = new OwnConsumerStateWriter({
-      db: this.db,
-      groupId: config.WARDEN_GROUP_ID,
-      instanceId: workerInstanceId(config.KAFKA_CLIENT_ID),
-      intervalMs: config.SAMPLE_INTERVAL_MS,
-      snapshot: () => consumer.core.snapshot(),
-      saveQuarantine: (q) => quarantines.save(q),
-      logger,
-    });
-    this.consumerState.start();
-    this.commands = await startOperatorCommands({
+    // Every worker instance ingests a share of the consumers' states and relays what it can: the ingest group
+    // splits the state topic, and a relayed or expired row is claimed by one instance.
+    this.control = await startControl({
       config,
+      kafka,
       db: this.db,
-      admin: this.admin,
-      producer: this.producer,
-      consumer: this.consumer,
+      instanceId,
+      identify: groupMemberIdentity,
       logger,
-      onApplied: (action, status) => this.metrics.onOperatorAction(action, status),
+      onRecorded: (outcome) => this.metrics.onOperatorAction(outcome.action, outcome.status),
+      onExpired: (row) => this.metrics.onOperatorAction(row.action, 'expired'),
     });
     // Redrive jobs share the idempotent producer; stopped before it, so a running job hands itself back.
     this.redrive = await startRedrive({
@@ -237,7 +228,7 @@ export class WardenWorker {
       kafka,
       db: this.db,
       producer: this.producer,
-      instanceId: workerInstanceId(config.KAFKA_CLIENT_ID),
+      instanceId,
       logger,
     });
     logger.info(
@@ -274,28 +265,18 @@ export class WardenWorker {
       this.shutdownStep = part;
       await stopObserver(part, step, STOP_STEP_LIMIT_MS, this.logger);
     };
-    const {
-      sampler,
-      alerts,
-      offsetsReader,
-      consumerState,
-      commands,
-      redrive,
-      ownRebalances,
-      producer,
-      admin,
-      db,
-      server,
-    } = this;
+    const { sampler, alerts, offsetsReader, control, redrive, producer, admin, db, server } = this;
     await bounded('sampler', sampler);
     await bounded('alerts', alerts);
     await bounded('offsets-topic reader', offsetsReader);
-    await bounded('consumer state writer', consumerState);
-    await bounded('operator commands', commands);
+    // The control plane's ingest and relay stop before the consumer: no command is relayed to a draining
+    // consumer by this instance, and the ingest group hands its partitions to the other workers.
+    await bounded('control plane', control);
     await bounded('redrive', redrive);
+    // The consumer's own control plane (its state publisher and command reader) stops inside consumer.stop,
+    // after the drain, with a last 'stopped' state.
     this.shutdownStep = 'consumer drain and commit';
     await this.consumer?.stop(deadlineMs);
-    await bounded('own rebalance recorder', ownRebalances && { stop: () => ownRebalances.close() });
     await bounded('producer', producer && { stop: () => producer.disconnect() });
     await bounded('admin', admin && { stop: () => admin.disconnect() });
     await bounded('database', db && { stop: () => db.$disconnect() });

@@ -54,13 +54,24 @@ export function topicsOf(group: GroupSnapshot): Set<string> {
   return topics;
 }
 
-/** Whether the sampler watches a group: include/exclude patterns, and always Warden's own group. */
+/**
+ * Whether the sampler watches a group: include/exclude patterns, and always Warden's own group; never Warden's
+ * helper groups (`hiddenGroupIds`) nor the control plane's own (ids starting with one of `hiddenGroupPrefixes`,
+ * `<control prefix>.`: the worker's state ingester and each service's command reader).
+ */
 export function isGroupSampled(
   groupId: string,
-  filter: { include: RegExp | null; exclude: RegExp | null; ownGroupId: string; hiddenGroupIds?: readonly string[] },
+  filter: {
+    include: RegExp | null;
+    exclude: RegExp | null;
+    ownGroupId: string;
+    hiddenGroupIds?: readonly string[];
+    hiddenGroupPrefixes?: readonly string[];
+  },
 ): boolean {
   if (groupId === filter.ownGroupId) return true;
   if (filter.hiddenGroupIds?.includes(groupId)) return false;
+  if (filter.hiddenGroupPrefixes?.some((prefix) => groupId.startsWith(prefix))) return false;
   if (filter.include && !filter.include.test(groupId)) return false;
   if (filter.exclude?.test(groupId)) return false;
   return true;

@@ -18,6 +18,8 @@ export interface ClusterReaderOptions {
   exclude: RegExp | null;
   /** Warden's own helper groups that consume but never commit (the offsets-topic reader): never sampled. */
   hiddenGroupIds?: readonly string[];
+  /** The control plane's groups (`<prefix>.`): never sampled. */
+  hiddenGroupPrefixes?: readonly string[];
   /** Bytes fetched per partition when reading the record at a committed offset. Default 32 KiB. */
   recordMaxBytes?: number;
 }

@@ -2,9 +2,9 @@ import pg from 'pg';
 import { OPERATOR_ACTION_CHANNEL } from '../../lib/schemas/operator-actions';
 
 /**
- * LISTENs for new operator actions so the owning worker applies them at once instead of at its next poll.
- * Best effort: when the connection drops it reconnects after `retryMs`, and the poller keeps polling
- * meanwhile, so a lost notification only delays an action by one poll interval.
+ * LISTENs for new operator actions so the command relay sends them at once instead of at its next poll (every
+ * group's: the relay serves them all). Best effort: when the connection drops it reconnects after `retryMs`,
+ * and the relay keeps polling meanwhile, so a lost notification only delays an action by one poll interval.
  */
 export class OperatorActionListener {
   private client: pg.Client | null = null;
@@ -14,7 +14,6 @@ export class OperatorActionListener {
   constructor(
     private readonly options: {
       databaseUrl: string;
-      groupId: string;
       onNotify: () => void;
       onError?: (error: Error) => void;
       retryMs?: number;
@@ -36,9 +35,7 @@ export class OperatorActionListener {
 
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.options.databaseUrl });
-    client.on('notification', (message) => {
-      if (message.payload === undefined || message.payload === this.options.groupId) this.options.onNotify();
-    });
+    client.on('notification', () => this.options.onNotify());
     client.on('error', (error) => this.reconnect(client, error));
     try {
       await client.connect();

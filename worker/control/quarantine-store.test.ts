@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { decideHold, PREVIEW_MAX_CHARS, previewOf } from './quarantine-store';
+import { PREVIEW_MAX_CHARS, previewOf } from '../../lib/kafka/record-preview';
+import { decideHold } from './quarantine-store';
 
+// previewOf is the rule every stored preview follows; the ingester applies it again to the previews consumers
+// send (state-rows.ts), so a preview from any instance looks like one from the dead-letter reader.
 describe('previewOf', () => {
   it('keeps printable UTF-8 and escapes control characters', () => {
     expect(previewOf(Buffer.from('{"a":"é"}'))).toBe('{"a":"é"}');

@@ -156,7 +156,7 @@ export class WorkerMetrics {
     });
     this.operatorActions = counter(
       'warden_operator_actions_total',
-      'Operator actions this instance applied, by action and status (done, failed, rejected).',
+      'Operator-action outcomes this worker recorded, by action and status: done, failed, rejected, failed_again (ingested from the consumers that applied them) and expired.',
       ['action', 'status'],
     );
 

@@ -4,6 +4,14 @@ import type { Database } from '../../lib/db';
 import type { ConsumerLogger } from '../shared/worker-types';
 import { OffsetsTopicReader } from './offsets-topic-reader';
 
+/**
+ * The start of every consumer group the control plane uses (the worker's state ingester, each service's
+ * command reader): never sampled, their commits never kept.
+ */
+export function controlGroupPrefix(config: Pick<WorkerConfig, 'WARDEN_CONTROL_TOPIC_PREFIX'>): string {
+  return `${config.WARDEN_CONTROL_TOPIC_PREFIX}.`;
+}
+
 /** The reader's consumer group: shared by every worker instance of a deployment, never sampled. */
 export function offsetsReaderGroupId(config: Pick<WorkerConfig, 'WARDEN_GROUP_ID'>): string {
   return `${config.WARDEN_GROUP_ID}.offsets-reader`;
@@ -26,6 +34,7 @@ export function createOffsetsTopicReader(options: {
       include: config.SAMPLER_GROUP_INCLUDE,
       exclude: config.SAMPLER_GROUP_EXCLUDE,
       ownGroupId: config.WARDEN_GROUP_ID,
+      hiddenGroupPrefixes: [controlGroupPrefix(config)],
     },
     mode: config.SAMPLER_COMMIT_SOURCE,
     logger: options.logger,

@@ -13,7 +13,13 @@ export interface OffsetsTopicReaderOptions {
   /** The reader's own consumer group: it never commits, so every (re)assignment reads from the start. */
   readerGroupId: string;
   /** Which groups' commits are kept: the sampler's filter (the reader's own group is never kept). */
-  filter: { include: RegExp | null; exclude: RegExp | null; ownGroupId: string };
+  filter: {
+    include: RegExp | null;
+    exclude: RegExp | null;
+    ownGroupId: string;
+    /** The control plane's groups (`<prefix>.`). */
+    hiddenGroupPrefixes?: readonly string[];
+  };
   /** 'offsets-topic': a topic that cannot be read is an error; 'auto': a warning, statuses use the samples. */
   mode: 'auto' | 'offsets-topic';
   logger?: ConsumerLogger;

@@ -4,7 +4,7 @@ import { createDatabase } from '../../lib/db';
 import { createClusterKafka } from '../../lib/kafka/client';
 import { DEFAULT_CLUSTER, type ClusterConnection } from '../../lib/kafka/cluster-settings';
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
-import { offsetsReaderGroupId } from '../offsets-topic/create-offsets-topic-reader';
+import { controlGroupPrefix, offsetsReaderGroupId } from '../offsets-topic/create-offsets-topic-reader';
 import { LeaderLock, SAMPLER_LOCK_NAME } from './leader-lock';
 import { LagSampler, type LeaderLockPort, type RoundOutcome, type SamplerStats } from './lag-sampler';
 import { PgShardLocks } from './pg-shard-locks';
@@ -61,6 +61,7 @@ export function createLagSampler(options: {
         include: config.SAMPLER_GROUP_INCLUDE,
         exclude: config.SAMPLER_GROUP_EXCLUDE,
         hiddenGroupIds: isDefault ? [offsetsReaderGroupId(config)] : [],
+        hiddenGroupPrefixes: [controlGroupPrefix(config)],
       }),
       db,
       lock,

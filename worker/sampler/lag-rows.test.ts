@@ -112,4 +112,17 @@ describe('isGroupSampled', () => {
     expect(isGroupSampled('warden.offsets-reader', filter)).toBe(false);
     expect(isGroupSampled('billing', filter)).toBe(true);
   });
+
+  it("never samples the control plane's own groups, whatever the patterns say", () => {
+    const filter = {
+      include: /^warden-control/,
+      exclude: null,
+      ownGroupId: 'warden-pipeline',
+      hiddenGroupPrefixes: ['warden-control.'],
+    };
+    expect(isGroupSampled('warden-control.ingest', filter)).toBe(false);
+    expect(isGroupSampled('warden-control.commands.orders.6f1c', filter)).toBe(false);
+    // Only the prefix with its dot: a group merely named alike is sampled.
+    expect(isGroupSampled('warden-control-orders', filter)).toBe(true);
+  });
 });

@@ -4,12 +4,11 @@ import type { Database } from '../../lib/db';
 import { testDatabase } from '../../test-support/database';
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
 import { startPipelineConsumer, upsertEvent } from '../../test-support/pipeline-consumer';
-import { QuarantineStore } from '../pipeline/quarantine-store';
-import { OwnConsumerStateWriter } from './own-consumer-state-writer';
-import { OwnRebalanceRecorder } from './own-rebalance-recorder';
 
-// What Warden's own consumer tells about itself, on the real broker and Postgres: the commit-prefix state
-// per partition, the measured rebalances, and the quarantine row kept in step with the core.
+// What Warden's own consumer tells about itself, on the real broker and Postgres, wired as the worker wires it:
+// the consumer publishes its state on the control plane and the worker's ingester writes it. The commit-prefix
+// state per partition, the measured rebalances (named as the group names the member), the quarantine row kept
+// in step with the core, and a clean stop.
 
 const kafka = testKafka('warden-own-it');
 
@@ -20,8 +19,6 @@ describe("Warden's own consumer state and rebalances", () => {
   const instanceId = `${prefix}-instance`;
   let admin: Admin;
   let db: Database;
-  let recorder: OwnRebalanceRecorder;
-  let writer: OwnConsumerStateWriter;
   let pipeline: Awaited<ReturnType<typeof startPipelineConsumer>>;
   let intruder: Consumer | null = null;
 
@@ -37,45 +34,47 @@ describe("Warden's own consumer state and rebalances", () => {
     await admin.connect();
     db = testDatabase();
     await createTopic(admin, topic, 2);
-    recorder = new OwnRebalanceRecorder({ db, clientId: 'warden-own-it', clientHost: 'test-host' });
     pipeline = await startPipelineConsumer({
       kafka,
       db,
       groupId,
       topics: [topic],
       resultsTopic: `${prefix}-results`,
-      consumer: { onRebalance: (timing) => recorder.record(timing) },
-    });
-    const quarantines = new QuarantineStore(db, groupId);
-    writer = new OwnConsumerStateWriter({
-      db,
-      groupId,
-      instanceId,
-      intervalMs: 60_000,
-      snapshot: () => pipeline.consumer.core.snapshot(),
-      saveQuarantine: (q) => quarantines.save(q),
+      control: { instanceId },
     });
   });
 
   afterAll(async () => {
     await intruder?.disconnect().catch(() => undefined);
     await pipeline?.stop();
-    await recorder?.close();
     await admin?.disconnect();
     await db?.$disconnect();
   });
 
-  it('measures its first join: exact duration, its assignment after', async () => {
+  it('measures its first join: exact duration, its assignment after, named as the group names it', async () => {
     const join = await eventually(
       'a measured join row',
       async () => (await db.rebalanceEvent.findFirst({ where: { groupId, source: 'own-consumer' } })) ?? undefined,
     );
-    expect(join).toMatchObject({ trigger: 'join', durationIsBound: false, partitionsMoved: 2 });
+    expect(join).toMatchObject({ trigger: 'join', durationIsBound: false, partitionsMoved: 2, reportedBy: instanceId });
     expect(join.durationMs).toBe(join.endedAt!.getTime() - join.startedAt.getTime());
     expect(join.membersBefore).toEqual([]);
+    // The broker's view of the connection: the kafkajs client id and the address it connected from.
     expect(join.membersAfter).toMatchObject([
-      { clientId: 'warden-own-it', clientHost: 'test-host', assignment: { [topic]: [0, 1] } },
+      { clientId: 'warden-own-it', clientHost: expect.stringMatching(/^\//), assignment: { [topic]: [0, 1] } },
     ]);
+  });
+
+  it('reports itself: a live instance owning both partitions', async () => {
+    const instance = await eventually(
+      'the instance row',
+      async () => (await db.consumerInstance.findFirst({ where: { groupId, instanceId } })) ?? undefined,
+    );
+    expect(instance).toMatchObject({ status: 'running', clientId: groupId, stateIntervalMs: 500 });
+    await eventually('both partitions in its assignment', async () => {
+      const row = await db.consumerInstance.findFirstOrThrow({ where: { groupId, instanceId } });
+      return (row.assignment as unknown[]).length === 2 ? true : undefined;
+    });
   });
 
   it('writes the commit prefix per owned partition: watermark, nothing in flight once done', async () => {
@@ -86,7 +85,6 @@ describe("Warden's own consumer state and rebalances", () => {
       })),
     );
     const rows = await eventually('both partitions committed to 5', async () => {
-      await writer.writeOnce();
       const stored = await db.consumerPartitionState.findMany({ where: { groupId }, orderBy: { partition: 'asc' } });
       return stored.length === 2 && stored.every((r) => r.watermark === 5n) ? stored : undefined;
     });
@@ -110,17 +108,19 @@ describe("Warden's own consumer state and rebalances", () => {
       'the quarantine row',
       async () => (await db.partitionQuarantine.findFirst({ where: { groupId } })) ?? undefined,
     );
-    expect(quarantine).toMatchObject({ partition: 0, offset: 5n, errorClass: 'malformed-json' });
+    expect(quarantine).toMatchObject({ partition: 0, offset: 5n, errorClass: 'malformed-json', heldBy: instanceId });
 
-    // The event-driven save can miss (Postgres down at that moment): the next state write puts it back.
+    // A row removed by hand (or lost with a restored backup) comes back with the next state report.
     await db.partitionQuarantine.deleteMany({ where: { groupId } });
-    await writer.writeOnce();
-    expect(await db.partitionQuarantine.findFirst({ where: { groupId } })).toMatchObject({
-      partition: 0,
-      offset: 5n,
-      since: quarantine.since,
+    const restored = await eventually(
+      'the quarantine row restored',
+      async () => (await db.partitionQuarantine.findFirst({ where: { groupId } })) ?? undefined,
+    );
+    expect(restored).toMatchObject({ partition: 0, offset: 5n, since: quarantine.since });
+    const state = await eventually('partition 0 paused', async () => {
+      const row = await db.consumerPartitionState.findFirst({ where: { groupId, partition: 0 } });
+      return row?.paused ? row : undefined;
     });
-    const state = await db.consumerPartitionState.findFirst({ where: { groupId, partition: 0 } });
     expect(state).toMatchObject({ paused: true, watermark: 5n });
   });
 
@@ -133,15 +133,22 @@ describe("Warden's own consumer state and rebalances", () => {
       reason: 'left behind',
       errorClass: 'malformed-json',
       since: new Date(0),
+      heldSince: new Date(0),
       attempts: 0,
       recordHeaders: {},
     });
     await db.partitionQuarantine.create({ data: row(2n) }); // partition 1 is committed to 5: resolved long ago
-    await writer.writeOnce();
-    expect(await db.partitionQuarantine.findFirst({ where: { groupId, partition: 1 } })).toBeNull();
+    await eventually('the passed row removed', async () =>
+      (await db.partitionQuarantine.findFirst({ where: { groupId, partition: 1 } })) === null ? true : undefined,
+    );
 
     await db.partitionQuarantine.create({ data: row(5n) });
-    await writer.writeOnce();
+    // Two state reports later (500 ms apart) it is still there.
+    const instance = await db.consumerInstance.findFirstOrThrow({ where: { groupId, instanceId } });
+    await eventually('two more reports', async () => {
+      const now = await db.consumerInstance.findFirstOrThrow({ where: { groupId, instanceId } });
+      return now.reportedAt.getTime() >= instance.reportedAt.getTime() + 1_000 ? true : undefined;
+    });
     expect(await db.partitionQuarantine.findFirst({ where: { groupId, partition: 1 } })).toMatchObject({ offset: 5n });
     await db.partitionQuarantine.deleteMany({ where: { groupId, partition: 1 } });
   });
@@ -155,7 +162,7 @@ describe("Warden's own consumer state and rebalances", () => {
     const rows = await eventually('a measured rebalance row', async () => {
       const all = await db.rebalanceEvent.findMany({
         where: { groupId, source: 'own-consumer' },
-        orderBy: { id: 'asc' },
+        orderBy: { startedAt: 'asc' },
       });
       return all.length > before ? all : undefined;
     });
@@ -169,8 +176,23 @@ describe("Warden's own consumer state and rebalances", () => {
 
     // The partition it gave away is no longer reported by it.
     const owned = pipeline.consumer.assignment.map((tp) => tp.partition);
-    await writer.writeOnce();
-    const states = await db.consumerPartitionState.findMany({ where: { groupId, instanceId } });
-    expect(states.map((s) => s.partition)).toEqual(owned);
+    await eventually('only its own partition left under its name', async () => {
+      const states = await db.consumerPartitionState.findMany({ where: { groupId, instanceId } });
+      return states.length === owned.length && states.every((s) => owned.includes(s.partition)) ? true : undefined;
+    });
+  });
+
+  it('a clean stop reports it stopped and takes its commit-prefix rows away', async () => {
+    await intruder?.disconnect();
+    intruder = null;
+    // The consumer stops first here, so its last ('stopped') state is ingested by the worker side still running.
+    const worker = pipeline.control!.worker!;
+    await pipeline.consumer.stop(5_000);
+    await eventually('the instance reported stopped', async () => {
+      const row = await db.consumerInstance.findFirstOrThrow({ where: { groupId, instanceId } });
+      return row.status === 'stopped' ? true : undefined;
+    });
+    expect(await db.consumerPartitionState.count({ where: { groupId, instanceId } })).toBe(0);
+    await worker.stop();
   });
 });

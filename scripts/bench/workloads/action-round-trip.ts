@@ -4,27 +4,28 @@ import { createKafka } from '../../../lib/kafka/client';
 import { getCommand } from '../../../lib/server/get-command';
 import { listQuarantines } from '../../../lib/server/list-quarantines';
 import { requestOperatorAction } from '../../../lib/server/request-operator-action';
-import { createKafkaActionPorts } from '../../../worker/commands/kafka-action-ports';
-import { OperatorActionListener } from '../../../worker/commands/operator-action-listener';
-import { OperatorActionPoller } from '../../../worker/commands/operator-action-poller';
-import { createConsumer } from '@warden/consumer';
+import { controlTopicNames, createConsumer, ensureControlTopics } from '@warden/consumer';
+import { OperatorActionListener } from '../../../worker/control/operator-action-listener';
+import { startClusterControl, type ClusterControl } from '../../../worker/control/start-control';
+import { groupMemberIdentity } from '../../../worker/kafka/group-member-identity';
 import { createDeadLetterWriter } from '../../../worker/pipeline/dead-letter';
 import { createDocumentPipeline } from '../../../worker/pipeline/document-pipeline';
 import type { AdmittedEvent } from '../../../worker/pipeline/events';
-import { QuarantineStore } from '../../../worker/pipeline/quarantine-store';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
 import { percentileOfSorted, summarizeLatency } from '../stats';
 import { peakRssBytes } from './probe';
 
-// (12): an operator action's round trip on the real broker and Postgres, wired as the worker wires it
-// (worker/start-operator-commands.ts: the poller every COMMAND_POLL_INTERVAL_MS, woken by the NOTIFY
-// listener; the quarantine store on the consumer's callbacks). Each of `actions` rounds produces one poison
-// record on partition 0, waits for its quarantine row, then times from the request (the API's server
-// function, lib/server/request-operator-action.ts) until the API's reads show the outcome: GET
-// /api/commands/{id} applied and GET /api/quarantine without the card (their server functions, polled every
-// POLL_MS). The action is a skip with a dead-letter copy (acks=all), the heaviest of the three. Not timed:
-// Next.js routing and the UI's own poll (ACTION_FOLLOW_MS, 500 ms while an action is pending), which adds at
-// most its interval in the browser.
+// (12): an operator action's round trip on the real broker and Postgres, over the control plane as the worker
+// wires it: a WardenConsumer with `control` on (its state on `<prefix>.state`, commands from `<prefix>.commands`)
+// and the worker's side of the control plane (worker/control/start-control.ts: the relay every
+// COMMAND_POLL_INTERVAL_MS, woken by the NOTIFY listener; the state ingester). Each of `actions` rounds produces
+// one poison record on partition 0, waits for its quarantine row (reported by the consumer, written by the
+// ingester), then times from the request (the API's server function, lib/server/request-operator-action.ts)
+// until the API's reads show the outcome: GET /api/commands/{id} applied and GET /api/quarantine without the
+// card (their server functions, polled every POLL_MS). In between: the relay produces the command, the consumer
+// reads it and applies the skip (a dead-letter copy, acks=all, the heaviest of the three actions), publishes its
+// state, and the ingester records the outcome and lifts the card. Not timed: Next.js routing and the UI's own
+// poll (ACTION_FOLLOW_MS, 500 ms while an action is pending), which adds at most its interval in the browser.
 
 const POLL_MS = 5;
 /** Longest wait for one step before the workload fails, naming the step. */
@@ -61,7 +62,8 @@ export async function runActionRoundTrip(spec: ChildSpec, groupId: string): Prom
     producer,
     resultsTopic: settings.dlqTopic,
   });
-  const quarantines = new QuarantineStore(db, groupId);
+  // A prefix of this run's own: its topics hold only this workload's states and commands.
+  const topicPrefix = `warden-bench.control.${groupId}`;
   const consumer = createConsumer<AdmittedEvent>({
     kafka,
     groupId,
@@ -71,32 +73,37 @@ export async function runActionRoundTrip(spec: ChildSpec, groupId: string): Prom
     handle: (value, record) => pipeline.handle(value, record),
     onPermanentFailure: (value, record, error) => pipeline.onPermanentFailure(value, record, error),
     classifyError: pipeline.classifyError,
-    onQuarantine: (q) => quarantines.save(q),
+    deadLetter: createDeadLetterWriter(producer, settings.dlqTopic),
+    control: { topicPrefix, clientId: `bench-${spec.workload}`, instanceId: `bench-${spec.workload}` },
     commitIntervalMs: spec.warden?.commitIntervalMs ?? 1_000,
   });
-  const poller = new OperatorActionPoller({
-    db,
-    groupId,
-    instanceId: `bench-${spec.workload}`,
-    intervalMs: settings.pollIntervalMs,
-    expireAfterMs: 300_000,
-    assignment: () => consumer.assignment,
-    ports: createKafkaActionPorts({
-      admin,
-      core: consumer.core,
-      deadLetter: { topic: settings.dlqTopic, write: createDeadLetterWriter(producer, settings.dlqTopic) },
-    }),
-  });
+  let control: ClusterControl | null = null;
   const listener = new OperatorActionListener({
     databaseUrl: settings.databaseUrl,
-    groupId,
-    onNotify: () => poller.kick(),
+    onNotify: () => control?.relay.kick(),
   });
   const target = { cluster: DEFAULT_CLUSTER, groupId, topic: spec.topic, partition: 0 };
   try {
     const baselineRssBytes = process.memoryUsage.rss();
+    await ensureControlTopics(admin, topicPrefix);
+    const names = controlTopicNames(topicPrefix);
+    await until('the control topics have leaders', async () => {
+      const { topics } = await admin.fetchTopicMetadata({ topics: [names.state, names.commands] });
+      return topics.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))
+        ? true
+        : undefined;
+    });
+    control = await startClusterControl({
+      cluster: DEFAULT_CLUSTER,
+      kafka,
+      db,
+      topicPrefix,
+      pollIntervalMs: settings.pollIntervalMs,
+      expireAfterMs: 300_000,
+      identify: groupMemberIdentity,
+      groupIds: [groupId],
+    });
     await consumer.start();
-    poller.start();
     await listener.start();
     // The API acts only on a sampled partition; one sample is enough for a skip.
     await db.lagSample.create({
@@ -117,7 +124,7 @@ export async function runActionRoundTrip(spec: ChildSpec, groupId: string): Prom
     for (let i = 0; i < settings.actions; i++) {
       await producer.send({ topic: spec.topic, acks: -1, messages: [{ partition: 0, value: poisonRecord(i) }] });
       await until(
-        `the quarantine at offset ${i}`,
+        `the quarantine at offset ${i} reported and ingested`,
         async () => (await db.partitionQuarantine.findFirst({ where: { ...target, offset: BigInt(i) } })) ?? undefined,
       );
       if (i === 0) startEpochMs = epochNowMs();
@@ -154,8 +161,9 @@ export async function runActionRoundTrip(spec: ChildSpec, groupId: string): Prom
       },
     };
   } finally {
+    // As the worker stops: its control side first, then the consumer (which stops its own).
     await listener.stop();
-    await poller.stop();
+    await control?.stop();
     await consumer.stop(5_000);
     await producer.disconnect();
     await admin.disconnect();
