@@ -9,7 +9,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 /** Adapter folders inside worker/: each may import worker/core, worker/shared and lib, never a sibling. */
-const WORKER_ADAPTERS = ['kafka', 'sampler', 'commands', 'http', 'metrics', 'pipeline', 'control'];
+const WORKER_ADAPTERS = ['kafka', 'sampler', 'control', 'http', 'metrics', 'pipeline'];
 
 const noWorker = {
   group: ['**/worker', '**/worker/**', '@/worker', '@/worker/**'],
