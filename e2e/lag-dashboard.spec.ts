@@ -207,3 +207,19 @@ test("the worker's join is one rebalance on its group page and the Rebalances pa
   await expect(listed).toHaveCount(1);
   await expect(listed.getByTestId('rebalance-stop').locator('.mono')).toHaveText(owner);
 });
+
+test("the worker's own consumer reports over the control plane: its group page lists it as a live, ready instance owning every partition", async ({
+  page,
+}) => {
+  await signIn(page, OPERATOR, `/groups/${encodeURIComponent(workerGroup)}`);
+  const card = page.getByTestId('instances');
+  const row = card.getByTestId('instance-row');
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId('instance-state')).toHaveText('Live');
+  await expect(row.getByTestId('instance-readiness')).toHaveText('Ready');
+  await expect(row.getByTestId('instance-partitions')).toContainText(`${PARTITIONS} partitions`);
+  await expect(row.getByTestId('instance-partitions')).toContainText(`${inputTopic} 0, 1, 2`);
+  // Named as the package names a process: client id @ host / pid.
+  await expect(row.getByTestId('instance-id')).toHaveText(/^\S+@\S+\/\d+$/);
+  await expect(card.getByTestId('instances-summary')).toHaveText(/^1 live · /);
+});

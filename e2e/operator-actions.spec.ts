@@ -242,8 +242,15 @@ test('seek by time through the UI moves the partition past the poison record, an
   await page.goto(`/groups/${encodeURIComponent(workerGroup)}`);
   const row = page.locator('[data-testid="partition-row"][data-partition="2"]');
   await expect(row.getByTestId('partition-status')).toHaveText('Held');
+  // The worker's own consumer reports over the control plane: live on its group page, and named as the holder.
+  const instanceRow = page.getByTestId('instances').getByTestId('instance-row');
+  await expect(instanceRow).toHaveCount(1);
+  await expect(instanceRow.getByTestId('instance-state')).toHaveText('Live');
+  const holder = (await instanceRow.getByTestId('instance-id').textContent()) ?? '';
+  expect(holder).toMatch(/^\S+@\S+\/\d+$/);
   await page.goto('/quarantine');
   const card = quarantineCard(page, 2);
+  await expect(card.getByTestId('quarantine-held-by')).toHaveText(holder);
   await card.getByRole('button', { name: 'Seek…' }).click();
   const dialog = page.getByRole('dialog', { name: `Seek ${inputTopic}-2?` });
   await dialog.getByRole('radio', { name: /first record at or after a time/ }).check();
@@ -428,7 +435,14 @@ test('while an action is pending its buttons are disabled, and the pending actio
     await expect(page.getByTestId('command-progress').first()).toHaveAttribute('data-state', 'pending');
     await expect(page.getByTestId('command-progress').first()).toContainText(`skip ${inputTopic}-0`);
     await expect(card.getByRole('button', { name: 'Skip…' })).toBeDisabled();
-    await expect(card.getByRole('status').filter({ hasText: 'waiting for the owning worker' })).toBeVisible();
+    // Nobody owns the partition: the action waits for a worker to send it, or (sent) for an owner until it expires.
+    await expect(
+      card.getByTestId('pending-action').filter({
+        hasText: new RegExp(
+          `: (waiting for a Warden worker to send it|no live instance of ${group} owns ${inputTopic}-0: it waits, and expires at \\d\\d:\\d\\d:\\d\\d unless an owner appears)\\.$`,
+        ),
+      }),
+    ).toBeVisible();
   } finally {
     for (const table of ['operator_action', 'partition_quarantine', 'lag_sample'])
       await db.query(`DELETE FROM ${table} WHERE group_id = $1`, [group]);
