@@ -152,6 +152,7 @@ export class WardenWorker {
         instanceId,
         stateIntervalMs: config.WARDEN_CONTROL_STATE_INTERVAL_MS,
         commandKey: config.WARDEN_CONTROL_SIGNING_KEY?.reveal(),
+        deadLetterName: config.WARDEN_DLQ_TOPIC,
       },
       onEvent: (event) => {
         logCoreEvent(logger, event);

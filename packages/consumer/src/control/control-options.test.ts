@@ -15,6 +15,7 @@ describe('resolveControlSettings', () => {
       stateIntervalMs: 5_000,
       commandKey: null,
       createTopics: true,
+      deadLetterName: 'the dead-letter port',
     });
   });
 

@@ -16,6 +16,8 @@ export interface ControlOptions {
   commandKey?: string | Buffer;
   /** Create the two topics when missing (a refusal of the broker is logged). Default true. */
   createTopics?: boolean;
+  /** How a skip's outcome names where the consumer's `deadLetter` port copies to (its topic, say). */
+  deadLetterName?: string;
 }
 
 export interface ControlSettings {
@@ -28,6 +30,7 @@ export interface ControlSettings {
   stateIntervalMs: number;
   commandKey: string | Buffer | null;
   createTopics: boolean;
+  deadLetterName: string;
 }
 
 export const DEFAULT_CONTROL_TOPIC_PREFIX = 'warden-control';
@@ -80,5 +83,6 @@ export function resolveControlSettings(
     stateIntervalMs,
     commandKey,
     createTopics: options.createTopics ?? true,
+    deadLetterName: options.deadLetterName ?? 'the dead-letter port',
   };
 }

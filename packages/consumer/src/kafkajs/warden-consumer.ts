@@ -179,7 +179,7 @@ export class WardenConsumer<T> {
         core: this.core,
         readiness: () => this.readiness(),
         assignment: () => this.adapter.assignment,
-        deadLetter: deadLetter ? { name: 'the dead-letter port', write: deadLetter } : null,
+        deadLetter: deadLetter ? { name: settings.deadLetterName, write: deadLetter } : null,
       });
     }
   }
