@@ -271,6 +271,13 @@ const workerShape = {
   WARDEN_MAX_PENDING_PER_PARTITION: positiveInt(1000),
   /** 'batch': the pipeline's handleBatch (one upsert and one produce request per batch); 'record': handle. */
   WARDEN_HANDLER: z.enum(['batch', 'record']).default('batch'),
+  /**
+   * A team's handler module (path from the worker's working directory; TypeScript or JavaScript) run instead of
+   * the document pipeline on WARDEN_GROUP_ID and WARDEN_INPUT_TOPIC: it exports `admit`, `handle` or
+   * `handleBatch`, and optional policies (@warden/consumer's HandlerModule). Its policies win over the
+   * WARDEN_* ones. A module that is missing, fails to import or exports the wrong shape stops the start.
+   */
+  WARDEN_HANDLER_MODULE: z.string().min(1).optional(),
   WARDEN_BATCH_SIZE: positiveInt(100),
   WARDEN_BATCH_LINGER_MS: z.coerce.number().int().min(0).default(0),
   WARDEN_COMMIT_INTERVAL_MS: positiveMs(1_000),
@@ -546,6 +553,7 @@ const EXAMPLES: Record<keyof z.input<typeof envSchema>, string> = {
   WARDEN_MAX_IN_FLIGHT_PER_PARTITION: '16',
   WARDEN_MAX_PENDING_PER_PARTITION: '1000',
   WARDEN_HANDLER: 'batch',
+  WARDEN_HANDLER_MODULE: 'handlers/orders.ts',
   WARDEN_BATCH_SIZE: '100',
   WARDEN_BATCH_LINGER_MS: '0',
   WARDEN_COMMIT_INTERVAL_MS: '1000',

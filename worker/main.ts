@@ -3,6 +3,7 @@
 // exit 1.
 import { ConfigError, loadWorkerConfig } from '../lib/config';
 import { createLogger } from './logger';
+import { HandlerModuleError } from './hosted-handler';
 import { KafkaStartupError } from './kafka/startup-check';
 import { WardenWorker } from './worker';
 
@@ -55,6 +56,12 @@ async function main(): Promise<void> {
   try {
     await worker.start();
   } catch (error) {
+    // A handler module that cannot be hosted is a configuration problem, like a bad variable: exit 2.
+    if (error instanceof HandlerModuleError) {
+      logger.fatal(`worker failed to start: ${error.message}`);
+      await worker.stop(1_000).catch(() => undefined);
+      process.exit(2);
+    }
     // A Kafka configuration problem (credentials, certificates, listener) is one line naming the setting.
     if (error instanceof KafkaStartupError)
       logger.fatal({ settings: error.settings }, `worker failed to start: ${error.message}`);

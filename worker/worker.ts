@@ -7,10 +7,10 @@ import { createKafka, kafkaSecurityFrom } from '../lib/kafka/client';
 import { createRenewingProducer } from './kafka/renewing-producer';
 import { checkKafkaAtStartup, startupContextFrom } from './kafka/startup-check';
 import { ensureTopics } from './kafka/topics';
-import { createConsumer, type WardenConsumer } from '@warden/consumer';
+import { createConsumer, type HandlerModule, type WardenConsumer } from '@warden/consumer';
 import type { Logger } from './logger';
 import type { AdmittedEvent } from './pipeline/events';
-import type { SourceRecord } from '@warden/consumer';
+import { loadHandlerModule } from './hosted-handler';
 import { createDeadLetterWriter } from './pipeline/dead-letter';
 import { createDocumentPipeline } from './pipeline/document-pipeline';
 import { createFaultInjector } from './pipeline/fault-injection';
@@ -45,7 +45,7 @@ export class WardenWorker {
   private db: Database | null = null;
   private admin: Admin | null = null;
   private producer: Producer | null = null;
-  private consumer: WardenConsumer<AdmittedEvent> | null = null;
+  private consumer: WardenConsumer<unknown> | null = null;
   private sampler: LagSamplerHandle | null = null;
   /** Every commit from __consumer_offsets for the statuses; null with SAMPLER_COMMIT_SOURCE=sampled. */
   private offsetsReader: OffsetsTopicReader | null = null;
@@ -82,7 +82,10 @@ export class WardenWorker {
 
   async start(): Promise<void> {
     const { config, logger } = this;
-    // Every client below (consumer, producer, admin, sampler, operator commands) comes from this one kafkajs
+    // A team's handler module is checked before anything connects: a wrong one stops the start at once.
+    const hosted = config.WARDEN_HANDLER_MODULE ? await loadHandlerModule(config.WARDEN_HANDLER_MODULE) : null;
+    if (hosted) logger.info({ module: config.WARDEN_HANDLER_MODULE }, 'hosting a handler module');
+    // Every client below (consumer, producer, admin, sampler, control plane) comes from this one kafkajs
     // instance, so all of them use the configured TLS and SASL. The check first proves they will connect:
     // wrong credentials or certificates stop the start here with a KafkaStartupError naming the setting,
     // instead of a consumer retrying forever.
@@ -103,7 +106,8 @@ export class WardenWorker {
     await this.admin.connect();
     await ensureTopics(this.admin, [
       { topic: config.WARDEN_INPUT_TOPIC, numPartitions: config.WARDEN_INPUT_PARTITIONS },
-      { topic: config.WARDEN_RESULTS_TOPIC, numPartitions: config.WARDEN_INPUT_PARTITIONS },
+      // A hosted handler publishes its own results, wherever it likes.
+      ...(hosted ? [] : [{ topic: config.WARDEN_RESULTS_TOPIC, numPartitions: config.WARDEN_INPUT_PARTITIONS }]),
       { topic: config.WARDEN_DLQ_TOPIC, numPartitions: 1 },
     ]);
     // Renewed on a lost idempotence state (out-of-order sequence), which kafkajs never recovers from.
@@ -113,27 +117,15 @@ export class WardenWorker {
     });
     await this.producer.connect();
 
-    const pipeline = createDocumentPipeline({
-      sql: nodePostgresPool(this.db),
-      producer: this.producer,
-      resultsTopic: config.WARDEN_RESULTS_TOPIC,
-      beforeStore: createFaultInjector({
-        rate: config.WARDEN_FAULT_TRANSIENT_RATE,
-        maxLatencyMs: config.WARDEN_FAULT_LATENCY_MS,
-      }),
-    });
+    const work = (hosted ?? this.documentPipeline(this.db, this.producer)) as HandlerModule<unknown>;
     const instanceId = workerInstanceId(config.KAFKA_CLIENT_ID);
-    this.consumer = createConsumer<AdmittedEvent>({
+    this.consumer = createConsumer<unknown>({
       kafka,
       admin: this.admin,
       groupId: config.WARDEN_GROUP_ID,
       topics: [config.WARDEN_INPUT_TOPIC],
       fromBeginning: true,
       logger,
-      admit: pipeline.admit,
-      ...(config.WARDEN_HANDLER === 'batch'
-        ? { handleBatch: pipeline.handleBatch }
-        : { handle: (value: AdmittedEvent, record: SourceRecord) => pipeline.handle(value, record) }),
       batchSize: config.WARDEN_BATCH_SIZE,
       batchLingerMs: config.WARDEN_BATCH_LINGER_MS,
       // A heartbeat every tenth of the session, the ratio of kafkajs's own defaults (30 s, 3 s).
@@ -141,8 +133,6 @@ export class WardenWorker {
         sessionTimeout: config.WARDEN_SESSION_TIMEOUT_MS,
         heartbeatInterval: Math.round(config.WARDEN_SESSION_TIMEOUT_MS / 10),
       },
-      onPermanentFailure: (value, record, error) => pipeline.onPermanentFailure(value, record, error),
-      classifyError: pipeline.classifyError,
       deadLetter: createDeadLetterWriter(this.producer, config.WARDEN_DLQ_TOPIC),
       // Holds, commit prefix, rebalance stops and command outcomes go out on `<prefix>.state`; operator actions
       // come in on `<prefix>.commands` (a skip copies the record to the dead-letter writer above first).
@@ -178,6 +168,8 @@ export class WardenWorker {
       metadataMaxBytes: config.WARDEN_COMMIT_METADATA ? 4_000 : 0,
       stallThresholdMs: config.WARDEN_STALL_THRESHOLD_MS,
       stallDeadLetterAfterMs: config.WARDEN_STALL_DEAD_LETTER_MS ?? null,
+      // The handler and its policies: a hosted module's policies win over the WARDEN_* settings above.
+      ...work,
     });
     this.server = new WorkerServer({
       port: config.WORKER_PORT,
@@ -236,6 +228,28 @@ export class WardenWorker {
       { groupId: config.WARDEN_GROUP_ID, topic: config.WARDEN_INPUT_TOPIC, port: config.WORKER_PORT },
       'worker started',
     );
+  }
+
+  /** The default handler: the document pipeline (README, "The default pipeline"). */
+  private documentPipeline(db: Database, producer: Producer): HandlerModule<AdmittedEvent> {
+    const { config } = this;
+    const pipeline = createDocumentPipeline({
+      sql: nodePostgresPool(db),
+      producer,
+      resultsTopic: config.WARDEN_RESULTS_TOPIC,
+      beforeStore: createFaultInjector({
+        rate: config.WARDEN_FAULT_TRANSIENT_RATE,
+        maxLatencyMs: config.WARDEN_FAULT_LATENCY_MS,
+      }),
+    });
+    return {
+      admit: pipeline.admit,
+      ...(config.WARDEN_HANDLER === 'batch'
+        ? { handleBatch: pipeline.handleBatch }
+        : { handle: (value, record) => pipeline.handle(value, record) }),
+      onPermanentFailure: (value, record, error) => pipeline.onPermanentFailure(value, record, error),
+      classifyError: pipeline.classifyError,
+    };
   }
 
   /**
