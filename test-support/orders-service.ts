@@ -20,6 +20,7 @@ import { eventually } from '../scripts/lib/eventually';
 // tarball, the example installed from it with npm into a copy of its own, built with tsc and started as
 // `node dist/main.js`. Installs are cached under .warden/orders-service/installs by a hash of the tarball, the
 // example's package.json and its .npmrc, so a second run with the same package only copies and builds.
+// Where the tarball itself is not under test, ordersServiceFromSource runs the example's sources through tsx.
 
 const ROOT = path.resolve(__dirname, '..');
 export const CONSUMER_PACKAGE_DIR = path.join(ROOT, 'packages', 'consumer');
@@ -95,7 +96,17 @@ export async function packConsumer(destination: string, packageDir = CONSUMER_PA
   return path.join(destination, packed[0]!);
 }
 
-export interface OrdersServiceBuild {
+/** How an instance of the example starts: `node <nodeArgs>` in `dir`, where its log file goes too. */
+export interface OrdersServiceLaunch {
+  dir: string;
+  nodeArgs: string[];
+  /** Variables every instance gets besides PATH, HOME and its own. */
+  env?: Record<string, string>;
+  /** Removes `dir`. */
+  remove(): void;
+}
+
+export interface OrdersServiceBuild extends OrdersServiceLaunch {
   /** The built copy of the example: `node dist/main.js` runs here. */
   dir: string;
   /** The tarball the install came from. */
@@ -104,6 +115,25 @@ export interface OrdersServiceBuild {
   reusedInstall: boolean;
   /** Removes the built copy (the cached install stays). */
   remove(): void;
+}
+
+/**
+ * The example run from its TypeScript sources through tsx with the repository's tsconfig, whose paths map
+ * @warden/consumer to packages/consumer/src: no pack, install or build, so it starts in seconds (kafkajs and
+ * pg come from the repository's node_modules). For tests of what the service does beside Warden, not of how
+ * it installs; `dir` is a fresh folder for its log files.
+ */
+export function ordersServiceFromSource(): OrdersServiceLaunch {
+  const runs = path.join(WORK_DIR, 'source-runs');
+  removeStaleRuns(runs);
+  const dir = path.join(runs, randomUUID());
+  mkdirSync(dir, { recursive: true });
+  return {
+    dir,
+    nodeArgs: ['--import', 'tsx', path.join(ORDERS_SERVICE_DIR, 'src', 'main.ts')],
+    env: { TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json') },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /**
@@ -128,6 +158,7 @@ export async function buildOrdersService(options: { packageDir?: string } = {}):
     await runCommand('npm', ['run', 'build'], { cwd: dir });
     return {
       dir,
+      nodeArgs: ['dist/main.js'],
       tarball: path.join(installDir, 'vendor', path.basename(tarball)),
       reusedInstall: reused,
       remove: () => rmSync(dir, { recursive: true, force: true }),
@@ -185,8 +216,9 @@ function pruneInstalls(installs: string, keep: string): void {
 }
 
 /**
- * One running instance of the built example: `node dist/main.js` in its own process group, with exactly the
- * environment given (plus PATH and HOME), its output kept in memory and in `logFile`.
+ * One running instance of the example (built, or from source): `node <nodeArgs>` in its own process group,
+ * with exactly the environment given (plus PATH, HOME and the launch's own), its output kept in memory and in
+ * `logFile`.
  */
 export class OrdersServiceProcess {
   private child: ChildProcess | null = null;
@@ -196,11 +228,11 @@ export class OrdersServiceProcess {
   readonly logFile: string;
 
   constructor(
-    private readonly build: OrdersServiceBuild,
+    private readonly launch: OrdersServiceLaunch,
     private readonly env: Record<string, string>,
     name = 'orders-service',
   ) {
-    this.logFile = path.join(build.dir, `${name}.log`);
+    this.logFile = path.join(launch.dir, `${name}.log`);
   }
 
   get port(): string {
@@ -222,9 +254,14 @@ export class OrdersServiceProcess {
    */
   async start(waitReady = true, timeoutMs = 60_000): Promise<void> {
     if (this.pid !== null) throw new Error('the service is already running');
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...this.env };
-    const child = spawn(process.execPath, ['dist/main.js'], {
-      cwd: this.build.dir,
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      ...this.launch.env,
+      ...this.env,
+    };
+    const child = spawn(process.execPath, this.launch.nodeArgs, {
+      cwd: this.launch.dir,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: env as NodeJS.ProcessEnv,
