@@ -44,6 +44,14 @@ async function runWorkload(spec: ChildSpec): Promise<Measurement> {
       return (await import('./workloads/overview-http')).runOverviewHttp(spec);
     case 'action-round-trip':
       return (await import('./workloads/action-round-trip')).runActionRoundTrip(spec, groupId);
+    case 'service-action-round-trip':
+      return (await import('./workloads/service-action-round-trip')).runServiceActionRoundTrip(spec, groupId);
+    case 'control-traffic':
+      return (await import('./workloads/control-traffic')).runControlTraffic(spec, groupId);
+    case 'control-throughput':
+      throw new Error(
+        `workload ${spec.workload}: control-throughput runs 'warden' children, off and on (workload-runs.ts), not one of its own`,
+      );
     case 'parallel-consumer':
       throw new Error(
         `workload ${spec.workload}: Parallel Consumer runs in its own JVM (parallel-consumer-runs.ts), not in a Node child`,

@@ -53,12 +53,9 @@ async function main(): Promise<number> {
   const commitIntervalMs = args.commitIntervalMs ?? BENCH_COMMIT_INTERVAL_MS;
   // Its own ports (WARDEN_BENCH_PORT_BASE), so the bench runs while `npm run demo` holds 9092.
   const ports = portsFromBase(config.WARDEN_BENCH_PORT_BASE);
-  const broker: LocalBrokerOptions = {
-    port: ports.broker,
-    controllerPort: ports.controller,
-    // Its own data directory: the pre-produced topics are kept for the next run, away from the demo's.
-    home: config.WARDEN_KAFKA_HOME ?? path.join(ROOT, '.warden', 'kafka-bench'),
-  };
+  // Its own data directory: the pre-produced topics are kept for the next run, away from the demo's.
+  const brokerHome = config.WARDEN_KAFKA_HOME ?? path.join(ROOT, '.warden', 'kafka-bench');
+  const broker: LocalBrokerOptions = { port: ports.broker, controllerPort: ports.controller, home: brokerHome };
   // The group-page reads (11a, 11b), the overview (11o) and the generated fleet (10s) need Postgres only: run alone, they start no broker.
   const needsKafka = plans.some(
     (p) =>
@@ -68,6 +65,7 @@ async function main(): Promise<number> {
   let admin: Admin | null = null;
   let producer: Producer | null = null;
   let runTopics = new Map<string, string>();
+  let controlPrefixes = new Map<string, string>();
   try {
     const brokers = !needsKafka ? [] : config.usesLocalBroker ? [await startLocalBroker(broker)] : config.kafkaBrokers;
     const kafka = needsKafka ? createKafka({ brokers, clientId: 'warden-bench' }) : null;
@@ -87,7 +85,7 @@ async function main(): Promise<number> {
         );
         topics.set(id, prepared);
       }
-      runTopics = await createRunTopics(admin, plans);
+      ({ topics: runTopics, controlPrefixes } = await createRunTopics(admin, plans));
     }
     const services: Services = {
       brokers,
@@ -99,6 +97,7 @@ async function main(): Promise<number> {
       commitIntervalMs,
       cpuProfileDir: args.cpuProfile ? path.join(ROOT, 'bench-results', 'profiles', stamp) : undefined,
       runTopics,
+      controlPrefixes,
       baseDatabaseUrl: config.DATABASE_URL,
       overviewPort: config.WARDEN_BENCH_PORT_BASE + 200,
       samplerIdleStoreMs: config.SAMPLE_IDLE_STORE_MS,
@@ -114,6 +113,10 @@ async function main(): Promise<number> {
         rateWindowMs: config.ADVISOR_RATE_WINDOW_MS,
       },
       commandPollIntervalMs: config.COMMAND_POLL_INTERVAL_MS,
+      servicePort: config.WARDEN_BENCH_PORT_BASE + 250,
+      bundledBroker: config.usesLocalBroker
+        ? { home: brokerHome, port: broker.port, controllerPort: broker.controllerPort }
+        : null,
       log,
     };
 

@@ -58,7 +58,9 @@ export const LATENCY_NOTE =
   'Parallel Consumer rows (…pc): first partition assignment → last commit, latency poll returned the record → handler returned, peak RSS the JVM’s VmHWM. ' +
   '(10): records = lag_sample rows per round, p50/p99 = LagSampler.sampleOnce() round time (read, compute, exact reads when due, writes), the first round excluded; ' +
   '(11a)/(11b): records = timed calls, p50/p99 = the lib/server function plus its JSON body (Response.json), not over HTTP; ' +
-  '(11o): records = timed requests, p50/p99 = request → last body byte over HTTP from the built dashboard (next start).';
+  '(11o): records = timed requests, p50/p99 = request → last body byte over HTTP from the built dashboard (next start); ' +
+  '(12)/(13): records = timed actions, p50/p99 = request → applied and the card gone through the API; ' +
+  "(14): records = states published in the window, no latency; (15): as (2), the control plane's 'on' runs (its 'off' runs in the notes).";
 
 export function targetLines(checks: readonly TargetCheck[]): string {
   const verdict = (pass: boolean | null) => (pass === null ? 'n/a ' : pass ? 'PASS' : 'MISS');

@@ -29,8 +29,11 @@ export interface BenchSizes {
   scaleRounds: number;
   /** Timed calls of each read in (11a) and (11b), after a few untimed warm-up calls. */
   apiIterations: number;
-  /** Operator actions timed by (12). */
+  /** Operator actions timed by (12) and (13). */
   actionRounds: number;
+  /** (14): time the instance runs before its window, and the window in state intervals (60 s at the default 5 s). */
+  controlTrafficWarmupMs: number;
+  controlTrafficWindowStates: number;
   /** Rounds of the throughput workloads; each row reports the median round. */
   repeat: number;
   /** Per-workload child timeout. */
@@ -54,6 +57,8 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     scaleRounds: 21,
     apiIterations: 300,
     actionRounds: 20,
+    controlTrafficWarmupMs: 20_000,
+    controlTrafficWindowStates: 12,
     repeat: 5,
     timeoutMs: 300_000,
   },
@@ -73,6 +78,8 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     scaleRounds: 3,
     apiIterations: 10,
     actionRounds: 3,
+    controlTrafficWarmupMs: 5_000,
+    controlTrafficWindowStates: 2,
     repeat: 1,
     timeoutMs: 60_000,
   },
@@ -148,6 +155,14 @@ export const API_SEED = { days: 7, intervalMs: 5_000, partitions: 50 };
 export const API_READ_TARGET_MS = 100;
 /** (12): an action's outcome must be visible through the API within this at p95 (the UI polls every 500 ms on top). */
 export const ACTION_ROUND_TRIP_TARGET_MS = 500;
+/** (13): an action to the example service must be visible through the API within this at p95. */
+export const SERVICE_ACTION_ROUND_TRIP_TARGET_MS = 1_000;
+/** (14): the instance's partitions, the records per second produced to them meanwhile, and the traffic target. */
+export const CONTROL_TRAFFIC_PARTITIONS = 12;
+export const CONTROL_TRAFFIC_PRODUCE_PER_SEC = 500;
+export const CONTROL_TRAFFIC_TARGET_BYTES_PER_SEC = 1_024;
+/** (15): records/s with the control plane on over off (medians of the same run's back-to-back pairs). */
+export const CONTROL_THROUGHPUT_TARGET_RATIO = 0.97;
 /** (11o): an overview page of the fleet (SIZES.scaleGroups groups x SCALE_PARTITIONS) over HTTP, at p95. */
 export const OVERVIEW_PAGE_TARGET_MS = 150;
 
@@ -197,7 +212,9 @@ export function isTimingWorkload(plan: Pick<WorkloadPlan, 'kind'>): boolean {
     plan.kind === 'sampler-shards' ||
     plan.kind === 'api-reads' ||
     plan.kind === 'overview-http' ||
-    plan.kind === 'action-round-trip'
+    plan.kind === 'action-round-trip' ||
+    plan.kind === 'service-action-round-trip' ||
+    plan.kind === 'control-traffic'
   );
 }
 
@@ -484,6 +501,33 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
     layout: null,
     handlerMs: 0,
     repeated: false,
+  },
+  {
+    id: '13',
+    title:
+      'operator action round trip to the example service (its own process, installed from the packed tarball): skip requested → applied by the service → visible through the API',
+    kind: 'service-action-round-trip',
+    layout: null,
+    handlerMs: 0,
+    repeated: false,
+  },
+  {
+    id: '14',
+    title: `control-plane traffic of one instance at steady state: ${CONTROL_TRAFFIC_PARTITIONS} partitions, ${CONTROL_TRAFFIC_PRODUCE_PER_SEC} records/s produced, default state interval`,
+    kind: 'control-traffic',
+    layout: null,
+    handlerMs: 0,
+    ordering: 'unordered',
+    repeated: false,
+  },
+  {
+    id: '15',
+    title: 'Warden unordered, no-op, control plane on (default state interval), each round back to back with it off',
+    kind: 'control-throughput',
+    layout: 'keys10k',
+    handlerMs: 0,
+    ordering: 'unordered',
+    repeated: true,
   },
 ];
 

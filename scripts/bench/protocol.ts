@@ -17,6 +17,10 @@ export type WorkloadKind =
   | 'sampler-shards'
   | 'api-reads'
   | 'action-round-trip'
+  | 'service-action-round-trip'
+  | 'control-traffic'
+  /** Warden's (2) run twice back to back, control plane off and on (workload-runs.ts); its children run 'warden'. */
+  | 'control-throughput'
   | 'overview-http'
   /** Confluent Parallel Consumer in a JVM of its own (parallel-consumer-runs.ts), not a Node child. */
   | 'parallel-consumer';
@@ -104,6 +108,34 @@ export interface ChildSpec {
   };
   /** action-round-trip: the bench database, the dead-letter topic, how many actions, the worker's poll interval. */
   actions?: { databaseUrl: string; dlqTopic: string; actions: number; pollIntervalMs: number };
+  /** warden: the control plane on, with this prefix (its topics exist) and every other control setting at its default. */
+  control?: { topicPrefix: string };
+  /**
+   * service-action-round-trip: Warden's database, the example service's own database, its topics and the
+   * control prefix, its /readyz port, how many actions, the worker's poll interval.
+   */
+  serviceActions?: {
+    databaseUrl: string;
+    serviceDatabaseUrl: string;
+    ordersTopic: string;
+    resultsTopic: string;
+    topicPrefix: string;
+    servicePort: number;
+    actions: number;
+    pollIntervalMs: number;
+  };
+  /**
+   * control-traffic: the control prefix (its topics exist), the produce load on the spec's topic, the warm-up,
+   * the window in state intervals, and the bundled broker's home and ports for kafka-log-dirs (null: the
+   * broker is not the bundled one; the broker's side is then read from log end offsets alone).
+   */
+  controlTraffic?: {
+    topicPrefix: string;
+    producePerSec: number;
+    warmupMs: number;
+    windowStates: number;
+    logDirsBroker: { home: string; port: number; controllerPort: number } | null;
+  };
   /** Give up after this long (the child reports an error). */
   timeoutMs: number;
 }

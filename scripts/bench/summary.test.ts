@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { selectWorkloads, WORKLOADS, type WorkloadPlan } from './plan';
 import type { Measurement } from './protocol';
 import {
+  controlThroughputComparison,
   isolationRatio,
   memoryVerdict,
   partitionsRate,
@@ -214,6 +215,137 @@ describe('summary', () => {
     ]);
   });
 
+  it('judges (13) on its p95 round trip against 1 s and says what the skip does', () => {
+    const run = (p95Ms: number) =>
+      measurement(20, 10_000, {
+        details: {
+          p50Ms: 300,
+          p95Ms,
+          appliedP50Ms: 120,
+          appliedP95Ms: 400,
+          pollIntervalMs: 1_000,
+          buildMs: 16_000,
+          installReused: true,
+          serviceStartMs: 450,
+        },
+      });
+    const fast = summarize([{ plan: plan('13'), runs: [run(999)] }], new Map());
+    expect(fast.targets).toEqual([
+      {
+        target:
+          '(13) an operator action to the example service (its own process) visible through the API under 1,000 ms at p95',
+        measured: '999 ms',
+        pass: true,
+      },
+    ]);
+    expect(fast.rows[0]).toMatchObject({ id: '13', records: 20, recordsPerSec: null, ratioToRaw: null });
+    expect(fast.rows[0]!.notes).toContain('Skip without a dead-letter copy');
+    expect(fast.rows[0]!.notes).toContain('install cached, pack + install + build 16 s');
+    expect(summarize([{ plan: plan('13'), runs: [run(1_000)] }], new Map()).targets[0]!.pass).toBe(false);
+    expect(summarize([{ plan: plan('13'), runs: [], error: 'no broker' }], new Map()).targets[0]).toMatchObject({
+      measured: '—',
+      pass: null,
+    });
+  });
+
+  it("judges (14) on the control client's bytes per second and shows the headers and the broker apart", () => {
+    const details = {
+      partitions: 12,
+      topicNameChars: 6,
+      producedPerSec: 500,
+      warmupMs: 20_000,
+      windowMs: 60_000,
+      stateIntervalMs: 5_000,
+      statesPublished: 12,
+      stateValueBytes: 12 * 4_000,
+      acksPublished: 0,
+      commandMessagesRead: 0,
+      controlBytesOut: 54_000,
+      controlBytesIn: 6_000,
+      controlBytesPerSec: 1_000,
+      requests: 'Produce 12, Fetch 12, Heartbeat 12',
+      requestCount: 36,
+      connectionsOpenedOrClosed: 0,
+      tcpSegments: 150,
+      headerBytesPerSegment: 52,
+      headerBytesPerSec: 130,
+      adminBytesPerSec: 0,
+      brokerStateRecords: 12,
+      brokerCommandRecords: 0,
+      brokerStateDiskBytes: 49_200,
+      brokerCommandDiskBytes: 0,
+      brokerDiskBytesPerSec: 820,
+      brokerSizesExact: true,
+      brokerSizesProblem: null,
+    };
+    const under = summarize([{ plan: plan('14'), runs: [measurement(12, 60_000, { details })] }], new Map());
+    expect(under.targets).toEqual([
+      {
+        target:
+          '(14) control-plane traffic of one instance with 12 partitions under 1,024 B/s (Kafka protocol bytes, both directions)',
+        measured: '1,000 B/s (1,130 B/s with TCP/IP headers)',
+        pass: true,
+      },
+    ]);
+    const notes = under.rows[0]!.notes;
+    expect(notes).toContain('out 900 / in 100 B/s');
+    expect(notes).toContain('states 4,000 value bytes each');
+    expect(notes).toContain('on disk +49,200 B = 820 B/s (kafka-log-dirs)');
+    const over = summarize(
+      [
+        {
+          plan: plan('14'),
+          runs: [
+            measurement(12, 60_000, {
+              details: {
+                ...details,
+                controlBytesPerSec: 1_024,
+                headerBytesPerSec: null,
+                brokerDiskBytesPerSec: null,
+                brokerSizesProblem: 'not the bundled broker',
+              },
+            }),
+          ],
+        },
+      ],
+      new Map(),
+    );
+    expect(over.targets[0]).toMatchObject({ measured: '1,024 B/s', pass: false });
+    expect(over.rows[0]!.notes).toContain('TCP/IP headers not measured (no ss)');
+    expect(over.rows[0]!.notes).toContain('on disk not measured (not the bundled broker)');
+  });
+
+  it("compares (15)'s runs with the control plane on to each round's run with it off", () => {
+    // Each run is the 'on' run (records/s from its window); the 'off' run of its round travels in its details.
+    const pair = (onMs: number, offMs: number, order: string) =>
+      measurement(10_000, onMs, {
+        details: { offRecords: 10_000, offStartEpochMs: 5_000, offEndEpochMs: 5_000 + offMs, order },
+      });
+    const entry: WorkloadRuns = {
+      plan: plan('15'),
+      runs: [pair(100, 100, 'off, on'), pair(110, 100, 'on, off'), pair(90, 80, 'off, on')],
+    };
+    const comparison = controlThroughputComparison(entry)!;
+    expect(comparison.on).toEqual([100_000, 90_909.09090909091, 111_111.11111111111]);
+    expect(comparison.off).toEqual([100_000, 100_000, 125_000]);
+    expect(comparison.ratio).toBe(1);
+    expect(comparison.pairRatios.map((r) => r!.toFixed(3))).toEqual(['1.000', '0.909', '0.889']);
+    const { rows, targets } = summarize([{ plan: plan('1'), runs: [measurement(10_000, 50)] }, entry], new Map());
+    const row = rows.find((r) => r.id === '15')!;
+    expect(row).toMatchObject({ recordsPerSec: 100_000, ratioToRaw: 0.5 });
+    expect(row.notes).toBe(
+      'control on: median 100,000/s (90,909–111,111); off: median 100,000/s (100,000–125,000); on ÷ off 1.000; ' +
+        '3 pairs back to back, per pair (off, on | on, off | off, on): 1.000, 0.909, 0.889 (median 0.909)',
+    );
+    expect(targets).toContainEqual({
+      target: '(15) control plane on at least 0.97 of off (medians, same run)',
+      measured: '1.000 (100,000 ÷ 100,000/s over 3 pairs)',
+      pass: true,
+    });
+    const slower = summarize([{ plan: plan('15'), runs: [pair(104, 100, 'off, on')] }], new Map());
+    expect(slower.targets[0]).toMatchObject({ measured: '0.962 (96,154 ÷ 100,000/s over 1 pair)', pass: false });
+  });
+
   it('shows a failed workload with no numbers rather than dropping it', () => {
     const { rows } = summarize([{ plan: plan('9'), runs: [], error: 'postgres down\nstack' }], new Map());
     expect(rows[0]).toMatchObject({ id: '9', recordsPerSec: null, ratioToRaw: null, notes: 'FAILED: postgres down' });
@@ -245,6 +377,11 @@ describe('workload selection', () => {
       '4pc',
       '6pc',
     ]);
+  });
+
+  it('runs the control-plane timings alone and brings (1) with the throughput comparison (15)', () => {
+    expect(selectWorkloads(['13', '14']).map((w) => w.id)).toEqual(['13', '14']);
+    expect(selectWorkloads(['15']).map((w) => w.id)).toEqual(['1', '15']);
   });
 
   it('rejects unknown ids, naming the known ones', () => {

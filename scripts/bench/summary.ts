@@ -7,7 +7,10 @@ import {
   PIPELINE_TARGET_OF_CEILING,
   PIPELINE_TARGET_RECORDS_PER_SEC,
   ACTION_ROUND_TRIP_TARGET_MS,
+  CONTROL_THROUGHPUT_TARGET_RATIO,
+  CONTROL_TRAFFIC_TARGET_BYTES_PER_SEC,
   OVERVIEW_PAGE_TARGET_MS,
+  SERVICE_ACTION_ROUND_TRIP_TARGET_MS,
   SAMPLER_ROUND_TARGET_MS,
   SCALE_ROUND_LIMIT_MS,
   SCALE_ROUND_TARGET_MS,
@@ -106,7 +109,8 @@ interface Context {
 function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context): string {
   const notes: string[] = [];
   const rates = entry.runs.map(runRate).filter((r): r is number => r !== null);
-  if (rates.length > 1)
+  // (15) states both of its sides below.
+  if (rates.length > 1 && entry.plan.kind !== 'control-throughput')
     notes.push(`median of ${rates.length}: ${formatCount(Math.min(...rates))}–${formatCount(Math.max(...rates))}/s`);
   if (entry.error) notes.push(`FAILED: ${entry.error.split('\n')[0]}`);
   if (entry.skipped) notes.push(`skipped: ${entry.skipped}`);
@@ -206,6 +210,23 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
           `worker poll every ${formatCount(Number(d.pollIntervalMs))} ms, woken by NOTIFY`,
       );
       break;
+    case 'service-action-round-trip':
+      notes.push(
+        `p95 ${formatMs(Number(d.p95Ms))} ms over ${formatCount(run.records)} skips (request → applied by the example service → visible through the API); ` +
+          `applied by the service p50 ${formatMs(Number(d.appliedP50Ms))} / p95 ${formatMs(Number(d.appliedP95Ms))} ms after the request; ` +
+          'Skip without a dead-letter copy (the example has no dead-letter port): the service commits past the held record and the partition flows on; ' +
+          `the service is node dist/main.js installed from the packed tarball (install ${d.installReused ? 'cached' : 'fresh'}, pack + install + build ${formatCount(Number(d.buildMs) / 1000)} s; ready ${formatCount(Number(d.serviceStartMs))} ms after its start); ` +
+          `worker poll every ${formatCount(Number(d.pollIntervalMs))} ms, woken by NOTIFY`,
+      );
+      break;
+    case 'control-traffic':
+      notes.push(controlTrafficNotes(d));
+      break;
+    case 'control-throughput': {
+      const comparison = controlThroughputComparison(entry);
+      if (comparison) notes.push(controlThroughputNotes(comparison));
+      break;
+    }
     default:
       break;
   }
@@ -281,6 +302,89 @@ export function peerComparison(entry: WorkloadRuns, context: Pick<Context, 'byId
     ratio: ratio(wardenRate, pcRate),
     toLastHandlerEnd: wardenToEnd === null || pcToEnd === null ? null : { warden: wardenToEnd, pc: pcToEnd },
   };
+}
+
+/** (14): what was counted where, in words and numbers. */
+function controlTrafficNotes(d: Measurement['details']): string {
+  const windowS = Number(d.windowMs) / 1000;
+  const states = Number(d.statesPublished);
+  const perSec = (bytes: number) => formatCount((bytes * 1000) / Number(d.windowMs));
+  const headers =
+    d.headerBytesPerSec === null
+      ? 'TCP/IP headers not measured (no ss)'
+      : `TCP/IP headers ${formatCount(Number(d.headerBytesPerSec))} B/s more (${formatCount(Number(d.tcpSegments))} segments x ${d.headerBytesPerSegment} B, from ss)`;
+  const disk =
+    d.brokerDiskBytesPerSec === null
+      ? `on disk not measured (${d.brokerSizesProblem})`
+      : `on disk +${formatCount(Number(d.brokerStateDiskBytes) + Number(d.brokerCommandDiskBytes))} B = ${formatCount(Number(d.brokerDiskBytesPerSec))} B/s ` +
+        `(kafka-log-dirs${d.brokerSizesExact ? '' : '; a state landed while it ran: ± one state'})`;
+  return (
+    `${formatCount(Number(d.controlBytesPerSec))} B/s of Kafka protocol bytes on the control plane's client (its producer and its command reader, both directions) ` +
+    `over ${formatCount(windowS)} s holding ${states} states (one every ${Number(d.stateIntervalMs) / 1000} s; after a ${Number(d.warmupMs) / 1000} s warm-up; ` +
+    `${d.partitions} partitions of a topic named in ${d.topicNameChars} characters, ${formatCount(Number(d.producedPerSec))} records/s produced): out ${perSec(Number(d.controlBytesOut))} / in ${perSec(Number(d.controlBytesIn))} B/s; ` +
+    `requests in the window: ${d.requests || 'none'}; states ${formatCount(states > 0 ? Number(d.stateValueBytes) / states : null)} value bytes each (stats().publishedBytes; ` +
+    "the topic's name is in each partition's entry, the assignment and the last rebalance stop), " +
+    `${d.acksPublished} acks, ${d.commandMessagesRead} command-topic messages read; ${headers}; ` +
+    `broker: state topic +${d.brokerStateRecords} records, command topic +${d.brokerCommandRecords}, ${disk}; ` +
+    `not counted: the consumer's own client (data fetches, heartbeats, commits); the admin the core and the control plane share: ${formatCount(Number(d.adminBytesPerSec))} B/s` +
+    (Number(d.connectionsOpenedOrClosed) > 0
+      ? `; ${d.connectionsOpenedOrClosed} connections opened or closed in the window (their segments not counted)`
+      : '')
+  );
+}
+
+export interface ControlThroughputComparison {
+  /** Records/s of each round's 'on' and 'off' runs, in round order. */
+  on: number[];
+  off: number[];
+  onMedian: number | null;
+  offMedian: number | null;
+  /** Median on ÷ median off. */
+  ratio: number | null;
+  /** on ÷ off of each round's back-to-back pair. */
+  pairRatios: Array<number | null>;
+  orders: string[];
+}
+
+/** (15): its 'on' runs (the rows) beside the 'off' run of each round (in the run's details). */
+export function controlThroughputComparison(entry: WorkloadRuns): ControlThroughputComparison | null {
+  const pairs = entry.runs.map((run) => ({
+    on: runRate(run),
+    off: recordsPerSecond(
+      Number(run.details.offRecords),
+      Number(run.details.offEndEpochMs) - Number(run.details.offStartEpochMs),
+    ),
+    order: String(run.details.order),
+  }));
+  if (pairs.length === 0) return null;
+  const on = pairs.map((p) => p.on).filter((r): r is number => r !== null);
+  const off = pairs.map((p) => p.off).filter((r): r is number => r !== null);
+  const onMedian = median(on);
+  const offMedian = median(off);
+  return {
+    on,
+    off,
+    onMedian,
+    offMedian,
+    ratio: ratio(onMedian, offMedian),
+    pairRatios: pairs.map((p) => ratio(p.on, p.off)),
+    orders: pairs.map((p) => p.order),
+  };
+}
+
+/** (15)'s ratios with three decimals: its target (0.97) sits where two would round across it. */
+function formatFineRatio(value: number | null | undefined): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(3);
+}
+
+function controlThroughputNotes(c: ControlThroughputComparison): string {
+  const range = (rates: number[]) =>
+    rates.length > 1 ? ` (${formatCount(Math.min(...rates))}–${formatCount(Math.max(...rates))})` : '';
+  return (
+    `control on: median ${formatCount(c.onMedian)}/s${range(c.on)}; off: median ${formatCount(c.offMedian)}/s${range(c.off)}; ` +
+    `on ÷ off ${formatFineRatio(c.ratio)}; ${c.pairRatios.length} pair${c.pairRatios.length === 1 ? '' : 's'} back to back, ` +
+    `per pair (${c.orders.join(' | ')}): ${c.pairRatios.map(formatFineRatio).join(', ')} (median ${formatFineRatio(median(c.pairRatios.filter((r): r is number => r !== null)))})`
+  );
 }
 
 /** (7): the other five partitions' records/s with poison, over the same partitions' records/s in (2). */
@@ -440,6 +544,40 @@ function targets(rows: readonly Row[], context: Context): TargetCheck[] {
   within('11b', 'p95Ms', API_READ_TARGET_MS, 'a 24-hour lag series');
   within('11o', 'p95Ms', OVERVIEW_PAGE_TARGET_MS, 'an overview page of the fleet over HTTP');
   within('12', 'p95Ms', ACTION_ROUND_TRIP_TARGET_MS, 'an operator action visible through the API');
+  within(
+    '13',
+    'p95Ms',
+    SERVICE_ACTION_ROUND_TRIP_TARGET_MS,
+    'an operator action to the example service (its own process) visible through the API',
+  );
+  const traffic = context.byId.get('14');
+  if (traffic) {
+    const run = traffic.runs[traffic.runs.length - 1];
+    const measured = run ? Number(run.details.controlBytesPerSec) : Number.NaN;
+    const headers = run?.details.headerBytesPerSec;
+    checks.push({
+      target: `(14) control-plane traffic of one instance with ${run?.details.partitions ?? '?'} partitions under ${formatCount(CONTROL_TRAFFIC_TARGET_BYTES_PER_SEC)} B/s (Kafka protocol bytes, both directions)`,
+      measured: Number.isFinite(measured)
+        ? `${formatCount(measured)} B/s` +
+          (headers === null || headers === undefined
+            ? ''
+            : ` (${formatCount(measured + Number(headers))} B/s with TCP/IP headers)`)
+        : '—',
+      pass: Number.isFinite(measured) ? measured < CONTROL_TRAFFIC_TARGET_BYTES_PER_SEC : null,
+    });
+  }
+  const throughput = context.byId.get('15');
+  if (throughput) {
+    const comparison = controlThroughputComparison(throughput);
+    checks.push({
+      target: `(15) control plane on at least ${CONTROL_THROUGHPUT_TARGET_RATIO} of off (medians, same run)`,
+      measured:
+        comparison?.ratio === null || comparison === null
+          ? '—'
+          : `${formatFineRatio(comparison.ratio)} (${formatCount(comparison.onMedian)} ÷ ${formatCount(comparison.offMedian)}/s over ${comparison.pairRatios.length} pair${comparison.pairRatios.length === 1 ? '' : 's'})`,
+      pass: !comparison || comparison.ratio === null ? null : comparison.ratio >= CONTROL_THROUGHPUT_TARGET_RATIO,
+    });
+  }
   for (const entry of context.byId.values()) {
     if (entry.plan.kind !== 'parallel-consumer') continue;
     const peerId = entry.plan.peerOf;

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Admin, Kafka } from 'kafkajs';
-import { migrateDatabase } from '../lib/database';
+import { controlTopicConfigs, controlTopicNames, DEFAULT_STATE_INTERVAL_MS } from '@warden/consumer';
+import type { Admin, ITopicConfig, Kafka } from 'kafkajs';
+import { ensureDatabase, migrateDatabase } from '../lib/database';
 import { prepareApiSeed, type ApiSeed } from './api-seed';
 import { prepareBenchDatabase } from './bench-database';
 import { ensureDashboardBuild } from './dashboard-build';
 import {
+  CONTROL_TRAFFIC_PARTITIONS,
+  CONTROL_TRAFFIC_PRODUCE_PER_SEC,
   PARTITIONS,
   SAMPLER_GROUPS,
   SCALE_BUSY_SHARE,
@@ -40,6 +43,8 @@ export interface Services {
   cpuProfileDir?: string;
   /** Per workload id, the topic made for this bench run alone (see createRunTopics). */
   runTopics: Map<string, string>;
+  /** Per workload id, the control prefix made for this bench run alone (see createRunTopics). */
+  controlPrefixes: Map<string, string>;
   /** The configured DATABASE_URL; (11) derives its own database from it. */
   baseDatabaseUrl: string;
   /** SAMPLE_IDLE_STORE_MS: how often an unchanged group is stored (10s). */
@@ -49,38 +54,72 @@ export interface Services {
   analysis: { timeLagObjectiveMs: number | null; rateWindowMs: number };
   /** (11o): the port the built dashboard listens on (WARDEN_BENCH_PORT_BASE + 200). */
   overviewPort: number;
-  /** (12): the worker's COMMAND_POLL_INTERVAL_MS (from config). */
+  /** (12), (13): the worker's COMMAND_POLL_INTERVAL_MS (from config). */
   commandPollIntervalMs: number;
+  /** (13): the port the example service answers /readyz on (WARDEN_BENCH_PORT_BASE + 250). */
+  servicePort: number;
+  /** (14): the bundled broker, for kafka-log-dirs; null when KAFKA_BROKERS names another. */
+  bundledBroker: { home: string; port: number; controllerPort: number } | null;
   log: (line: string) => void;
 }
 
+/** The topics made for one bench run (see createRunTopics), and the control prefixes among them. */
+export interface RunTopics {
+  /** Per workload id (and `<id>.<role>` for a second one), a topic name; every one is deleted at the end. */
+  topics: Map<string, string>;
+  /** Per workload id, the control prefix whose two topics were created for it (they are in `topics` too). */
+  controlPrefixes: Map<string, string>;
+}
+
 /**
- * Topics that live for one bench run: keyed-retries' input (it produces while it consumes) and the full
- * pipeline's results topic. Created up front, because a topic created (or deleted) moments before a
- * producer needs it can stay unknown to the producer's metadata for longer than kafkajs retries on a busy
- * machine ("This server does not host this topic-partition").
+ * Topics that live for one bench run: keyed-retries' input (it produces while it consumes), the full
+ * pipeline's results topic, the action workloads' topics and the control plane's topics of (13)-(15). Created
+ * up front, because a topic created (or deleted) moments before a producer needs it can stay unknown to the
+ * producer's metadata for longer than kafkajs retries on a busy machine ("This server does not host this
+ * topic-partition"); the control topics with the settings the package creates them with.
  */
-export async function createRunTopics(admin: Admin, plans: readonly WorkloadPlan[]): Promise<Map<string, string>> {
+export async function createRunTopics(admin: Admin, plans: readonly WorkloadPlan[]): Promise<RunTopics> {
   const run = randomUUID().slice(0, 8);
   const topics = new Map<string, string>();
+  const controlPrefixes = new Map<string, string>();
+  const configs: ITopicConfig[] = [];
+  const add = (key: string, topic: string, numPartitions = PARTITIONS) => {
+    topics.set(key, topic);
+    configs.push({ topic, numPartitions, replicationFactor: -1 });
+  };
+  const addControl = (id: string) => {
+    const prefix = `warden-bench.control.${run}.${id}`;
+    const names = controlTopicNames(prefix);
+    controlPrefixes.set(id, prefix);
+    topics.set(`${id}.control-state`, names.state);
+    topics.set(`${id}.control-commands`, names.commands);
+    configs.push(...controlTopicConfigs(prefix));
+  };
   for (const plan of plans) {
-    if (plan.kind === 'keyed-retries') topics.set(plan.id, `warden-bench.keyed-retries.${run}.${plan.id}`);
+    if (plan.kind === 'keyed-retries') add(plan.id, `warden-bench.keyed-retries.${run}.${plan.id}`);
     if (plan.kind === 'pipeline' || plan.kind === 'raw-pipeline')
-      topics.set(plan.id, `warden-bench.results.${run}.${plan.id}`);
+      add(plan.id, `warden-bench.results.${run}.${plan.id}`);
     if (plan.kind === 'action-round-trip') {
-      topics.set(plan.id, `warden-bench.actions.${run}.${plan.id}`);
-      topics.set(`${plan.id}.dlq`, `warden-bench.actions-dlq.${run}.${plan.id}`);
+      add(plan.id, `warden-bench.actions.${run}.${plan.id}`);
+      add(`${plan.id}.dlq`, `warden-bench.actions-dlq.${run}.${plan.id}`);
     }
+    if (plan.kind === 'service-action-round-trip') {
+      add(plan.id, `warden-bench.orders.${run}.${plan.id}`);
+      add(`${plan.id}.results`, `warden-bench.orders-results.${run}.${plan.id}`);
+      addControl(plan.id);
+    }
+    if (plan.kind === 'control-traffic') {
+      add(plan.id, `warden-bench.traffic.${run}.${plan.id}`, CONTROL_TRAFFIC_PARTITIONS);
+      addControl(plan.id);
+    }
+    if (plan.kind === 'control-throughput') addControl(plan.id);
   }
-  if (topics.size > 0) {
+  if (configs.length > 0) {
     await whileBrokerLoads('creating the run topics', () =>
-      admin.createTopics({
-        topics: [...topics.values()].map((topic) => ({ topic, numPartitions: PARTITIONS, replicationFactor: -1 })),
-        waitForLeaders: true,
-      }),
+      admin.createTopics({ topics: configs, waitForLeaders: true }),
     );
   }
-  return topics;
+  return { topics, controlPrefixes };
 }
 
 export async function deleteRunTopics(admin: Admin, topics: Map<string, string>): Promise<void> {
@@ -92,10 +131,17 @@ function needed<T>(client: T | null, plan: WorkloadPlan): T {
   return client;
 }
 
-function runTopic(services: Services, plan: WorkloadPlan): string {
-  const topic = services.runTopics.get(plan.id);
-  if (!topic) throw new Error(`workload ${plan.id}: its run topic was not created`);
+function runTopic(services: Services, plan: WorkloadPlan, role?: string): string {
+  const topic = services.runTopics.get(role === undefined ? plan.id : `${plan.id}.${role}`);
+  if (!topic)
+    throw new Error(`workload ${plan.id}: its run topic${role === undefined ? '' : ` (${role})`} was not created`);
   return topic;
+}
+
+function controlPrefix(services: Services, plan: WorkloadPlan): string {
+  const prefix = services.controlPrefixes.get(plan.id);
+  if (!prefix) throw new Error(`workload ${plan.id}: its control topics were not created`);
+  return prefix;
 }
 
 function specFor(plan: WorkloadPlan, services: Services, topic: string, endOffsets: number[]): ChildSpec {
@@ -341,6 +387,101 @@ async function runActionRoundTripWorkload(plan: WorkloadPlan, services: Services
   );
 }
 
+/** (13)'s example service keeps its orders in a database of its own, beside the bench's (`…_bench` → `…_bench_orders`). */
+function serviceDatabaseUrl(benchDatabaseUrl: string): string {
+  const url = new URL(benchDatabaseUrl);
+  url.pathname = `${url.pathname}_orders`;
+  return url.toString();
+}
+
+/**
+ * (13): the bench database migrated and the service's created, then the child builds the example from the
+ * packed tarball, runs it and times the actions. The build (pack, install when not cached, tsc) can take
+ * minutes on a busy machine: it gets time of its own.
+ */
+async function runServiceActionWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
+  await prepareBenchDatabase(services.databaseUrl);
+  const serviceDatabase = serviceDatabaseUrl(services.databaseUrl);
+  await ensureDatabase(serviceDatabase);
+  return runChild(
+    {
+      ...specFor(plan, services, runTopic(services, plan), new Array<number>(PARTITIONS).fill(0)),
+      timeoutMs: services.sizes.timeoutMs + 600_000,
+      serviceActions: {
+        databaseUrl: services.databaseUrl,
+        serviceDatabaseUrl: serviceDatabase,
+        ordersTopic: runTopic(services, plan),
+        resultsTopic: runTopic(services, plan, 'results'),
+        topicPrefix: controlPrefix(services, plan),
+        servicePort: services.servicePort,
+        actions: services.sizes.actionRounds,
+        pollIntervalMs: services.commandPollIntervalMs,
+      },
+    },
+    { cpuProfileDir: services.cpuProfileDir },
+  );
+}
+
+/** (14): one instance on its run topic (CONTROL_TRAFFIC_PARTITIONS partitions), measured in the child. */
+async function runControlTrafficWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
+  const { sizes } = services;
+  const intervalsMs = (sizes.controlTrafficWindowStates + 2) * DEFAULT_STATE_INTERVAL_MS;
+  return runChild(
+    {
+      ...specFor(plan, services, runTopic(services, plan), new Array<number>(CONTROL_TRAFFIC_PARTITIONS).fill(0)),
+      // The warm-up, the window, and two kafka-log-dirs runs (a JVM each) besides the usual budget.
+      timeoutMs: sizes.timeoutMs + sizes.controlTrafficWarmupMs + intervalsMs + 120_000,
+      controlTraffic: {
+        topicPrefix: controlPrefix(services, plan),
+        producePerSec: CONTROL_TRAFFIC_PRODUCE_PER_SEC,
+        warmupMs: sizes.controlTrafficWarmupMs,
+        windowStates: sizes.controlTrafficWindowStates,
+        logDirsBroker: services.bundledBroker,
+      },
+    },
+    { cpuProfileDir: services.cpuProfileDir },
+  );
+}
+
+/** Rounds of (15) so far: the order of its two runs alternates from round to round. */
+let controlThroughputRounds = 0;
+
+/**
+ * (15): (2)'s configuration twice back to back, control plane off and on (its topics exist, every control
+ * setting at its default), the order alternating from round to round so neither side always runs second.
+ * The row is the 'on' run; the 'off' run's window and records travel in its details.
+ */
+async function runControlThroughputWorkload(
+  plan: WorkloadPlan,
+  services: Services,
+  prepared: PreparedTopic,
+): Promise<Measurement> {
+  const off: ChildSpec = { ...specFor(plan, services, prepared.topic, prepared.endOffsets), kind: 'warden' };
+  const on: ChildSpec = { ...off, control: { topicPrefix: controlPrefix(services, plan) } };
+  const onFirst = controlThroughputRounds++ % 2 === 1;
+  const hooks = { cpuProfileDir: services.cpuProfileDir };
+  let offRun: Measurement;
+  let onRun: Measurement;
+  if (onFirst) {
+    onRun = await runChild(on, hooks);
+    offRun = await runChild(off, hooks);
+  } else {
+    offRun = await runChild(off, hooks);
+    onRun = await runChild(on, hooks);
+  }
+  return {
+    ...onRun,
+    details: {
+      ...onRun.details,
+      order: onFirst ? 'on, off' : 'off, on',
+      offRecords: offRun.records,
+      offStartEpochMs: offRun.startEpochMs,
+      offEndEpochMs: offRun.endEpochMs,
+      offPeakRssBytes: offRun.peakRssBytes,
+    },
+  };
+}
+
 /** Runs one workload once in a child process of its own. */
 export async function runWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
   if (plan.kind === 'keyed-retries') return runKeyedRetries(plan, services);
@@ -348,10 +489,13 @@ export async function runWorkload(plan: WorkloadPlan, services: Services): Promi
   if (plan.kind === 'sampler-scale' || plan.kind === 'sampler-shards') return runSamplerScaleWorkload(plan, services);
   if (plan.kind === 'api-reads') return runApiReadsWorkload(plan, services);
   if (plan.kind === 'action-round-trip') return runActionRoundTripWorkload(plan, services);
+  if (plan.kind === 'service-action-round-trip') return runServiceActionWorkload(plan, services);
+  if (plan.kind === 'control-traffic') return runControlTrafficWorkload(plan, services);
   if (plan.kind === 'overview-http') return runOverviewWorkload(plan, services);
   const prepared = services.topics.get(plan.layout!);
   if (!prepared) throw new Error(`workload ${plan.id}: topic ${plan.layout} was not prepared`);
   if (plan.kind === 'pipeline' || plan.kind === 'raw-pipeline') return runPipelineWorkload(plan, services, prepared);
+  if (plan.kind === 'control-throughput') return runControlThroughputWorkload(plan, services, prepared);
   if (plan.kind === 'parallel-consumer')
     return runParallelConsumer(
       plan,

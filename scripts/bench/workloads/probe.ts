@@ -16,7 +16,12 @@ export interface KafkaProbe {
   fetchedRecords(): number;
 }
 
-export function probeKafka(kafka: Kafka): KafkaProbe {
+/**
+ * `kafka` with its consumers observed; with `groupId`, only that group's (the control plane's command reader
+ * of a consumer with `control` on is another consumer of the same client, and its fetches are not the
+ * workload's).
+ */
+export function probeKafka(kafka: Kafka, groupId?: string): KafkaProbe {
   let firstFetch: number | null = null;
   let maxBatch = 0;
   let batches = 0;
@@ -29,6 +34,7 @@ export function probeKafka(kafka: Kafka): KafkaProbe {
   const probed = Object.create(kafka) as Kafka;
   probed.consumer = (config) => {
     const consumer: Consumer = kafka.consumer(config);
+    if (groupId !== undefined && config.groupId !== groupId) return consumer;
     consumer.on(consumer.events.GROUP_JOIN, () => {
       hasJoined = true;
       joinedResolve();

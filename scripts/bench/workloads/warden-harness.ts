@@ -43,7 +43,7 @@ export class WardenWorkload<T> {
     if (!spec.warden) throw new Error(`workload ${spec.workload}: the warden settings are missing`);
     this.settings = spec.warden;
     this.kafka = createKafka({ brokers: spec.brokers, clientId: `bench-${spec.workload}` });
-    this.probe = probeKafka(this.kafka);
+    this.probe = probeKafka(this.kafka, groupId);
     this.tracker =
       options.watchedPartitions === null
         ? null
@@ -73,6 +73,11 @@ export class WardenWorkload<T> {
       batchSize: this.settings.batchSize,
       commitIntervalMs: this.settings.commitIntervalMs,
       retry: this.settings.retry,
+      // With its own clientId, so its instance id names the workload rather than the default group id.
+      control: this.spec.control && {
+        topicPrefix: this.spec.control.topicPrefix,
+        clientId: `bench-${this.spec.workload}`,
+      },
       onEvent:
         tracker === null
           ? onEvent
@@ -99,12 +104,16 @@ export class WardenWorkload<T> {
     return this.tracker.finished();
   }
 
-  /** The peak RSS and the core's counters while it still runs, then a stop with `drainMs` to finish. */
+  /**
+   * The peak RSS, the core's counters and the control plane's (null when it is off) while it still runs, then
+   * a stop with `drainMs` to finish.
+   */
   async stop(drainMs: number) {
     const peak = peakRssBytes();
     const counters = this.consumer.core.snapshot().counters;
+    const control = this.consumer.control?.stats() ?? null;
     await this.consumer.stop(drainMs);
-    return { peakRssBytes: peak, counters };
+    return { peakRssBytes: peak, counters, control };
   }
 
   /** The measurement's common fields; per-partition done times from the tracker unless given. */

@@ -46,7 +46,7 @@ export async function runWarden(spec: ChildSpec, groupId: string): Promise<Measu
   });
   await bench.start();
   const endEpochMs = await bench.finished();
-  const { peakRssBytes, counters } = await bench.stop(5_000);
+  const { peakRssBytes, counters, control } = await bench.stop(5_000);
   const startEpochMs = probe.firstFetchEpochMs() ?? endEpochMs;
   return bench.measurement({
     records: watchedRecords(spec.endOffsets, spec.watchedPartitions),
@@ -59,6 +59,10 @@ export async function runWarden(spec: ChildSpec, groupId: string): Promise<Measu
       commits: counters.commits,
       handled: counters.handled,
       droppedDeliveries: counters.droppedDeliveries,
+      // With the control plane on: what it published from the start until the last commit was seen.
+      ...(control
+        ? { controlStatesPublished: control.statesPublished, controlPublishedBytes: control.publishedBytes }
+        : {}),
       ...(io > 0 ? { lastCompletionEpochMs, meanIoMs: counters.handled === 0 ? 0 : ioMsTotal / counters.handled } : {}),
     },
   });
