@@ -319,7 +319,13 @@ describe('summary', () => {
     // Each run is the 'on' run (records/s from its window); the 'off' run of its round travels in its details.
     const pair = (onMs: number, offMs: number, order: string) =>
       measurement(10_000, onMs, {
-        details: { offRecords: 10_000, offStartEpochMs: 5_000, offEndEpochMs: 5_000 + offMs, order },
+        details: {
+          offRecords: 10_000,
+          offStartEpochMs: 5_000,
+          offEndEpochMs: 5_000 + offMs,
+          order,
+          controlStatesPublished: onMs > 100 ? 3 : 2,
+        },
       });
     const entry: WorkloadRuns = {
       plan: plan('15'),
@@ -335,7 +341,9 @@ describe('summary', () => {
     expect(row).toMatchObject({ recordsPerSec: 100_000, ratioToRaw: 0.5 });
     expect(row.notes).toBe(
       'control on: median 100,000/s (90,909–111,111); off: median 100,000/s (100,000–125,000); on ÷ off 1.000; ' +
-        '3 pairs back to back, per pair (off, on | on, off | off, on): 1.000, 0.909, 0.889 (median 0.909)',
+        '3 pairs back to back, per pair (off, on | on, off | off, on): 1.000, 0.909, 0.889 (median 0.909); ' +
+        "the control plane starts with the consumer, so each 'on' window holds its start: its reader joining, " +
+        'its producer connecting and 2–3 states published',
     );
     expect(targets).toContainEqual({
       target: '(15) control plane on at least 0.97 of off (medians, same run)',

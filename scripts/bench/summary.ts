@@ -344,6 +344,8 @@ export interface ControlThroughputComparison {
   /** on ÷ off of each round's back-to-back pair. */
   pairRatios: Array<number | null>;
   orders: string[];
+  /** States each 'on' run published inside its window (the control plane starts with the consumer). */
+  statesInWindow: number[];
 }
 
 /** (15): its 'on' runs (the rows) beside the 'off' run of each round (in the run's details). */
@@ -355,6 +357,7 @@ export function controlThroughputComparison(entry: WorkloadRuns): ControlThrough
       Number(run.details.offEndEpochMs) - Number(run.details.offStartEpochMs),
     ),
     order: String(run.details.order),
+    states: run.details.controlStatesPublished,
   }));
   if (pairs.length === 0) return null;
   const on = pairs.map((p) => p.on).filter((r): r is number => r !== null);
@@ -369,6 +372,7 @@ export function controlThroughputComparison(entry: WorkloadRuns): ControlThrough
     ratio: ratio(onMedian, offMedian),
     pairRatios: pairs.map((p) => ratio(p.on, p.off)),
     orders: pairs.map((p) => p.order),
+    statesInWindow: pairs.flatMap((p) => (p.states === undefined || p.states === null ? [] : [Number(p.states)])),
   };
 }
 
@@ -377,13 +381,24 @@ function formatFineRatio(value: number | null | undefined): string {
   return value === null || value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(3);
 }
 
+/** "2 states", or "2–3 states" when the runs differ. */
+function statesText(counts: readonly number[]): string {
+  const least = Math.min(...counts);
+  const most = Math.max(...counts);
+  return `${least === most ? least : `${least}–${most}`} state${most === 1 ? '' : 's'}`;
+}
+
 function controlThroughputNotes(c: ControlThroughputComparison): string {
   const range = (rates: number[]) =>
     rates.length > 1 ? ` (${formatCount(Math.min(...rates))}–${formatCount(Math.max(...rates))})` : '';
   return (
     `control on: median ${formatCount(c.onMedian)}/s${range(c.on)}; off: median ${formatCount(c.offMedian)}/s${range(c.off)}; ` +
     `on ÷ off ${formatFineRatio(c.ratio)}; ${c.pairRatios.length} pair${c.pairRatios.length === 1 ? '' : 's'} back to back, ` +
-    `per pair (${c.orders.join(' | ')}): ${c.pairRatios.map(formatFineRatio).join(', ')} (median ${formatFineRatio(median(c.pairRatios.filter((r): r is number => r !== null)))})`
+    `per pair (${c.orders.join(' | ')}): ${c.pairRatios.map(formatFineRatio).join(', ')} (median ${formatFineRatio(median(c.pairRatios.filter((r): r is number => r !== null)))})` +
+    (c.statesInWindow.length === 0
+      ? ''
+      : `; the control plane starts with the consumer, so each 'on' window holds its start: its reader joining, ` +
+        `its producer connecting and ${statesText(c.statesInWindow)} published`)
   );
 }
 
