@@ -1,6 +1,7 @@
 // npm run demo - everything on embedded defaults: the local broker (unless KAFKA_BROKERS is set), the
-// database and its migrations, the worker, the demo story's traffic and the UI. Ctrl-C stops every process
-// started here, the broker included when this script started it.
+// database and its migrations, the worker, the demo story's traffic and the UI, and beside Warden's own
+// pipeline a team's own service (examples/orders-service, run from source: scripts/demo/demo-orders-service.ts).
+// Ctrl-C stops every process started here, the broker included when this script started it.
 //
 //   --no-traffic   no demo traffic and no story: watch a real cluster (set KAFKA_BROKERS) with the worker's sampler
 //   --no-ui        no dashboard (headless runs and tests)
@@ -10,6 +11,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { childProcessEnv, loadDemoConfig } from '../lib/config';
 import { createDatabase } from '../lib/db';
 import { createKafka, kafkaSecurityFrom } from '../lib/kafka/client';
@@ -17,12 +19,19 @@ import { ensureTopics } from '../worker/kafka/topics';
 import { EMPTY_ALERT_SETTINGS } from '../lib/alerts/alert-settings';
 import { DemoAlertReceiver } from './demo/demo-alert-receiver';
 import { resetDemoState } from './demo/demo-reset';
+import { ORDERS_SERVICE, ORDERS_SERVICE_NODE_ARGS, ordersServiceEnv } from './demo/demo-orders-service';
 import { DemoPlainConsumer } from './demo/demo-plain-consumer';
-import { actsStartingBetween, planAt, plainConsumerGroupId, type DemoStorySettings } from './demo/demo-story';
-import { DemoTraffic, HOT_KEY, HOT_PARTITION, POISON_PARTITION } from './demo/demo-traffic';
+import {
+  actsStartingBetween,
+  ORDERS_SERVICE_ACTS,
+  planAt,
+  plainConsumerGroupId,
+  type DemoStorySettings,
+} from './demo/demo-story';
+import { DemoTraffic, HOT_KEY, HOT_PARTITION, MALFORMED_ORDER_PARTITION, POISON_PARTITION } from './demo/demo-traffic';
 import { startLocalBroker, stopLocalBroker, localBrokerRunning } from './lib/broker';
 import { demoAccess } from './lib/demo-access';
-import { migrateDatabase } from './lib/database';
+import { ensureDatabase, migrateDatabase } from './lib/database';
 import { eventually } from './lib/eventually';
 import { parseCommandLine, UsageError } from './lib/command-line';
 import { ProcessGroup, run } from './lib/processes';
@@ -76,6 +85,22 @@ async function main(): Promise<void> {
   // Alerts go to the user's receivers when ALERT_WEBHOOK_URL is set, else to one the demo runs and prints.
   const alertReceiver =
     config.ALERT_WEBHOOK_URL === undefined ? new DemoAlertReceiver((line) => console.log(line)) : null;
+  // With the story's traffic, the orders service runs beside the worker (unless the brokers need TLS or SASL).
+  const ordersServicePort = config.WORKER_PORT + 2;
+  const ordersService = withTraffic
+    ? ordersServiceEnv({
+        kafkaBrokers: config.kafkaBrokers,
+        secured: config.kafkaSecurity.tls !== null || config.kafkaSecurity.sasl !== null,
+        wardenDatabaseUrl: config.DATABASE_URL,
+        controlTopicPrefix: config.WARDEN_CONTROL_TOPIC_PREFIX,
+        controlSigningKey: config.WARDEN_CONTROL_SIGNING_KEY?.reveal(),
+        port: ordersServicePort,
+        tsconfigPath: path.join(ROOT, 'tsconfig.json'),
+      })
+    : null;
+  const ordersServiceEnvironment = ordersService !== null && 'env' in ordersService ? ordersService.env : null;
+  if (ordersService !== null && 'skipped' in ordersService)
+    console.log(`demo: orders service: ${ordersService.skipped}`);
 
   const shutdown = async (code: number) => {
     if (shuttingDown) return;
@@ -106,16 +131,22 @@ async function main(): Promise<void> {
     if (withTraffic && config.usesLocalBroker && !flags['keep-state']) {
       const db = createDatabase(config.DATABASE_URL);
       try {
-        const topics = [config.WARDEN_INPUT_TOPIC, config.WARDEN_RESULTS_TOPIC, config.WARDEN_DLQ_TOPIC];
+        const topics = [
+          config.WARDEN_INPUT_TOPIC,
+          config.WARDEN_RESULTS_TOPIC,
+          config.WARDEN_DLQ_TOPIC,
+          ORDERS_SERVICE.topic,
+          ORDERS_SERVICE.resultsTopic,
+        ];
         const reset = await resetDemoState(admin, db, {
           groupId: config.WARDEN_GROUP_ID,
-          otherGroupIds: [plainConsumerGroupId(config.WARDEN_GROUP_ID)],
+          otherGroupIds: [plainConsumerGroupId(config.WARDEN_GROUP_ID), ORDERS_SERVICE.groupId],
           topics,
         });
         if (reset.topicsDeleted.length > 0 || reset.samplesDeleted > 0) {
           console.log(
             `demo: starting over: the previous run's topics (${reset.topicsDeleted.join(', ') || 'none'}), ${reset.samplesDeleted} lag samples ` +
-              `and ${reset.quarantinesDeleted} quarantine(s) of ${config.WARDEN_GROUP_ID} removed; the audit log stays (--keep-state keeps everything)`,
+              `and ${reset.quarantinesDeleted} quarantine(s) of ${config.WARDEN_GROUP_ID} and ${ORDERS_SERVICE.groupId} removed; the audit log stays (--keep-state keeps everything)`,
           );
         }
       } finally {
@@ -127,6 +158,12 @@ async function main(): Promise<void> {
       await ensureTopics(admin, [
         { topic: config.WARDEN_INPUT_TOPIC, numPartitions: config.WARDEN_INPUT_PARTITIONS },
         { topic: config.WARDEN_RESULTS_TOPIC, numPartitions: config.WARDEN_INPUT_PARTITIONS },
+        ...(ordersServiceEnvironment
+          ? [
+              { topic: ORDERS_SERVICE.topic, numPartitions: ORDERS_SERVICE.partitions },
+              { topic: ORDERS_SERVICE.resultsTopic, numPartitions: ORDERS_SERVICE.partitions },
+            ]
+          : []),
       ]);
       return true;
     });
@@ -184,6 +221,21 @@ async function main(): Promise<void> {
         env: childProcessEnv(access.uiEnv()),
       });
     await eventually('the worker to report ready', () => workerReady(config.WORKER_PORT), 90_000);
+    if (ordersServiceEnvironment) {
+      // Its own database (its table orders_service_order), never Warden's: it reaches Warden over Kafka alone.
+      await ensureDatabase(ordersServiceEnvironment.DATABASE_URL!);
+      const service = startOrdersService(children, ordersServiceEnvironment, () => shuttingDown);
+      await eventually(
+        'the orders service to report ready',
+        async () => {
+          if (service.exitCode !== null || service.signalCode !== null)
+            throw new ExitedError('the orders service exited before it was ready (its output is above)');
+          return workerReady(ordersServicePort);
+        },
+        90_000,
+        { rethrow: (error) => error instanceof ExitedError },
+      );
+    }
 
     const settings: DemoStorySettings = {
       scenario: config.DEMO_SCENARIO,
@@ -201,6 +253,12 @@ async function main(): Promise<void> {
         withTraffic
           ? `  traffic   ${config.DEMO_SCENARIO} scenario, ~${config.DEMO_RATE_PER_SEC} events/s into ${config.WARDEN_INPUT_TOPIC}`
           : '  traffic   off (--no-traffic): sampling the cluster only',
+        ...(ordersServiceEnvironment
+          ? [
+              `  orders    examples/orders-service, a team's own service on @warden/consumer: group ${ORDERS_SERVICE.groupId} on ${ORDERS_SERVICE.topic} ` +
+                `(${ORDERS_SERVICE.partitions} partitions), database ${redactedUrl(ordersServiceEnvironment.DATABASE_URL!)}; http://127.0.0.1:${ordersServicePort}/readyz`,
+            ]
+          : []),
         withUi ? `  dashboard http://127.0.0.1:${config.UI_PORT}` : '  dashboard off (--no-ui)',
         alertReceiver
           ? `  alerts → ${alertReceiver.url} (every alert the worker sends is printed here; GET lists them)`
@@ -213,7 +271,11 @@ async function main(): Promise<void> {
     if (!withTraffic) return;
 
     await producer.connect();
-    const traffic = new DemoTraffic(producer, config.WARDEN_INPUT_TOPIC);
+    const traffic = new DemoTraffic(
+      producer,
+      config.WARDEN_INPUT_TOPIC,
+      ordersServiceEnvironment ? ORDERS_SERVICE.topic : null,
+    );
     let secondWorker: ChildProcess | null = null;
     const storyStarted = Date.now();
     let lastTick = storyStarted;
@@ -225,7 +287,10 @@ async function main(): Promise<void> {
       const now = Date.now();
       const elapsedSec = ((now - storyStarted) / 1_000) * config.DEMO_STORY_SPEED;
       const plan = planAt(elapsedSec, settings);
-      const acts = actsStartingBetween(lastElapsedSec, elapsedSec, settings.scenario);
+      // Without the orders service, its acts (and their cues) are left out.
+      const acts = actsStartingBetween(lastElapsedSec, elapsedSec, settings.scenario).filter(
+        (act) => ordersServiceEnvironment !== null || !ORDERS_SERVICE_ACTS.has(act.name),
+      );
       const storyMs = (now - lastTick) * config.DEMO_STORY_SPEED;
       lastElapsedSec = elapsedSec;
       lastTick = now;
@@ -236,6 +301,10 @@ async function main(): Promise<void> {
           if (act.name === 'poison') {
             await traffic.sendPoison();
             console.log(`  (partition ${POISON_PARTITION})`);
+          }
+          if (act.name === 'malformed-order') {
+            await traffic.sendMalformedOrder();
+            console.log(`  (partition ${MALFORMED_ORDER_PARTITION} of ${ORDERS_SERVICE.topic})`);
           }
         }
         if (plan.plainConsumer && !plainConsumer.running && !plainConsumerDone) {
@@ -272,6 +341,31 @@ async function main(): Promise<void> {
     await shutdown(1);
   }
 }
+
+/**
+ * Starts the orders service (ORDERS_SERVICE_NODE_ARGS) in the repository's root with exactly `env`. Its info
+ * lines (stdout) are left out of the demo's output; its warnings and errors (stderr: a quarantine, a lost
+ * connection) are printed prefixed `orders-service │ `, and an exit the demo did not ask for is said.
+ */
+function startOrdersService(
+  children: ProcessGroup,
+  env: Record<string, string>,
+  stopping: () => boolean,
+): ChildProcess {
+  const child = children.start('orders-service', process.execPath, ORDERS_SERVICE_NODE_ARGS, {
+    cwd: ROOT,
+    // Exactly its own variables (demo-orders-service.ts), none of Warden's.
+    env: env as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  createInterface({ input: child.stderr! }).on('line', (line) => console.error(`orders-service │ ${line}`));
+  child.once('exit', (code, signal) => {
+    if (!stopping()) console.error(`demo: the orders service exited (${signal ?? `code ${code}`})`);
+  });
+  return child;
+}
+
+class ExitedError extends Error {}
 
 async function workerReady(port: number): Promise<true | undefined> {
   try {

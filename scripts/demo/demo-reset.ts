@@ -10,9 +10,12 @@ import { eventually } from '../lib/eventually';
 
 export interface DemoNames {
   groupId: string;
-  /** The demo's other groups (its plain kafkajs consumer): their commits and samples go too. */
+  /**
+   * The demo's other groups (its plain kafkajs consumer, the orders service): their commits, samples,
+   * instances and holds go too, and none may have live members.
+   */
   otherGroupIds?: string[];
-  /** Input, results and dead-letter topics. */
+  /** Input, results and dead-letter topics, and the orders service's. */
   topics: string[];
 }
 
@@ -24,12 +27,15 @@ export interface DemoResetResult {
 }
 
 export async function resetDemoState(admin: Admin, db: Database, names: DemoNames): Promise<DemoResetResult> {
-  const groups = await admin.describeGroups([names.groupId]);
-  const live = groups.groups.find((g) => g.groupId === names.groupId)?.members.length ?? 0;
-  if (live > 0) {
-    throw new Error(
-      `consumer group ${names.groupId} has ${live} live member(s): stop them before the demo starts over (or run it with --keep-state)`,
-    );
+  const groupIds = [names.groupId, ...(names.otherGroupIds ?? [])];
+  const { groups } = await admin.describeGroups(groupIds);
+  for (const groupId of groupIds) {
+    const live = groups.find((g) => g.groupId === groupId)?.members.length ?? 0;
+    if (live > 0) {
+      throw new Error(
+        `consumer group ${groupId} has ${live} live member(s): stop them before the demo starts over (or run it with --keep-state)`,
+      );
+    }
   }
   const existing = new Set(await admin.listTopics());
   const topicsDeleted = names.topics.filter((topic) => existing.has(topic));
@@ -40,8 +46,7 @@ export async function resetDemoState(admin: Admin, db: Database, names: DemoName
       return topicsDeleted.every((topic) => !left.has(topic)) ? true : undefined;
     });
   }
-  // The group's commits went with its topics; the empty group itself may remain (GROUP_ID_NOT_FOUND is fine).
-  const groupIds = [names.groupId, ...(names.otherGroupIds ?? [])];
+  // The groups' commits went with their topics; the empty groups may remain (GROUP_ID_NOT_FOUND is fine).
   await admin.deleteGroups(groupIds).catch(() => undefined);
 
   const group = { groupId: { in: groupIds } };
@@ -54,10 +59,12 @@ export async function resetDemoState(admin: Admin, db: Database, names: DemoName
     db.partitionQuarantine.deleteMany({ where: group }),
     db.logEndPoint.deleteMany({ where: { topic: { in: names.topics } } }),
     db.operatorAction.updateMany({
-      where: { groupId: names.groupId, status: 'pending' },
+      where: { ...group, status: 'pending' },
       data: { status: 'expired', outcome: 'the demo started over: its records are gone', completedAt: new Date() },
     }),
     db.commitObservation.deleteMany({ where: group }),
+    // The previous run's processes: without this they would stay listed, gone, on the Instances cards for an hour.
+    db.consumerInstance.deleteMany({ where: group }),
   ]);
   return {
     topicsDeleted,

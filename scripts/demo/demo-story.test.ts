@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { actsStartingBetween, planAt, plainConsumerGroupId, type DemoStorySettings } from './demo-story';
+import {
+  actsStartingBetween,
+  ORDERS_RATE_PER_SEC,
+  ORDERS_SERVICE_ACTS,
+  planAt,
+  plainConsumerGroupId,
+  STORY_ACTS,
+  type DemoStorySettings,
+} from './demo-story';
 
 const story: DemoStorySettings = {
   scenario: 'story',
@@ -10,19 +18,21 @@ const story: DemoStorySettings = {
 
 describe('demo story', () => {
   it('plays steady traffic, then the hot key, the surge and the second worker, then steady again', () => {
-    const off = { plainConsumer: false };
+    const off = { plainConsumer: false, ordersRatePerSec: 2 };
     expect(planAt(5, story)).toEqual({ ratePerSec: 20, hotKeyRatePerSec: 0, secondWorker: false, ...off });
     expect(planAt(15, story)).toEqual({
       ratePerSec: 20,
       hotKeyRatePerSec: 0,
       secondWorker: false,
       plainConsumer: true,
+      ordersRatePerSec: 2,
     });
     expect(planAt(30, story)).toEqual({
       ratePerSec: 20,
       hotKeyRatePerSec: 15,
       secondWorker: false,
       plainConsumer: true,
+      ordersRatePerSec: 2,
     });
     expect(planAt(80, story)).toEqual({ ratePerSec: 300, hotKeyRatePerSec: 15, secondWorker: false, ...off });
     expect(planAt(100, story)).toEqual({ ratePerSec: 300, hotKeyRatePerSec: 15, secondWorker: true, ...off });
@@ -46,15 +56,33 @@ describe('demo story', () => {
         hotKeyRatePerSec: 0,
         secondWorker: false,
         plainConsumer: false,
+        ordersRatePerSec: 2,
       });
-    expect(actsStartingBetween(-1, 1_000, 'steady').map((a) => a.name)).toEqual(['steady']);
+    // The orders service takes its few orders in either scenario; its malformed order is the story's.
+    expect(actsStartingBetween(-1, 1_000, 'steady').map((a) => a.name)).toEqual(['steady', 'orders-service']);
   });
 
-  it('announces each act once, when its start time passes (the poison record included)', () => {
-    expect(actsStartingBetween(-1, 0, 'story').map((a) => a.name)).toEqual(['steady']);
+  it('announces each act once, when its start time passes (the poison record and the malformed order included)', () => {
+    expect(actsStartingBetween(-1, 0, 'story').map((a) => a.name)).toEqual(['steady', 'orders-service']);
     expect(actsStartingBetween(0, 44.9, 'story').map((a) => a.name)).toEqual(['plain-consumer', 'hot-key']);
     expect(actsStartingBetween(44.9, 45.1, 'story').map((a) => a.name)).toEqual(['poison']);
     expect(actsStartingBetween(45.1, 45.3, 'story')).toEqual([]);
-    expect(actsStartingBetween(45.3, 95, 'story').map((a) => a.name)).toEqual(['surge', 'second-worker']);
+    expect(actsStartingBetween(45.3, 50, 'story').map((a) => a.name)).toEqual(['malformed-order']);
+    expect(actsStartingBetween(50, 95, 'story').map((a) => a.name)).toEqual(['surge', 'second-worker']);
+  });
+
+  it("the orders service's acts: orders from the start at a few a second, its malformed order near Warden's poison record", () => {
+    expect(ORDERS_RATE_PER_SEC).toBeGreaterThan(0);
+    expect(ORDERS_RATE_PER_SEC).toBeLessThan(story.steadyRatePerSec);
+    const act = (name: string) => STORY_ACTS.find((a) => a.name === name)!;
+    const malformed = act('malformed-order');
+    expect(malformed.toSec).toBe(malformed.fromSec);
+    expect(Math.abs(malformed.fromSec - act('poison').fromSec)).toBeLessThanOrEqual(10);
+    // The cue says where to look and what names the holder.
+    expect(malformed.cue).toMatch(/Quarantine page/);
+    expect(malformed.cue).toMatch(/orders-service@host\/pid/);
+    expect(act('orders-service').cue).toMatch(/Instances card/);
+    expect([...ORDERS_SERVICE_ACTS].sort()).toEqual(['malformed-order', 'orders-service']);
+    for (const name of ORDERS_SERVICE_ACTS) expect(STORY_ACTS.some((a) => a.name === name)).toBe(true);
   });
 });

@@ -22,9 +22,18 @@ export interface DemoAct {
   cue: string;
 }
 
+/** Orders per second to the orders service (scripts/demo/demo-orders-service.ts), in either scenario. */
+export const ORDERS_RATE_PER_SEC = 2;
+
 /** Acts by start time; an act with toSec === fromSec happens once at that moment. */
 export const STORY_ACTS: readonly DemoAct[] = [
   { name: 'steady', fromSec: 0, toSec: Infinity, cue: 'steady traffic on every partition: lag near zero (Overview)' },
+  {
+    name: 'orders-service',
+    fromSec: 0,
+    toSec: Infinity,
+    cue: "beside Warden's pipeline, the orders service (examples/orders-service, a team's own service that embeds @warden/consumer) takes a few orders a second: group orders-service, topic orders; it reports over Kafka alone, so its group page lists its instance on the Instances card with the commit prefix of each partition",
+  },
   {
     name: 'plain-consumer',
     fromSec: 10,
@@ -42,6 +51,12 @@ export const STORY_ACTS: readonly DemoAct[] = [
     fromSec: 45,
     toSec: 45,
     cue: 'a poison record: its partition is quarantined, the others keep flowing (Quarantine page: resume, skip or seek it)',
+  },
+  {
+    name: 'malformed-order',
+    fromSec: 50,
+    toSec: 50,
+    cue: "the orders service gets a malformed order: it holds that partition of orders, not Warden's worker, and the Quarantine page shows its card next to the poison record's, naming the service's instance (orders-service@host/pid) that holds it; Skip it there and the service applies it",
   },
   {
     name: 'surge',
@@ -66,6 +81,8 @@ export interface DemoPlan {
   secondWorker: boolean;
   /** Whether the plain kafkajs consumer (not Warden's core) should be running; once stopped it stays stopped. */
   plainConsumer: boolean;
+  /** Orders per second to the orders service. */
+  ordersRatePerSec: number;
 }
 
 const active = (name: string, elapsedSec: number) => {
@@ -75,7 +92,13 @@ const active = (name: string, elapsedSec: number) => {
 
 export function planAt(elapsedSec: number, settings: DemoStorySettings): DemoPlan {
   if (settings.scenario === 'steady')
-    return { ratePerSec: settings.steadyRatePerSec, hotKeyRatePerSec: 0, secondWorker: false, plainConsumer: false };
+    return {
+      ratePerSec: settings.steadyRatePerSec,
+      hotKeyRatePerSec: 0,
+      secondWorker: false,
+      plainConsumer: false,
+      ordersRatePerSec: ORDERS_RATE_PER_SEC,
+    };
   return {
     ratePerSec: active('surge', elapsedSec)
       ? Math.max(settings.surgeRatePerSec, settings.steadyRatePerSec)
@@ -83,6 +106,7 @@ export function planAt(elapsedSec: number, settings: DemoStorySettings): DemoPla
     hotKeyRatePerSec: active('hot-key', elapsedSec) ? settings.hotKeyRatePerSec : 0,
     secondWorker: active('second-worker', elapsedSec),
     plainConsumer: active('plain-consumer', elapsedSec),
+    ordersRatePerSec: ORDERS_RATE_PER_SEC,
   };
 }
 
@@ -91,8 +115,14 @@ export function plainConsumerGroupId(demoGroupId: string): string {
   return `${demoGroupId}-plain-kafkajs`;
 }
 
+/** The acts of the orders service: left out when the demo runs without it (brokers with TLS or SASL). */
+export const ORDERS_SERVICE_ACTS: ReadonlySet<string> = new Set(['orders-service', 'malformed-order']);
+
+/** What the steady scenario plays: background traffic, and the orders service's few orders. */
+const STEADY_ACTS = new Set(['steady', 'orders-service']);
+
 /** Acts that begin in (previousSec, elapsedSec]; the first call (previousSec -1) includes those at 0. */
 export function actsStartingBetween(previousSec: number, elapsedSec: number, scenario: DemoScenario): DemoAct[] {
-  const acts = scenario === 'story' ? STORY_ACTS : STORY_ACTS.filter((a) => a.name === 'steady');
+  const acts = scenario === 'story' ? STORY_ACTS : STORY_ACTS.filter((a) => STEADY_ACTS.has(a.name));
   return acts.filter((a) => a.fromSec > previousSec && a.fromSec <= elapsedSec);
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childProcessEnv, loadConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
@@ -8,11 +9,12 @@ import { getGroupDetail } from '../../lib/server/get-group-detail';
 import { listRebalances } from '../../lib/server/list-rebalances';
 import { testDatabase } from '../../test-support/database';
 import { eventually, uniqueName } from '../../test-support/integration';
+import { ORDERS_SERVICE, ordersServiceDatabaseUrl } from './demo-orders-service';
 import { plainConsumerGroupId } from './demo-story';
-import { HOT_PARTITION, POISON_PARTITION } from './demo-traffic';
+import { HOT_PARTITION, MALFORMED_ORDER_PARTITION, POISON_PARTITION } from './demo-traffic';
 
 // `npm run demo` end to end (headless, the story played twice as fast) on the test broker and database:
-// every act of the story leaves its mark where the dashboard reads it.
+// every act of the story leaves its mark where the dashboard reads it, the orders service's included.
 
 const ROOT = path.resolve(__dirname, '..', '..');
 let db: Database;
@@ -30,6 +32,17 @@ afterAll(async () => {
     await exited;
   }
   await db?.$disconnect();
+  // The orders service's own database, made by the demo beside the test database.
+  const url = new URL(ordersServiceDatabaseUrl(loadConfig().DATABASE_URL));
+  const name = decodeURIComponent(url.pathname.slice(1));
+  url.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: url.toString() });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name.replaceAll('"', '""')}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
 });
 
 describe('npm run demo', () => {
@@ -54,7 +67,7 @@ describe('npm run demo', () => {
           WARDEN_DLQ_TOPIC: `${prefix}-dlq`,
           WORKER_PORT: String(config.WORKER_PORT + 30),
           SAMPLE_INTERVAL_MS: '1000',
-          SAMPLER_GROUP_INCLUDE: `^${plainGroupId}$|^${groupId}$`,
+          SAMPLER_GROUP_INCLUDE: `^${plainGroupId}$|^${groupId}$|^${ORDERS_SERVICE.groupId}$`,
           // Twice as fast, on workers that take at most 8 records at once, ~50 ms each: about 160 records/s, so the
           // surge (400 records/s) builds a backlog of thousands whatever the machine's speed.
           DEMO_STORY_SPEED: '2',
@@ -93,6 +106,44 @@ describe('npm run demo', () => {
         90_000,
       );
       expect(quarantine.recordPreview).toContain('truncated-by-a-buggy-producer');
+
+      // The orders service (a team's own service, beside the worker) took its orders, and its malformed order
+      // (story second 50) is reported over the control plane: the hold names the service's instance.
+      const serviceInstance = await waitFor(
+        "the orders service's instance reported",
+        () =>
+          db.consumerInstance
+            .findFirst({ where: { groupId: ORDERS_SERVICE.groupId, status: 'running' } })
+            .then((row) => row ?? undefined),
+        30_000,
+      );
+      expect(serviceInstance.instanceId).toMatch(new RegExp(`^${ORDERS_SERVICE.groupId}@.+/\\d+$`));
+      const serviceHold = await waitFor(
+        "the orders service's malformed order held",
+        () =>
+          db.partitionQuarantine
+            .findFirst({
+              where: {
+                groupId: ORDERS_SERVICE.groupId,
+                topic: ORDERS_SERVICE.topic,
+                partition: MALFORMED_ORDER_PARTITION,
+              },
+            })
+            .then((q) => q ?? undefined),
+        60_000,
+      );
+      expect(serviceHold).toMatchObject({ heldBy: serviceInstance.instanceId, errorClass: 'invalid-order' });
+      expect(serviceHold.reason).toMatch(/^not an order: .*amountCents/);
+      expect(serviceHold.recordPreview).toContain('-malformed');
+      expect(output).toContain('the orders service gets a malformed order');
+      const ordersDb = new pg.Client({ connectionString: ordersServiceDatabaseUrl(config.DATABASE_URL) });
+      await ordersDb.connect();
+      try {
+        const { rows } = await ordersDb.query<{ count: string }>('SELECT count(*) FROM orders_service_order');
+        expect(Number(rows[0]!.count)).toBeGreaterThan(0);
+      } finally {
+        await ordersDb.end();
+      }
 
       // The plain kafkajs consumer (story 10-60 s) stops: its group turns ERR at once, STOP with its reason.
       await waitFor(
@@ -195,6 +246,8 @@ describe('npm run demo', () => {
       process.kill(-demo.pid!, 'SIGINT');
       expect(await exited).toBe(0);
       expect(output).toContain('demo: stopped');
+      // The orders service stopped with the demo: its readiness port no longer answers.
+      await expect(fetch(`http://127.0.0.1:${config.WORKER_PORT + 32}/readyz`)).rejects.toThrow();
     },
   );
 });
