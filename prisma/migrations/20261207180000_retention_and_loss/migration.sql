@@ -7,6 +7,7 @@ CREATE TABLE "topic_retention" (
     "retention_bytes" BIGINT,
     "segment_ms" BIGINT,
     "segment_bytes" BIGINT,
+    "check_interval_ms" BIGINT,
     "read_error" TEXT,
     "record_bytes" DOUBLE PRECISION,
     "read_at" TIMESTAMPTZ(3) NOT NULL,
