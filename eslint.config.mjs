@@ -2,14 +2,42 @@
 // consumer needs (a floating promise is a lost error or an unordered side effect), React's hook rules and
 // Next.js's own, and the import boundaries that keep the layers pointing one way (ARCHITECTURE.md,
 // "Boundaries"). Formatting is Prettier's (`npm run format`); nothing here fights it.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
 import nextPlugin from '@next/eslint-plugin-next';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-/** Adapter folders inside worker/: each may import worker/core, worker/shared and lib, never a sibling. */
-const WORKER_ADAPTERS = ['kafka', 'sampler', 'control', 'http', 'metrics', 'pipeline'];
+/**
+ * Adapter folders inside worker/: each may import worker/shared, the worker's own modules and lib, never a
+ * sibling. Every folder under worker/ but shared is one, read from the file system so a new folder is covered
+ * the day it appears.
+ */
+export const WORKER_ADAPTERS = readdirSync(path.join(import.meta.dirname, 'worker'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== 'shared')
+  .map((entry) => entry.name)
+  .sort();
+
+/**
+ * lib folders with no I/O: their modules compute (analysis, advice, statuses, parsing, schemas) and are
+ * unit-tested without Postgres or Kafka. lib/groups reads Postgres; lib/kafka, lib/openapi (reads the route
+ * files), lib/config and lib/server do I/O.
+ */
+export const PURE_LIB_FOLDERS = [
+  'advisor',
+  'alerts',
+  'analysis',
+  'auth',
+  'charts',
+  'dead-letters',
+  'instances',
+  'lag',
+  'members',
+  'rebalances',
+  'schemas',
+];
 
 const noWorker = {
   group: ['**/worker', '**/worker/**', '@/worker', '@/worker/**'],
@@ -56,6 +84,74 @@ const outsideConsumerPackage = {
 const notInConsumerPackage = {
   group: ['pg', '@prisma/*', 'pino', 'prom-client', 'next', 'next/*', 'react', 'react-dom'],
   message: '@warden/consumer depends on kafkajs (peer) and zod only.',
+};
+
+const noDashboardServer = {
+  group: ['**/lib/server', '**/lib/server/**', '@/lib/server', '@/lib/server/**'],
+  message:
+    "worker/ never imports lib/server (the dashboard's server code); what both need lives in a lib folder of its own (e.g. lib/groups, lib/analysis).",
+};
+
+const noIoInPureLib = {
+  group: [
+    '@prisma/*',
+    'kafkajs',
+    'pg',
+    'node:fs',
+    'node:fs/*',
+    'node:net',
+    'node:http',
+    'node:https',
+    'node:child_process',
+    '**/lib/db',
+    '../db',
+    '../../db',
+    '@/lib/db',
+    '**/generated/**',
+    '@/lib/generated/**',
+    '**/lib/server',
+    '**/lib/server/**',
+    '../server',
+    '../server/**',
+    '../../server/**',
+    '@/lib/server',
+    '@/lib/server/**',
+    '**/lib/groups/**',
+    '../groups/**',
+    '@/lib/groups/**',
+  ],
+  message:
+    'This lib folder is pure (no I/O): no Prisma (lib/db, lib/generated, lib/groups), no lib/server, no kafkajs, pg, files or sockets. Take the data as arguments.',
+};
+
+/** Adapter files and the control plane of the consumer package: the core through its public index only. */
+const coreThroughIndex = {
+  group: ['../core/*', '!../core/index.js', '../../core/*', '!../../core/index.js'],
+  message: 'The kafkajs adapter and the control plane reach the core only through src/core/index.ts (its public API).',
+};
+
+/** Their tests and fakes: the core's index and its testing helpers. */
+const coreThroughIndexOrTesting = {
+  group: [
+    '../core/*',
+    '!../core/index.js',
+    '!../core/testing',
+    '../../core/*',
+    '!../../core/index.js',
+    '!../../core/testing',
+  ],
+  message:
+    'Tests of the kafkajs adapter and the control plane reach the core through src/core/index.ts and src/core/testing/ only.',
+};
+
+const noEndToEndSuite = {
+  group: ['**/e2e', '**/e2e/**'],
+  message: 'scripts never import e2e/ (the Playwright suite): what both use lives in test-support/ or scripts/lib/.',
+};
+
+const noScripts = {
+  group: ['**/scripts', '**/scripts/**'],
+  message: 'test-support never imports scripts/: what both use lives in test-support/.',
 };
 
 /** A no-restricted-imports rule from pattern groups. */
@@ -150,6 +246,21 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': restrict(outsideConsumerPackage, notInConsumerPackage) },
   },
   {
+    // The kafkajs adapter and the control plane use the core as a host would: through its index.
+    files: ['packages/consumer/src/kafkajs/**/*.ts', 'packages/consumer/src/control/**/*.ts'],
+    ignores: ['packages/consumer/src/**/*.test.ts', 'packages/consumer/src/**/testing/**'],
+    rules: { 'no-restricted-imports': restrict(outsideConsumerPackage, notInConsumerPackage, coreThroughIndex) },
+  },
+  {
+    files: [
+      'packages/consumer/src/kafkajs/**/*.test.ts',
+      'packages/consumer/src/control/**/*.test.ts',
+      'packages/consumer/src/kafkajs/testing/**/*.ts',
+      'packages/consumer/src/control/testing/**/*.ts',
+    ],
+    rules: { 'no-restricted-imports': restrict(coreThroughIndexOrTesting) },
+  },
+  {
     // The consumer core is pure: its clock, random and ports come in; it imports nothing outside itself.
     files: ['packages/consumer/src/core/*.ts'],
     ignores: ['packages/consumer/src/core/*.test.ts'],
@@ -203,11 +314,24 @@ export default tseslint.config(
       }),
     },
   },
+  {
+    // Pure lib folders: unit-tested on plain data; their integration tests (if any) may wire I/O.
+    files: PURE_LIB_FOLDERS.map((folder) => `lib/${folder}/**/*.{ts,tsx}`),
+    ignores: ['lib/**/*.it.ts'],
+    rules: { 'no-restricted-imports': restrict(noWorker, noIoInPureLib) },
+  },
+  {
+    // The worker runs without the dashboard's server code. Its integration tests may read through the
+    // dashboard's functions what the worker wrote (tests wire layers).
+    files: ['worker/**/*.ts'],
+    ignores: ['worker/**/*.{test,it}.ts'],
+    rules: { 'no-restricted-imports': restrict(noDashboardServer) },
+  },
   ...WORKER_ADAPTERS.map((adapter) => ({
     files: [`worker/${adapter}/**/*.ts`],
     ignores: [`worker/${adapter}/**/*.{test,it}.ts`],
     rules: {
-      'no-restricted-imports': restrict({
+      'no-restricted-imports': restrict(noDashboardServer, {
         group: WORKER_ADAPTERS.filter((other) => other !== adapter).flatMap((other) => [
           `../${other}`,
           `../${other}/**`,
@@ -218,6 +342,14 @@ export default tseslint.config(
       }),
     },
   })),
+  {
+    files: ['scripts/**/*.ts'],
+    rules: { 'no-restricted-imports': restrict(noEndToEndSuite) },
+  },
+  {
+    files: ['test-support/**/*.ts'],
+    rules: { 'no-restricted-imports': restrict(noScripts) },
+  },
 
   // --- Tests and scripts ------------------------------------------------------------------------------
   {

@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_ACCESS_ENV } from './e2e/credentials';
+import { E2E_ACCESS_ENV } from './test-support/credentials';
 import { childProcessEnv, loadConfig } from './lib/config';
 import { DEBIAN_CHROMIUM } from './scripts/lib/chromium';
 
@@ -37,7 +37,7 @@ export default defineConfig({
     url: `${baseURL}/sign-in`,
     reuseExistingServer: false,
     timeout: 60_000,
-    // The suite's own users and tokens (e2e/credentials.ts); the server refuses to start without users.
+    // The suite's own users and tokens (test-support/credentials.ts); the server refuses to start without users.
     env: childProcessEnv(E2E_ACCESS_ENV) as Record<string, string>,
   },
 });

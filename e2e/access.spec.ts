@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ZSessionInfo } from '../lib/schemas/auth';
-import { bearer, OPERATOR, VIEWER, VIEWER_TOKEN } from './credentials';
+import { bearer, OPERATOR, VIEWER, VIEWER_TOKEN } from '../test-support/credentials';
 import { ARTIFACTS } from './support';
 
 // Signing in and out on the production server: pages send strangers to the sign-in page and back where they

@@ -4,7 +4,7 @@ import type { Admin, Kafka } from 'kafkajs';
 import { loadConfig } from '../lib/config';
 import { ZAlertsResponse } from '../lib/schemas/alerts';
 import { eventually, testKafka, uniqueName } from '../test-support/integration';
-import { bearer, OPERATOR, OPERATOR_TOKEN, VIEWER, VIEWER_TOKEN } from './credentials';
+import { bearer, OPERATOR, OPERATOR_TOKEN, VIEWER, VIEWER_TOKEN } from '../test-support/credentials';
 import { ARTIFACTS, createTopicWhenReady, signIn, startWorker, type WorkerProcess } from './support';
 
 // The Alerts page on the real chain: a real worker quarantines a poison record, its sampler round raises the

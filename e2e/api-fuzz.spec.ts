@@ -8,7 +8,7 @@ import { buildOpenApiDocument } from '../lib/openapi/openapi-document';
 import { ZApiError } from '../lib/schemas/common';
 import { committedOffsets, testKafka, uniqueName } from '../test-support/integration';
 import { arbitraryOf, hostileString, type JsonSchema } from '../test-support/json-schema-arbitrary';
-import { OPERATOR, OPERATOR_TOKEN, VIEWER, VIEWER_TOKEN } from './credentials';
+import { OPERATOR, OPERATOR_TOKEN, VIEWER, VIEWER_TOKEN } from '../test-support/credentials';
 import { createTopicWhenReady } from './support';
 
 // A property-based fuzz test of every endpoint in the OpenAPI document, against the production server

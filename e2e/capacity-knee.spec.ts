@@ -4,7 +4,7 @@ import type { Admin, Consumer, Kafka } from 'kafkajs';
 import { loadConfig } from '../lib/config';
 import { commitOffsets } from '../test-support/commit-offsets';
 import { testKafka, uniqueName } from '../test-support/integration';
-import { OPERATOR } from './credentials';
+import { OPERATOR } from '../test-support/credentials';
 import { ARTIFACTS, createTopicWhenReady, signIn, startWorker, type WorkerProcess } from './support';
 
 // The capacity card's knee on real parts: a backlog that sits on one partition, drained by one plain kafkajs

@@ -14,7 +14,7 @@ import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../s
 import { linkInstalledJars } from '../test-support/broker-home';
 import { groupWithLag } from '../test-support/commit-offsets';
 import { committedOffsets, testKafka, uniqueName } from '../test-support/integration';
-import { bearer, OPERATOR, OPERATOR_TOKEN, VIEWER_TOKEN } from './credentials';
+import { bearer, OPERATOR, OPERATOR_TOKEN, VIEWER_TOKEN } from '../test-support/credentials';
 import {
   ARTIFACTS,
   signIn,

@@ -5,7 +5,7 @@ import { loadConfig } from '../lib/config';
 import { ZGroupDetail } from '../lib/schemas/groups';
 import { ZQuarantinesResponse } from '../lib/schemas/quarantines';
 import { uniqueName } from '../test-support/integration';
-import { bearer, OPERATOR, VIEWER_TOKEN } from './credentials';
+import { bearer, OPERATOR, VIEWER_TOKEN } from '../test-support/credentials';
 import { ARTIFACTS, cutOffContent, expectAccessible, signIn } from './support';
 
 // The dashboard's side of services that report over the control plane, on rows as Warden's ingester stores

@@ -8,9 +8,9 @@ import { ZAlertsResponse } from '../lib/schemas/alerts';
 import { ZAttention } from '../lib/schemas/attention';
 import { ZGroupDetail } from '../lib/schemas/groups';
 import { ZAuditResponse } from '../lib/schemas/operator-actions';
-import { uniqueName } from '../scripts/lib/unique-name';
+import { uniqueName } from '../test-support/unique-name';
 import { eventually, testKafka } from '../test-support/integration';
-import { bearer, OPERATOR, VIEWER_TOKEN } from './credentials';
+import { bearer, OPERATOR, VIEWER_TOKEN } from '../test-support/credentials';
 import {
   checkLayout,
   createTopicWhenReady,

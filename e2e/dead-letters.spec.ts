@@ -4,7 +4,7 @@ import type { Admin, Kafka } from 'kafkajs';
 import { loadConfig } from '../lib/config';
 import { REDRIVE_HEADERS, ZDeadLettersResponse } from '../lib/schemas/dead-letters';
 import { eventually, readTopic, testKafka, uniqueName } from '../test-support/integration';
-import { bearer, OPERATOR, OPERATOR_TOKEN, VIEWER, VIEWER_TOKEN } from './credentials';
+import { bearer, OPERATOR, OPERATOR_TOKEN, VIEWER, VIEWER_TOKEN } from '../test-support/credentials';
 import {
   ARTIFACTS,
   checkLayout,

@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import type { Admin, Kafka } from 'kafkajs';
 import { ZGroupDetail, ZGroupsResponse } from '../lib/schemas/groups';
 import { committedOffsets, eventually, testKafka, uniqueName } from '../test-support/integration';
-import { bearer, OPERATOR, VIEWER_TOKEN } from './credentials';
+import { bearer, OPERATOR, VIEWER_TOKEN } from '../test-support/credentials';
 import { ARTIFACTS, createTopicWhenReady, signIn, startWorker, type WorkerProcess } from './support';
 
 // The whole chain on real parts: records produced through the broker, a real worker process consuming

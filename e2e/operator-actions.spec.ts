@@ -6,7 +6,7 @@ import { loadConfig } from '../lib/config';
 import { ZAuditResponse, ZOperatorAction } from '../lib/schemas/operator-actions';
 import { ZQuarantinesResponse } from '../lib/schemas/quarantines';
 import { committedOffsets, eventually, readTopic, testKafka, uniqueName } from '../test-support/integration';
-import { bearer, OPERATOR, OPERATOR_TOKEN, VIEWER, VIEWER_TOKEN } from './credentials';
+import { bearer, OPERATOR, OPERATOR_TOKEN, VIEWER, VIEWER_TOKEN } from '../test-support/credentials';
 import { ARTIFACTS, createTopicWhenReady, signIn, startWorker, type WorkerProcess } from './support';
 
 // Operator actions and the capacity card on the real chain: records through the broker, a real worker

@@ -10,7 +10,7 @@ import {
   OrdersServiceProcess,
   type OrdersServiceLaunch,
 } from '../test-support/orders-service';
-import { OPERATOR } from './credentials';
+import { OPERATOR } from '../test-support/credentials';
 import { ARTIFACTS, createTopicWhenReady, signIn, startWorker, type WorkerProcess } from './support';
 
 // A team's own service beside Warden, in the browser: the example service (examples/orders-service) embeds

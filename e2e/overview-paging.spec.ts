@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import pg from 'pg';
 import { loadConfig } from '../lib/config';
 import { uniqueName } from '../test-support/integration';
-import { OPERATOR } from './credentials';
+import { OPERATOR } from '../test-support/credentials';
 import { signIn } from './support';
 
 // The overview pages, sorts and filters on the server: 130 one-partition groups seeded straight into

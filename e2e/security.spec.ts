@@ -4,7 +4,7 @@ import { groupPath } from '../components/api-client';
 import { loadConfig } from '../lib/config';
 import pg from 'pg';
 import { uniqueName } from '../test-support/integration';
-import { bearer, OPERATOR, VIEWER, VIEWER_TOKEN } from './credentials';
+import { bearer, OPERATOR, VIEWER, VIEWER_TOKEN } from '../test-support/credentials';
 import { ARTIFACTS, signIn } from './support';
 
 // What a security reviewer checks first, on the production server in Chromium: the security headers of

@@ -5,7 +5,7 @@ import { expect, type Page } from '@playwright/test';
 import type { Admin } from 'kafkajs';
 import { childProcessEnv } from '../lib/config';
 import { createTopic, eventually } from '../test-support/integration';
-import { E2E_ACCESS_ENV, type E2eUser } from './credentials';
+import { E2E_ACCESS_ENV, type E2eUser } from '../test-support/credentials';
 
 export const ROOT = path.resolve(__dirname, '..');
 /** Screenshots kept as test artifacts. */

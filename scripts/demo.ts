@@ -32,7 +32,7 @@ import { DemoTraffic, HOT_KEY, HOT_PARTITION, MALFORMED_ORDER_PARTITION, POISON_
 import { startLocalBroker, stopLocalBroker, localBrokerRunning } from './lib/broker';
 import { demoAccess } from './lib/demo-access';
 import { ensureDatabase, migrateDatabase } from './lib/database';
-import { eventually } from './lib/eventually';
+import { eventually } from '../test-support/eventually';
 import { parseCommandLine, UsageError } from './lib/command-line';
 import { ProcessGroup, run } from './lib/processes';
 

@@ -1,8 +1,8 @@
 import type { Admin } from 'kafkajs';
 import { loadConfig } from '../lib/config';
 import { createKafka, kafkaSecurityFrom } from '../lib/kafka/client';
-import { eventually } from '../scripts/lib/eventually';
-import { uniqueName } from '../scripts/lib/unique-name';
+import { eventually } from './eventually';
+import { uniqueName } from './unique-name';
 
 export { eventually, uniqueName };
 

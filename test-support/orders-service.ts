@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { eventually } from '../scripts/lib/eventually';
+import { eventually } from './eventually';
 
 // The example service (examples/orders-service) as a team would run it: @warden/consumer packed into a
 // tarball, the example installed from it with npm into a copy of its own, built with tsc and started as

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eventually } from '../scripts/lib/eventually';
+import { eventually } from './eventually';
 
 /** Debian's real Prometheus server on a loopback port, with a throwaway config and data directory. */
 export class PrometheusServer {

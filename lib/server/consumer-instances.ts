@@ -12,7 +12,7 @@ import {
   isListed,
   type InstanceState,
   LIVE_BEYOND_RETENTION_INTERVAL_MS,
-} from './instance-liveness';
+} from '../instances/instance-liveness';
 
 // The instances of consumer groups that report over the control plane (consumer_instance, written by the
 // worker's ingester), as the group page and the Quarantine page read them.

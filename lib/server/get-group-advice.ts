@@ -7,14 +7,14 @@ import { estimateRebalancePause, PAUSE_HISTORY_REBALANCES } from '../advisor/reb
 import { measuringMemberId, mergeRebalanceRows } from '../rebalances/merge-rebalances';
 import type { Database } from '../db';
 import { ZGroupAdvice, type TGroupAdvice } from '../schemas/advice';
-import { buildGroupAdvice } from './analysis/group-advice';
-import { analyzeGroup } from './analysis/group-analysis';
+import { buildGroupAdvice } from '../analysis/group-advice';
+import { analyzeGroup } from '../analysis/group-analysis';
 import { notFound } from './api-error';
 import { neverSampled } from './request-cluster';
 import { loadTrackRecord, recordPrediction } from './advice-track-record';
 import { loadGroupRoundTotals } from './load-group-round-totals';
-import { loadGroupRounds } from './load-group-rounds';
-import { toStored } from './load-rebalances';
+import { loadGroupRounds } from '../groups/load-group-rounds';
+import { toStored } from '../groups/load-rebalances';
 
 export interface GroupAdviceOptions {
   rateWindowMs: number;

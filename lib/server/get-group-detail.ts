@@ -1,12 +1,12 @@
 import type { Database } from '../db';
 import { ZGroupDetail, type TGroupDetail } from '../schemas/groups';
 import { memberName } from '../members/member-name';
-import { analyzeGroup, groupSummaryFields, partitionKey, type LatestPartitionRow } from './analysis/group-analysis';
+import { analyzeGroup, groupSummaryFields, partitionKey, type LatestPartitionRow } from '../analysis/group-analysis';
 import { notFound } from './api-error';
 import { groupKey, loadConsumerInstances } from './consumer-instances';
 import { neverSampled } from './request-cluster';
-import { loadGroupRounds } from './load-group-rounds';
-import { lastRebalanceSummary, loadLatestRebalances } from './load-rebalances';
+import { loadGroupRounds } from '../groups/load-group-rounds';
+import { lastRebalanceSummary, loadLatestRebalances } from '../groups/load-rebalances';
 
 export interface GroupDetailOptions {
   timeLagObjectiveMs: number | null;

@@ -13,7 +13,7 @@ import {
 import { LAG_RANGES } from '../schemas/values';
 import { ApiError, notFound } from './api-error';
 import { neverSampled } from './request-cluster';
-import { FALLBACK_MAX_POINTS } from './analysis/partition-analysis';
+import { FALLBACK_MAX_POINTS } from '../analysis/partition-analysis';
 
 /** Steps the automatic choice picks from, so chart buckets fall on round times. */
 const NICE_STEPS_SEC = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1_800, 3_600, 7_200, 21_600, 43_200, 86_400];

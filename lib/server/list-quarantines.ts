@@ -1,7 +1,7 @@
 import type { Database } from '../db';
 import { PREVIEW_MAX_CHARS, ZQuarantinesResponse, type TQuarantinesResponse } from '../schemas/quarantines';
-import { partitionKey } from './analysis/group-analysis';
-import { FALLBACK_MAX_POINTS, resolveTimeLag } from './analysis/partition-analysis';
+import { partitionKey } from '../analysis/group-analysis';
+import { FALLBACK_MAX_POINTS, resolveTimeLag } from '../analysis/partition-analysis';
 import type { TTimeLag } from '../schemas/groups';
 import { operatorActionJson } from './operator-action-json';
 import { groupKey, loadConsumerInstances, partitionOwnerKey } from './consumer-instances';

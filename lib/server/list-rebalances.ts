@@ -1,7 +1,7 @@
 import type { Database } from '../db';
 import type { MergedRebalance } from '../rebalances/merge-rebalances';
 import { ZRebalancesResponse, type TRebalance, type TRebalancesResponse } from '../schemas/rebalances';
-import { loadRebalances } from './load-rebalances';
+import { loadRebalances } from '../groups/load-rebalances';
 
 /**
  * GET /api/rebalances: one cluster's rebalance history across groups (or of one), newest first, one entry per

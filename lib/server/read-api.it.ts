@@ -9,7 +9,7 @@ import { getGroupAdvice } from './get-group-advice';
 import { getGroupDetail } from './get-group-detail';
 import { getLagSeries, resolveSeriesWindow } from './get-lag-series';
 import { listAudit } from './list-audit';
-import { summarizeGroups } from './list-groups';
+import { summarizeGroups } from '../groups/summarize-groups';
 import { listQuarantines } from './list-quarantines';
 import { listRebalances } from './list-rebalances';
 import { rollUpTenMinutes } from '../../worker/sampler/retention';

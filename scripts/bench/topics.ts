@@ -1,5 +1,5 @@
 import type { Admin, Producer } from 'kafkajs';
-import { eventually } from '../lib/eventually';
+import { eventually } from '../../test-support/eventually';
 import { layoutRecords, partitionCounts, topicName, type TopicLayout } from './records';
 
 // Pre-produced topics. A topic is reused across runs only when it holds exactly what its layout

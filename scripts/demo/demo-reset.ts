@@ -1,6 +1,6 @@
 import type { Admin } from 'kafkajs';
 import type { Database } from '../../lib/db';
-import { eventually } from '../lib/eventually';
+import { eventually } from '../../test-support/eventually';
 
 // A story run starts from a clean slate. The bundled broker and the database keep everything between runs, so
 // without this a second `npm run demo` plays its story over the first one's leftovers: partition 1 still held at the

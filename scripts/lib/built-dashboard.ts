@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { childProcessEnv } from '../../lib/config';
-import { E2E_ACCESS_ENV } from '../../e2e/credentials';
-import { eventually } from './eventually';
+import { E2E_ACCESS_ENV } from '../../test-support/credentials';
+import { eventually } from '../../test-support/eventually';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -16,7 +16,7 @@ export interface BuiltDashboard {
 
 /**
  * `next start` of the existing build (.next) on 127.0.0.1:`port` against `databaseUrl`, with the e2e suite's
- * users and tokens (e2e/credentials.ts), for scripts that measure the dashboard over HTTP. `checkout` is the
+ * users and tokens (test-support/credentials.ts), for scripts that measure the dashboard over HTTP. `checkout` is the
  * working tree whose build is served: this one unless a script compares against another revision (or another
  * Next.js app: the Lighthouse reference page); `env` adds settings (the brokers and the dead-letter topic, say);
  * `readyPath` is the page that answers once the server is up.

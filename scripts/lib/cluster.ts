@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Admin } from 'kafkajs';
 import { childProcessEnv } from '../../lib/config';
-import { eventually } from './eventually';
+import { eventually } from '../../test-support/eventually';
 import { run } from './processes';
 
 const CLUSTER_SCRIPT = path.join(__dirname, '..', 'kafka', 'cluster.sh');

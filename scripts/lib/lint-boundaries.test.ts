@@ -1,4 +1,5 @@
 import { ESLint } from 'eslint';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +8,13 @@ import { describe, expect, it } from 'vitest';
 // it were the named file (type-aware rules off, so no TypeScript program is built).
 
 const ROOT = path.resolve(__dirname, '..', '..');
+const folders = (under: string) =>
+  readdirSync(path.join(ROOT, under), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+/** lib folders that do I/O (Postgres, Kafka, files, the environment): every other lib folder is pure. */
+const IO_LIB_FOLDERS = ['config', 'generated', 'groups', 'kafka', 'openapi', 'server'];
 const eslint = new ESLint({ cwd: ROOT, overrideConfig: [tseslint.configs.disableTypeChecked] });
 
 async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
@@ -139,6 +147,161 @@ describe('import boundaries', { timeout: 60_000 }, () => {
     expect(
       await boundaryErrors('worker/sampler/probe.ts', "export { ensureTopics } from '../kafka/topics';\n"),
     ).toEqual([expect.stringContaining('worker/sampler shares types with other adapters only through worker/shared')]);
+  });
+
+  it('cover every folder under worker/ but shared by the adapter rule', async () => {
+    const adapters = folders('worker').filter((name) => name !== 'shared');
+    // alerts, offsets-topic and redrive were once left out of a hand-written list.
+    expect(adapters).toEqual(expect.arrayContaining(['alerts', 'offsets-topic', 'redrive', 'sampler', 'kafka']));
+    for (const adapter of adapters) {
+      const other = adapters.find((name) => name !== adapter)!;
+      expect(
+        await boundaryErrors(`worker/${adapter}/probe.ts`, `export * from '../${other}/probe';\n`),
+        `worker/${adapter} importing worker/${other}`,
+      ).toEqual([
+        expect.stringContaining(`worker/${adapter} shares types with other adapters only through worker/shared`),
+      ]);
+      expect(await boundaryErrors(`worker/${adapter}/probe.ts`, "export * from '../shared/worker-types';\n")).toEqual(
+        [],
+      );
+    }
+  });
+
+  it('refuse the worker importing lib/server, adapters and wiring alike; its integration tests may', async () => {
+    const refused = expect.stringContaining('worker/ never imports lib/server');
+    expect(
+      await boundaryErrors('worker/alerts/probe.ts', "export { listGroups } from '../../lib/server/list-groups';\n"),
+    ).toEqual([refused]);
+    expect(
+      await boundaryErrors('worker/probe.ts', "export { listGroups } from '../lib/server/list-groups';\n"),
+    ).toEqual([refused]);
+    // The adapter rule still holds beside it (the two compose in one block).
+    expect(
+      await boundaryErrors(
+        'worker/alerts/probe.ts',
+        "export { listGroups } from '../../lib/server/list-groups';\nexport * from '../sampler/lag-sampler';\n",
+      ),
+    ).toHaveLength(2);
+    expect(
+      await boundaryErrors(
+        'worker/alerts/probe.ts',
+        "export { summarizeGroups } from '../../lib/groups/summarize-groups';\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors('worker/alerts/probe.it.ts', "export { listGroups } from '../../lib/server/list-groups';\n"),
+    ).toEqual([]);
+  });
+
+  it('make the kafkajs adapter and the control plane reach the core through its index only', async () => {
+    const refused = expect.stringContaining('reach the core only through src/core/index.ts');
+    expect(
+      await boundaryErrors(
+        'packages/consumer/src/kafkajs/probe.ts',
+        "export type { Clock } from '../core/types.js';\n",
+      ),
+    ).toEqual([refused]);
+    expect(
+      await boundaryErrors(
+        'packages/consumer/src/control/probe.ts',
+        "export { ConsumerCore } from '../core/consumer-core.js';\n",
+      ),
+    ).toEqual([refused]);
+    expect(
+      await boundaryErrors(
+        'packages/consumer/src/control/probe.ts',
+        "export { ManualClock } from '../core/testing/fake-clock.js';\n",
+      ),
+    ).toEqual([refused]);
+    expect(
+      await boundaryErrors(
+        'packages/consumer/src/kafkajs/probe.ts',
+        "export type { Clock } from '../core/index.js';\n",
+      ),
+    ).toEqual([]);
+    // The package's older rules still hold in the same files.
+    expect(
+      await boundaryErrors(
+        'packages/consumer/src/control/probe.ts',
+        "export type { Clock } from '../core/types.js';\nexport { Pool } from 'pg';\n",
+      ),
+    ).toHaveLength(2);
+    // Tests and fakes may use the core's testing helpers, still not its internals.
+    const testRefused = expect.stringContaining('src/core/index.ts and src/core/testing/ only');
+    expect(
+      await boundaryErrors(
+        'packages/consumer/src/control/probe.test.ts',
+        "export { ManualClock } from '../core/testing/fake-clock.js';\nexport type { Clock } from '../core/index.js';\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'packages/consumer/src/kafkajs/probe.test.ts',
+        "export type { Clock } from '../core/types.js';\n",
+      ),
+    ).toEqual([testRefused]);
+    expect(
+      await boundaryErrors(
+        'packages/consumer/src/kafkajs/testing/probe.ts',
+        "export { ManualClock } from '../../core/testing/fake-clock.js';\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'packages/consumer/src/kafkajs/testing/probe.ts',
+        "export type { Clock } from '../../core/types.js';\n",
+      ),
+    ).toEqual([testRefused]);
+  });
+
+  it('keep the pure lib folders free of Prisma, lib/server, kafkajs, pg and files', async () => {
+    const pure = folders('lib').filter((name) => !IO_LIB_FOLDERS.includes(name));
+    expect(pure).toEqual(expect.arrayContaining(['advisor', 'analysis', 'charts', 'lag', 'rebalances', 'schemas']));
+    const refused = expect.stringContaining('This lib folder is pure (no I/O)');
+    for (const folder of pure) {
+      const errors = await boundaryErrors(
+        `lib/${folder}/probe.ts`,
+        [
+          "import { createDatabase } from '../db';",
+          "import { Prisma } from '../generated/prisma/client';",
+          "import { PrismaPg } from '@prisma/adapter-pg';",
+          "import { listGroups } from '../server/list-groups';",
+          "import { getGroupDetail } from '@/lib/server/get-group-detail';",
+          "import { summarizeGroups } from '../groups/summarize-groups';",
+          "import { Kafka } from 'kafkajs';",
+          "import { Pool } from 'pg';",
+          "import { readFileSync } from 'node:fs';",
+          'export const probe = [createDatabase, Prisma, PrismaPg, listGroups, getGroupDetail, summarizeGroups, Kafka, Pool, readFileSync];',
+          '',
+        ].join('\n'),
+      );
+      expect(errors, `lib/${folder}`).toEqual(Array.from({ length: 9 }, () => refused));
+      // lib never importing worker/ still holds there.
+      expect(
+        await boundaryErrors(`lib/${folder}/probe.ts`, "export { WardenWorker } from '../../worker/worker';\n"),
+      ).toEqual([expect.stringContaining('lib, app and components never import worker/')]);
+      expect(
+        await boundaryErrors(
+          `lib/${folder}/probe.ts`,
+          "export { ZGroupSummary } from '../schemas/groups';\nexport { formatNumber } from '../format';\n",
+        ),
+      ).toEqual([]);
+    }
+    // An I/O folder may read Postgres.
+    expect(await boundaryErrors('lib/groups/probe.ts', "export { createDatabase } from '../db';\n")).toEqual([]);
+  });
+
+  it('refuse scripts importing the end-to-end suite, and test-support importing scripts', async () => {
+    expect(
+      await boundaryErrors('scripts/bench/workloads/probe.ts', "export { OPERATOR } from '../../../e2e/support';\n"),
+    ).toEqual([expect.stringContaining('scripts never import e2e/')]);
+    expect(
+      await boundaryErrors('scripts/lib/probe.ts', "export { OPERATOR } from '../../test-support/credentials';\n"),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors('test-support/probe.ts', "export { startLocalBroker } from '../scripts/lib/broker';\n"),
+    ).toEqual([expect.stringContaining('test-support never imports scripts/')]);
+    expect(await boundaryErrors('test-support/probe.ts', "export { eventually } from './eventually';\n")).toEqual([]);
   });
 
   it('allow what the layers permit', async () => {

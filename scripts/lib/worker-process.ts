@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { childProcessEnv } from '../../lib/config';
-import { eventually } from './eventually';
+import { eventually } from '../../test-support/eventually';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 

@@ -32,7 +32,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../lib/config';
-import { OPERATOR } from '../../e2e/credentials';
+import { OPERATOR } from '../../test-support/credentials';
 import { signInCookie, startBuiltDashboard, type BuiltDashboard } from '../lib/built-dashboard';
 import { parseCommandLine, runCommandLine, UsageError } from '../lib/command-line';
 import { median } from '../bench/stats';

@@ -1,6 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type ViewportSize } from '@playwright/test';
 import { DEBIAN_CHROMIUM } from '../lib/chromium';
-import { OPERATOR } from '../../e2e/credentials';
+import { OPERATOR } from '../../test-support/credentials';
 
 /**
  * Debian Chromium with one context signed in to the dashboard at `baseUrl` as the e2e suite's operator: every

@@ -15,7 +15,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { childProcessEnv, loadConfig } from '../../lib/config';
 import { parseCommandLine, runCommandLine, UsageError } from '../lib/command-line';
-import { eventually } from '../lib/eventually';
+import { eventually } from '../../test-support/eventually';
 import { ProcessGroup, run } from '../lib/processes';
 import { resetTestDatabase } from '../lib/test-database';
 import {

@@ -1,7 +1,7 @@
 import type { Admin, Kafka } from 'kafkajs';
 import type { Database } from '../../lib/db';
 import { DLQ_HEADERS } from '../../worker/pipeline/dead-letter';
-import { uniqueName } from '../lib/unique-name';
+import { uniqueName } from '../../test-support/unique-name';
 import type { Observation, StoredRecord } from './verdict';
 
 /** Reads every message of `topic` up to its current end with a throwaway group. */

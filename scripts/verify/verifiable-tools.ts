@@ -5,8 +5,8 @@ import { createInterface } from 'node:readline';
 import type { Admin } from 'kafkajs';
 import { ensureTopics } from '../../worker/kafka/topics';
 import type { LocalCluster } from '../lib/cluster';
-import { eventually } from '../lib/eventually';
-import { uniqueName } from '../lib/unique-name';
+import { eventually } from '../../test-support/eventually';
+import { uniqueName } from '../../test-support/unique-name';
 import { longestStops, type FaultMark, type FaultStall, type ProgressSample } from './stalls';
 
 // Kafka's own VerifiableProducer and VerifiableConsumer (kafka-tools jar) through the same fault as the

@@ -1,5 +1,4 @@
 import type { Database } from '../../lib/db';
-import type { RoundOutcome, SamplerStats } from '../sampler/lag-sampler';
 import type { ConsumerLogger } from '../shared/worker-types';
 import { recordGroupSummaries } from './record-group-summaries';
 import {
@@ -9,6 +8,18 @@ import {
   type AlertEvaluationContext,
   type SamplerHealth,
 } from './record-alert-evaluation';
+
+/** What the hook reads of a sampler round (the sampler's RoundOutcome has this shape); result null: unreadable. */
+export interface SamplerRoundOutcome {
+  durationMs: number;
+  result: { written: boolean } | null;
+}
+
+/** What the hook reads of the sampler's counters (its SamplerStats has these). */
+export interface SamplerFailureStats {
+  consecutiveFailures: number;
+  lastError: string | null;
+}
 
 /**
  * After every round of the leading sampler (the only instance whose sampler runs rounds), analyses the
@@ -36,7 +47,7 @@ export class AlertRoundHook {
   ) {}
 
   /** The sampler's onRound: a failed round (cluster unreadable, rows not written) opens the sampler's gap. */
-  onSamplerRound(outcome: RoundOutcome, stats: Pick<SamplerStats, 'consecutiveFailures' | 'lastError'>): void {
+  onSamplerRound(outcome: SamplerRoundOutcome, stats: SamplerFailureStats): void {
     const nowMs = this.now();
     const failed = outcome.result === null || !outcome.result.written;
     if (failed) this.failingSinceMs ??= nowMs - outcome.durationMs;

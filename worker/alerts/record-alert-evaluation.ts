@@ -12,7 +12,7 @@ import {
   type WorstTimeLag,
 } from '../../lib/alerts/evaluate-alerts';
 import type { TGroupSummary } from '../../lib/schemas/groups';
-import { summarizeGroups } from '../../lib/server/list-groups';
+import { summarizeGroups } from '../../lib/groups/summarize-groups';
 
 /** Where notifications go; each configured receiver gets its own outbox row (delivered and retried alone). */
 export interface AlertReceivers {

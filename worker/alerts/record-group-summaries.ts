@@ -1,7 +1,7 @@
 import type { Database } from '../../lib/db';
 import type { TGroupSummary } from '../../lib/schemas/groups';
-import { overviewRow } from '../../lib/server/groups-page';
-import { summaryColumns } from '../../lib/server/stored-group-summaries';
+import { overviewRow } from '../../lib/groups/groups-page';
+import { summaryColumns } from '../../lib/groups/stored-group-summaries';
 
 /**
  * Stores what one evaluation of `cluster` computed as the overview's rows (lib/server/stored-group-summaries.ts

@@ -2,17 +2,16 @@ import type { WorkerConfig } from '../../lib/config';
 import { createDatabase, type Database } from '../../lib/db';
 import { Secret } from '../../lib/kafka/security';
 import { DEFAULT_CLUSTER } from '../../lib/kafka/cluster-settings';
-import { analysisOptions } from '../../lib/server/analysis-options';
-import type { RoundOutcome, SamplerStats } from '../sampler/lag-sampler';
+import { analysisOptions } from '../../lib/groups/analysis-options';
 import type { ConsumerLogger } from '../shared/worker-types';
-import { AlertRoundHook } from './alert-round-hook';
+import { AlertRoundHook, type SamplerFailureStats, type SamplerRoundOutcome } from './alert-round-hook';
 import { AlertSender } from './alert-sender';
 import type { AlertEvaluationContext } from './record-alert-evaluation';
 import { WorkerHeartbeatWriter } from './worker-heartbeat';
 
 export interface AlertsHandle {
   /** A cluster's sampler's onRound (it runs on that cluster's leading sampler only). */
-  onSamplerRound(cluster: string, outcome: RoundOutcome, stats: SamplerStats): void;
+  onSamplerRound(cluster: string, outcome: SamplerRoundOutcome, stats: SamplerFailureStats): void;
   sender: AlertSender;
   /** One evaluation hook per configured cluster, by name. */
   hooks: ReadonlyMap<string, AlertRoundHook>;

@@ -1,6 +1,6 @@
 import { controlTopicNames } from '@warden/consumer';
 import type { Database } from '../../lib/db';
-import { instanceState } from '../../lib/server/instance-liveness';
+import { instanceState } from '../../lib/instances/instance-liveness';
 import { PeriodicTask } from '../periodic-task';
 
 /**

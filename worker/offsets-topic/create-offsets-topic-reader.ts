@@ -1,21 +1,9 @@
 import type { Kafka } from 'kafkajs';
 import type { WorkerConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
+import { controlGroupPrefix, offsetsReaderGroupId } from '../shared/internal-groups';
 import type { ConsumerLogger } from '../shared/worker-types';
 import { OffsetsTopicReader } from './offsets-topic-reader';
-
-/**
- * The start of every consumer group the control plane uses (the worker's state ingester, each service's
- * command reader): never sampled, their commits never kept.
- */
-export function controlGroupPrefix(config: Pick<WorkerConfig, 'WARDEN_CONTROL_TOPIC_PREFIX'>): string {
-  return `${config.WARDEN_CONTROL_TOPIC_PREFIX}.`;
-}
-
-/** The reader's consumer group: shared by every worker instance of a deployment, never sampled. */
-export function offsetsReaderGroupId(config: Pick<WorkerConfig, 'WARDEN_GROUP_ID'>): string {
-  return `${config.WARDEN_GROUP_ID}.offsets-reader`;
-}
 
 /** The offsets-topic reader as the worker runs it; null when SAMPLER_COMMIT_SOURCE is 'sampled'. */
 export function createOffsetsTopicReader(options: {

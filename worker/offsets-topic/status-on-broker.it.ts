@@ -1,7 +1,7 @@
 import type { Admin, Consumer, Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../lib/db';
-import { RECENT_LOG_END_ROUNDS } from '../../lib/server/analysis/partition-analysis';
+import { RECENT_LOG_END_ROUNDS } from '../../lib/analysis/partition-analysis';
 import { getGroupDetail } from '../../lib/server/get-group-detail';
 import type { TGroupDetail } from '../../lib/schemas/groups';
 import { testDatabase } from '../../test-support/database';

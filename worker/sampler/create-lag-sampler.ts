@@ -4,7 +4,7 @@ import { createDatabase } from '../../lib/db';
 import { createClusterKafka } from '../../lib/kafka/client';
 import { DEFAULT_CLUSTER, type ClusterConnection } from '../../lib/kafka/cluster-settings';
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
-import { controlGroupPrefix, offsetsReaderGroupId } from '../offsets-topic/create-offsets-topic-reader';
+import { controlGroupPrefix, offsetsReaderGroupId } from '../shared/internal-groups';
 import { LeaderLock, SAMPLER_LOCK_NAME } from './leader-lock';
 import { LagSampler, type LeaderLockPort, type RoundOutcome, type SamplerStats } from './lag-sampler';
 import { PgShardLocks } from './pg-shard-locks';

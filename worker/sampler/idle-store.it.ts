@@ -4,7 +4,7 @@ import type { Database } from '../../lib/db';
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
 import { DEFAULT_CLUSTER } from '../../lib/schemas/values';
 import { getLagSeries } from '../../lib/server/get-lag-series';
-import { loadGroupRounds } from '../../lib/server/load-group-rounds';
+import { loadGroupRounds } from '../../lib/groups/load-group-rounds';
 import { testDatabase } from '../../test-support/database';
 import { createTopic, testKafka, uniqueName } from '../../test-support/integration';
 import { commitOffsets } from '../../test-support/commit-offsets';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig } from '../../lib/config';
 import type { Database } from '../../lib/db';
 import { createKafka } from '../../lib/kafka/client';
-import { analysisOptions } from '../../lib/server/analysis-options';
+import { analysisOptions } from '../../lib/groups/analysis-options';
 import { getGroupDetail } from '../../lib/server/get-group-detail';
 import { listGroups } from '../../lib/server/list-groups';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../../scripts/lib/broker';

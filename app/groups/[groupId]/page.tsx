@@ -7,7 +7,7 @@ import { DEFAULT_CLUSTER } from '@/lib/schemas/values';
 import { ZGroupAdvice } from '@/lib/schemas/advice';
 import { ZAlertsResponse } from '@/lib/schemas/alerts';
 import { ZGroupDetail } from '@/lib/schemas/groups';
-import { analysisOptions } from '@/lib/server/analysis-options';
+import { analysisOptions } from '@/lib/groups/analysis-options';
 import { serverDatabase } from '@/lib/server/database';
 import { getGroupAdvice } from '@/lib/server/get-group-advice';
 import { getGroupDetail } from '@/lib/server/get-group-detail';

@@ -7,7 +7,7 @@ import type { Database } from '@/lib/db';
 import { DEFAULT_CLUSTER } from '@/lib/kafka/cluster-settings';
 import { loadConsumerInstances } from '@/lib/server/consumer-instances';
 import { getCommand } from '@/lib/server/get-command';
-import { goneAfterMs } from '@/lib/server/instance-liveness';
+import { goneAfterMs } from '@/lib/instances/instance-liveness';
 import { listQuarantines } from '@/lib/server/list-quarantines';
 import { requestOperatorAction } from '@/lib/server/request-operator-action';
 import { testDatabase } from '@/test-support/database';

@@ -1,10 +1,10 @@
 import { createDatabase, type Database } from '../../../lib/db';
 import { DEFAULT_CLUSTER } from '../../../lib/schemas/values';
 import { ZGroupsResponse } from '../../../lib/schemas/groups';
-import { summarizeGroups } from '../../../lib/server/list-groups';
+import { summarizeGroups } from '../../../lib/groups/summarize-groups';
 import { recordGroupSummaries } from '../../../worker/alerts/record-group-summaries';
 import { ensureSamplePartitions } from '../../../worker/sampler/sample-partitions';
-import { VIEWER } from '../../../e2e/credentials';
+import { VIEWER } from '../../../test-support/credentials';
 import { signInCookie, startBuiltDashboard } from '../../lib/built-dashboard';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
 import { percentileOfSorted, summarizeLatency } from '../stats';

@@ -6,7 +6,7 @@ import { ClusterReader } from '../../../lib/kafka/cluster-reader';
 import { createInternalCluster } from '../../../lib/kafka/internal-cluster';
 import type { CoordinatorCluster } from '../../../test-support/commit-offsets';
 import { LagSampler, type RoundResult } from '../../../worker/sampler/lag-sampler';
-import { eventually } from '../../lib/eventually';
+import { eventually } from '../../../test-support/eventually';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
 import { summarizeLatency } from '../stats';
 import { peakRssBytes, sleep } from './probe';

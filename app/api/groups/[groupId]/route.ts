@@ -1,7 +1,7 @@
 // GET /api/groups/{groupId}?cluster= - one group's partitions: lag, time lag, rates, owner, status, quarantine, commit prefix.
 import { loadDashboardConfig } from '@/lib/config';
 import { ZGroupRouteParams } from '@/lib/schemas/common';
-import { analysisOptions } from '@/lib/server/analysis-options';
+import { analysisOptions } from '@/lib/groups/analysis-options';
 import { respond, routeParams } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
 import { getGroupDetail } from '@/lib/server/get-group-detail';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHarness, makeRecord, tp } from '../core/testing/harness.js';
-import type { DeadLetterInfo, SourceRecord } from '../core/types.js';
+import type { DeadLetterInfo, SourceRecord } from '../core/index.js';
 import { adminOffsetPorts, applyCommand, type ApplyPorts, type OffsetAdmin } from './apply-command.js';
 import { CONTROL_PROTOCOL_VERSION, type TOperatorCommand } from './protocol.js';
 

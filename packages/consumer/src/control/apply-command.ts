@@ -6,7 +6,7 @@ import type {
   PartitionSnapshot,
   SourceRecord,
   TopicPartition,
-} from '../core/types.js';
+} from '../core/index.js';
 import type { TCommandOutcome, TOperatorCommand } from './protocol.js';
 
 // Applies one operator command (resume, skip or seek of a quarantined partition) on the consumer core of the

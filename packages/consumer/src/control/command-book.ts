@@ -1,4 +1,4 @@
-import type { Clock } from '../core/types.js';
+import type { Clock } from '../core/index.js';
 import type { TOperatorCommand } from './protocol.js';
 
 // The commands one instance has read from the command topic, on the injected clock. Pure.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Admin, ConsumerConfig, KafkaMessage, ProducerConfig, ProducerRecord, RecordMetadata } from 'kafkajs';
-import type { Clock, CoreEvent, TimerHandle, TopicPartition } from '../core/types.js';
+import type { Clock, CoreEvent, TimerHandle, TopicPartition } from '../core/index.js';
 import type { ConsumerLogger, Readiness, RebalanceTiming } from '../kafkajs/consumer-types.js';
 import type { KafkajsAdmin, KafkajsBatchPayload, KafkajsClient, KafkajsConsumer } from '../kafkajs/kafkajs-adapter.js';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { partitionSnapshotOf } from '../core/testing/snapshots.js';
-import type { QuarantineInfo } from '../core/types.js';
+import type { QuarantineInfo } from '../core/index.js';
 import { buildInstanceState, capText, RecentList, rebalanceStopOf, type InstanceStateInput } from './instance-state.js';
 import {
   decodeControlMessage,

@@ -1,4 +1,4 @@
-import type { PartitionSnapshot, QuarantineInfo, TopicPartition } from '../core/types.js';
+import type { PartitionSnapshot, QuarantineInfo, TopicPartition } from '../core/index.js';
 import type { Readiness, RebalanceTiming } from '../kafkajs/consumer-types.js';
 import {
   CONTROL_PROTOCOL_VERSION,

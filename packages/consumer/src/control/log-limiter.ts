@@ -1,4 +1,4 @@
-import type { Clock } from '../core/types.js';
+import type { Clock } from '../core/index.js';
 import type { ConsumerLogger } from '../kafkajs/consumer-types.js';
 
 // Logs a repeating failure at most once per interval per kind, on the injected clock: a broker that stays

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { flushMicrotasks, ManualClock } from '../core/testing/fake-clock.js';
-import type { SourceRecord } from '../core/types.js';
+import type { SourceRecord } from '../core/index.js';
 import { FakeKafka } from '../kafkajs/testing/fake-kafkajs.js';
 import { createConsumer, type WardenConsumerOptions } from '../kafkajs/warden-consumer.js';
 import {

@@ -1,4 +1,4 @@
-import type { ErrorClass } from '../core/types.js';
+import type { ErrorClass } from '../core/index.js';
 
 /**
  * Offset-commit errors that mean "the group moved on" or "the coordinator is busy": the commit is retried

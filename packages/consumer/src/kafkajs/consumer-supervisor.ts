@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../core/types.js';
+import type { Clock, TimerHandle } from '../core/index.js';
 import type { ConsumerLogger } from './consumer-types.js';
 
 // Rebuilds the kafkajs consumer when the consume loop went silent, on the injected clock.

@@ -1,6 +1,6 @@
 // The types the kafkajs side of the package shares with its host: the logger it takes, a measured
 // rebalance stop and readiness.
-import type { TopicPartition } from '../core/types.js';
+import type { TopicPartition } from '../core/index.js';
 
 /** The structured logger every adapter takes (pino's shape; tests pass a small fake). */
 export interface ConsumerLogger {

@@ -9,7 +9,7 @@ import type {
   TopicPartitionOffsetAndMetadata,
 } from 'kafkajs';
 import type { ConsumerCore } from '../core/index.js';
-import type { Clock, CommitRequest, Offset, SourcePort, TopicPartition } from '../core/types.js';
+import type { Clock, CommitRequest, Offset, SourcePort, TopicPartition } from '../core/index.js';
 import type { ConsumerLogger } from './consumer-types.js';
 import { fetchHoldMs } from './fetch-hold.js';
 import type { GroupJoinPayload } from './rebalance-timing.js';

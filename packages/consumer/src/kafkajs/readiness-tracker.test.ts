@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../core/testing/fake-clock.js';
-import type { WorkProgress } from '../core/types.js';
+import type { WorkProgress } from '../core/index.js';
 import { ReadinessTracker } from './readiness-tracker.js';
 
 const idle: WorkProgress = { heldRecords: 0, heldSinceMs: null, lastCompletedAtMs: null };

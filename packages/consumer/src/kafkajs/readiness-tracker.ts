@@ -1,4 +1,4 @@
-import type { Clock, WorkProgress } from '../core/types.js';
+import type { Clock, WorkProgress } from '../core/index.js';
 import type { Readiness } from './consumer-types.js';
 
 // Whether the consume loop demonstrably makes progress, on the injected clock. Pure.

@@ -1,4 +1,4 @@
-import type { Clock, TopicPartition } from '../core/types.js';
+import type { Clock, TopicPartition } from '../core/index.js';
 import type { ConsumerLogger, RebalanceTiming } from './consumer-types.js';
 
 // How long this member stopped for each join, on the injected clock.

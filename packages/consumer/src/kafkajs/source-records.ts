@@ -1,5 +1,5 @@
 import type { IHeaders, KafkaMessage } from 'kafkajs';
-import type { SourceRecord } from '../core/types.js';
+import type { SourceRecord } from '../core/index.js';
 
 // kafkajs messages → the core's SourceRecord. Runs once per consumed record: a plain loop, and headers are
 // copied only when kafkajs grouped a repeated header name into an array.

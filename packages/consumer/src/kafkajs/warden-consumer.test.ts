@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { flushMicrotasks, ManualClock } from '../core/testing/fake-clock.js';
-import type { CoreEvent, SourceRecord } from '../core/types.js';
+import type { CoreEvent, SourceRecord } from '../core/index.js';
 import type { RebalanceTiming } from './consumer-types.js';
 import { HELD_BATCH_MAX_MS } from './fetch-hold.js';
 import { FakeKafka, type FakeKafkajsConsumer } from './testing/fake-kafkajs.js';

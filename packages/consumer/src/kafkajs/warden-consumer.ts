@@ -3,7 +3,7 @@ import type { ConsumerConfig } from 'kafkajs';
 import { resolveControlSettings, type ControlOptions } from '../control/control-options.js';
 import { ControlPlane, controlSurfaceOf, type ConsumerControl } from '../control/control-plane.js';
 import { ConsumerCore, type ConsumerCoreOptions } from '../core/index.js';
-import type { Clock, SourcePort, StallInfo, TopicPartition } from '../core/types.js';
+import type { Clock, SourcePort, StallInfo, TopicPartition } from '../core/index.js';
 import type { ConsumerLogger, Readiness, RebalanceTiming } from './consumer-types.js';
 import { classifyCommitError } from './classify-commit-error.js';
 import { ConsumerSupervisor } from './consumer-supervisor.js';

@@ -1,7 +1,7 @@
 // GET /api/groups/{groupId}/advice?cluster= - capacity plan ("scale consumers to N, catch up in T") with what-if curve, and advice.
 import { loadDashboardConfig } from '@/lib/config';
 import { ZGroupRouteParams } from '@/lib/schemas/common';
-import { analysisOptions } from '@/lib/server/analysis-options';
+import { analysisOptions } from '@/lib/groups/analysis-options';
 import { respond, routeParams } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
 import { getGroupAdvice } from '@/lib/server/get-group-advice';

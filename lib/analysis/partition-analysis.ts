@@ -2,16 +2,16 @@
 // It only combines the lag math of lib/lag and lib/advisor with the sampler's rows; where the sampler already
 // stored a value (time lag, rates) that value wins, and what is computed here says so in its `basis`.
 
-import { estimateRates, type RateEstimate } from '../../advisor/rates';
+import { estimateRates, type RateEstimate } from '../advisor/rates';
 import {
   evaluatePartition,
   WINDOW_CAPACITY,
   type CommitSample,
   type PartitionEvaluation,
   type PartitionStatus,
-} from '../../lag/partition-status';
-import { appendLogEndPoint, estimateTimeLag, type LogEndPoint } from '../../lag/time-lag';
-import type { TTimeLag, TTimeLagKind } from '../../schemas/groups';
+} from '../lag/partition-status';
+import { appendLogEndPoint, estimateTimeLag, type LogEndPoint } from '../lag/time-lag';
+import type { TTimeLag, TTimeLagKind } from '../schemas/groups';
 
 /** One stored sample of one partition, offsets as numbers (exact below 2^53, which offsets never reach). */
 export interface SamplePoint {

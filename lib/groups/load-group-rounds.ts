@@ -1,7 +1,7 @@
 import type { Database } from '../db';
 import type { LagSample } from '../generated/prisma/client';
-import { partitionKey, type LatestPartitionRow } from './analysis/group-analysis';
-import type { ObservedCommit, SamplePoint } from './analysis/partition-analysis';
+import { partitionKey, type LatestPartitionRow } from '../analysis/group-analysis';
+import type { ObservedCommit, SamplePoint } from '../analysis/partition-analysis';
 
 /** A group's newest sampler round, and the history the analysis needs. */
 export interface GroupRound {

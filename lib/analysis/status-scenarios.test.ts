@@ -2,7 +2,7 @@
 // 5 s: each states what the status must be, and when.
 
 import { describe, expect, it } from 'vitest';
-import { combineGroupStatus } from '../../lag/partition-status';
+import { combineGroupStatus } from '../lag/partition-status';
 import { analyzeGroup, partitionKey, type LatestPartitionRow } from './group-analysis';
 import { partitionStatus, timeLagFromSamples, type SamplePoint } from './partition-analysis';
 

@@ -9,16 +9,16 @@ import {
   rebalanceProtocolOf,
   type OwnProcessingBound,
   type PollBudget,
-} from '../../advisor/advice';
-import { planCapacity } from '../../advisor/capacity';
-import type { ResolvedClientSettings } from '../../advisor/client-settings';
-import { formatDuration, formatNumber, formatRate, plural } from '../../format';
-import type { MemberRestartCounts } from '../../advisor/member-restarts';
-import { estimateRebalancePause, type RebalancePause } from '../../advisor/rebalance-pause';
-import { observedPerConsumerRate, summarizeScaling, type ScalingEfficiency } from '../../advisor/scaling-efficiency';
-import { resolveResetPolicy, startingBacklog } from '../../advisor/starting-backlog';
-import { memberName } from '../../members/member-name';
-import type { TGroupAdvice } from '../../schemas/advice';
+} from '../advisor/advice';
+import { planCapacity } from '../advisor/capacity';
+import type { ResolvedClientSettings } from '../advisor/client-settings';
+import { formatDuration, formatNumber, formatRate, plural } from '../format';
+import type { MemberRestartCounts } from '../advisor/member-restarts';
+import { estimateRebalancePause, type RebalancePause } from '../advisor/rebalance-pause';
+import { observedPerConsumerRate, summarizeScaling, type ScalingEfficiency } from '../advisor/scaling-efficiency';
+import { resolveResetPolicy, startingBacklog } from '../advisor/starting-backlog';
+import { memberName } from '../members/member-name';
+import type { TGroupAdvice } from '../schemas/advice';
 import type { GroupAnalysis, PartitionAnalysis } from './group-analysis';
 import { ratesBetweenCommits, sumPartitionSamples, type SamplePoint } from './partition-analysis';
 

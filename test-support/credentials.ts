@@ -1,5 +1,6 @@
 // The dashboard's users and API tokens during the end-to-end suite (playwright.config.ts hands them to
-// `next start`). Test-only values: they protect nothing but a throwaway server.
+// `next start`) and the scripts that measure a dashboard over HTTP (the bench, lighthouse). Test-only values:
+// they protect nothing but a throwaway server.
 
 export interface E2eUser {
   name: string;

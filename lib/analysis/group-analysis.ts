@@ -1,16 +1,16 @@
 // Pure analysis of one group's newest sampler round plus its recent history: per-partition time lag, rates
 // and Burrow status, and the group status (lib/lag/partition-status.ts combineGroupStatus).
 
-import type { RateEstimate } from '../../advisor/rates';
-import { memberName } from '../../members/member-name';
+import type { RateEstimate } from '../advisor/rates';
+import { memberName } from '../members/member-name';
 import {
   combineGroupStatus,
   type CommitSample,
   type GroupStatusResult,
   type PartitionEvaluation,
   type PartitionStatus,
-} from '../../lag/partition-status';
-import type { TTimeLag } from '../../schemas/groups';
+} from '../lag/partition-status';
+import type { TTimeLag } from '../schemas/groups';
 import {
   commitEntries,
   compareTimeLagDesc,

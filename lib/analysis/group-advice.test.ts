@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_CLIENT_SETTINGS, parseClientSettings, resolveClientSettings } from '../../advisor/client-settings';
-import { estimateRebalancePause } from '../../advisor/rebalance-pause';
-import { findConsumerCountChanges, summarizeScaling, type GroupRoundTotals } from '../../advisor/scaling-efficiency';
+import { EMPTY_CLIENT_SETTINGS, parseClientSettings, resolveClientSettings } from '../advisor/client-settings';
+import { estimateRebalancePause } from '../advisor/rebalance-pause';
+import { findConsumerCountChanges, summarizeScaling, type GroupRoundTotals } from '../advisor/scaling-efficiency';
 import { buildGroupAdvice, findOwnProcessingBound, measurePerConsumerRate, measurePollBudget } from './group-advice';
 import { analyzeGroup, partitionKey, type LatestPartitionRow } from './group-analysis';
 import type { SamplePoint } from './partition-analysis';
