@@ -2,7 +2,7 @@
 // so never while a page starts: nothing can be parsed before an answer has arrived. zod's core loads first, alone
 // (./zod-jitless, which sets jitless mode before any schema is built), then only the schema module the answer
 // needs, in a task of its own: building every schema at once made the first poll's parse one long task
-// (docs/decisions.md). Nothing else in the browser imports zod or a schema's value (eslint.config.mjs).
+// (docs/decisions/0036-page-start-up-cost.md). Nothing else in the browser imports zod or a schema's value (eslint.config.mjs).
 
 /** zod, configured, before the schema module `load` brings: every loader below goes through it. */
 function afterZod<M>(load: () => Promise<M>): Promise<M> {

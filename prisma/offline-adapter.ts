@@ -2,7 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 
 // Prisma 6.19 applies migrations offline only through its JS schema engine over a driver adapter.
-// A known upstream bug (docs/decisions.md, "Scenarios", names it): the pg adapter cannot decode the Postgres `name` (19),
+// A known upstream bug (docs/decisions/0042-prisma-offline-migrations.md names it): the pg adapter cannot decode the Postgres `name` (19),
 // `char` (18) and `name[]` (1003) columns that the migration engine reads from the catalogs. This pool
 // reports those columns as text / text[] before the adapter sees them. Remove once Prisma can migrate
 // offline without an adapter (or fixes the bug).

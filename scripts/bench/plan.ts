@@ -93,7 +93,7 @@ export const PARTITIONS = 6;
  * bound (delivered, not yet committed) holds a second fetch beside the batch in flight: below the in-flight
  * budget, every partition pauses after each fetch until its batch completed and committed, and fetch, store,
  * publish and commit run one after another. At two batches of 5,000 it holds a whole partition of this topic
- * (docs/decisions.md, "The batch pipeline's remaining costs", has the measurements).
+ * (docs/decisions/0025-batch-pipeline-throughput.md has the measurements).
  */
 export const PIPELINE_BATCH_SIZE = 5_000;
 export const PIPELINE_IN_FLIGHT = 30_000;
@@ -109,8 +109,8 @@ export const KEYED_RETRY_ERROR_RATE = 0.1;
 /**
  * Backoff of the keyed-retries workload: full jitter, base 2 ms, so a first retry draws 0 or 1 ms and later
  * ones 0–3, 0–7 ms…, up to 1 s. Each key is a serial lane and every record behind a retrying one waits with
- * it, so the time a retry holds its lane sets the latency (docs/decisions.md, "Scenarios", has the
- * measurements behind the base).
+ * it, so the time a retry holds its lane sets the latency
+ * (docs/decisions/0003-transient-or-permanent-and-where-failures-go.md has the measurements behind the base).
  */
 export const KEYED_RETRY_BACKOFF = { baseMs: 2, maxMs: 1_000 };
 export const KEYED_RETRY_PACED_RATE = 10_000;
@@ -168,10 +168,10 @@ export const OVERVIEW_PAGE_TARGET_MS = 150;
 
 /**
  * Parallel Consumer's maxConcurrency (its worker threads) on the no-op topics: its default. Measured on this machine
- * against 64 (Warden's default maxInFlight) in docs/decisions.md, "Parallel Consumer as a bench peer".
+ * against 64 (Warden's default maxInFlight) in docs/decisions/0034-parallel-consumer-as-bench-peer.md.
  */
 export const PC_NO_OP_CONCURRENCY = 16;
-/** Warden ÷ Parallel Consumer targets per shared workload (the issue's: level at least, 10% ahead on (6)). */
+/** Warden ÷ Parallel Consumer targets per shared workload: level at least, 10% ahead on (6). */
 export const PC_RATIO_TARGETS: Readonly<Record<string, number>> = { '2': 1.0, '3b': 1.0, '4': 1.0, '6': 1.1 };
 
 export type LayoutId = 'keys10k' | 'keys10' | 'poison' | 'io' | 'rawIo' | 'memory' | 'pipeline';

@@ -6,7 +6,7 @@ export const MOBILE_CPU_SLOWDOWN = 4;
 /**
  * The CPU slowdown that makes a host of `benchmarkIndex` stand for Lighthouse's reference phone: from 1,300 up,
  * the line of Lighthouse's own CPU throttling calculator (1,300 is 3x, 1,533 is 4x, 2,000 is 6x, one more per
- * 233; docs/decisions.md); below it, in proportion to the index from that 4x at 1,533, and never under 1x.
+ * 233; docs/decisions/0037-measuring-page-speed.md); below it, in proportion to the index from that 4x at 1,533, and never under 1x.
  */
 export function calibratedSlowdown(benchmarkIndex: number): number {
   const slowdown =

@@ -4,8 +4,8 @@
 // drawn yet (`SendBeginFrameDecision`, reason `ThrottleUndrawnFrames`) and then offers one a second. When that
 // happens during a load, the page's first frame, already laid out, painted and committed, waits about a second
 // for the next frame it is offered; the main thread is idle meanwhile. Lighthouse's simulation then counts every
-// request and task of that second inside the first and largest contentful paints (docs/decisions.md, "A first
-// paint held by the measuring browser"). The decisions are traced in the `viz` category only, which the
+// request and task of that second inside the first and largest contentful paints
+// (docs/decisions/0037-measuring-page-speed.md). The decisions are traced in the `viz` category only, which the
 // audit asks for (TRACE_CATEGORIES).
 
 /** The trace category that records viz's decisions; without it `heldFirstPaint` always answers null. */

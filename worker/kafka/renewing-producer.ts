@@ -3,7 +3,7 @@ import type { Producer, ProducerBatch, ProducerRecord, RecordMetadata } from 'ka
 // An idempotent kafkajs producer whose sequence numbers disagree with the broker's stays broken: kafkajs
 // keeps the producer id and the partition's sequence, so every later send to that partition fails with
 // OUT_OF_ORDER_SEQUENCE_NUMBER, and the pipeline would dead-letter valid records as permanent failures (the
-// nemesis scenario in docs/decisions.md). Only a new producer id cures it. This wrapper replaces the producer on those errors and rethrows them marked retriable, so the
+// nemesis scenario in docs/decisions/0029-renewing-idempotent-producer.md). Only a new producer id cures it. This wrapper replaces the producer on those errors and rethrows them marked retriable, so the
 // record retries in place and its next send goes out on the new producer. Every other error passes through
 // unchanged. A send that raced the replacement and failed on the old producer is retried the same way.
 

@@ -3,7 +3,7 @@ import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
 import { WardenWorkload } from './warden-harness';
 import { seededRandom } from '../../../test-support/seeded-random';
 
-// The keyed-retries workload (docs/decisions.md, "Scenarios"): key mode, a handler failing transiently on
+// The keyed-retries workload (docs/developing/scenarios.md, "Keyed retries"): key mode, a handler failing transiently on
 // a fixed share of attempts (retried with the core's backoff), the orchestrator producing while this
 // consumer runs. Latency is end to end: the record's producer timestamp → its handler succeeded. An order
 // violation is a record starting while an earlier record of its key has not completed.

@@ -7,7 +7,7 @@
 // Lane heads that wait to start sit in one ready FIFO, in the order they became ready; the scheduler takes
 // them from its front. Everything on the hot path (enqueue, take, remove the head) is O(1) and allocates
 // nothing beyond a new lane: no lane object, map entry or set entry per record, and no scan of every ready
-// lane per completion (docs/decisions.md, "Consumer core", has the measurements behind this).
+// lane per completion (docs/decisions/0004-hot-path-choices.md has the measurements behind this).
 
 import { movedFront } from './moved-front.js';
 
