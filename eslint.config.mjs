@@ -154,6 +154,16 @@ const noScripts = {
   message: 'test-support never imports scripts/: what both use lives in test-support/.',
 };
 
+/** The environment is configuration: one module reads it, each program parses its own variables there. */
+const noProcessEnv = {
+  object: 'process',
+  property: 'env',
+  message:
+    "Only lib/config/program-config.ts reads the environment: take the setting from your program's configuration (worker/config.ts, lib/server/dashboard-config.ts, ...), or childProcessEnv() for a child.",
+};
+
+const noDateNow = { object: 'Date', property: 'now', message: 'Use the injected Clock.' };
+
 /** A no-restricted-imports rule from pattern groups. */
 const restrict = (...patterns) => ['error', { patterns }];
 
@@ -217,6 +227,13 @@ export default tseslint.config(
 
   // --- Boundaries -------------------------------------------------------------------------------------
   {
+    // Next.js's own NEXT_RUNTIME (a build-time constant, instrumentation.ts) is not configuration; the
+    // examples are projects of their own.
+    files: ['**/*.{ts,tsx,mts}'],
+    ignores: ['lib/config/program-config.ts', 'instrumentation.ts', 'examples/**'],
+    rules: { 'no-restricted-properties': ['error', noProcessEnv] },
+  },
+  {
     // Integration tests of lib may run the real sampler to produce the rows they read (tests wire layers).
     files: ['lib/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'proxy.ts', 'instrumentation.ts'],
     ignores: ['lib/**/*.it.ts'],
@@ -276,7 +293,7 @@ export default tseslint.config(
           message: 'The core uses its injected Clock and never reads process state.',
         })),
       ],
-      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'Use the injected Clock.' }],
+      'no-restricted-properties': ['error', noProcessEnv, noDateNow],
     },
   },
   {
@@ -292,7 +309,7 @@ export default tseslint.config(
           message: 'The adapter parts use the injected Clock (warden-consumer.ts builds the system one).',
         })),
       ],
-      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'Use the injected Clock.' }],
+      'no-restricted-properties': ['error', noProcessEnv, noDateNow],
     },
   },
   {

@@ -1,11 +1,12 @@
 import { defineConfig } from '@playwright/test';
 import { E2E_ACCESS_ENV } from './test-support/credentials';
-import { childProcessEnv, loadConfig } from './lib/config';
+import { childProcessEnv } from './lib/config/program-config';
+import { loadTestConfig } from './test-support/test-config';
 import { DEBIAN_CHROMIUM } from './scripts/lib/chromium';
 
 // Runs against `next start` on a production build (npm test builds first) and Debian's Chromium; the
 // tests start real workers against the real broker and database themselves.
-const config = loadConfig();
+const config = loadTestConfig();
 const baseURL = `http://127.0.0.1:${config.UI_PORT}`;
 
 export default defineConfig({

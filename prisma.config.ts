@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from 'prisma/config';
-import { loadBaseConfig, provideDatabaseUrlToPrismaCli } from './lib/config';
+import { loadDatabaseToolsConfig, provideDatabaseUrlToPrismaCli } from './lib/config/database-config';
 import { migrationAdapter } from './prisma/offline-adapter';
 
 // Prisma 6.19 with the JS schema engine over a driver adapter: migrations apply with no download.
@@ -13,6 +13,6 @@ export default defineConfig({
   schema: path.join('prisma', 'schema.prisma'),
   migrations: { path: path.join('prisma', 'migrations') },
   async adapter() {
-    return migrationAdapter(loadBaseConfig().DATABASE_URL);
+    return migrationAdapter(loadDatabaseToolsConfig().DATABASE_URL);
   },
 });

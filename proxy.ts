@@ -3,7 +3,7 @@
 // (API route handlers check access again themselves); the headers are lib/server/security-headers.ts.
 import { NextResponse, type NextRequest } from 'next/server';
 import { errorBody } from '@/lib/server/api-error';
-import { loadConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import { loadAuthSettings } from '@/lib/server/auth/auth-settings';
 import { proxyDecision } from '@/lib/server/auth/proxy-decision';
 import { processSessionStore } from '@/lib/server/auth/request-auth';
@@ -13,7 +13,7 @@ import { arrivedOverHttps, newNonce, securityHeaders } from '@/lib/server/securi
 export async function proxy(request: NextRequest) {
   const headers = securityHeaders({
     nonce: newNonce(),
-    isDevelopment: loadConfig().NODE_ENV === 'development',
+    isDevelopment: loadDashboardConfig().NODE_ENV === 'development',
     isHttps: arrivedOverHttps({ url: request.url, forwardedProto: request.headers.get('x-forwarded-proto') }),
   });
   const decision = await proxyDecision(

@@ -7,7 +7,7 @@ import { MainNav } from '@/components/main-nav';
 import { queryKeys } from '@/components/query-keys';
 import { SessionProvider, type SessionUser } from '@/components/session-context';
 import { UserMenu } from '@/components/user-menu';
-import { loadDashboardConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import { ZAttention } from '@/lib/schemas/attention';
 import { countAttention } from '@/lib/server/count-attention';
 import { serverDatabase } from '@/lib/server/database';

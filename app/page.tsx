@@ -1,7 +1,7 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import { overviewRequest, overviewView, paramsOfRecord } from '@/components/overview-view';
 import { queryKeys } from '@/components/query-keys';
-import { loadDashboardConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import { ZAlertsResponse } from '@/lib/schemas/alerts';
 import { ZGroupsResponse } from '@/lib/schemas/groups';
 import { serverDatabase } from '@/lib/server/database';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { Admin, Kafka } from 'kafkajs';
-import { loadConfig } from '../lib/config';
+import { loadTestConfig } from '../test-support/test-config';
 import { ZAlertsResponse } from '../lib/schemas/alerts';
 import { eventually, testKafka, uniqueName } from '../test-support/integration';
 import { bearer, OPERATOR, OPERATOR_TOKEN, VIEWER, VIEWER_TOKEN } from '../test-support/credentials';
@@ -32,7 +32,7 @@ test.beforeAll(async () => {
     WARDEN_RESULTS_TOPIC: uniqueName('e2e-alerts-results'),
     WARDEN_DLQ_TOPIC: uniqueName('e2e-alerts-dlq'),
     WARDEN_INPUT_PARTITIONS: '2',
-    WORKER_PORT: String(loadConfig().WORKER_PORT + 3),
+    WORKER_PORT: String(loadTestConfig().WORKER_PORT + 3),
     SAMPLE_INTERVAL_MS: '1000',
     LOG_LEVEL: 'warn',
   });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { Admin } from 'kafkajs';
 import pg from 'pg';
 import { expect, test } from '@playwright/test';
-import { loadConfig } from '../lib/config';
+import { loadTestConfig } from '../test-support/test-config';
 import { API_ROUTES, type ApiRoute } from '../lib/openapi/api-routes';
 import { buildOpenApiDocument } from '../lib/openapi/openapi-document';
 import { ZApiError } from '../lib/schemas/common';
@@ -23,7 +23,7 @@ import { createTopicWhenReady } from './support';
 // Seeded (WARDEN_FUZZ_SEED, printed); a failure names the request and the seed to replay it.
 
 const RUNS_PER_ROUTE = 40;
-const { WARDEN_FUZZ_SEED: SEED, UI_PORT } = loadConfig();
+const { WARDEN_FUZZ_SEED: SEED, UI_PORT } = loadTestConfig();
 const baseUrl = `http://127.0.0.1:${UI_PORT}`;
 const document = buildOpenApiDocument() as {
   paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string; schema: JsonSchema }> }>>;
@@ -41,7 +41,7 @@ let admin: Admin;
 let commandId = '1';
 
 test.beforeAll(async () => {
-  db = new pg.Client({ connectionString: loadConfig().DATABASE_URL });
+  db = new pg.Client({ connectionString: loadTestConfig().DATABASE_URL });
   await db.connect();
   admin = testKafka('warden-e2e-fuzz').admin();
   await admin.connect();

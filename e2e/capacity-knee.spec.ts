@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Admin, Consumer, Kafka } from 'kafkajs';
-import { loadConfig } from '../lib/config';
+import { loadTestConfig } from '../test-support/test-config';
 import { commitOffsets } from '../test-support/commit-offsets';
 import { testKafka, uniqueName } from '../test-support/integration';
 import { OPERATOR } from '../test-support/credentials';
@@ -60,7 +60,7 @@ test.beforeAll(async () => {
     WARDEN_RESULTS_TOPIC: `${workerPrefix}-results`,
     WARDEN_DLQ_TOPIC: `${workerPrefix}-dlq`,
     WARDEN_INPUT_PARTITIONS: '1',
-    WORKER_PORT: String(loadConfig().WORKER_PORT + 6),
+    WORKER_PORT: String(loadTestConfig().WORKER_PORT + 6),
     SAMPLER_GROUP_INCLUDE: `^${groupId}$`,
     LOG_LEVEL: 'warn',
   });

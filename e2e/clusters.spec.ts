@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import pg from 'pg';
-import { loadConfig } from '../lib/config';
+import { loadTestConfig } from '../test-support/test-config';
 import { createKafka } from '../lib/kafka/client';
 import { ZAlertsResponse } from '../lib/schemas/alerts';
 import { ZGroupDetail, ZGroupsResponse } from '../lib/schemas/groups';
@@ -30,7 +30,7 @@ import {
 // `default` only and stays as it is). The same group id on both, with different lags: only the cluster
 // tells the two groups apart, on the overview, in the filter, in the group page's heading and its URLs.
 
-const config = loadConfig();
+const config = loadTestConfig();
 // base+92/93 (the suite's broker), +100 (the suite's dashboard), +110.. (the security test's broker),
 // +464.. (workers) and +692/693 (the multi-cluster integration test) belong to others.
 const SECOND_BROKER = { port: config.WARDEN_TEST_PORT_BASE + 694, controller: config.WARDEN_TEST_PORT_BASE + 695 };

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import pg from 'pg';
-import { loadConfig } from '../lib/config';
+import { loadTestConfig } from '../test-support/test-config';
 import { ZGroupDetail } from '../lib/schemas/groups';
 import { ZQuarantinesResponse } from '../lib/schemas/quarantines';
 import { uniqueName } from '../test-support/integration';
@@ -76,7 +76,7 @@ async function seedInstance(
 }
 
 test.beforeAll(async () => {
-  db = new pg.Client({ connectionString: loadConfig().DATABASE_URL });
+  db = new pg.Client({ connectionString: loadTestConfig().DATABASE_URL });
   await db.connect();
   // One round per group: its partitions share one sampled_at (one statement's now()).
   for (const [g, partitions] of [

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { Admin } from 'kafkajs';
-import { childProcessEnv, loadConfig } from '../lib/config';
+import { childProcessEnv } from '../lib/config/program-config';
+import { loadTestConfig } from '../test-support/test-config';
 import { isStale, staleAfterMs } from '../components/format';
 import { ZAlertsResponse } from '../lib/schemas/alerts';
 import { ZAttention } from '../lib/schemas/attention';
@@ -61,7 +62,7 @@ test.beforeAll(async () => {
     WARDEN_RESULTS_TOPIC: uniqueName('ui-poison-results'),
     WARDEN_DLQ_TOPIC: uniqueName('ui-poison-dlq'),
     WARDEN_INPUT_PARTITIONS: '1',
-    WORKER_PORT: String(loadConfig().WORKER_PORT + 7),
+    WORKER_PORT: String(loadTestConfig().WORKER_PORT + 7),
     // Samples its own group only: the seeded groups keep the history the seed wrote.
     SAMPLER_GROUP_INCLUDE: `^${poison.group}$`,
     SAMPLE_INTERVAL_MS: '1000',
@@ -736,7 +737,7 @@ test('a group whose sampler stopped says Stale in the first HTML, and keeps sayi
 }) => {
   // The seeded groups' newest sample is the seed's; no sampler renews it, so the group turns stale a known time
   // after the seed (the earlier tests usually took longer than that already).
-  const config = loadConfig();
+  const config = loadTestConfig();
   const detailResponse = await page.request.get(`/api/groups/${encodeURIComponent(groups.main)}`, {
     headers: bearer(VIEWER_TOKEN),
   });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { Admin, Kafka } from 'kafkajs';
-import { loadConfig } from '../lib/config';
+import { loadTestConfig } from '../test-support/test-config';
 import { REDRIVE_HEADERS, ZDeadLettersResponse } from '../lib/schemas/dead-letters';
 import { eventually, readTopic, testKafka, uniqueName } from '../test-support/integration';
 import { bearer, OPERATOR, OPERATOR_TOKEN, VIEWER, VIEWER_TOKEN } from '../test-support/credentials';
@@ -23,7 +23,7 @@ import {
 // browses (WARDEN_DLQ_TOPIC, the same setting for both); the same worker runs the redrive jobs an operator
 // requests in Chromium. This spec is the only writer of that topic in the suite, so its counts are exact.
 
-const config = loadConfig();
+const config = loadTestConfig();
 const DLQ_TOPIC = config.WARDEN_DLQ_TOPIC;
 const sourceTopic = uniqueName('e2e-dlq-in');
 const resultsTopic = uniqueName('e2e-dlq-results');

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
 import pg from 'pg';
-import { loadConfig } from '../lib/config';
+import { loadTestConfig } from '../test-support/test-config';
 import { ZAuditResponse, ZOperatorAction } from '../lib/schemas/operator-actions';
 import { ZQuarantinesResponse } from '../lib/schemas/quarantines';
 import { committedOffsets, eventually, readTopic, testKafka, uniqueName } from '../test-support/integration';
@@ -65,7 +65,7 @@ test.beforeAll(async () => {
     WARDEN_RESULTS_TOPIC: resultsTopic,
     WARDEN_DLQ_TOPIC: dlqTopic,
     WARDEN_INPUT_PARTITIONS: String(PARTITIONS),
-    WORKER_PORT: String(loadConfig().WORKER_PORT + 1),
+    WORKER_PORT: String(loadTestConfig().WORKER_PORT + 1),
     COMMAND_POLL_INTERVAL_MS: '500',
     SAMPLER_GROUP_INCLUDE: `^(${workerGroup}|${slowGroup})$`,
     LOG_LEVEL: 'warn',
@@ -395,7 +395,7 @@ test('while an action is pending its buttons are disabled, and the pending actio
   // A held partition nobody applies actions for (its group has no worker): the action stays pending.
   const group = uniqueName('e2e-unowned');
   // Plain SQL: the Prisma client does not load inside Playwright's test runner.
-  const db = new pg.Client({ connectionString: loadConfig().DATABASE_URL });
+  const db = new pg.Client({ connectionString: loadTestConfig().DATABASE_URL });
   await db.connect();
   try {
     await db.query(

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { Admin, Kafka, Producer } from 'kafkajs';
 import pg from 'pg';
-import { loadConfig } from '../lib/config';
+import { loadTestConfig } from '../test-support/test-config';
 import { testKafka, uniqueName } from '../test-support/integration';
 import {
   ordersServiceFromSource,
@@ -22,7 +22,7 @@ import { ARTIFACTS, createTopicWhenReady, signIn, startWorker, type WorkerProces
 // instance gone. The service runs from its sources (tsx): its install from the packed tarball is proven by
 // packages/consumer/test/orders-service*.it.ts, and a pack and install would take most of this spec's time.
 
-const config = loadConfig();
+const config = loadTestConfig();
 const ORDERS_PARTITIONS = 3;
 /** The held partition; partitions 0 and 2 get a steady trickle of orders all along. */
 const HELD = 1;

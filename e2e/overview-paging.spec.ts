@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import pg from 'pg';
-import { loadConfig } from '../lib/config';
+import { loadTestConfig } from '../test-support/test-config';
 import { uniqueName } from '../test-support/integration';
 import { OPERATOR } from '../test-support/credentials';
 import { signIn } from './support';
@@ -21,7 +21,7 @@ let db: pg.Client;
 
 test.beforeAll(async () => {
   // Plain SQL: the Prisma client does not load inside Playwright's test runner.
-  db = new pg.Client({ connectionString: loadConfig().DATABASE_URL });
+  db = new pg.Client({ connectionString: loadTestConfig().DATABASE_URL });
   await db.connect();
   await db.query(
     `INSERT INTO lag_sample (sampled_at, group_id, topic, partition, committed_offset, log_start_offset,

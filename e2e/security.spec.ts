@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, test, type APIResponse, type Page } from '@playwright/test';
 import { groupPath } from '../components/api-client';
-import { loadConfig } from '../lib/config';
+import { loadTestConfig } from '../test-support/test-config';
 import pg from 'pg';
 import { uniqueName } from '../test-support/integration';
 import { bearer, OPERATOR, VIEWER, VIEWER_TOKEN } from '../test-support/credentials';
@@ -19,7 +19,7 @@ const topic = `${groupId}-orders`;
 test.beforeAll(async () => {
   // Two minutes of samples of a lagging group, so the group page draws its charts (plain SQL: the Prisma
   // client does not load under Playwright's module loader).
-  const db = new pg.Client({ connectionString: loadConfig().DATABASE_URL });
+  const db = new pg.Client({ connectionString: loadTestConfig().DATABASE_URL });
   await db.connect();
   try {
     const now = Date.now();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import type { Admin } from 'kafkajs';
-import { childProcessEnv } from '../lib/config';
+import { childProcessEnv } from '../lib/config/program-config';
 import { createTopic, eventually } from '../test-support/integration';
 import { E2E_ACCESS_ENV, type E2eUser } from '../test-support/credentials';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../lib/config';
+import { loadTestConfig } from '../test-support/test-config';
 import { runPrisma } from '../scripts/lib/database';
 
 // Fails when prisma/schema.prisma and prisma/migrations disagree: a schema change needs a migration.
@@ -15,7 +15,7 @@ describe('prisma schema and migrations', () => {
         'prisma/schema.prisma',
         '--exit-code',
       ],
-      loadConfig().DATABASE_URL,
+      loadTestConfig().DATABASE_URL,
     );
     expect(output).not.toMatch(/error/i);
     expect(code, output).toBe(0);

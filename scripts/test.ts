@@ -11,7 +11,8 @@
 import type { SpawnOptions } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { childProcessEnv, loadConfig } from '../lib/config';
+import { childProcessEnv } from '../lib/config/program-config';
+import { loadTestRunnerConfig } from './test-config';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from './lib/broker';
 import { parseCommandLine, UsageError } from './lib/command-line';
 import { portsFromBase } from './lib/port-base';
@@ -126,7 +127,7 @@ interface SuiteServices {
  * suites run at the same time without disturbing each other.
  */
 async function startServices(
-  config: ReturnType<typeof loadConfig>,
+  config: ReturnType<typeof loadTestRunnerConfig>,
   portBase: number,
   database: string | undefined,
 ): Promise<SuiteServices> {
@@ -196,7 +197,7 @@ const E2E_PORT_OFFSET = 800;
 async function main(argv: string[]): Promise<number | 'help'> {
   const { suites, filters, specs, help } = parseArguments(argv);
   if (help) return 'help';
-  const config = loadConfig();
+  const config = loadTestRunnerConfig();
   // Ports from WARDEN_TEST_PORT_BASE, so several checkouts (or engineers) can run npm test at once.
   const base = config.WARDEN_TEST_PORT_BASE;
   const reports = path.join(ROOT, '.warden', `test-reports-${base}`);

@@ -1,5 +1,5 @@
 import type { Admin } from 'kafkajs';
-import { loadConfig } from '../lib/config';
+import { loadTestConfig } from './test-config';
 import { createKafka, kafkaSecurityFrom } from '../lib/kafka/client';
 import { eventually } from './eventually';
 import { uniqueName } from './unique-name';
@@ -12,7 +12,7 @@ export { eventually, uniqueName };
 
 export function testKafka(clientId = 'warden-test') {
   // Silent: tests assert on outcomes, and kafkajs's retry chatter during fault injection buries them.
-  const config = loadConfig();
+  const config = loadTestConfig();
   return createKafka({ brokers: config.kafkaBrokers, clientId, logLevel: 'nothing', ...kafkaSecurityFrom(config) });
 }
 

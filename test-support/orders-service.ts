@@ -14,6 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { childProcessEnv, minimalChildEnv } from '../lib/config/program-config';
 import { eventually } from './eventually';
 
 // The example service (examples/orders-service) as a team would run it: @warden/consumer packed into a
@@ -37,7 +38,7 @@ const EXAMPLE_OUTPUTS = new Set(['node_modules', 'dist', 'vendor']);
  */
 export function cleanCommandEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(process.env)) {
+  for (const [name, value] of Object.entries(childProcessEnv())) {
     if (/^npm_/i.test(name) || name === 'NODE_OPTIONS' || name === 'INIT_CWD') continue;
     env[name] = value;
   }
@@ -254,12 +255,7 @@ export class OrdersServiceProcess {
    */
   async start(waitReady = true, timeoutMs = 60_000): Promise<void> {
     if (this.pid !== null) throw new Error('the service is already running');
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      ...this.launch.env,
-      ...this.env,
-    };
+    const env: Record<string, string> = minimalChildEnv({ ...this.launch.env, ...this.env });
     const child = spawn(process.execPath, this.launch.nodeArgs, {
       cwd: this.launch.dir,
       detached: true,

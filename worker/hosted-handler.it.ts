@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
-import { loadConfig } from '../lib/config';
+import { loadTestConfig } from '../test-support/test-config';
 import type { Database } from '../lib/db';
 import { committedOffsets, createTopic, eventually, testKafka, uniqueName } from '../test-support/integration';
 import { connectKafkaAndDatabase } from '../test-support/kafka-and-database';
@@ -49,7 +49,7 @@ function workerEnv(prefix: string, modulePath: string, extra: Record<string, str
     WARDEN_INPUT_PARTITIONS: '2',
     WARDEN_HANDLER_MODULE: modulePath,
     WARDEN_CONTROL_TOPIC_PREFIX: `${prefix}-control`,
-    WORKER_PORT: String(loadConfig().WORKER_PORT + 9),
+    WORKER_PORT: String(loadTestConfig().WORKER_PORT + 9),
     SAMPLER_GROUP_INCLUDE: '^$',
     SAMPLE_INTERVAL_MS: '60000',
     ...extra,

@@ -1,7 +1,8 @@
 // npm run worker - hosts the default document pipeline on the partition-isolating consumer, the lag
 // sampler and the health endpoints. SIGTERM/SIGINT drain and commit, then exit 0; a second signal forces
 // exit 1.
-import { ConfigError, loadWorkerConfig } from '../lib/config';
+import { ConfigError } from '../lib/config/program-config';
+import { loadWorkerConfig } from './config';
 import { createLogger } from './logger';
 import { HandlerModuleError } from './hosted-handler';
 import { KafkaStartupError } from './kafka/startup-check';

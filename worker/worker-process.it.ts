@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
-import { loadConfig } from '../lib/config';
+import { loadTestConfig } from '../test-support/test-config';
 import type { Database } from '../lib/db';
 import { committedOffsets, createTopic, eventually, testKafka, uniqueName } from '../test-support/integration';
 import { connectKafkaAndDatabase } from '../test-support/kafka-and-database';
@@ -70,7 +70,7 @@ describe('kill -9 and restart of the worker', () => {
       WARDEN_RESULTS_TOPIC: `${prefix}-results`,
       WARDEN_DLQ_TOPIC: `${prefix}-dlq`,
       WARDEN_INPUT_PARTITIONS: String(PARTITIONS),
-      WORKER_PORT: String(loadConfig().WORKER_PORT + 7),
+      WORKER_PORT: String(loadTestConfig().WORKER_PORT + 7),
       SAMPLER_GROUP_INCLUDE: '^$',
       SAMPLE_INTERVAL_MS: '60000',
       // Up to 200 ms per record: slow heads hold each partition's watermark while later records complete.
@@ -154,7 +154,7 @@ describe('shutdown signals', () => {
       WARDEN_RESULTS_TOPIC: `${prefix}-results`,
       WARDEN_DLQ_TOPIC: `${prefix}-dlq`,
       WARDEN_INPUT_PARTITIONS: '1',
-      WORKER_PORT: String(loadConfig().WORKER_PORT + 8),
+      WORKER_PORT: String(loadTestConfig().WORKER_PORT + 8),
       SAMPLER_GROUP_INCLUDE: '^$',
       // Every record's store waits up to 30 s: the drain cannot finish before the second signal.
       WARDEN_FAULT_LATENCY_MS: '30000',

@@ -1,5 +1,5 @@
 import type { Admin, Producer } from 'kafkajs';
-import type { WorkerConfig } from '../lib/config';
+import type { WorkerConfig } from './config';
 import { createDatabase, nodePostgresPool, type Database } from '../lib/db';
 import { WorkerServer } from './http/worker-server';
 import { WorkerMetrics } from './metrics/worker-metrics';

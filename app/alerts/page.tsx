@@ -1,7 +1,7 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { queryKeys } from '@/components/query-keys';
-import { loadDashboardConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import { ZAlertsResponse } from '@/lib/schemas/alerts';
 import { serverDatabase } from '@/lib/server/database';
 import { listAlerts } from '@/lib/server/list-alerts';

@@ -1,7 +1,7 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { AUDIT_LOG_LIMIT, queryKeys } from '@/components/query-keys';
-import { loadDashboardConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import { ZAuditResponse } from '@/lib/schemas/operator-actions';
 import { serverDatabase } from '@/lib/server/database';
 import { listAudit } from '@/lib/server/list-audit';

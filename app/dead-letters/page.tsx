@@ -2,7 +2,7 @@ import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query
 import type { Metadata } from 'next';
 import { EMPTY_FILTER, filterParams } from '@/components/dead-letter-filter';
 import { queryKeys } from '@/components/query-keys';
-import { loadDashboardConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import {
   ZDeadLetterCounts,
   ZDeadLettersQuery,

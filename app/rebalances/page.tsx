@@ -1,7 +1,7 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { queryKeys, REBALANCE_HISTORY_LIMIT } from '@/components/query-keys';
-import { loadDashboardConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import { ZRebalancesResponse } from '@/lib/schemas/rebalances';
 import { DEFAULT_CLUSTER } from '@/lib/schemas/values';
 import { serverDatabase } from '@/lib/server/database';

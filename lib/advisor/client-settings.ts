@@ -4,7 +4,7 @@
 // an assumption, and the advice says so. The reset policy has no default: the Java client's is latest, but
 // kafkajs's fromBeginning and many deployments say earliest, so a guess would make the plan promise.
 //
-// ADVISOR_CLIENT_SETTINGS (lib/config.ts) holds overrides as JSON, keyed by exact group id or by a regular
+// ADVISOR_CLIENT_SETTINGS (lib/config/base.ts) holds overrides as JSON, keyed by exact group id or by a regular
 // expression written as /pattern/ (flags after the last slash):
 //   {"orders-batch": {"maxPollRecords": 100, "autoOffsetReset": "earliest"},
 //    "/^etl-/": {"maxPollRecords": 2000, "maxPollIntervalMs": 900000}}

@@ -1,7 +1,7 @@
 // Alert conditions and how each one behaves: how long it must hold before it fires (`forMs`, like
 // Prometheus `for:`), its severity, how often a reminder repeats while it keeps firing, and whether it is on.
 //
-// ALERT_SETTINGS (lib/config.ts) holds overrides as JSON, keyed by exact group id, by a regular expression
+// ALERT_SETTINGS (worker/config.ts) holds overrides as JSON, keyed by exact group id, by a regular expression
 // written as /pattern/ (flags after the last slash), or by "*" for every group and the cluster-wide
 // conditions:
 //   {"*": {"sampler-gap": {"forMs": 60000}}, "orders": {"time-lag-objective": {"severity": "critical"}},

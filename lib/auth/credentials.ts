@@ -1,7 +1,8 @@
 import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-// Who may sign in, and with what: the parsed form of WARDEN_USERS and WARDEN_API_TOKENS (lib/config.ts parses
-// the variables with these functions). Pure apart from hashing; no environment access.
+// Who may sign in, and with what: the parsed form of WARDEN_USERS and WARDEN_API_TOKENS (the dashboard's
+// configuration, lib/server/dashboard-config.ts, parses the variables with these functions). Pure apart from
+// hashing; no environment access.
 //
 // WARDEN_USERS       comma-separated `name:role:secret`; the secret is a password (at least 12 characters,
 //                    no comma) or a hash made by `npm run auth:hash`: `scrypt:N:r:p:<salt>:<hash>` (base64url).

@@ -1,12 +1,7 @@
-import type { DashboardConfig } from '../config';
+import type { AnalysisSettings } from '../config/base';
 
 /** The analysis settings every read endpoint and the worker's alert evaluation share. */
-export function analysisOptions(
-  config: Pick<
-    DashboardConfig,
-    'TIME_LAG_OBJECTIVE_MS' | 'ADVISOR_RATE_WINDOW_MS' | 'ADVISOR_TARGET_CATCH_UP_SEC' | 'ADVISOR_CLIENT_SETTINGS'
-  >,
-) {
+export function analysisOptions(config: AnalysisSettings) {
   return {
     timeLagObjectiveMs: config.TIME_LAG_OBJECTIVE_MS === 0 ? null : config.TIME_LAG_OBJECTIVE_MS,
     rateWindowMs: config.ADVISOR_RATE_WINDOW_MS,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Secret, type KafkaSecuritySettings } from './security';
+import { Secret } from '../config/secret';
+import type { KafkaSecuritySettings } from './security';
 import { kafkaSecurityFrom } from './client';
 
 const settings = (security: Partial<KafkaSecuritySettings>) => ({

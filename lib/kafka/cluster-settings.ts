@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { CLUSTER_NAME_PATTERN, CLUSTER_NAME_RULE, DEFAULT_CLUSTER } from '../schemas/values';
+import { Secret } from '../config/secret';
 import {
   SASL_MECHANISMS,
-  Secret,
   resolveKafkaSecurity,
   type KafkaSecuritySettings,
   type KafkaSecurityVariables,

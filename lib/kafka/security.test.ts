@@ -1,8 +1,13 @@
 import { createPrivateKey } from 'node:crypto';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../config';
-import { Secret, resolveKafkaSecurity, type KafkaSecurityVariables } from './security';
+import { kafkaPart } from '../config/base';
+import { ConfigError, partsConfig } from '../config/program-config';
+import { Secret } from '../config/secret';
+import { resolveKafkaSecurity, type KafkaSecurityVariables } from './security';
+
+/** The Kafka part alone: what every program that reads Kafka parses. */
+const kafkaConfig = partsConfig(kafkaPart);
 
 // Two unrelated self-signed EC certificates (valid until 2126) and the key of the first, made for these
 // tests only with `openssl req -x509 -newkey ec -noenc`; they protect nothing.
@@ -60,12 +65,12 @@ const problemsOf = (vars: Partial<KafkaSecurityVariables>) =>
 
 function configProblems(env: Record<string, string>): string[] {
   try {
-    parseConfig(env);
+    kafkaConfig.parse(env);
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return (error as ConfigError).problems;
   }
-  throw new Error('parseConfig accepted the configuration');
+  throw new Error('the Kafka part accepted the configuration');
 }
 
 describe('resolveKafkaSecurity', () => {
@@ -197,11 +202,11 @@ describe('Secret', () => {
   });
 });
 
-describe('parseConfig with TLS and SASL', () => {
+describe('the Kafka part with TLS and SASL', () => {
   const password = 'correct-horse-battery-staple';
 
   it('builds SASL settings, accepts the mechanism in any case, and keeps the password out of the config', () => {
-    const config = parseConfig({
+    const config = kafkaConfig.parse({
       KAFKA_BROKERS: 'kafka-1:9093',
       KAFKA_SASL_MECHANISM: 'SCRAM-SHA-512',
       KAFKA_SASL_USERNAME: 'warden',

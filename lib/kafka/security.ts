@@ -1,41 +1,15 @@
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { Secret } from '../config/secret';
 
 // TLS and SASL settings of every Kafka client Warden builds, resolved from the KAFKA_SSL* and KAFKA_SASL_*
-// variables that lib/config.ts parses. Files are read and checked here, once, at start-up: a missing file,
-// a file that is not PEM, or a key that does not belong to its certificate is a configuration error naming
-// the variable, never a TLS failure later. No message here ever contains a password or key material.
+// variables of the configuration's Kafka part (lib/config/base.ts). Files are read and checked here, once, at
+// start-up: a missing file, a file that is not PEM, or a key that does not belong to its certificate is a
+// configuration error naming the variable, never a TLS failure later. No message here ever contains a
+// password or key material.
 
 export const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
-
-const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-
-/** A value that must never reach a log line or an error message: it prints, serialises and inspects as [redacted]. */
-export class Secret {
-  readonly #value: string;
-
-  constructor(value: string) {
-    this.#value = value;
-  }
-
-  /** The value itself, for the one place that needs it (the kafkajs client options). */
-  reveal(): string {
-    return this.#value;
-  }
-
-  toString(): string {
-    return '[redacted]';
-  }
-
-  toJSON(): string {
-    return '[redacted]';
-  }
-
-  [INSPECT](): string {
-    return 'Secret([redacted])';
-  }
-}
 
 export interface KafkaTlsSettings {
   /** KAFKA_SSL_CA_FILE and its certificates; null: the system's trusted CAs. */
@@ -63,7 +37,7 @@ export interface KafkaSecuritySettings {
   sasl: KafkaSaslSettings | null;
 }
 
-/** The already-parsed variables this reads (see envSchema in lib/config.ts). */
+/** The already-parsed variables this reads (the Kafka part, lib/config/base.ts). */
 export interface KafkaSecurityVariables {
   KAFKA_BROKERS: string[] | null;
   KAFKA_SSL: boolean;

@@ -1,5 +1,5 @@
 import 'server-only';
-import { loadDashboardConfig } from '../config';
+import { loadDashboardConfig } from './dashboard-config';
 import { createDatabase, type Database } from '../db';
 
 // One client per server process; dev-mode hot reloads reuse it instead of leaking pools.

@@ -1,4 +1,4 @@
-import type { DashboardConfig } from '../config';
+import type { DashboardConfig } from './dashboard-config';
 import type { Database } from '../db';
 import { analysisOptions } from '../groups/analysis-options';
 import { groupsPageRequest, pageGroups } from '../groups/groups-page';

@@ -2,7 +2,7 @@
 // Prints predicted T, measured T, error and verdict per scenario; exits 1 when a judged scenario fails.
 // Starts its own local broker (WARDEN_BACKTEST_PORT_BASE + 92) unless KAFKA_BROKERS is set; uses its own
 // database next to the configured one (`warden` → `warden_backtest`, migrated first).
-import { loadBenchConfig } from '../../lib/config';
+import { loadBacktestConfig } from './config';
 import { createDatabase } from '../../lib/db';
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
 import { createKafka, kafkaSecurityFrom } from '../../lib/kafka/client';
@@ -34,7 +34,7 @@ async function main(argv: string[]): Promise<number | 'help'> {
   const { values } = parseCommandLine(argv, { repeat: { type: 'string' }, only: { type: 'string' } });
   if (values.help) return 'help';
   const { repeat, only } = parseBacktestArgs(values);
-  const config = loadBenchConfig();
+  const config = loadBacktestConfig();
   // Its own ports, broker directory and database, so it runs beside `npm run demo`, bench and verify.
   const databaseUrl = siblingDatabaseUrl(config.DATABASE_URL, 'backtest');
   const { brokers, stop: stopBroker } = await startOwnBroker(

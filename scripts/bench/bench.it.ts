@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { childProcessEnv } from '../../lib/config';
+import { childProcessEnv } from '../../lib/config/program-config';
 
 // `npm run bench -- --quick` through its real code on the test broker: a small selection (the Warden
 // workload (2) brings the raw kafkajs baseline (1); (15) runs (2)'s setting with the control plane off and on,

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { childProcessEnv } from '../../lib/config';
+import { childProcessEnv } from '../../lib/config/program-config';
 import { run } from '../lib/processes';
 
 // (11o) measures the production build (`next start`). A build older than any source it is made of would

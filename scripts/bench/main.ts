@@ -10,7 +10,7 @@
 //                                 (needs java 17+, and mvn when its harness needs building; else skipped)
 import path from 'node:path';
 import type { Admin, Producer } from 'kafkajs';
-import { loadBenchConfig } from '../../lib/config';
+import { loadBenchConfig } from './config';
 import { createKafka } from '../../lib/kafka/client';
 import { localBrokerRunning, startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../lib/broker';
 import { portsFromBase } from '../lib/port-base';

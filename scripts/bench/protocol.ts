@@ -3,7 +3,7 @@ import type { LatencySummary } from './stats';
 
 // What the orchestrator (main.ts) tells a workload child process and what the child answers. Each
 // workload runs in its own child so its peak RSS is its own; the spec travels as one JSON argument and
-// the answers over the IPC channel, so no module but lib/config.ts reads the environment.
+// the answers over the IPC channel, so no module but lib/config/program-config.ts reads the environment.
 
 export type WorkloadKind =
   | 'raw-kafkajs'

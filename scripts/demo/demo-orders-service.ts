@@ -1,3 +1,5 @@
+import { minimalChildEnv } from '../../lib/config/program-config';
+
 // The demo's second service: examples/orders-service, a team's own service that embeds @warden/consumer, run
 // beside Warden's own pipeline on a topic, a consumer group and a database of its own. It reaches Warden only
 // over Kafka (the control plane's topics under WARDEN_CONTROL_TOPIC_PREFIX): no database credentials of
@@ -53,9 +55,7 @@ export function ordersServiceEnv(
     };
   }
   return {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
+    env: minimalChildEnv({
       TSX_TSCONFIG_PATH: settings.tsconfigPath,
       // kafkajs's note on its default partitioner, once per start: noise in the demo's output.
       KAFKAJS_NO_PARTITIONER_WARNING: '1',
@@ -67,6 +67,6 @@ export function ordersServiceEnv(
       CONTROL_TOPIC_PREFIX: settings.controlTopicPrefix,
       ...(settings.controlSigningKey === undefined ? {} : { CONTROL_SIGNING_KEY: settings.controlSigningKey }),
       PORT: String(settings.port),
-    },
+    }),
   };
 }

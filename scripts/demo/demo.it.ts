@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childProcessEnv, loadConfig } from '../../lib/config';
+import { childProcessEnv } from '../../lib/config/program-config';
+import { loadTestConfig } from '../../test-support/test-config';
 import type { Database } from '../../lib/db';
 import { getGroupAdvice } from '../../lib/server/get-group-advice';
 import { getGroupDetail } from '../../lib/server/get-group-detail';
@@ -33,7 +34,7 @@ afterAll(async () => {
   }
   await db?.$disconnect();
   // The orders service's own database, made by the demo beside the test database.
-  const url = new URL(ordersServiceDatabaseUrl(loadConfig().DATABASE_URL));
+  const url = new URL(ordersServiceDatabaseUrl(loadTestConfig().DATABASE_URL));
   const name = decodeURIComponent(url.pathname.slice(1));
   url.pathname = '/postgres';
   const admin = new pg.Client({ connectionString: url.toString() });
@@ -54,7 +55,7 @@ describe('npm run demo', () => {
       const groupId = `${prefix}-group`;
       const topic = `${prefix}-events`;
       const plainGroupId = plainConsumerGroupId(groupId);
-      const config = loadConfig();
+      const config = loadTestConfig();
       demo = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts', '--no-ui'], {
         cwd: ROOT,
         detached: true,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { childProcessEnv } from '../../lib/config';
+import { childProcessEnv } from '../../lib/config/program-config';
 import { run } from './processes';
 
 const BROKER_SCRIPT = path.join(__dirname, '..', 'kafka', 'broker.sh');

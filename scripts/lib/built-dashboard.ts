@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { childProcessEnv } from '../../lib/config';
+import { childProcessEnv } from '../../lib/config/program-config';
 import { E2E_ACCESS_ENV } from '../../test-support/credentials';
 import { eventually } from '../../test-support/eventually';
 

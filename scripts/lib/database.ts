@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import pg from 'pg';
-import { childProcessEnv } from '../../lib/config';
+import { childProcessEnv } from '../../lib/config/program-config';
 
 /** Creates the database named in `databaseUrl` when it is missing, connecting to `postgres` to do so. */
 export async function ensureDatabase(databaseUrl: string): Promise<void> {

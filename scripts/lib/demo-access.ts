@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { WardenConfig } from '../../lib/config';
+import type { DashboardConfig } from '../../lib/server/dashboard-config';
 
 // Sign-in for `npm run demo`. The dashboard has no open mode (lib/server/auth/auth-settings.ts), so when
 // WARDEN_USERS is not set the demo makes two users for this run, `operator` and `viewer`, with random
@@ -16,7 +16,7 @@ export interface DemoAccess {
 const password = () => randomBytes(12).toString('base64url');
 
 export function demoAccess(
-  config: Pick<WardenConfig, 'WARDEN_USERS' | 'WARDEN_SESSION_SECRET' | 'NODE_ENV'>,
+  config: Pick<DashboardConfig, 'WARDEN_USERS' | 'WARDEN_SESSION_SECRET' | 'NODE_ENV'>,
   makePassword = password,
 ): DemoAccess {
   const secret: Record<string, string> = config.WARDEN_SESSION_SECRET

@@ -82,15 +82,16 @@ describe('import boundaries', { timeout: 60_000 }, () => {
       'packages/consumer/src/core/probe.ts',
       [
         "import { Kafka } from 'kafkajs';",
-        "import { loadConfig } from '../../../../lib/config';",
-        'export const k = [Kafka, loadConfig];',
+        "import { loadWorkerConfig } from '../../../../worker/config';",
+        'export const k = [Kafka, loadWorkerConfig];',
         'setTimeout(() => undefined, 1);',
         'export const env = process.env;',
         'export const now = Date.now();',
         '',
       ].join('\n'),
     );
-    expect(errors).toHaveLength(5);
+    // kafkajs, lib/config, setTimeout, process (the global and its env) and Date.now.
+    expect(errors).toHaveLength(6);
     expect(errors.filter((e) => e.includes('The core imports nothing outside src/core'))).toHaveLength(2);
   });
 
@@ -99,7 +100,7 @@ describe('import boundaries', { timeout: 60_000 }, () => {
     expect(
       await boundaryErrors(
         'packages/consumer/src/control/probe.ts',
-        "export { loadConfig } from '../../../../lib/config';\n",
+        "export { loadWorkerConfig } from '../../../../worker/config';\n",
       ),
     ).toEqual([apart]);
     expect(await boundaryErrors('packages/consumer/src/kafkajs/probe.ts', "export { Pool } from 'pg';\n")).toEqual([
@@ -304,6 +305,23 @@ describe('import boundaries', { timeout: 60_000 }, () => {
     expect(await boundaryErrors('test-support/probe.ts', "export { eventually } from './eventually';\n")).toEqual([]);
   });
 
+  it('read the environment only in lib/config/program-config.ts', async () => {
+    const refused = expect.stringContaining('Only lib/config/program-config.ts reads the environment');
+    for (const file of ['worker/probe.ts', 'lib/server/probe.ts', 'scripts/probe.ts', 'test-support/probe.ts']) {
+      expect(await boundaryErrors(file, 'export const port = process.env.WORKER_PORT;\n'), file).toEqual([refused]);
+    }
+    expect(
+      await boundaryErrors('lib/config/program-config.ts', 'export const port = process.env.WORKER_PORT;\n'),
+    ).toEqual([]);
+    // The package's clock rules still hold beside it (the two compose in one block).
+    expect(
+      await boundaryErrors(
+        'packages/consumer/src/kafkajs/consumer-supervisor.ts',
+        'export const env = process.env;\nexport const now = Date.now();\n',
+      ),
+    ).toEqual([refused, expect.stringContaining('Use the injected Clock')]);
+  });
+
   it('allow what the layers permit', async () => {
     expect(
       await boundaryErrors('worker/sampler/probe.ts', "export type { Readiness } from '../shared/worker-types';\n"),
@@ -311,6 +329,8 @@ describe('import boundaries', { timeout: 60_000 }, () => {
     expect(await boundaryErrors('worker/kafka/probe.ts', "export { ConsumerCore } from '@warden/consumer';\n")).toEqual(
       [],
     );
-    expect(await boundaryErrors('lib/server/probe.ts', "export { loadConfig } from '../config';\n")).toEqual([]);
+    expect(
+      await boundaryErrors('lib/server/probe.ts', "export { loadDashboardConfig } from './dashboard-config';\n"),
+    ).toEqual([]);
   });
 });

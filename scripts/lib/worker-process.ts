@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { childProcessEnv } from '../../lib/config';
+import { childProcessEnv } from '../../lib/config/program-config';
 import { eventually } from '../../test-support/eventually';
 
 const ROOT = path.resolve(__dirname, '..', '..');

@@ -31,7 +31,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../../lib/config';
+import { loadLighthouseConfig } from './config';
 import { OPERATOR } from '../../test-support/credentials';
 import { signInCookie, startBuiltDashboard, type BuiltDashboard } from '../lib/built-dashboard';
 import { parseCommandLine, runCommandLine, UsageError } from '../lib/command-line';
@@ -303,7 +303,7 @@ async function main(argv: string[]): Promise<number | 'help'> {
   // chrome-launcher reports a missing browser as an unhandled error event, which ends this process before the
   // servers started below are stopped: they would be left running on their ports.
   if (!existsSync(DEBIAN_CHROMIUM)) throw new Error(`no browser at ${DEBIAN_CHROMIUM}: apt-get install chromium`);
-  const config = loadConfig();
+  const config = loadLighthouseConfig();
   const against = values.against === undefined ? undefined : await buildRevision(values.against);
   const port = config.WARDEN_TEST_PORT_BASE + 200;
   const reference = values.reference

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { createDatabase } from '../../lib/db';
-import { loadConfig } from '../../lib/config';
+import { loadDatabaseToolsConfig } from '../../lib/config/database-config';
 import { rollUpLagSamples } from '../../worker/sampler/retention';
 import { SEEDED_TABLES, seedSamples, seedSurroundings, type SeedHistory } from '../bench/api-seed';
 import { migrateDatabase } from '../lib/database';
@@ -121,7 +121,7 @@ export async function removeSeed(databaseUrl: string, groups: SeedGroups): Promi
  * load the Prisma client the rollup needs, so it runs this as a child process).
  */
 async function runCommandLine(argv: string[]): Promise<void> {
-  const databaseUrl = loadConfig().DATABASE_URL;
+  const databaseUrl = loadDatabaseToolsConfig().DATABASE_URL;
   const [mode, main, wide] = argv;
   if (mode === undefined) return seedDashboard(databaseUrl, (line) => console.log(line));
   if ((mode !== '--add' && mode !== '--remove') || !main || !wide) {

@@ -13,7 +13,8 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { childProcessEnv, loadConfig } from '../../lib/config';
+import { childProcessEnv } from '../../lib/config/program-config';
+import { loadSecurityScanConfig } from './config';
 import { parseCommandLine, runCommandLine, UsageError } from '../lib/command-line';
 import { eventually } from '../../test-support/eventually';
 import { ProcessGroup, run } from '../lib/processes';
@@ -97,7 +98,7 @@ async function main(argv: string[]): Promise<number | 'help'> {
   if (!Number.isFinite(maxScanSec) || maxScanSec <= 0) {
     throw new UsageError(`--max-scan-sec must be a positive number of seconds, got "${values['max-scan-sec']}"`);
   }
-  const config = loadConfig();
+  const config = loadSecurityScanConfig();
   const port = config.WARDEN_TEST_PORT_BASE + 300;
   const baseUrl = `http://127.0.0.1:${port}`;
   const databaseUrl = new URL(config.DATABASE_URL);

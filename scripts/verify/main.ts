@@ -12,7 +12,7 @@
 // database next to the configured one (`warden` → `warden_verify`, migrated first).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadBenchConfig } from '../../lib/config';
+import { loadVerifyConfig } from './config';
 import { createDatabase } from '../../lib/db';
 import { createKafka, kafkaSecurityFrom } from '../../lib/kafka/client';
 import { siblingDatabaseUrl, startOwnBroker, startOwnCluster } from '../lib/own-services';
@@ -84,7 +84,7 @@ async function main(argv: string[]): Promise<number | 'help'> {
   if (ordering !== 'key' && ordering !== 'partition' && ordering !== 'unordered') {
     throw new UsageError(`--ordering must be key, partition or unordered, got "${ordering}"`);
   }
-  const config = loadBenchConfig();
+  const config = loadVerifyConfig();
   if (onCluster && !config.usesLocalBroker)
     throw new UsageError('--cluster 3 starts a cluster of its own: unset KAFKA_BROKERS');
   // Its own ports (WARDEN_VERIFY_PORT_BASE), broker directory and database, so verify runs while

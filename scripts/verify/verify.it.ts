@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
-import { loadConfig } from '../../lib/config';
+import { loadTestConfig } from '../../test-support/test-config';
 import type { Database } from '../../lib/db';
 import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
 import { testKafka } from '../../test-support/integration';
@@ -10,7 +10,7 @@ import { runVerification } from './run-verification';
 // silently dropped record and no commit past unfinished work, after a kill -9, a database outage and with a
 // quarantined partition.
 describe('verification scenarios (short)', () => {
-  const config = loadConfig();
+  const config = loadTestConfig();
   const kafka = testKafka('warden-verify-it');
   let admin: Admin;
   let db: Database;

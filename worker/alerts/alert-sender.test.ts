@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/config';
+import { workerConfig } from '../config';
 import { backoffDelayMs } from '@warden/consumer';
 import { minimumRetrySpanMs } from './alert-sender';
 
 describe('delivery retries', () => {
-  const defaults = parseConfig({}, 'worker');
+  const defaults = workerConfig.parse({});
   const backoff = { baseMs: defaults.ALERT_DELIVERY_BACKOFF_BASE_MS, maxMs: defaults.ALERT_DELIVERY_BACKOFF_MAX_MS };
 
   it('outlast a receiver that is down for 10 minutes with the default settings, whatever the jitter draws', () => {

@@ -1,6 +1,6 @@
 import type { Database } from '../../lib/db';
 import { SIGNATURE_HEADER, signBody } from '../../lib/alerts/alert-payload';
-import type { Secret } from '../../lib/kafka/security';
+import type { Secret } from '../../lib/config/secret';
 import { backoffCeilingMs, backoffDelayMs, type BackoffPolicy } from '@warden/consumer';
 import { PeriodicTask } from '../periodic-task';
 import type { ConsumerLogger } from '../shared/worker-types';

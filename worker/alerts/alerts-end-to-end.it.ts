@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Admin } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertPayloadV1 } from '../../lib/alerts/alert-payload';
-import { loadConfig } from '../../lib/config';
+import { loadTestConfig } from '../../test-support/test-config';
 import { WorkerProcess } from '../../scripts/lib/worker-process';
 import { HttpReceiver } from '../../test-support/http-receiver';
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
@@ -33,7 +33,7 @@ describe('alerts from a real worker', () => {
     const receiver = new HttpReceiver();
     await receiver.start();
     const hook = receiver.on('/hook', () => ({ status: 200 }));
-    const workerPort = loadConfig().WORKER_PORT + 40;
+    const workerPort = loadTestConfig().WORKER_PORT + 40;
     const worker = new WorkerProcess({
       WARDEN_GROUP_ID: groupId,
       WARDEN_INPUT_TOPIC: topic,
@@ -49,7 +49,7 @@ describe('alerts from a real worker', () => {
       ALERT_SETTINGS: JSON.stringify({ '*': { 'partition-quarantined': { forMs: 0 } } }),
     });
     const prometheus = new PrometheusServer({
-      port: loadConfig().WORKER_PORT + 41,
+      port: loadTestConfig().WORKER_PORT + 41,
       ruleFiles: [path.resolve(__dirname, '..', '..', 'deploy', 'prometheus', 'warden-rules.yml')],
       targets: [`127.0.0.1:${workerPort}`],
       job: 'warden-worker',

@@ -1,6 +1,6 @@
-import type { WorkerConfig } from '../../lib/config';
+import type { WorkerConfig } from '../config';
 import { createDatabase, type Database } from '../../lib/db';
-import { Secret } from '../../lib/kafka/security';
+import { Secret } from '../../lib/config/secret';
 import { DEFAULT_CLUSTER } from '../../lib/kafka/cluster-settings';
 import { analysisOptions } from '../../lib/groups/analysis-options';
 import type { ConsumerLogger } from '../shared/worker-types';

@@ -9,7 +9,7 @@ import {
   verifyControlSignature,
   ZCommandTopicMessage,
 } from '@warden/consumer';
-import { loadConfig } from '../../lib/config';
+import { loadTestConfig } from '../../test-support/test-config';
 import type { Database } from '../../lib/db';
 import { DEFAULT_CLUSTER } from '../../lib/kafka/cluster-settings';
 import { OPERATOR_ACTION_CHANNEL } from '../../lib/schemas/operator-actions';
@@ -161,7 +161,10 @@ describe('CommandRelay on the real broker and database', () => {
     const groupId = uniqueName('g');
     let notified!: () => void;
     const notification = new Promise<void>((resolve) => (notified = resolve));
-    const listener = new OperatorActionListener({ databaseUrl: loadConfig().DATABASE_URL, onNotify: () => notified() });
+    const listener = new OperatorActionListener({
+      databaseUrl: loadTestConfig().DATABASE_URL,
+      onNotify: () => notified(),
+    });
     await listener.start();
     try {
       await db.$executeRaw`SELECT pg_notify(${OPERATOR_ACTION_CHANNEL}, ${groupId})`;

@@ -1,6 +1,6 @@
 import { ensureControlTopics } from '@warden/consumer';
 import type { Admin, Kafka } from 'kafkajs';
-import type { WorkerConfig } from '../../lib/config';
+import type { WorkerConfig } from '../config';
 import type { Database } from '../../lib/db';
 import { createClusterKafka } from '../../lib/kafka/client';
 import { DEFAULT_CLUSTER } from '../../lib/kafka/cluster-settings';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Admin, Consumer } from 'kafkajs';
-import { loadConfig } from '../../lib/config';
+import { loadTestConfig } from '../../test-support/test-config';
 import type { Database } from '../../lib/db';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../../scripts/lib/broker';
 import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
@@ -12,7 +12,7 @@ import { startPipelineConsumer, upsertEvent } from '../../test-support/pipeline-
 // while Warden's consumer is mid-rebalance the broker goes away. Readiness must turn red, and the consumer
 // must recover by itself when the broker is back.
 
-const config = loadConfig();
+const config = loadTestConfig();
 // Only a broker this test run started can be stopped and restarted (npm test sets WARDEN_KAFKA_HOME).
 const brokerHome = config.WARDEN_KAFKA_HOME;
 const broker: LocalBrokerOptions = {

@@ -4,7 +4,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childProcessEnv, ConfigError, loadConfig, parseConfig, type WardenConfig } from '../../lib/config';
+import { childProcessEnv, ConfigError } from '../../lib/config/program-config';
+import { loadTestConfig } from '../../test-support/test-config';
+import { workerConfig, type WorkerConfig } from '../config';
 import type { Database } from '../../lib/db';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../../scripts/lib/broker';
 import { WorkerProcess } from '../../scripts/lib/worker-process';
@@ -25,7 +27,7 @@ import { ensureTopics } from './topics';
 // WardenConsumer (consume, store, publish results, commit), lag from admin offsets and from the sampler's
 // ClusterReader. The negative cases check the start-up errors name the setting and never show a secret.
 
-const testConfig = loadConfig();
+const testConfig = loadTestConfig();
 const base = testConfig.WARDEN_TEST_PORT_BASE;
 // base+92/93 (npm test's broker), +100 (UI) and +464.. (workers) belong to others.
 const PORTS = {
@@ -105,7 +107,7 @@ const mtls = () => ({
 });
 
 /** The worker's start-up check on `config`, with a short deadline (nothing here should need retries). */
-function startupCheck(config: WardenConfig) {
+function startupCheck(config: WorkerConfig) {
   return checkKafkaAtStartup({
     client: { brokers: config.kafkaBrokers, clientId: 'security-it', ...kafkaSecurityFrom(config) },
     context: startupContextFrom(config),
@@ -130,7 +132,7 @@ async function adminLag(
 
 /** Produce, consume through the document pipeline, commit, produce more, and read the lag both ways. */
 async function roundTrip(env: Record<string, string>): Promise<void> {
-  const config = parseConfig(env);
+  const config = workerConfig.parse(env);
   expect(await startupCheck(config)).toMatchObject({ brokers: 1 });
   const kafka = createKafka({
     brokers: config.kafkaBrokers,
@@ -218,7 +220,7 @@ describe('the worker process on SASL_SSL with SCRAM-SHA-512', () => {
       SAMPLER_GROUP_INCLUDE: `^${prefix}-group$`,
       SAMPLE_INTERVAL_MS: '1000',
     };
-    const config = parseConfig(env);
+    const config = workerConfig.parse(env);
     const kafka = createKafka({
       brokers: config.kafkaBrokers,
       clientId: 'security-it',
@@ -257,7 +259,7 @@ describe('the worker process on SASL_SSL with SCRAM-SHA-512', () => {
 describe('clear start-up errors', () => {
   const rejection = async (env: Record<string, string>) => {
     const started = Date.now();
-    const error = await startupCheck(parseConfig(env)).then(
+    const error = await startupCheck(workerConfig.parse(env)).then(
       () => new Error('the start-up check passed'),
       (e: unknown) => e as Error,
     );
@@ -324,8 +326,8 @@ describe('clear start-up errors', () => {
 
   it('SASL turned on without a password is a configuration error naming KAFKA_SASL_PASSWORD', () => {
     const { KAFKA_SASL_PASSWORD: _p, ...noPassword } = sasl(PORTS.sasl, 'scram-sha-256', 'alice');
-    expect(() => parseConfig(noPassword)).toThrow(ConfigError);
-    expect(() => parseConfig(noPassword)).toThrow(
+    expect(() => workerConfig.parse(noPassword)).toThrow(ConfigError);
+    expect(() => workerConfig.parse(noPassword)).toThrow(
       /KAFKA_SASL_PASSWORD=missing: is required when KAFKA_SASL_MECHANISM is set/,
     );
   });

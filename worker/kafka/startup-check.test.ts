@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/config';
+import { workerConfig } from '../config';
 import type { StartupSecurityContext } from './classify-startup-error';
 import { checkKafkaAtStartup, KafkaStartupError, startupContextFrom, type StartupCheckOptions } from './startup-check';
 
@@ -85,7 +85,7 @@ describe('checkKafkaAtStartup', () => {
 
 describe('startupContextFrom', () => {
   it('carries brokers, file paths, mechanism and user, but no password', () => {
-    const config = parseConfig({
+    const config = workerConfig.parse({
       KAFKA_BROKERS: 'k:9094',
       KAFKA_SASL_MECHANISM: 'scram-sha-256',
       KAFKA_SASL_USERNAME: 'alice',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
-import { loadConfig } from '../../lib/config';
+import { loadTestConfig } from '../../test-support/test-config';
 import { WorkerProcess } from '../../scripts/lib/worker-process';
 import { createTopic, eventually, readTopic, testKafka, uniqueName } from '../../test-support/integration';
 import { parsePrometheusText, type PrometheusExposition } from '../../test-support/prometheus-text';
@@ -41,7 +41,7 @@ describe('worker metrics, logs and trace context', () => {
       WARDEN_RESULTS_TOPIC: resultsTopic,
       WARDEN_DLQ_TOPIC: `${prefix}-dlq`,
       WARDEN_INPUT_PARTITIONS: String(PARTITIONS),
-      WORKER_PORT: String(loadConfig().WORKER_PORT + 11),
+      WORKER_PORT: String(loadTestConfig().WORKER_PORT + 11),
       SAMPLER_GROUP_INCLUDE: `^${groupId}$`,
       SAMPLE_INTERVAL_MS: '1000',
       WARDEN_FAULT_TRANSIENT_RATE: '0.2',

@@ -1,5 +1,5 @@
 import type { Kafka } from 'kafkajs';
-import type { WorkerConfig } from '../../lib/config';
+import type { WorkerConfig } from '../config';
 import type { Database } from '../../lib/db';
 import { controlGroupPrefix, offsetsReaderGroupId } from '../shared/internal-groups';
 import type { ConsumerLogger } from '../shared/worker-types';

@@ -1,6 +1,6 @@
 import type { Admin, Producer } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../lib/config';
+import { loadTestConfig } from '../../test-support/test-config';
 import type { Database } from '../../lib/db';
 import { DEAD_LETTER_HEADERS } from '../../lib/dead-letters/dead-letter-record';
 import type { FetchedRecord, RecordSource } from '../../lib/kafka/partition-records';
@@ -97,7 +97,7 @@ describe('redrive', () => {
       WARDEN_RESULTS_TOPIC: `${prefix}-results`,
       WARDEN_DLQ_TOPIC: dlq,
       WARDEN_INPUT_PARTITIONS: '1',
-      WORKER_PORT: String(loadConfig().WORKER_PORT + 11),
+      WORKER_PORT: String(loadTestConfig().WORKER_PORT + 11),
       SAMPLER_GROUP_INCLUDE: '^$',
       SAMPLE_INTERVAL_MS: '60000',
       COMMAND_POLL_INTERVAL_MS: '200',

@@ -1,5 +1,5 @@
 import type { Kafka, Producer } from 'kafkajs';
-import type { WorkerConfig } from '../../lib/config';
+import type { WorkerConfig } from '../config';
 import type { Database } from '../../lib/db';
 import { connectRecordSource } from '../../lib/kafka/partition-records';
 import type { Clock } from '@warden/consumer';

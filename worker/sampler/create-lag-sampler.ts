@@ -1,5 +1,5 @@
 import type { Kafka } from 'kafkajs';
-import type { WorkerConfig } from '../../lib/config';
+import type { WorkerConfig } from '../config';
 import { createDatabase } from '../../lib/db';
 import { createClusterKafka } from '../../lib/kafka/client';
 import { DEFAULT_CLUSTER, type ClusterConnection } from '../../lib/kafka/cluster-settings';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../lib/config';
+import { loadTestConfig } from '../../test-support/test-config';
 import type { Database } from '../../lib/db';
 import { terminateBackend, testDatabase } from '../../test-support/database';
 import { eventually, testKafka, uniqueName } from '../../test-support/integration';
@@ -10,7 +10,7 @@ import { LeaderLock } from './leader-lock';
 // Exactly one sampler among several instances, on the real Postgres: the advisory lock, a takeover when
 // the leader's session dies, and what a sampler does when Postgres cannot be asked at all.
 
-const databaseUrl = loadConfig().DATABASE_URL;
+const databaseUrl = loadTestConfig().DATABASE_URL;
 const unreachableDatabaseUrl = 'postgresql://postgres@127.0.0.1:1/nowhere';
 
 describe('LeaderLock on the real Postgres', () => {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Kafka } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, parseConfig } from '../../lib/config';
+import { loadTestConfig } from '../../test-support/test-config';
+import { workerConfig } from '../config';
 import type { Database } from '../../lib/db';
 import { createKafka } from '../../lib/kafka/client';
 import { analysisOptions } from '../../lib/groups/analysis-options';
@@ -21,7 +22,7 @@ import { createLagSampler, type LagSamplerHandle } from './create-lag-sampler';
 // names on both, each cluster's rows tagged with its name, and the second broker stopped: its sampler fails
 // and records a gap of its own cluster while the default cluster's sampler keeps writing rounds.
 
-const testConfig = loadConfig();
+const testConfig = loadTestConfig();
 // base+92/93 (npm test's broker), +100 (UI), +110.. (the security test's broker) and +464.. belong to others.
 const SECOND = { port: testConfig.WARDEN_TEST_PORT_BASE + 692, controller: testConfig.WARDEN_TEST_PORT_BASE + 693 };
 
@@ -61,17 +62,14 @@ describe('one worker sampling two clusters', () => {
     await groupWithLag(kafka, topic, groupId, { produced: 2, committed: 1 });
     await groupWithLag(secondKafka, topic, groupId, { produced: 5, committed: 1 });
 
-    const config = parseConfig(
-      {
-        DATABASE_URL: testConfig.DATABASE_URL,
-        KAFKA_BROKERS: testConfig.kafkaBrokers.join(','),
-        KAFKA_CLIENT_ID: prefix,
-        SAMPLER_GROUP_INCLUDE: `^${prefix}-`,
-        SAMPLER_TIME_LAG_SPACING_MS: '1',
-        WARDEN_CLUSTERS: JSON.stringify([{ name: 'second', brokers: `127.0.0.1:${SECOND.port}` }]),
-      },
-      'worker',
-    );
+    const config = workerConfig.parse({
+      DATABASE_URL: testConfig.DATABASE_URL,
+      KAFKA_BROKERS: testConfig.kafkaBrokers.join(','),
+      KAFKA_CLIENT_ID: prefix,
+      SAMPLER_GROUP_INCLUDE: `^${prefix}-`,
+      SAMPLER_TIME_LAG_SPACING_MS: '1',
+      WARDEN_CLUSTERS: JSON.stringify([{ name: 'second', brokers: `127.0.0.1:${SECOND.port}` }]),
+    });
     const handle: LagSamplerHandle = createLagSampler({ config, kafka });
     try {
       expect(handle.samplers.map((s) => s.cluster)).toEqual(['default', 'second']);
@@ -159,17 +157,14 @@ describe('one worker sampling two clusters', () => {
         recordHeaders: {},
       },
     });
-    const config = parseConfig(
-      {
-        DATABASE_URL: testConfig.DATABASE_URL,
-        KAFKA_BROKERS: testConfig.kafkaBrokers.join(','),
-        KAFKA_CLIENT_ID: prefix,
-        SAMPLER_GROUP_INCLUDE: `^${prefix}-`,
-        WARDEN_CLUSTERS: JSON.stringify([{ name: 'second', brokers: `127.0.0.1:${SECOND.port}` }]),
-        ALERT_CLUSTER_NAME: 'prod-main',
-      },
-      'worker',
-    );
+    const config = workerConfig.parse({
+      DATABASE_URL: testConfig.DATABASE_URL,
+      KAFKA_BROKERS: testConfig.kafkaBrokers.join(','),
+      KAFKA_CLIENT_ID: prefix,
+      SAMPLER_GROUP_INCLUDE: `^${prefix}-`,
+      WARDEN_CLUSTERS: JSON.stringify([{ name: 'second', brokers: `127.0.0.1:${SECOND.port}` }]),
+      ALERT_CLUSTER_NAME: 'prod-main',
+    });
     const alerts = startAlerts({ config, db, instanceId: prefix, readiness: () => ({ ready: true, detail: 'test' }) });
     const rounds: string[] = [];
     const handle = createLagSampler({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
-import { loadConfig } from '../../lib/config';
+import { loadTestConfig } from '../../test-support/test-config';
 import { createDatabase, type Database } from '../../lib/db';
 import { startLocalBroker, stopLocalBroker, type LocalBrokerOptions } from '../../scripts/lib/broker';
 import { createTopic, eventually, testKafka, uniqueName } from '../../test-support/integration';
@@ -14,7 +14,7 @@ import { commitOffsets } from '../../test-support/commit-offsets';
 // a recorded gap, no crash) and Postgres being unreachable (samples dropped and counted, while Warden's
 // consumer keeps processing).
 
-const config = loadConfig();
+const config = loadTestConfig();
 const kafka = testKafka('warden-sampler-outage-it');
 const samplerState = {
   timeLagPoints: 10,

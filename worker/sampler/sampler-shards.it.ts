@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admin } from 'kafkajs';
-import { loadConfig } from '../../lib/config';
+import { loadTestConfig } from '../../test-support/test-config';
 import type { Database } from '../../lib/db';
 import { ClusterReader } from '../../lib/kafka/cluster-reader';
 import { DEFAULT_CLUSTER } from '../../lib/schemas/values';
@@ -16,7 +16,7 @@ import { shardOfGroup } from './sampler-shards';
 // cluster's groups (Postgres advisory locks), each samples only its own groups, and when one dies (its lock
 // session is terminated, as when its process is killed) the other takes its shards and samples its groups.
 
-const databaseUrl = loadConfig().DATABASE_URL;
+const databaseUrl = loadTestConfig().DATABASE_URL;
 const kafka = testKafka('warden-shards-it');
 const INTERVAL_MS = 1_000;
 const SHARDS = 4;

@@ -1,4 +1,4 @@
-import type { WorkerConfig } from '../../lib/config';
+import type { WorkerConfig } from '../config';
 
 // Consumer groups the worker and the control plane run for themselves: the sampler never lists them as
 // monitored groups, and the offsets-topic reader keeps none of their commits.

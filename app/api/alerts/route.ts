@@ -1,6 +1,6 @@
 // GET /api/alerts[?cluster=] - open alerts, history, active silences, each alert's notifications and deliveries;
 // of every cluster, or of the one named.
-import { loadDashboardConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import { respond } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';
 import { listAlerts } from '@/lib/server/list-alerts';

@@ -1,6 +1,6 @@
 // GET /api/audit?cluster=&groupId=&kind=&limit= - every operator action (who, what, target, reason, when,
 // outcome) and access event, newest first; of every cluster, or of the one named (then without access events).
-import { loadDashboardConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import { ZAuditQuery } from '@/lib/schemas/operator-actions';
 import { respond } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';

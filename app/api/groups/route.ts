@@ -1,7 +1,7 @@
 // GET /api/groups[?cluster=&q=&status=&sort=&order=&limit=&offset=] - one page of the recently sampled consumer
 // groups (of every cluster, or of the one named) with status, lag, worst time lag and trend, worst first unless
 // another order is asked for.
-import { loadDashboardConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import { ZGroupsQuery } from '@/lib/schemas/groups';
 import { respond } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';

@@ -1,5 +1,5 @@
 // GET /api/rebalances?cluster=&groupId=&limit= - one cluster's rebalance history, newest first.
-import { loadDashboardConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import { ZRebalancesQuery } from '@/lib/schemas/rebalances';
 import { respond } from '@/lib/server/api-response';
 import { serverDatabase } from '@/lib/server/database';

@@ -1,7 +1,7 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { queryKeys } from '@/components/query-keys';
-import { loadDashboardConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import { ZClusterName } from '@/lib/schemas/clusters';
 import { DEFAULT_CLUSTER } from '@/lib/schemas/values';
 import { ZGroupAdvice } from '@/lib/schemas/advice';

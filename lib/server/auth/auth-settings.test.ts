@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../config';
+import { ConfigError } from '../../config/program-config';
+import { dashboardConfig } from '../dashboard-config';
 import { authSettingsFrom } from './auth-settings';
 
 const SECRET = 'a-session-secret-of-32-characters!';
 
 describe('access configuration', () => {
   it('parses users, tokens, the session settings and allowed origins', () => {
-    const config = parseConfig({
+    const config = dashboardConfig.parse({
       WARDEN_USERS: 'olga:operator:olga-password-1,vic:viewer:vic-password-12',
       WARDEN_API_TOKENS: `ci:viewer:${'t'.repeat(32)}`,
       WARDEN_SESSION_SECRET: SECRET,
@@ -24,19 +25,19 @@ describe('access configuration', () => {
   });
 
   it('the dashboard cannot run without users and a session secret, and says how to set them', () => {
-    const result = authSettingsFrom(parseConfig({}));
+    const result = authSettingsFrom(dashboardConfig.parse({}));
     expect(result.ok).toBe(false);
     const problems = result.ok ? [] : result.problems;
     expect(problems[0]).toMatch(/^WARDEN_USERS is not set.*npm run auth:hash.*npm run demo/);
     expect(problems[1]).toMatch(/^WARDEN_SESSION_SECRET is not set.*openssl rand/);
     // The worker and scripts do not need them: the rest of the configuration still parses.
-    expect(parseConfig({}).WARDEN_USERS).toBeNull();
+    expect(dashboardConfig.parse({}).WARDEN_USERS).toBeNull();
   });
 
   it('never quotes a secret variable in a configuration error', () => {
     let error: unknown;
     try {
-      parseConfig({
+      dashboardConfig.parse({
         WARDEN_USERS: 'olga:admin:hunter2-hunter2',
         WARDEN_SESSION_SECRET: 'too-short-secret',
         WARDEN_API_TOKENS: 'ci:viewer:tiny',

@@ -1,4 +1,4 @@
-import { loadDashboardConfig, type DashboardConfig } from '../../config';
+import { loadDashboardConfig, type DashboardConfig } from '../dashboard-config';
 import type { AuthSettings } from './access';
 
 // The dashboard's access settings from the configuration. The dashboard has no open mode: without users and a

@@ -1,5 +1,5 @@
 import 'server-only';
-import { loadDashboardConfig } from '../../config';
+import { loadDashboardConfig } from '../dashboard-config';
 import { connectRecordSource, type RecordSource } from '../../kafka/partition-records';
 import type { Role } from '../../auth/credentials';
 import { withServerKafka } from '../offset-reset/server-kafka';

@@ -1,4 +1,4 @@
-import { loadDashboardConfig } from '../../config';
+import { loadDashboardConfig } from '../dashboard-config';
 import { createClusterKafka } from '../../kafka/client';
 import { DEFAULT_CLUSTER } from '../../schemas/values';
 import { ApiError } from '../api-error';

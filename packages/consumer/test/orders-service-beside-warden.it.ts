@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { Admin, Producer } from 'kafkajs';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '@/lib/config';
+import { loadTestConfig } from '@/test-support/test-config';
 import type { Database } from '@/lib/db';
 import { DEFAULT_CLUSTER } from '@/lib/kafka/cluster-settings';
 import { loadConsumerInstances } from '@/lib/server/consumer-instances';
@@ -22,7 +22,7 @@ import { startClusterControl, type ClusterControl } from '@/worker/control/start
 // turns failed_again; the service's commit prefix and its measured rebalance are stored; and after kill -9 the
 // instance reads gone once its silence passes the rule.
 
-const config = loadConfig();
+const config = loadTestConfig();
 const SERVICE_PORT = config.WARDEN_TEST_PORT_BASE + 660;
 const SETUP_TIMEOUT_MS = 600_000;
 const TEST_TIMEOUT_MS = 120_000;

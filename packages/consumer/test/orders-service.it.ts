@@ -3,7 +3,7 @@ import type { Admin, Consumer, Producer } from 'kafkajs';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { controlTopicNames, ZInstanceState, type TInstanceState } from '@warden/consumer';
-import { loadConfig } from '@/lib/config';
+import { loadTestConfig } from '@/test-support/test-config';
 import {
   committedOffsets,
   createTopic,
@@ -23,7 +23,7 @@ import {
 // against the real broker and Postgres: orders stored once each and answered, a malformed order holding only
 // its own partition, and the hold reported on the control plane's state topic.
 
-const config = loadConfig();
+const config = loadTestConfig();
 const SERVICE_PORT = config.WARDEN_TEST_PORT_BASE + 650;
 const SETUP_TIMEOUT_MS = 600_000;
 const TEST_TIMEOUT_MS = 240_000;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Kafka, logLevel, type Admin, type ConsumerConfig, type ProducerConfig } from 'kafkajs';
 import { controlTopicNames, createConsumer, DEFAULT_STATE_INTERVAL_MS, type ControlStats } from '@warden/consumer';
-import { childProcessEnv } from '../../../lib/config';
+import { childProcessEnv } from '../../../lib/config/program-config';
 import { createKafka } from '../../../lib/kafka/client';
 import { epochNowMs, type ChildSpec, type Measurement } from '../protocol';
 import { summarizeLatency } from '../stats';

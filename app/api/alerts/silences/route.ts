@@ -1,6 +1,6 @@
 // POST /api/alerts/silences - silence a group and/or condition of one cluster (body `cluster`, default: default)
 // for a duration, with a reason (operators).
-import { loadDashboardConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import { ZSilenceRequest } from '@/lib/schemas/alerts';
 import { createSilence } from '@/lib/server/alert-operations';
 import { readJsonBody, respond } from '@/lib/server/api-response';

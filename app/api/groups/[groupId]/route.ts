@@ -1,5 +1,5 @@
 // GET /api/groups/{groupId}?cluster= - one group's partitions: lag, time lag, rates, owner, status, quarantine, commit prefix.
-import { loadDashboardConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import { ZGroupRouteParams } from '@/lib/schemas/common';
 import { analysisOptions } from '@/lib/groups/analysis-options';
 import { respond, routeParams } from '@/lib/server/api-response';

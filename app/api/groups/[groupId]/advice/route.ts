@@ -1,5 +1,5 @@
 // GET /api/groups/{groupId}/advice?cluster= - capacity plan ("scale consumers to N, catch up in T") with what-if curve, and advice.
-import { loadDashboardConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import { ZGroupRouteParams } from '@/lib/schemas/common';
 import { analysisOptions } from '@/lib/groups/analysis-options';
 import { respond, routeParams } from '@/lib/server/api-response';

@@ -1,5 +1,5 @@
 // GET /api/groups/{groupId}/lag?range=|from=&to=&step=[&cluster=] - per-partition lag, time lag and rate series for charts.
-import { loadDashboardConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import { ZGroupRouteParams } from '@/lib/schemas/common';
 import { ZLagSeriesQuery } from '@/lib/schemas/groups';
 import { respond, routeParams } from '@/lib/server/api-response';

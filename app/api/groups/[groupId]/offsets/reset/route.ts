@@ -1,6 +1,6 @@
 // POST /api/groups/{groupId}/offsets/reset[?cluster=] - reset a non-Warden group's committed offsets while it is
 // Empty or Dead, on the group's own cluster.
-import { loadDashboardConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import { ZGroupRouteParams } from '@/lib/schemas/common';
 import { ZOffsetResetRequest } from '@/lib/schemas/offset-reset';
 import { errorResponse, readJsonBody, routeParams } from '@/lib/server/api-response';

@@ -1,6 +1,6 @@
 // POST /api/groups/{groupId}/partitions/{topic}/{partition}/actions - resume, skip or seek a quarantined partition (202 + command id);
 // a 403 or 409 refusal is kept as a 'rejected' audit row. ?cluster= names the cluster (default: default).
-import { loadDashboardConfig } from '@/lib/config';
+import { loadDashboardConfig } from '@/lib/server/dashboard-config';
 import { ZPartitionRouteParams } from '@/lib/schemas/common';
 import { ZActionRequest } from '@/lib/schemas/operator-actions';
 import { errorResponse, readJsonBody, routeParams } from '@/lib/server/api-response';
