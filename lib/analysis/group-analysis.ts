@@ -216,6 +216,36 @@ export function analyzeGroup(input: {
   };
 }
 
+/** The parts of a group's sampled round the analysis reads (lib/groups/load-group-rounds.ts's GroupRound). */
+export interface AnalyzedRound {
+  sampledAt: Date;
+  state: string | null;
+  rows: readonly LatestPartitionRow[];
+  history: ReadonlyMap<string, readonly SamplePoint[]>;
+  observedCommits: ReadonlyMap<string, readonly ObservedCommit[]>;
+}
+
+/**
+ * A round's analysis as the overview, the group page and the advice all make it: at the round's own time, so
+ * the three agree on every status and number of the same round.
+ */
+export function analyzeRound(
+  round: AnalyzedRound,
+  quarantined: ReadonlyArray<{ topic: string; partition: number }>,
+  options: { timeLagObjectiveMs: number | null; rateWindowMs: number },
+): GroupAnalysis {
+  return analyzeGroup({
+    rows: round.rows,
+    groupState: round.state,
+    observedCommits: round.observedCommits,
+    history: round.history,
+    quarantined,
+    timeLagObjectiveMs: options.timeLagObjectiveMs,
+    rateWindowMs: options.rateWindowMs,
+    nowMs: round.sampledAt.getTime(),
+  });
+}
+
 /** What the overview and the group page both show of a group: its newest round and its analysis. */
 export function groupSummaryFields(
   round: { cluster: string; groupId: string; state: string; protocol: string | null; sampledAt: Date },

@@ -3,8 +3,8 @@ import { previewOf } from '../kafka/record-preview';
 import type { TDeadLetterFilter } from '../schemas/dead-letters';
 
 /**
- * The headers the worker's dead-letter writer (worker/pipeline/dead-letter.ts) puts on each copy; a worker
- * unit test checks the two lists stay equal. Values are strings.
+ * The headers naming where a dead-lettered record came from and why: the worker's dead-letter writer
+ * (worker/pipeline/dead-letter.ts) puts them on each copy and decodeDeadLetter reads them. Values are strings.
  */
 export const DEAD_LETTER_HEADERS = {
   topic: 'warden-source-topic',

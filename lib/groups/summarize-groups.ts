@@ -1,6 +1,6 @@
 import type { Database } from '../db';
 import type { TGroupSummary } from '../schemas/groups';
-import { analyzeGroup, groupSummaryFields } from '../analysis/group-analysis';
+import { analyzeRound, groupSummaryFields } from '../analysis/group-analysis';
 import { lagTrend } from '../analysis/partition-analysis';
 import { loadGroupRounds } from './load-group-rounds';
 import { lastRebalanceSummary, loadLatestRebalances } from './load-rebalances';
@@ -65,16 +65,7 @@ async function listClusterGroups(
   return rounds.map((round): TGroupSummary => {
     const nowMs = round.sampledAt.getTime();
     const quarantined = quarantines.filter((q) => q.groupId === round.groupId);
-    const analysis = analyzeGroup({
-      rows: round.rows,
-      groupState: round.state,
-      observedCommits: round.observedCommits,
-      history: round.history,
-      quarantined,
-      timeLagObjectiveMs: options.timeLagObjectiveMs,
-      rateWindowMs: options.rateWindowMs,
-      nowMs,
-    });
+    const analysis = analyzeRound(round, quarantined, options);
     return {
       ...groupSummaryFields(
         round,

@@ -8,7 +8,7 @@ import { measuringMemberId, mergeRebalanceRows } from '../rebalances/merge-rebal
 import type { Database } from '../db';
 import { ZGroupAdvice, type TGroupAdvice } from '../schemas/advice';
 import { buildGroupAdvice } from '../analysis/group-advice';
-import { analyzeGroup } from '../analysis/group-analysis';
+import { analyzeRound } from '../analysis/group-analysis';
 import { notFound } from './api-error';
 import { neverSampled } from './request-cluster';
 import { loadTrackRecord, recordPrediction } from './advice-track-record';
@@ -107,16 +107,7 @@ export async function getGroupAdvice(
     })),
     { fromMs: restartsFrom, toMs: round.sampledAt.getTime(), rejoinWithinMs: DEFAULT_REJOIN_WITHIN_MS },
   );
-  const analysis = analyzeGroup({
-    rows: round.rows,
-    groupState: round.state,
-    observedCommits: round.observedCommits,
-    history: round.history,
-    quarantined: quarantines,
-    timeLagObjectiveMs: options.timeLagObjectiveMs,
-    rateWindowMs: options.rateWindowMs,
-    nowMs: round.sampledAt.getTime(),
-  });
+  const analysis = analyzeRound(round, quarantines, options);
   return withTrackRecord(
     db,
     roundTotals,

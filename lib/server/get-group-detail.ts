@@ -1,7 +1,7 @@
 import type { Database } from '../db';
 import { ZGroupDetail, type TGroupDetail } from '../schemas/groups';
 import { memberName } from '../members/member-name';
-import { analyzeGroup, groupSummaryFields, partitionKey, type LatestPartitionRow } from '../analysis/group-analysis';
+import { analyzeRound, groupSummaryFields, partitionKey, type LatestPartitionRow } from '../analysis/group-analysis';
 import { notFound } from './api-error';
 import { groupKey, loadConsumerInstances } from './consumer-instances';
 import { neverSampled } from './request-cluster';
@@ -49,16 +49,7 @@ export async function getGroupDetail(
   const quarantineOf = new Map(quarantines.map((q) => [partitionKey(q), q]));
   const prefixOf = new Map(prefixes.map((p) => [partitionKey(p), p]));
 
-  const analysis = analyzeGroup({
-    rows: round.rows,
-    groupState: round.state,
-    observedCommits: round.observedCommits,
-    history: round.history,
-    quarantined: quarantines,
-    timeLagObjectiveMs: options.timeLagObjectiveMs,
-    rateWindowMs: options.rateWindowMs,
-    nowMs: round.sampledAt.getTime(),
-  });
+  const analysis = analyzeRound(round, quarantines, options);
 
   const detail: TGroupDetail = {
     ...groupSummaryFields(round, analysis, quarantines.length, lastRebalanceSummary(latestRebalances.get(groupId))),

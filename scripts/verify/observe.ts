@@ -1,6 +1,6 @@
 import type { Admin, Kafka } from 'kafkajs';
 import type { Database } from '../../lib/db';
-import { DLQ_HEADERS } from '../../worker/pipeline/dead-letter';
+import { DEAD_LETTER_HEADERS } from '../../lib/dead-letters/dead-letter-record';
 import { uniqueName } from '../../test-support/unique-name';
 import type { Observation, StoredRecord } from './verdict';
 
@@ -73,8 +73,8 @@ export async function observe(options: {
   const dead = await readWholeTopic(kafka, admin, options.dlqTopic);
   const deadLettered = new Set(
     dead
-      .filter((m) => m.headers[DLQ_HEADERS.topic] === options.inputTopic)
-      .map((m) => `${m.headers[DLQ_HEADERS.partition]}/${m.headers[DLQ_HEADERS.offset]}`),
+      .filter((m) => m.headers[DEAD_LETTER_HEADERS.topic] === options.inputTopic)
+      .map((m) => `${m.headers[DEAD_LETTER_HEADERS.partition]}/${m.headers[DEAD_LETTER_HEADERS.offset]}`),
   );
   const quarantines = await db.partitionQuarantine.findMany({
     where: { groupId: options.groupId, topic: options.inputTopic },

@@ -17,7 +17,7 @@ import {
 } from '../../test-support/integration';
 import { connectKafkaAndDatabase } from '../../test-support/kafka-and-database';
 import { startPipelineConsumer } from '../../test-support/pipeline-consumer';
-import { DLQ_HEADERS } from '../pipeline/dead-letter';
+import { DEAD_LETTER_HEADERS } from '../../lib/dead-letters/dead-letter-record';
 import { admitEvent } from '../pipeline/events';
 import { CommandExpiry, EXPIRY_GRACE_MS } from './command-expiry';
 
@@ -159,8 +159,8 @@ describe('operator actions over the control plane', () => {
       );
       const [copy, ...more] = await readTopic(kafka, setup.dlq, 1);
       expect(more).toHaveLength(0);
-      expect(copy?.headers[DLQ_HEADERS.offset]).toBe('1');
-      expect(copy?.headers[DLQ_HEADERS.topic]).toBe(setup.topic);
+      expect(copy?.headers[DEAD_LETTER_HEADERS.offset]).toBe('1');
+      expect(copy?.headers[DEAD_LETTER_HEADERS.topic]).toBe(setup.topic);
       expect(copy?.value).toContain('skip-poison-');
     } finally {
       await setup.pipeline.stop();

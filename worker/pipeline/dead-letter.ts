@@ -1,16 +1,7 @@
 import type { Producer } from 'kafkajs';
 import type { DeadLetterInfo, SourceRecord } from '@warden/consumer';
+import { DEAD_LETTER_HEADERS } from '../../lib/dead-letters/dead-letter-record';
 import { withRecordSpan } from './trace-context';
-
-/** Headers naming where a dead-lettered record came from and why; values are strings. */
-export const DLQ_HEADERS = {
-  topic: 'warden-source-topic',
-  partition: 'warden-source-partition',
-  offset: 'warden-source-offset',
-  errorClass: 'warden-error-class',
-  message: 'warden-error-message',
-  attempts: 'warden-attempts',
-} as const;
 
 /**
  * Writes the original record (key, value, headers kept) to the dead-letter topic with acks=all. The core
@@ -43,12 +34,12 @@ export function createDeadLetterWriter(producer: Producer, topic: string) {
           headers: {
             ...original,
             ...traceHeaders,
-            [DLQ_HEADERS.topic]: record.topic,
-            [DLQ_HEADERS.partition]: String(record.partition),
-            [DLQ_HEADERS.offset]: record.offset,
-            [DLQ_HEADERS.errorClass]: info.errorClass,
-            [DLQ_HEADERS.message]: info.reason.slice(0, 1_000),
-            [DLQ_HEADERS.attempts]: String(info.attempts),
+            [DEAD_LETTER_HEADERS.topic]: record.topic,
+            [DEAD_LETTER_HEADERS.partition]: String(record.partition),
+            [DEAD_LETTER_HEADERS.offset]: record.offset,
+            [DEAD_LETTER_HEADERS.errorClass]: info.errorClass,
+            [DEAD_LETTER_HEADERS.message]: info.reason.slice(0, 1_000),
+            [DEAD_LETTER_HEADERS.attempts]: String(info.attempts),
           },
         },
       ],
