@@ -73,7 +73,14 @@ async function main(): Promise<void> {
   const children = new ProcessGroup();
   const broker = { port: config.WARDEN_KAFKA_PORT, controllerPort: config.WARDEN_KAFKA_PORT + 1 };
   const brokerStartedHere = config.usesLocalBroker && !(await localBrokerRunning(broker));
-  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'warden-demo', ...kafkaSecurityFrom(config) });
+  // The demo's own client logs nothing: what it retries (a fresh broker's coordinator still loading) is not the
+  // user's concern, and what fails for good is thrown and printed as one `demo:` line.
+  const kafka = createKafka({
+    brokers: config.kafkaBrokers,
+    clientId: 'warden-demo',
+    logLevel: 'nothing',
+    ...kafkaSecurityFrom(config),
+  });
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   const plainConsumer = new DemoPlainConsumer(
     kafka,
