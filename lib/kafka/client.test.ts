@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Secret } from '../config/secret';
 import type { KafkaSecuritySettings } from './security';
-import { kafkaSecurityFrom } from './client';
+import { isExpectedKafkajsResponse, kafkaSecurityFrom } from './client';
 
 const settings = (security: Partial<KafkaSecuritySettings>) => ({
   kafkaSecurity: { tls: null, sasl: null, ...security },
@@ -43,4 +43,24 @@ describe('kafkaSecurityFrom', () => {
       expect(options).toEqual({ sasl: { mechanism, username: 'alice', password: 'pw' } });
     },
   );
+});
+
+describe('isExpectedKafkajsResponse', () => {
+  it('drops the answers of a rebalance or a moving coordinator, and keeps every other error', () => {
+    expect(isExpectedKafkajsResponse('Connection', { error: 'The group is rebalancing, so a rejoin is needed' })).toBe(
+      true,
+    );
+    expect(
+      isExpectedKafkajsResponse('Connection', {
+        error: "The coordinator is loading and hence can't process requests for this group",
+      }),
+    ).toBe(true);
+    expect(
+      isExpectedKafkajsResponse('Connection', { error: 'Not authorized to access group: Group authorization failed' }),
+    ).toBe(false);
+    expect(isExpectedKafkajsResponse('Consumer', { error: 'The group is rebalancing, so a rejoin is needed' })).toBe(
+      false,
+    );
+    expect(isExpectedKafkajsResponse('Connection', {})).toBe(false);
+  });
 });

@@ -54,6 +54,24 @@ const LEVELS = {
   debug: logLevel.DEBUG,
 } as const;
 
+/**
+ * Broker answers kafkajs logs at error level although they are part of normal operation and kafkajs retries
+ * them itself: a group rebalancing (every join and leave), a coordinator moving or still loading (a broker
+ * start or failover). Printed, they bury the errors that matter; a real failure still surfaces as a thrown
+ * error or a CRASH event.
+ */
+const EXPECTED_RESPONSE_ERRORS = [
+  'The group is rebalancing, so a rejoin is needed',
+  "The coordinator is loading and hence can't process requests for this group",
+  'The group coordinator is not available',
+  'This is not the correct coordinator for this group',
+];
+
+/** Whether a kafkajs log line is a broker answer of normal operation that kafkajs retries (never printed). */
+export function isExpectedKafkajsResponse(namespace: string, log: { error?: unknown }): boolean {
+  return namespace === 'Connection' && typeof log.error === 'string' && EXPECTED_RESPONSE_ERRORS.includes(log.error);
+}
+
 export function createKafka(options: KafkaClientOptions): Kafka {
   const config: KafkaConfig = {
     brokers: options.brokers,
@@ -67,6 +85,7 @@ export function createKafka(options: KafkaClientOptions): Kafka {
     logCreator:
       () =>
       ({ namespace, level, log }) => {
+        if (isExpectedKafkajsResponse(namespace, log)) return;
         const { message, ...extra } = log;
         process.stderr.write(
           `${JSON.stringify({ source: 'kafkajs', level: logLevel[level], namespace, msg: message, ...extra })}\n`,
