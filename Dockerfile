@@ -1,5 +1,5 @@
 # The Warden image: one image for the dashboard (default command) and the worker (`npm run worker`).
-# Untested here (no Docker engine on the development machine); see README "Deploy".
+# Untested here (no Docker engine on the development machine); see docs/operating/deploy.md.
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1

@@ -1,4 +1,4 @@
-// The worker's background loops (sampler, own-state writer, operator-action poller) share this shape.
+// The worker's background loops (the sampler, the control plane's relay and expiry, redrive, alerts) share this shape.
 //
 // Invariants: rounds never overlap; a round starts `delay` after the previous one ended (the round returns
 // the delay, or nothing for the interval); kick() runs a round as soon as possible, right after the one

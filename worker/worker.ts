@@ -230,7 +230,7 @@ export class WardenWorker {
     );
   }
 
-  /** The default handler: the document pipeline (README, "The default pipeline"). */
+  /** The default handler: the document pipeline (docs/operating/worker.md). */
   private documentPipeline(db: Database, producer: Producer): HandlerModule<AdmittedEvent> {
     const { config } = this;
     const pipeline = createDocumentPipeline({

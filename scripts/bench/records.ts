@@ -3,7 +3,7 @@
 // goes to partition k % partitions, as a key-hashing producer would keep a key in one partition, and
 // carries its own sequence 0, 1, 2, … so key order can be checked.
 
-/** Size of every record value in bytes (the "~200 bytes"). */
+/** Size of every record value in bytes (about 200, as the throughput targets assume). */
 export const VALUE_BYTES = 200;
 
 /** Key of the record placed at the head of a partition that must never complete (memory workload). */

@@ -23,7 +23,7 @@ import {
 import type { Measurement } from './protocol';
 import { formatCount, formatMiB, formatMs, formatRatio, median, ratio, recordsPerSecond } from './stats';
 
-// Turns the measurements of every run into the table's rows and the target checks. Pure.
+// Turns the measurements of every run into the table's rows and the target checks. Pure.
 
 export interface WorkloadRuns {
   plan: WorkloadPlan;

@@ -68,7 +68,7 @@ export async function runMemory(spec: ChildSpec, groupId: string): Promise<Measu
     details: {
       backlogRecords: spec.endOffsets[blocked]!,
       heldMax: maxHeld,
-      // The documented bound per partition (worker/core/README.md, "Memory bound"): maxPendingPerPartition
+      // The documented bound per partition (packages/consumer/src/core/README.md, "Memory bound"): maxPendingPerPartition
       // plus one fetched batch, which is accepted whole before the pause takes effect.
       heldBound: maxPending + maxBatch,
       maxPendingPerPartition: maxPending,
