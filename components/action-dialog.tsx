@@ -4,8 +4,10 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { REASON_MAX_CHARS } from '@/lib/schemas/values';
 import type { TActionRequest } from '@/lib/schemas/operator-actions';
 import type { TQuarantine } from '@/lib/schemas/quarantines';
+import { operatorActionRequest } from './action-request';
 import { ApiRequestError } from './api-client';
 import { useOperatorAction } from './hooks/use-operator-action';
+import './action-dialog.css';
 
 export type ActionKind = TActionRequest['action'];
 
@@ -52,23 +54,9 @@ export function ActionDialog({
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setProblem(null);
-    if (reason.trim() === '') return fail('reason: is required: say why, for the audit log', 'reason');
-    const request: TActionRequest = { action, reason: reason.trim() };
-    if (action === 'seek') {
-      if (seekBy === 'offset') {
-        if (!/^\d+$/.test(offset)) return fail('offset: must be a whole, non-negative offset', 'offset');
-        const start = quarantine.logStartOffset;
-        const end = quarantine.logEndOffset;
-        if (start !== null && end !== null && (BigInt(offset) < BigInt(start) || BigInt(offset) > BigInt(end))) {
-          return fail(`offset: must be between the log start ${start} and the log end ${end}`, 'offset');
-        }
-        request.offset = offset;
-      } else {
-        const ms = Date.parse(time);
-        if (Number.isNaN(ms)) return fail('timestamp: pick a date and time', 'timestamp');
-        request.timestamp = new Date(ms).toISOString();
-      }
-    }
+    const checked = operatorActionRequest(action, { reason, seekBy, offset, time }, quarantine);
+    if (checked.problem) return fail(checked.problem.message, checked.problem.field);
+    const request = checked.request;
     mutation.mutate(
       {
         target: {

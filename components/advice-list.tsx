@@ -2,6 +2,7 @@ import { memo } from 'react';
 import type { TAdvice } from '@/lib/schemas/advice';
 import { formatDecimal } from '@/lib/format';
 import { ErrorState, LoadingState } from './states';
+import './advice-list.css';
 
 const SEVERITY_TEXT: Record<TAdvice['severity'], string> = { critical: 'Critical', warning: 'Warning', info: 'Info' };
 

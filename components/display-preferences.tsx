@@ -3,6 +3,7 @@
 import { useEffect } from 'react';
 import type { DisplayZone } from '@/lib/charts/axis';
 import { useHydrated, useStoreAfterHydration } from './use-hydrated';
+import './display-preferences.css';
 
 // The viewer's display choices, kept per browser in localStorage (no account setting: they follow the
 // device, and nothing on the server depends on them). Until the page has hydrated, the server's defaults

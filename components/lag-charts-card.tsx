@@ -8,6 +8,7 @@ import { formatDuration } from '@/lib/format';
 import { useLagSeries } from './hooks/use-group';
 import { ErrorState, LoadingState } from './states';
 import { NEAR_VIEWPORT_MARGIN_PX, useNearViewport } from './use-near-viewport';
+import './lag-charts-card.css';
 
 /**
  * The charts (recharts, the group page's largest script and most of its rendering work) load and render only

@@ -8,6 +8,7 @@ import type { TQuarantinesResponse } from '@/lib/schemas/quarantines';
 import { useAttention } from './hooks/use-attention';
 import { useCachedQuery } from './hooks/use-cached-query';
 import { queryKeys } from './query-keys';
+import './main-nav.css';
 
 const LINKS = [
   { href: '/', label: 'Overview', match: (p: string) => p === '/' || p.startsWith('/groups') },

@@ -6,8 +6,9 @@ import type { TOffsetResetRequest, TOffsetResetResult, TResetTarget } from '@/li
 import { REASON_MAX_CHARS, RESETTABLE_STATES } from '@/lib/schemas/values';
 import { ApiRequestError } from './api-client';
 import { useOffsetReset } from './hooks/use-offset-reset';
-import { useTimeZone } from './display-preferences';
-import { formatDateTime } from './format';
+import { OffsetResetConfirm, OffsetResetDone } from './offset-reset-confirm';
+import { offsetResetRequest } from './offset-reset-request';
+import './offset-reset-card.css';
 
 const TARGET_LABELS: Record<TResetTarget, string> = {
   earliest: 'earliest (log start)',
@@ -23,7 +24,6 @@ const TARGET_LABELS: Record<TResetTarget, string> = {
  * Two steps: the form, then a confirmation saying exactly what will move.
  */
 export function OffsetResetCard({ detail }: { detail: TGroupDetail }) {
-  const zone = useTimeZone();
   const id = useId();
   const mutation = useOffsetReset(detail.cluster, detail.groupId);
   const topics = useMemo(() => [...new Set(detail.partitions.map((p) => p.topic))].sort(), [detail.partitions]);
@@ -47,30 +47,9 @@ export function OffsetResetCard({ detail }: { detail: TGroupDetail }) {
     event.preventDefault();
     setProblem(null);
     setDone(null);
-    if (reason.trim() === '')
-      return setProblem({ message: 'reason: is required: say why, for the audit log', field: 'reason' });
-    const request: TOffsetResetRequest = {
-      topic,
-      to,
-      reason: reason.trim(),
-      ...(chosen === null ? {} : { partition: chosen }),
-    };
-    if (to === 'offset') {
-      if (chosen === null)
-        return setProblem({
-          message: 'partition: pick one partition to reset to an explicit offset',
-          field: 'partition',
-        });
-      if (!/^\d{1,19}$/.test(offset))
-        return setProblem({ message: 'offset: must be a whole, non-negative offset', field: 'offset' });
-      request.offset = offset;
-    }
-    if (to === 'timestamp') {
-      const ms = Date.parse(time);
-      if (Number.isNaN(ms)) return setProblem({ message: 'timestamp: pick a date and time', field: 'timestamp' });
-      request.timestamp = new Date(ms).toISOString();
-    }
-    setReview(request);
+    const checked = offsetResetRequest({ topic, scope, to, offset, time, reason });
+    if (checked.problem) return setProblem(checked.problem);
+    setReview(checked.request);
     requestAnimationFrame(() => confirmRef.current?.focus());
   };
 
@@ -88,15 +67,6 @@ export function OffsetResetCard({ detail }: { detail: TGroupDetail }) {
       },
     });
   };
-
-  const where = (r: TOffsetResetRequest) =>
-    `${r.topic} ${r.partition === undefined ? `(all ${partitionsOfTopic.length} partitions)` : `partition ${r.partition}`}`;
-  const target = (r: TOffsetResetRequest) =>
-    r.to === 'offset'
-      ? `offset ${r.offset}`
-      : r.to === 'timestamp'
-        ? `the first record at or after ${formatDateTime(r.timestamp!, zone)}`
-        : `the ${r.to} offset`;
 
   return (
     <section className="card" aria-labelledby={`${id}-title`} data-testid="offset-reset">
@@ -200,54 +170,22 @@ export function OffsetResetCard({ detail }: { detail: TGroupDetail }) {
       </form>
 
       {review ? (
-        <div
-          className="banner banner-warn"
-          role="group"
-          aria-label="Confirm the offset reset"
-          data-testid="reset-confirm"
-        >
-          <p>
-            Reset the committed offsets of <strong className="mono">{detail.groupId}</strong> on{' '}
-            <strong className="mono">{where(review)}</strong> to <strong>{target(review)}</strong>? Records before the
-            new position will not be read by this group; records after it are read again. The group must still have no
-            members when the broker receives it.
-          </p>
-          <div className="actions">
-            <button type="button" className="button" onClick={() => setReview(null)}>
-              Cancel
-            </button>
-            <button
-              ref={confirmRef}
-              type="button"
-              className="button button-danger"
-              onClick={onConfirm}
-              disabled={mutation.isPending}
-              data-testid="reset-confirm-button"
-            >
-              {mutation.isPending ? 'Resetting…' : 'Reset offsets'}
-            </button>
-          </div>
-        </div>
+        <OffsetResetConfirm
+          groupId={detail.groupId}
+          request={review}
+          topicPartitions={partitionsOfTopic.length}
+          pending={mutation.isPending}
+          confirmRef={confirmRef}
+          onCancel={() => setReview(null)}
+          onConfirm={onConfirm}
+        />
       ) : null}
       {problem ? (
         <p role="alert" className="banner banner-error" data-testid="reset-error">
           {problem.message}
         </p>
       ) : null}
-      {done ? (
-        <div role="status" className="reset-result" data-testid="reset-result">
-          <p>
-            Reset {done.topic} (group was {done.state}):
-          </p>
-          <ul className="mono small">
-            {done.partitions.map((p) => (
-              <li key={p.partition}>
-                partition {p.partition}: {p.previousOffset ?? 'none'} → {p.offset}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      {done ? <OffsetResetDone result={done} /> : null}
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { TPartitionDetail } from '@/lib/schemas/groups';
+import { partitionColumns } from './partition-columns';
 import { PartitionGrid, PartitionRow, SpacerRow } from './partition-grid';
 import type { PartitionSort } from './partition-sort';
 
@@ -43,7 +44,7 @@ export function VirtualPartitionTable({
   const items = virtualizer.getVirtualItems();
   const padTop = items[0]?.start ?? 0;
   const padBottom = items.length > 0 ? virtualizer.getTotalSize() - items.at(-1)!.end : 0;
-  const columns = showCommitPrefix ? 10 : 9;
+  const columns = partitionColumns(showCommitPrefix).length;
   return (
     <>
       <PartitionGrid

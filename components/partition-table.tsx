@@ -1,6 +1,7 @@
-import { memo, useMemo, useState, type ReactNode } from 'react';
+import { memo, useMemo, useState } from 'react';
 import dynamic from 'next/dynamic';
 import type { TPartitionDetail } from '@/lib/schemas/groups';
+import { partitionColumns, type PartitionColumn } from './partition-columns';
 import { PartitionGrid, PartitionRow } from './partition-grid';
 import { sortPartitions, type PartitionSort, type PartitionSortKey } from './partition-sort';
 
@@ -14,8 +15,9 @@ const VIRTUAL_ROWS_ABOVE = 100;
 const VirtualPartitionTable = dynamic(() => import('./partition-table-virtual').then((m) => m.VirtualPartitionTable));
 
 /**
- * Per-partition table of a group, sortable by its measures. Offsets are shown as the API sends them (int64
- * strings); the commit prefix appears only for a Warden consumer and explains where its lag comes from.
+ * Per-partition table of a group, sortable by its measures; its columns are partition-columns.tsx's. Offsets are
+ * shown as the API sends them (int64 strings); the commit prefix appears only for a Warden consumer and explains
+ * where its lag comes from.
  */
 export const PartitionTable = memo(function PartitionTable({
   groupId,
@@ -28,53 +30,18 @@ export const PartitionTable = memo(function PartitionTable({
 }) {
   const [sort, setSort] = useState<PartitionSort>({ key: 'partition', descending: false });
   const sorted = useMemo(() => sortPartitions(partitions, sort), [partitions, sort]);
-  const header = (key: PartitionSortKey, label: ReactNode, numeric = false) => {
-    const active = sort.key === key;
-    return (
-      <th
-        scope="col"
-        className={numeric ? 'num' : undefined}
-        aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}
-      >
-        <button
-          type="button"
-          className="sort-button"
-          data-testid={`sort-${key}`}
-          // A first click on a measure shows the worst first; the partition column starts ascending.
-          onClick={() =>
-            setSort(active ? { key, descending: !sort.descending } : { key, descending: key !== 'partition' })
-          }
-        >
-          {label}
-          <span aria-hidden="true" className="sort-mark">
-            {active ? (sort.descending ? ' ▼' : ' ▲') : ''}
-          </span>
-        </button>
-      </th>
-    );
-  };
+  const columns = partitionColumns(showCommitPrefix);
   const head = (
     <tr>
-      {header('partition', 'Partition')}
-      {header('status', 'Status')}
-      <th scope="col" className="num">
-        Committed
-      </th>
-      <th scope="col" className="num">
-        Log end
-      </th>
-      {header('lag', 'Lag', true)}
-      {header('timeLag', 'Time lag', true)}
-      {header('in', <abbr title="Records appended per second">In</abbr>, true)}
-      {header('out', <abbr title="Records committed per second">Out</abbr>, true)}
-      {header('owner', 'Owner')}
-      {showCommitPrefix ? (
-        <th scope="col">
-          <abbr title="Warden's own consumer: commit watermark, completed but not yet committed, in flight, oldest unfinished record">
-            Commit prefix
-          </abbr>
-        </th>
-      ) : null}
+      {columns.map((column) =>
+        column.sort ? (
+          <SortHeader key={column.id} column={column} sortKey={column.sort} sort={sort} onSort={setSort} />
+        ) : (
+          <th key={column.id} scope="col" className={column.numeric ? 'num' : undefined}>
+            {column.header}
+          </th>
+        ),
+      )}
     </tr>
   );
   if (sorted.length > VIRTUAL_ROWS_ABOVE) {
@@ -102,3 +69,43 @@ export const PartitionTable = memo(function PartitionTable({
     </PartitionGrid>
   );
 });
+
+function SortHeader({
+  column,
+  sortKey,
+  sort,
+  onSort,
+}: {
+  column: PartitionColumn;
+  sortKey: PartitionSortKey;
+  sort: PartitionSort;
+  onSort: (sort: PartitionSort) => void;
+}) {
+  const active = sort.key === sortKey;
+  return (
+    <th
+      scope="col"
+      className={column.numeric ? 'num' : undefined}
+      aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}
+    >
+      <button
+        type="button"
+        className="sort-button"
+        data-testid={`sort-${sortKey}`}
+        // A first click on a measure shows the worst first; the partition column starts ascending.
+        onClick={() =>
+          onSort(
+            active
+              ? { key: sortKey, descending: !sort.descending }
+              : { key: sortKey, descending: sortKey !== 'partition' },
+          )
+        }
+      >
+        {column.header}
+        <span aria-hidden="true" className="sort-mark">
+          {active ? (sort.descending ? ' ▼' : ' ▲') : ''}
+        </span>
+      </button>
+    </th>
+  );
+}

@@ -5,6 +5,7 @@ import { groupPath } from './api-client';
 import { formatDurationMs } from '@/lib/format';
 import { formatDateTime } from './format';
 import { useTimeZone } from './display-preferences';
+import './rebalance-list.css';
 
 const TRIGGER_TEXT: Record<string, string> = {
   join: 'a member joined',

@@ -2,6 +2,7 @@
 
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { ApiRequestError, fetchJson } from './api-client';
+import './sign-in-form.css';
 
 /**
  * The sign-in form: POSTs /api/auth/sign-in as JSON and, once the session cookie is set, loads the page the

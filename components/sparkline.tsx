@@ -1,4 +1,5 @@
 import { formatCount } from '@/lib/format';
+import './sparkline.css';
 /**
  * A tiny trend line (SVG, no chart library: one per overview row). Gaps (null) break the line rather than
  * being drawn as zero; the accessible name states the first, last and peak values.

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { refreshState, type PollingQuery } from './refresh-state';
 import { useTimeZone } from './display-preferences';
 import { useHydrated } from './use-hydrated';
+import './states.css';
 
 // Loading, error and empty states, the same everywhere so an on-call engineer learns them once.
 

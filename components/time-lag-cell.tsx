@@ -1,5 +1,6 @@
 import type { TTimeLag } from '@/lib/schemas/groups';
 import { describeTimeLag, formatTimeLag } from './format';
+import './time-lag-cell.css';
 
 /** A time lag in human units with how it was obtained underneath, explained in the tooltip. */
 export function TimeLagValue({ lag, compact = false }: { lag: TTimeLag | null; compact?: boolean }) {

@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import { useSessionUser } from './session-context';
+import './user-menu.css';
 
 type SignOutScope = 'this' | 'all';
 
