@@ -196,13 +196,13 @@ describe('searchWithView', () => {
 });
 
 describe('groupsShownText', () => {
-  const counts = { ERR: 2, QUARANTINED: 0, WARN: 10, OK: 1_988 };
+  const counts = { LOST: 0, ERR: 2, QUARANTINED: 0, WARN: 10, OK: 1_988 };
   it('counts the shown groups, and of how many when a status narrows them', () => {
     expect(groupsShownText(DEFAULT_OVERVIEW_VIEW, 2_000, counts)).toBe('2,000 groups');
     expect(groupsShownText(view({ status: 'WARN' }), 10, counts)).toBe('10 of 2,000 groups');
   });
   it('names the filter the counts are of', () => {
-    expect(groupsShownText(view({ q: ' pay ' }), 1, { ERR: 0, QUARANTINED: 0, WARN: 0, OK: 1 })).toBe(
+    expect(groupsShownText(view({ q: ' pay ' }), 1, { LOST: 0, ERR: 0, QUARANTINED: 0, WARN: 0, OK: 1 })).toBe(
       '1 group matches “pay”',
     );
     expect(groupsShownText(view({ q: 'pay' }), 3, counts)).toBe('3 groups match “pay”');

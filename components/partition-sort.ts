@@ -9,15 +9,22 @@ export interface PartitionSort {
   descending: boolean;
 }
 
-/** Worst first when descending: rewound, stopped, stalled, falling behind, OK; a held partition before all. */
-const STATUS_WEIGHT: Record<TPartitionDetail['status'], number> = { OK: 0, WARN: 1, STALL: 2, STOP: 3, REWIND: 4 };
+/** Worst first when descending: lost, rewound, stopped, stalled, falling behind, OK; a held partition before all but lost. */
+const STATUS_WEIGHT: Record<TPartitionDetail['status'], number> = {
+  OK: 0,
+  WARN: 1,
+  STALL: 2,
+  STOP: 3,
+  REWIND: 4,
+  LOST: 6,
+};
 
 function valueOf(p: TPartitionDetail, key: PartitionSortKey): number | string | null {
   switch (key) {
     case 'partition':
       return null;
     case 'status':
-      return p.quarantine ? 5 : STATUS_WEIGHT[p.status];
+      return p.quarantine && p.status !== 'LOST' ? 5 : STATUS_WEIGHT[p.status];
     case 'lag':
       return p.lag;
     case 'timeLag':

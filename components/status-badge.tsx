@@ -5,6 +5,7 @@ const GROUP_TEXT: Record<TGroupStatus, string> = {
   WARN: 'Warning',
   ERR: 'Error',
   QUARANTINED: 'Quarantined',
+  LOST: 'Records lost',
 };
 
 /**
@@ -37,6 +38,7 @@ const PARTITION_HELP: Record<TPartitionStatus, string> = {
   STOP: 'Stopped committing while lagging',
   STALL: 'Committing the same offset while lagging',
   REWIND: 'Committed offset moved backwards and no later commit made it up',
+  LOST: "Records were deleted by the topic's retention before the group read them (not acknowledged yet)",
 };
 
 /** Plain words first; Burrow's term follows in small type ("Stopped (Burrow: STOP)"). */
@@ -46,6 +48,7 @@ export const PARTITION_WORDS: Record<TPartitionStatus, string> = {
   STOP: 'Stopped',
   STALL: 'Stalled',
   REWIND: 'Rewound',
+  LOST: 'Records lost',
 };
 
 /**

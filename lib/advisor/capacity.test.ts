@@ -241,6 +241,8 @@ describe('planCapacity', () => {
       noGainBeyond: null,
       hotPartitions: [],
       rateIsLowerBound: false,
+      retention: null,
+      targetConsumers: 0,
       summary: 'No partitions: nothing to plan.',
     });
     const zero = planCapacity({ ...seed, consumers: 0 });

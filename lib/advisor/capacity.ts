@@ -9,8 +9,12 @@
 // gains e of one consumer's rate per consumer added to the current count (and loses as much per one removed).
 // A count other than the current one costs a rebalance first (rebalancePauseSec): nothing is processed during
 // it while records keep arriving, so T(N) = pause + the drain of the backlog grown by the pause's arrivals.
+// Partitions whose unread records the topic's retention can delete get deadlines (retention-plan.ts): when the
+// count recommended for the target would read some of them too late, the plan recommends the smallest count
+// that reads them all in time instead, and says so.
 
 import { formatDuration, formatPartitionList, formatRate, plural } from '../format';
+import { planBeforeDeletion, type DrainByDeadline, type RetentionDeadline, type RetentionPlan } from './retention-plan';
 
 export { estimateRates, type OffsetSample, type RateEstimate } from './rates';
 
@@ -43,6 +47,11 @@ export interface CapacityInput {
    * other than `consumers` while the group has a backlog; `statement` says where it came from. Absent: none.
    */
   rebalancePause?: { sec: number; statement: string };
+  /**
+   * At-risk partitions (by their number here) and the earliest their unread records can be deleted if nothing
+   * more is read (retention-plan.ts). Absent or empty: no partition is at risk.
+   */
+  deadlines?: readonly RetentionDeadline[];
 }
 
 export interface CapacityPlan {
@@ -70,6 +79,13 @@ export interface CapacityPlan {
    * partition count helps, or nothing catches up.
    */
   noGainBeyond: number | null;
+  /**
+   * The count against the retention deadlines (retention-plan.ts); null without deadlines. With state
+   * 'finish-first', recommendedConsumers and catchUpSec are its count and catch-up, not the target's.
+   */
+  retention: RetentionPlan | null;
+  /** The count the target alone recommends (differs from recommendedConsumers only with 'finish-first'). */
+  targetConsumers: number;
   summary: string;
 }
 
@@ -182,8 +198,38 @@ export function groupCatchUpSec(
 }
 
 /**
+ * Each at-risk partition's drain with `consumers` consumers (retention-plan.ts states the model): its
+ * consumer's catch-up, the pause and its arrivals included, against the partition's deadline.
+ */
+export function drainsByDeadline(
+  partitions: readonly PartitionLoad[],
+  deadlines: readonly RetentionDeadline[],
+  consumers: number,
+  ratePerSec: number,
+  pauseSec: number,
+): DrainByDeadline[] {
+  const deadlineOf = new Map(deadlines.map((d) => [d.partition, d.deadlineSec]));
+  const drains: DrainByDeadline[] = [];
+  for (const load of assignPartitions(partitions, consumers)) {
+    const atRisk = load.partitions.filter((p) => deadlineOf.has(p));
+    if (atRisk.length === 0) continue;
+    const drain = consumerCatchUpSec(
+      load.arrivalRatePerSec,
+      load.backlog + load.arrivalRatePerSec * pauseSec,
+      ratePerSec,
+    );
+    const catchUpSec = drain === null ? null : drain === 0 ? 0 : drain + pauseSec;
+    for (const partition of atRisk)
+      drains.push({ partition, catchUpSec, inTime: catchUpSec !== null && catchUpSec <= deadlineOf.get(partition)! });
+  }
+  return drains.sort((a, b) => a.partition - b.partition);
+}
+
+/**
  * Plans the consumer count. `recommendedConsumers` is the smallest N in 1..partitions whose catch-up time is
- * within the target (<=); when none is, it is the partition count and `limitedByPartitions` is true.
+ * within the target (<=); when none is, it is the partition count and `limitedByPartitions` is true. With
+ * deadlines, a count that would read an at-risk partition too late gives way to the smallest that does not
+ * (retention-plan.ts planBeforeDeletion).
  * Throws RangeError on invalid input (duplicate or negative partition numbers, negative or non-finite rates,
  * backlogs or target, a non-integer consumer count, or a per-consumer rate <= 0: with no measured rate there
  * is nothing to plan, and the caller must say "rate unknown" instead).
@@ -222,16 +268,36 @@ export function planCapacity(input: CapacityInput): CapacityPlan {
   const idleConsumers = Math.max(0, consumers - partitionCount);
   const currentCatchUpSec =
     consumers === 0 ? null : catchUpSecByConsumers[Math.min(consumers, partitionCount) - 1]?.catchUpSec;
+  const retention = planBeforeDeletion({
+    deadlines: input.deadlines ?? [],
+    recommended: recommended.consumers,
+    targetCatchUpSec,
+    curve: catchUpSecByConsumers,
+    drainsAt: (n) =>
+      drainsByDeadline(
+        partitions,
+        input.deadlines ?? [],
+        n,
+        scaledRate(rate, consumers, n, efficiency),
+        n === consumers ? 0 : pauseSec,
+      ),
+  });
+  const chosen =
+    retention?.state === 'finish-first'
+      ? { consumers: retention.consumers, catchUpSec: retention.catchUpSec }
+      : recommended;
 
   const plan = {
-    recommendedConsumers: recommended.consumers,
-    catchUpSec: recommended.catchUpSec,
+    recommendedConsumers: chosen.consumers,
+    catchUpSec: chosen.catchUpSec,
     catchUpSecByConsumers,
     idleConsumers,
     limitedByPartitions,
     hotPartitions,
     rateIsLowerBound,
     noGainBeyond,
+    retention,
+    targetConsumers: recommended.consumers,
   };
   return { ...plan, summary: summarize({ ...plan, input, currentCatchUpSec }) };
 }
@@ -284,7 +350,17 @@ function summarize(
   const sentences: string[] = [];
   const outcome =
     catchUpSec === 0 ? 'keep up (no backlog to catch up)' : `catch up in ${formatDuration(catchUpSec ?? 0)}`;
-  if (!plan.limitedByPartitions) {
+  if (plan.retention?.state === 'finish-first') {
+    sentences.push(
+      ...finishFirstSentences(
+        plan.retention,
+        plan.targetConsumers,
+        plan.limitedByPartitions,
+        input,
+        plan.currentCatchUpSec,
+      ),
+    );
+  } else if (!plan.limitedByPartitions) {
     if (n > current) sentences.push(`Scale consumers to ${n} to ${outcome}.`);
     else if (n === current)
       sentences.push(`Keep ${plural(n, 'consumer')}: ${n === 1 ? 'it is' : 'they are'} enough to ${outcome}.`);
@@ -322,6 +398,15 @@ function summarize(
       );
     }
   }
+  if (plan.retention?.state === 'in-time' && (catchUpSec ?? 0) > 0)
+    sentences.push(
+      `That reads ${plural(plan.retention.drains.length, 'partition')} at risk of retention before ${plan.retention.drains.length === 1 ? 'it' : 'they'} can delete unread records.`,
+    );
+  if (plan.retention?.state === 'none-can')
+    sentences.push(
+      `No consumer count reads ${formatPartitionList(plan.retention.late)} before retention can delete unread records there: ` +
+        'a partition is read by one consumer at a time.',
+    );
   const otherHot = plan.hotPartitions.filter((p) => !stuck.some((s) => s.partition === p));
   if (otherHot.length > 0) {
     sentences.push(
@@ -344,6 +429,37 @@ function summarize(
     );
   }
   return sentences.join(' ');
+}
+
+/** The plan's head when the target's count would read an at-risk partition too late. */
+function finishFirstSentences(
+  retention: RetentionPlan,
+  targetConsumers: number,
+  limitedByPartitions: boolean,
+  input: CapacityInput,
+  currentCatchUpSec: number | null | undefined,
+): string[] {
+  const { consumers: n, catchUpSec } = retention;
+  const current = input.consumers;
+  const drain = catchUpSec === null ? 'never catch up' : `catch up in ${formatDuration(catchUpSec)}`;
+  const overTarget =
+    catchUpSec !== null && catchUpSec > input.targetCatchUpSec
+      ? `, over the ${formatDuration(input.targetCatchUpSec)} target`
+      : '';
+  const head = 'before retention can delete records they have not read';
+  const sentences = [
+    n > current
+      ? `Scale consumers to ${n} to read every partition at risk ${head}: ${drain}${overTarget}.`
+      : n === current
+        ? `Keep ${plural(n, 'consumer')}: ${n === 1 ? 'it reads' : 'they read'} every partition at risk ${head} and ${drain}${overTarget}.`
+        : `${plural(n, 'consumer')} would read every partition at risk ${head} and ${drain}${overTarget}; ${current} are running.`,
+  ];
+  if (targetConsumers !== n)
+    sentences.push(
+      `With ${plural(targetConsumers, 'consumer')}${limitedByPartitions ? '' : ` (enough for the ${formatDuration(input.targetCatchUpSec)} target)`} some would be read too late.`,
+    );
+  if (current > 0 && current < n) sentences.push(`At the current ${current} ${describe(currentCatchUpSec ?? null)}.`);
+  return sentences;
 }
 
 /**
@@ -403,5 +519,8 @@ function validate(input: CapacityInput): void {
     }
     if (!Number.isFinite(p.backlog) || p.backlog < 0)
       throw new RangeError(`partition ${p.partition}: backlog must be >= 0, got ${p.backlog}`);
+  }
+  for (const d of input.deadlines ?? []) {
+    if (!seen.has(d.partition)) throw new RangeError(`a deadline names partition ${d.partition}, which is not planned`);
   }
 }

@@ -4,6 +4,7 @@ import {
   EMPTY_ALERT_SETTINGS,
   parseAlertSettings,
   resolveConditionSettings,
+  retentionRiskThresholdMs,
 } from './alert-settings';
 
 describe('parseAlertSettings and resolveConditionSettings', () => {
@@ -41,7 +42,27 @@ describe('parseAlertSettings and resolveConditionSettings', () => {
     expect(resolveConditionSettings(table, 'sampler-gap', null).severity).toBe('warning');
   });
 
+  it('takes a retention-risk threshold per group; without one it is the larger of 1 h and 10% of retention.ms', () => {
+    const thresholds = parseAlertSettings(
+      JSON.stringify({ billing: { 'retention-risk': { thresholdMs: 7_200_000, forMs: 0 } } }),
+    );
+    const billing = resolveConditionSettings(thresholds, 'retention-risk', 'billing');
+    expect(billing).toEqual({ ...DEFAULT_CONDITION_SETTINGS['retention-risk'], thresholdMs: 7_200_000, forMs: 0 });
+    expect(retentionRiskThresholdMs(billing, 7 * 86_400_000)).toBe(7_200_000);
+    const orders = resolveConditionSettings(thresholds, 'retention-risk', 'orders');
+    expect(retentionRiskThresholdMs(orders, 7 * 86_400_000)).toBe(60_480_000); // 10% of 7 days
+    expect(retentionRiskThresholdMs(orders, 3 * 3_600_000)).toBe(3_600_000);
+    expect(retentionRiskThresholdMs(orders, null)).toBe(3_600_000);
+    expect(resolveConditionSettings(EMPTY_ALERT_SETTINGS, 'records-lost', 'orders')).toMatchObject({
+      enabled: true,
+      forMs: 0,
+      severity: 'critical',
+    });
+  });
+
   it.each([
+    ['{"orders": {"group-status": {"thresholdMs": 1}}}', /"orders"."group-status".thresholdMs: only retention-risk/],
+    ['{"orders": {"retention-risk": {"thresholdMs": -5}}}', /"orders"."retention-risk".thresholdMs must be a duration/],
     ['not json', /must be JSON/],
     ['[1]', /must be a JSON object/],
     ['{"orders": 1}', /"orders" must map to an object/],

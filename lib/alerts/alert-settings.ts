@@ -5,7 +5,8 @@
 // written as /pattern/ (flags after the last slash), or by "*" for every group and the cluster-wide
 // conditions:
 //   {"*": {"sampler-gap": {"forMs": 60000}}, "orders": {"time-lag-objective": {"severity": "critical"}},
-//    "/^etl-/": {"group-status": {"forMs": 600000}, "worker-not-ready": {"enabled": false}}}
+//    "/^etl-/": {"group-status": {"forMs": 600000}, "worker-not-ready": {"enabled": false}},
+//    "billing": {"retention-risk": {"thresholdMs": 7200000}}}
 // For a group, an exact key wins over the first matching pattern (in the JSON's order), which wins over "*",
 // which wins over the defaults below; fields a level leaves out come from the next level.
 
@@ -15,6 +16,8 @@ export const ALERT_CONDITIONS = [
   'partition-quarantined',
   'sampler-gap',
   'worker-not-ready',
+  'retention-risk',
+  'records-lost',
 ] as const;
 export type AlertCondition = (typeof ALERT_CONDITIONS)[number];
 
@@ -31,20 +34,37 @@ export interface ConditionSettings {
   severity: AlertSeverity;
   /** A reminder is sent this long after the last notification while the alert keeps firing; 0: never. */
   repeatMs: number;
+  /**
+   * retention-risk only: it holds while a partition's earliest possible deletion of unread records is below
+   * this (ms). null: the larger of 1 h and 10% of the topic's retention.ms (retentionRiskThresholdMs).
+   */
+  thresholdMs: number | null;
+}
+
+/** The default threshold of retention-risk: the larger of 1 h and 10% of the topic's retention.ms. */
+export function retentionRiskThresholdMs(settings: Pick<ConditionSettings, 'thresholdMs'>, retentionMs: number | null) {
+  if (settings.thresholdMs !== null) return settings.thresholdMs;
+  return Math.max(3_600_000, retentionMs !== null && retentionMs > 0 ? retentionMs / 10 : 0);
 }
 
 /**
  * Defaults, chosen so that a page means action: a quarantine needs a human at once; a status or time lag
  * must hold for a few sampler rounds so one noisy round does not page; a worker gone for a minute is a crash
- * the supervisor did not fix.
+ * the supervisor did not fix. Records lost are gone already: at once. A retention risk is a forecast that
+ * leaves time to act: a warning after a minute.
  */
 export const DEFAULT_CONDITION_SETTINGS: Readonly<Record<AlertCondition, ConditionSettings>> = {
-  'group-status': { enabled: true, forMs: 60_000, severity: 'critical', repeatMs: 3_600_000 },
-  'time-lag-objective': { enabled: true, forMs: 300_000, severity: 'warning', repeatMs: 3_600_000 },
-  'partition-quarantined': { enabled: true, forMs: 0, severity: 'critical', repeatMs: 3_600_000 },
-  'sampler-gap': { enabled: true, forMs: 30_000, severity: 'critical', repeatMs: 3_600_000 },
-  'worker-not-ready': { enabled: true, forMs: 60_000, severity: 'critical', repeatMs: 3_600_000 },
+  'group-status': { enabled: true, forMs: 60_000, severity: 'critical', repeatMs: 3_600_000, thresholdMs: null },
+  'time-lag-objective': { enabled: true, forMs: 300_000, severity: 'warning', repeatMs: 3_600_000, thresholdMs: null },
+  'partition-quarantined': { enabled: true, forMs: 0, severity: 'critical', repeatMs: 3_600_000, thresholdMs: null },
+  'sampler-gap': { enabled: true, forMs: 30_000, severity: 'critical', repeatMs: 3_600_000, thresholdMs: null },
+  'worker-not-ready': { enabled: true, forMs: 60_000, severity: 'critical', repeatMs: 3_600_000, thresholdMs: null },
+  'retention-risk': { enabled: true, forMs: 60_000, severity: 'warning', repeatMs: 3_600_000, thresholdMs: null },
+  'records-lost': { enabled: true, forMs: 0, severity: 'critical', repeatMs: 3_600_000, thresholdMs: null },
 };
+
+/** Conditions that take a thresholdMs. */
+const THRESHOLD_CONDITIONS: ReadonlySet<AlertCondition> = new Set(['retention-risk']);
 
 type PartialConditions = Partial<Record<AlertCondition, Partial<ConditionSettings>>>;
 
@@ -56,12 +76,13 @@ export interface AlertSettingsTable {
 
 export const EMPTY_ALERT_SETTINGS: AlertSettingsTable = { all: {}, exact: new Map(), patterns: [] };
 
-const FIELDS = ['enabled', 'forMs', 'severity', 'repeatMs'] as const;
+const FIELDS = ['enabled', 'forMs', 'severity', 'repeatMs', 'thresholdMs'] as const;
 
 /**
  * Parses ALERT_SETTINGS. Throws an Error whose message names the path of the offending value inside the JSON
  * (`"orders"."group-status".forMs`): not JSON, not an object, a bad pattern, an unknown condition or field, a
- * negative or fractional duration, an unknown severity, a cluster-wide condition under a group key.
+ * negative or fractional duration, an unknown severity, a cluster-wide condition under a group key, a
+ * thresholdMs on a condition without one.
  */
 export function parseAlertSettings(json: string): AlertSettingsTable {
   let parsed: unknown;
@@ -128,9 +149,11 @@ function parseConditions(key: string, value: unknown): PartialConditions {
           );
         settings.severity = given as AlertSeverity;
       } else {
+        if (field === 'thresholdMs' && !THRESHOLD_CONDITIONS.has(condition as AlertCondition))
+          throw new Error(`${path}.thresholdMs: only ${[...THRESHOLD_CONDITIONS].join(', ')} takes a threshold`);
         if (typeof given !== 'number' || !Number.isInteger(given) || given < 0)
           throw new Error(`${path}.${field} must be a duration in ms (an integer >= 0), got ${JSON.stringify(given)}`);
-        settings[field as 'forMs' | 'repeatMs'] = given;
+        settings[field as 'forMs' | 'repeatMs' | 'thresholdMs'] = given;
       }
     }
     conditions[condition as AlertCondition] = settings;

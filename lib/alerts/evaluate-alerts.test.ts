@@ -18,6 +18,7 @@ const okGroup = (groupId: string): GroupObservation => ({
   worstTimeLag: { ms: 1_000, kind: 'interpolated', basis: 'log-end points', topic: 't', partition: 0 },
   timeLagObjectiveMs: 300_000,
   quarantined: [],
+  problems: [],
 });
 
 const observation = (nowMs: number, groups: GroupObservation[] | null, extra: Partial<AlertObservation> = {}) => ({
@@ -59,6 +60,7 @@ const stopped: GroupObservation = {
     't-0 STOP: the consumer stopped committing while lagging',
     't-1 STOP: the consumer stopped committing while lagging',
   ],
+  problems: [0, 1].map((partition) => ({ topic: 't', partition, status: 'STOP', burrowStatus: 'STOP' })),
 };
 
 describe('evaluateAlerts', () => {
@@ -302,6 +304,178 @@ describe('evaluateAlerts', () => {
     const keys = (r: AlertEvaluation[]) => r.flatMap((e) => e.notifications.map((n) => n.dedupeKey));
     expect(keys(play(rounds))).toEqual(keys(play(rounds)));
     expect(keys(play(rounds))).toEqual([`group-status:orders:${T0}:firing:0`]);
+  });
+
+  it('alerts on retention risk below the threshold: 1 h or 10% of retention.ms by default, or configured', () => {
+    const settings = parseAlertSettings(
+      JSON.stringify({
+        '*': { 'retention-risk': { forMs: 0 } },
+        billing: { 'retention-risk': { thresholdMs: 600_000 } },
+      }),
+    );
+    const risky = (groupId: string, earliestMs: number | null, latestMs: number | null, retentionMs: number) => ({
+      ...okGroup(groupId),
+      retention: [
+        { topic: 't', partition: 4, earliestMs, latestMs, retentionMs, basis: 'time retention: ...' },
+        { topic: 't', partition: 1, earliestMs: 50 * 3_600_000, latestMs: null, retentionMs, basis: 'far' },
+      ],
+    });
+    const [round] = play(
+      [
+        {
+          atMs: T0,
+          groups: [
+            // 40 min below the default 1 h: fires.
+            risky('orders', 40 * 60_000, 55 * 60_000, 3 * 3_600_000),
+            // 2 h: below 10% of a 7-day retention (16 h 48 min), fires; the far partition is above it too.
+            risky('events', 2 * 3_600_000, null, 7 * 86_400_000),
+            // 40 min above billing's own 10 min threshold: nothing.
+            risky('billing', 40 * 60_000, null, 3 * 3_600_000),
+            // Only an upper bound known, below 1 h: fires (it is certain to go by then).
+            risky('audit', null, 30 * 60_000, 3 * 3_600_000),
+          ],
+        },
+      ],
+      { settings },
+    );
+    const alerts = round!.notifications.map((n) => n.alert);
+    expect(alerts.map((a) => `${a.condition} ${a.groupId}`).sort()).toEqual([
+      'retention-risk audit',
+      'retention-risk events',
+      'retention-risk orders',
+    ]);
+    const orders = alerts.find((a) => a.groupId === 'orders')!;
+    expect(orders).toMatchObject({ severity: 'warning' });
+    expect(orders.summary).toBe('orders: records of t-4 can be deleted unread in 40 min');
+    expect(orders.reasons).toEqual([
+      't-4: unread records can be deleted in 40 min (at the latest in 55 min), below the 1 h threshold; time retention: ...',
+    ]);
+    expect(alerts.find((a) => a.groupId === 'events')!.reasons).toHaveLength(1);
+    expect(alerts.find((a) => a.groupId === 'audit')!.reasons[0]).toMatch(
+      /^t-4: unread records can be deleted by 30 min at the latest/,
+    );
+  });
+
+  it('alerts on records lost at once, and resolves when every loss is acknowledged', () => {
+    const lost = (losses: GroupObservation['losses']): GroupObservation => ({
+      ...okGroup('orders'),
+      status: 'LOST',
+      reasons: ['t-4 LOST: 1,204 records (offsets 88,100–89,303) deleted unread, first seen 14:02 UTC'],
+      problems: [{ topic: 't', partition: 4, status: 'LOST', burrowStatus: 'STOP' }],
+      losses,
+    });
+    const loss = {
+      topic: 't',
+      partition: 4,
+      count: 1_204n,
+      summary: '1,204 records (offsets 88,100–89,303) deleted unread, first seen 14:02 UTC',
+      detectedAtMs: T0 - 5_000,
+    };
+    const results = play([
+      { atMs: T0, groups: [lost([loss])] },
+      { atMs: T0 + 5_000, groups: [lost([loss, { ...loss, partition: 5, count: 1n, detectedAtMs: T0 }])] },
+      { atMs: T0 + 10_000, groups: [{ ...okGroup('orders') }] },
+    ]);
+    // One incident, one notification: the group's LOST status is the loss the records-lost alert tells.
+    expect(kinds(results)).toEqual([['firing records-lost orders'], [], ['resolved records-lost orders']]);
+    expect(results[0]!.notifications[0]!.alert).toMatchObject({
+      severity: 'critical',
+      activeSinceMs: T0 - 5_000,
+      summary: 'orders: 1,204 records deleted unread on 1 partition',
+      reasons: ['t-4: 1,204 records (offsets 88,100–89,303) deleted unread, first seen 14:02 UTC'],
+    });
+    expect(results[1]!.open[0]!.summary).toBe('orders: 1,205 records deleted unread on 2 partitions');
+  });
+
+  describe('one incident, one notification', () => {
+    const held = (extra: Partial<GroupObservation> = {}): GroupObservation => ({
+      ...okGroup('orders'),
+      status: 'QUARANTINED',
+      reasons: ['t-0 is quarantined (its STOP is explained by the quarantine)'],
+      quarantined: [{ topic: 't', partition: 0, offset: '5', reason: 'invalid JSON', sinceMs: T0 }],
+      problems: [{ topic: 't', partition: 0, status: 'STOP', burrowStatus: 'STOP' }],
+      ...extra,
+    });
+    const everyMinute = (group: GroupObservation, minutes = 4) =>
+      Array.from({ length: minutes }, (_, i) => ({ atMs: T0 + i * 60_000, groups: [group] }));
+
+    it('a quarantine pages once, as partition-quarantined: the group status it causes raises nothing', () => {
+      const results = play(everyMinute(held()));
+      expect(kinds(results).flat()).toEqual(['firing partition-quarantined orders']);
+      expect(results.at(-1)!.open.map((a) => a.condition)).toEqual(['partition-quarantined']);
+    });
+
+    it("another partition's STOP still pages as group-status", () => {
+      const alsoStopped = held({
+        status: 'ERR',
+        problems: [
+          { topic: 't', partition: 0, status: 'STOP', burrowStatus: 'STOP' },
+          { topic: 't', partition: 1, status: 'STOP', burrowStatus: 'STOP' },
+        ],
+      });
+      expect(kinds(play(everyMinute(alsoStopped))).flat()).toEqual([
+        'firing partition-quarantined orders',
+        'firing group-status orders',
+      ]);
+    });
+
+    it('the group status pages for a quarantine when partition-quarantined is disabled for the group', () => {
+      const settings = parseAlertSettings('{"orders": {"partition-quarantined": {"enabled": false}}}');
+      expect(kinds(play(everyMinute(held()), { settings })).flat()).toEqual(['firing group-status orders']);
+    });
+
+    it("a Warden worker not ready and its own group's STOP are one incident: worker-not-ready", () => {
+      const workers = [{ groupId: 'orders', instanceId: 'w-1', ready: false, detail: 'no fetch', reportedAtMs: T0 }];
+      const rounds = everyMinute(stopped).map((r) => ({
+        ...r,
+        extra: { workers: workers.map((w) => ({ ...w, reportedAtMs: r.atMs })) },
+      }));
+      expect(kinds(play(rounds)).flat()).toEqual(['firing worker-not-ready orders']);
+      // Ready again while the group is still stopped: now the STOP is news of its own.
+      const recovered = [...rounds, ...everyMinute(stopped, 3).map((r) => ({ ...r, atMs: r.atMs + 240_000 }))];
+      expect(kinds(play(recovered)).flat()).toEqual([
+        'firing worker-not-ready orders',
+        'resolved worker-not-ready orders',
+        'firing group-status orders',
+      ]);
+    });
+
+    it('a firing group status that becomes explained keeps firing without reminders, and resolves at OK', () => {
+      const settings = parseAlertSettings('{"*": {"group-status": {"forMs": 0, "repeatMs": 60000}}}');
+      const stoppedThenHeld = held({
+        status: 'QUARANTINED',
+        problems: [{ topic: 't', partition: 1, status: 'STOP', burrowStatus: 'STOP' }],
+        quarantined: [{ topic: 't', partition: 1, offset: '9', reason: 'invalid JSON', sinceMs: T0 + 60_000 }],
+      });
+      const results = play(
+        [
+          { atMs: T0, groups: [stopped] },
+          { atMs: T0 + 60_000, groups: [stoppedThenHeld] },
+          { atMs: T0 + 120_000, groups: [stoppedThenHeld] },
+          { atMs: T0 + 180_000, groups: [okGroup('orders')] },
+        ],
+        { settings },
+      );
+      expect(kinds(results)).toEqual([
+        ['firing group-status orders'],
+        ['firing partition-quarantined orders'],
+        [],
+        ['resolved group-status orders', 'resolved partition-quarantined orders'],
+      ]);
+    });
+
+    it('a pending group status whose cause another alert takes over is dropped before it fires', () => {
+      const results = play([
+        { atMs: T0, groups: [{ ...stopped, problems: [stopped.problems[0]!] }] },
+        {
+          atMs: T0 + 30_000,
+          groups: [held({ problems: [{ topic: 't', partition: 0, status: 'STOP', burrowStatus: 'STOP' }] })],
+        },
+        { atMs: T0 + 90_000, groups: [held()] },
+      ]);
+      expect(results[1]!.dropped.map((a) => a.condition)).toEqual(['group-status']);
+      expect(kinds(results).flat()).toEqual(['firing partition-quarantined orders']);
+    });
   });
 
   it('refuses a clock that is not finite', () => {

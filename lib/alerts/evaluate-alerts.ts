@@ -12,16 +12,22 @@
 // - A silenced alert still changes state and is notified as `silenced` (audited), never delivered. An
 //   acknowledged alert sends no reminders; its resolution is still sent.
 // - Groups unknown this round (the cluster could not be read) keep their alerts as they are.
+// - One incident, one notification (one-incident.ts): group-status speaks only for causes no other alert of the
+//   group holds for. While every cause of a group's status is explained, it raises nothing: no new alert, a
+//   pending one is dropped, a firing one keeps firing without reminders until the group is OK again.
 
 import type { GroupStatus } from '../lag/partition-status';
-import { formatDuration } from '../format';
+import { formatDuration, plural } from '../format';
+import { formatOffset } from '../analysis/retention';
 import {
   CLUSTER_CONDITIONS,
   resolveConditionSettings,
+  retentionRiskThresholdMs,
   type AlertCondition,
   type AlertSettingsTable,
   type AlertSeverity,
 } from './alert-settings';
+import { groupStatusCauses, type StatusPartition } from './one-incident';
 
 export interface WorstTimeLag {
   ms: number | null;
@@ -39,6 +45,19 @@ export interface GroupObservation {
   worstTimeLag: WorstTimeLag | null;
   timeLagObjectiveMs: number | null;
   quarantined: ReadonlyArray<{ topic: string; partition: number; offset: string; reason: string; sinceMs: number }>;
+  /** Partitions whose status is not OK (LOST or Burrow's), with Burrow's own. */
+  problems: readonly StatusPartition[];
+  /** Partitions whose unread records retention is set to delete: the window (ms from the round), retention.ms. */
+  retention?: ReadonlyArray<{
+    topic: string;
+    partition: number;
+    earliestMs: number | null;
+    latestMs: number | null;
+    retentionMs: number | null;
+    basis: string;
+  }>;
+  /** Record-loss episodes nobody acknowledged, with their sentence. */
+  losses?: ReadonlyArray<{ topic: string; partition: number; count: bigint; summary: string; detectedAtMs: number }>;
 }
 
 export interface WorkerObservation {
@@ -126,6 +145,8 @@ interface ConditionFinding {
   summary: string;
   reasons: string[];
   worstTimeLag: WorstTimeLag | null;
+  /** group-status only: every cause of the status is told by another alert (one-incident.ts). */
+  explained?: boolean;
 }
 
 export const alertKey = (condition: AlertCondition, groupId: string | null): string => `${condition}:${groupId ?? '*'}`;
@@ -154,7 +175,7 @@ export function evaluateAlerts(input: {
   const { observation, settings } = input;
   const nowMs = observation.nowMs;
   if (!Number.isFinite(nowMs)) throw new RangeError(`nowMs must be finite, got ${nowMs}`);
-  const findings = new Map(findConditions(observation).map((f) => [alertKey(f.condition, f.groupId), f]));
+  const findings = new Map(findConditions(observation, settings).map((f) => [alertKey(f.condition, f.groupId), f]));
   const previous = new Map(input.previous.map((a) => [alertKey(a.condition, a.groupId), a]));
   const knownGroups = observation.groups === null ? null : new Set(observation.groups.map((g) => g.groupId));
   const result: AlertEvaluation = { open: [], resolved: [], dropped: [], notifications: [] };
@@ -185,7 +206,9 @@ export function evaluateAlerts(input: {
       result.open.push(before);
       continue;
     }
-    const holds = finding !== undefined && conditionSettings.enabled;
+    // A group-status whose every cause another alert tells opens nothing, and a pending one never fires.
+    const quiet = finding?.explained === true;
+    const holds = finding !== undefined && conditionSettings.enabled && !(quiet && before?.phase !== 'firing');
     if (!holds) {
       if (!before) continue;
       if (before.phase === 'pending') {
@@ -224,6 +247,7 @@ export function evaluateAlerts(input: {
       notify('firing', alert, 0);
     } else if (
       alert.phase === 'firing' &&
+      !quiet &&
       alert.acknowledgedAtMs === null &&
       conditionSettings.repeatMs > 0 &&
       alert.lastNotifiedMs !== null &&
@@ -238,27 +262,28 @@ export function evaluateAlerts(input: {
   return result;
 }
 
-function findConditions(observation: AlertObservation): ConditionFinding[] {
+function findConditions(observation: AlertObservation, settings: AlertSettingsTable): ConditionFinding[] {
   const findings: ConditionFinding[] = [];
   const { nowMs } = observation;
+  const statusFindings: ConditionFinding[] = [];
   for (const group of observation.groups ?? []) {
     const base = { groupId: group.groupId, worstTimeLag: group.worstTimeLag };
+    const worst = group.worstTimeLag;
+    const objectiveBreached =
+      group.timeLagObjectiveMs !== null && worst !== null && worst.ms !== null && worst.ms > group.timeLagObjectiveMs;
     if (group.status !== 'OK') {
-      findings.push({
+      statusFindings.push({
         ...base,
         condition: 'group-status',
         sinceMs: null,
         summary: `${group.groupId} is ${group.status}: ${group.reasons[0] ?? 'no reason given'}`,
         reasons: [...group.reasons],
+        // Decided below, once the group's other findings are known.
+        explained: false,
       });
     }
-    const worst = group.worstTimeLag;
-    if (
-      group.timeLagObjectiveMs !== null &&
-      worst !== null &&
-      worst.ms !== null &&
-      worst.ms > group.timeLagObjectiveMs
-    ) {
+    findings.push(...retentionFindings(group, settings), ...lossFindings(group));
+    if (objectiveBreached && worst !== null && worst.ms !== null && group.timeLagObjectiveMs !== null) {
       findings.push({
         ...base,
         condition: 'time-lag-objective',
@@ -283,6 +308,7 @@ function findConditions(observation: AlertObservation): ConditionFinding[] {
     }
   }
   const { sampler } = observation;
+  findings.push(...statusFindings.map((finding) => explainStatus(finding, observation, findings, settings)));
   if (sampler.failingSinceMs !== null) {
     findings.push({
       condition: 'sampler-gap',
@@ -294,17 +320,8 @@ function findConditions(observation: AlertObservation): ConditionFinding[] {
     });
   }
   const troubled = new Map<string, string[]>();
-  for (const worker of [...observation.workers].sort((a, b) => a.instanceId.localeCompare(b.instanceId))) {
-    const silentMs = nowMs - worker.reportedAtMs;
-    const reason =
-      silentMs > observation.workerStaleAfterMs
-        ? `worker ${worker.instanceId} has not reported for ${formatDuration(silentMs / 1000)} (gone from its group)`
-        : !worker.ready
-          ? `worker ${worker.instanceId} is not ready: ${worker.detail}`
-          : null;
-    if (reason === null) continue;
-    troubled.set(worker.groupId, [...(troubled.get(worker.groupId) ?? []), reason]);
-  }
+  for (const { groupId, reason } of workerTrouble(observation))
+    troubled.set(groupId, [...(troubled.get(groupId) ?? []), reason]);
   for (const [groupId, reasons] of troubled) {
     findings.push({
       condition: 'worker-not-ready',
@@ -316,6 +333,108 @@ function findConditions(observation: AlertObservation): ConditionFinding[] {
     });
   }
   return findings.filter((f) => (f.groupId === null) === CLUSTER_CONDITIONS.has(f.condition));
+}
+
+/**
+ * A group-status finding with `explained` set: true when each cause of the status is told by another condition
+ * of the group that holds this round (found and enabled; one-incident.ts). A non-OK status with no cause the
+ * rule knows is never explained.
+ */
+function explainStatus(
+  finding: ConditionFinding,
+  observation: AlertObservation,
+  findings: readonly ConditionFinding[],
+  settings: AlertSettingsTable,
+): ConditionFinding {
+  const group = observation.groups?.find((g) => g.groupId === finding.groupId);
+  if (!group) return finding;
+  const holding = new Set(
+    [
+      ...findings.filter((f) => f.groupId === group.groupId).map((f) => f.condition),
+      ...workerTrouble(observation)
+        .filter((t) => t.groupId === group.groupId)
+        .map(() => 'worker-not-ready' as const),
+    ].filter((condition) => resolveConditionSettings(settings, condition, group.groupId).enabled),
+  );
+  const worst = group.worstTimeLag;
+  const { causes, unexplained } = groupStatusCauses({
+    problems: group.problems,
+    quarantined: group.quarantined,
+    objectiveBreached:
+      group.timeLagObjectiveMs !== null && worst !== null && worst.ms !== null && worst.ms > group.timeLagObjectiveMs,
+    holding,
+  });
+  return { ...finding, explained: causes.length > 0 && unexplained.length === 0 };
+}
+
+/** retention-risk: the group's partitions whose earliest possible deletion is below the group's threshold. */
+function retentionFindings(group: GroupObservation, table: AlertSettingsTable): ConditionFinding[] {
+  const settings = resolveConditionSettings(table, 'retention-risk', group.groupId);
+  const soon = (group.retention ?? [])
+    .flatMap((r) => {
+      const earliestMs = r.earliestMs ?? r.latestMs;
+      const thresholdMs = retentionRiskThresholdMs(settings, r.retentionMs);
+      return earliestMs !== null && earliestMs < thresholdMs
+        ? [{ ...r, earliestPossibleMs: earliestMs, thresholdMs }]
+        : [];
+    })
+    .sort((a, b) => a.earliestPossibleMs - b.earliestPossibleMs);
+  const first = soon[0];
+  if (!first) return [];
+  const inText = (ms: number) => (ms <= 0 ? 'at any moment' : `in ${formatDuration(ms / 1000)}`);
+  return [
+    {
+      condition: 'retention-risk',
+      groupId: group.groupId,
+      worstTimeLag: group.worstTimeLag,
+      sinceMs: null,
+      summary:
+        `${group.groupId}: records of ${first.topic}-${first.partition} can be deleted unread ${inText(first.earliestPossibleMs)}` +
+        (soon.length > 1 ? ` (and of ${plural(soon.length - 1, 'more partition')} within the threshold)` : ''),
+      reasons: soon.map(
+        (r) =>
+          `${r.topic}-${r.partition}: unread records can be deleted ${r.earliestMs === null ? `by ${formatDuration(r.latestMs! / 1000)} at the latest` : inText(r.earliestMs)}` +
+          `${r.earliestMs !== null && r.latestMs !== null ? ` (at the latest in ${formatDuration(r.latestMs / 1000)})` : ''}, ` +
+          `below the ${formatDuration(r.thresholdMs / 1000)} threshold; ${r.basis}`,
+      ),
+    },
+  ];
+}
+
+/** records-lost: the group's loss episodes nobody acknowledged; it resolves when they all are. */
+function lossFindings(group: GroupObservation): ConditionFinding[] {
+  const losses = [...(group.losses ?? [])].sort((a, b) =>
+    a.topic === b.topic ? a.partition - b.partition || a.detectedAtMs - b.detectedAtMs : a.topic < b.topic ? -1 : 1,
+  );
+  if (losses.length === 0) return [];
+  const records = losses.reduce((sum, l) => sum + l.count, 0n);
+  const partitions = new Set(losses.map((l) => `${l.topic}-${l.partition}`)).size;
+  return [
+    {
+      condition: 'records-lost',
+      groupId: group.groupId,
+      worstTimeLag: group.worstTimeLag,
+      sinceMs: Math.min(...losses.map((l) => l.detectedAtMs)),
+      summary: `${group.groupId}: ${formatOffset(records)} ${records === 1n ? 'record' : 'records'} deleted unread on ${plural(partitions, 'partition')}`,
+      reasons: losses.map((l) => `${l.topic}-${l.partition}: ${l.summary}`),
+    },
+  ];
+}
+
+/** The workers not ready or gone, each with why, by instance id. */
+function workerTrouble(observation: AlertObservation): Array<{ groupId: string; reason: string }> {
+  const trouble: Array<{ groupId: string; reason: string }> = [];
+  for (const worker of [...observation.workers].sort((a, b) => a.instanceId.localeCompare(b.instanceId))) {
+    const silentMs = observation.nowMs - worker.reportedAtMs;
+    const reason =
+      silentMs > observation.workerStaleAfterMs
+        ? `worker ${worker.instanceId} has not reported for ${formatDuration(silentMs / 1000)} (gone from its group)`
+        : !worker.ready
+          ? `worker ${worker.instanceId} is not ready: ${worker.detail}`
+          : null;
+    if (reason !== null) trouble.push({ groupId: worker.groupId, reason });
+  }
+  return trouble;
 }
 
 function releaseReasons(observation: AlertObservation, alert: OpenAlert): string[] {

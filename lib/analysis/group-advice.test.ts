@@ -441,6 +441,107 @@ describe('buildGroupAdvice', () => {
     });
   });
 
+  describe('retention', () => {
+    // Six partitions of 120 records/s, each read at 100/s by 3 consumers of two partitions (200/s each,
+    // saturated): only six consumers catch up, each partition alone: (30,000 + 120 x 5) / (200 - 120) + 5 =
+    // 387.5 s. Partition 4's oldest unread record is `ageSec` old of a 3 h retention.
+    const retention = new Map([
+      [
+        'orders',
+        {
+          cleanupPolicy: 'delete',
+          retentionMs: 3 * 3_600_000,
+          retentionBytes: -1,
+          segmentMs: 30 * 60_000,
+          segmentBytes: 1_073_741_824,
+          checkIntervalMs: 5 * 60_000,
+          recordBytes: null,
+          readError: null,
+        },
+      ],
+    ]);
+    const atRisk = (ageSec: number, quarantined: Array<{ topic: string; partition: number }> = []) => {
+      const { rows, history, nowMs } = fakeGroup(
+        Array.from({ length: 6 }, (_, partition) => ({
+          partition,
+          arrival: 120,
+          consumption: 100,
+          backlog: 30_000,
+          owner: `consumer-${Math.floor(partition / 2)}`,
+          stored: { exactTimeLagMs: partition === 4 ? ageSec * 1000 : 60_000 },
+        })),
+      );
+      return analyzeGroup({
+        rows,
+        history,
+        quarantined,
+        timeLagObjectiveMs: null,
+        rateWindowMs: WINDOW_MS,
+        nowMs,
+        retention,
+      });
+    };
+
+    it('says when unread records start going, and that the plan reads them first', () => {
+      // Unread, partition 4's oldest record could go in 3 h - 2 h 40 min = 20 min, after the 387.5 s drain.
+      const advice = buildGroupAdvice({ ...base, targetCatchUpSec: 3_600, analysis: atRisk(9_600) });
+      expect(advice.plan?.recommendedConsumers).toBe(6);
+      expect(advice.retention).toMatchObject({ state: 'in-time', consumers: 6, willBeLost: [] });
+      // Soonest first; the others fall behind too, more slowly.
+      expect(advice.retention?.partitions).toHaveLength(6);
+      expect(advice.retention?.partitions[0]).toEqual({
+        topic: 'orders',
+        partition: 4,
+        fromOffset: '970000',
+        earliestMs: 7_200_000,
+        latestMs: 19_800_000,
+        earliestAt: '1970-01-01T02:01:00.000Z',
+        latestAt: '1970-01-01T05:31:00.000Z',
+        deadlineMs: 1_200_000,
+        drainSec: 387.5,
+        inTime: true,
+        held: null,
+      });
+      // At the current pace it ages 1/6 s per second: (3 h - 2 h 40 min) x 6 = 2 h, at the latest 35 min more x 6.
+      expect(advice.retention?.statement).toBe(
+        'In 2 h to 5 h 30 min records of orders-4 start being deleted unread (around 02:01 UTC); 5 more partitions later. ' +
+          "The plan's 6 consumers read every planned partition at risk first: it catches up in 6 min 28 s.",
+      );
+    });
+
+    it('says which records will go when no count reads them first, and how fast', () => {
+      // Unread, its oldest record could go in 5 min: even alone on a consumer it takes 387.5 s.
+      const advice = buildGroupAdvice({ ...base, targetCatchUpSec: 3_600, analysis: atRisk(10_500) });
+      expect(advice.retention).toMatchObject({
+        state: 'none-can',
+        willBeLost: [{ topic: 'orders', partition: 4, fromOffset: '970000', perMinute: 1_200 }],
+      });
+      expect(advice.retention?.statement).toBe(
+        'In 30 min to 4 h records of orders-4 start being deleted unread (around 00:31 UTC); 5 more partitions later. ' +
+          'No consumer count reads all of them first: a partition is read by one consumer at a time. ' +
+          'Records of orders-4 from offset 970,000 start being deleted unread around 00:31 UTC, about 1,200 a minute after that.',
+      );
+      expect(advice.plan?.summary).toContain('No consumer count reads partition 4 before retention can delete');
+    });
+
+    it('names a quarantined partition at risk: only its release saves it', () => {
+      const advice = buildGroupAdvice({
+        ...base,
+        targetCatchUpSec: 3_600,
+        analysis: atRisk(10_500, [{ topic: 'orders', partition: 4 }]),
+        quarantines: [{ topic: 'orders', partition: 4, offset: 970_000n, since: new Date(0), reason: 'bad record' }],
+      });
+      expect(advice.retention?.partitions[0]).toMatchObject({ partition: 4, held: 'quarantined', inTime: null });
+      expect(advice.retention?.statement).toContain(
+        'orders-4 is quarantined: records of orders-4 from offset 970,000 start being deleted unread around 00:31 UTC, about 1,200 a minute after that, unless it is released first.',
+      );
+    });
+
+    it('is null when nothing is at risk', () => {
+      expect(buildGroupAdvice({ ...base, analysis: analyze(seedPartitions) }).retention).toBeNull();
+    });
+  });
+
   describe('a partition the group never committed', () => {
     // One consumer drains partition 0 (2,000 behind, 5/s arriving) at 20/s; partition 1 has 1,000 records in
     // its log (start 999,000, end 1,000,000) and no commit: what the group reads there depends on its reset policy.

@@ -20,6 +20,7 @@ import { resolveResetPolicy, startingBacklog } from '../advisor/starting-backlog
 import { memberName } from '../members/member-name';
 import type { TGroupAdvice } from '../schemas/advice';
 import type { GroupAnalysis, PartitionAnalysis } from './group-analysis';
+import { buildRetentionAdvice } from './retention-advice';
 import { ratesBetweenCommits, sumPartitionSamples, type SamplePoint } from './partition-analysis';
 
 export interface GroupAdviceInput {
@@ -336,7 +337,24 @@ export function buildGroupAdvice(input: GroupAdviceInput): Omit<TGroupAdvice, 't
   const unknownArrival = planned.filter((p) => p.arrivalRatePerSec === null).length;
 
   let plan: TGroupAdvice['plan'] = null;
+  let retentionVerdict: ReturnType<typeof planCapacity>['retention'] = null;
   let planUnavailableReason: string | null = null;
+  // planCapacity numbers partitions; with several topics their numbers collide, so it gets positions instead.
+  const plannerNumberOf = (ref: { topic: string; partition: number }): number | null => {
+    const index = planned.findIndex((p) => p.topic === ref.topic && p.partition === ref.partition);
+    return index === -1 ? null : multiTopic ? index : ref.partition;
+  };
+  const analysedOf = new Map(analysis.partitions.map((p) => [keyOf(p.row), p]));
+  // The at-risk planned partitions whose earliest deletion (if nothing more were read) is known: the plan
+  // recommends a count that reads them first when it can (lib/advisor/retention-plan.ts).
+  const deadlines = planned.flatMap((p) => {
+    const analysed = analysedOf.get(keyOf(p));
+    const earliestMs = analysed?.unreadDeadline?.earliestMs ?? null;
+    const number = plannerNumberOf(p);
+    return analysed?.retentionRisk.kind === 'at-risk' && earliestMs !== null && number !== null
+      ? [{ partition: number, deadlineSec: earliestMs / 1000 }]
+      : [];
+  });
   let keepingUp = false;
   if (partitions.length === 0) planUnavailableReason = 'The group has no partitions in its latest sample.';
   else if (workable.length === 0)
@@ -358,7 +376,6 @@ export function buildGroupAdvice(input: GroupAdviceInput): Omit<TGroupAdvice, 't
   } else {
     if (unknownArrival > 0)
       notes.push(`${plural(unknownArrival, 'partition')} without a measured arrival rate: counted as 0.`);
-    // planCapacity numbers partitions; with several topics their numbers collide, so it gets positions instead.
     if (multiTopic)
       notes.push(
         'The group reads several topics: partition numbers in the summary are positions in the partition table.',
@@ -373,6 +390,7 @@ export function buildGroupAdvice(input: GroupAdviceInput): Omit<TGroupAdvice, 't
       }));
     const planWith = (fromLogStart: boolean) =>
       planCapacity({
+        ...(fromLogStart ? {} : { deadlines }),
         partitions: plannerPartitions(fromLogStart),
         consumers,
         perConsumerRatePerSec: perConsumerRate.ratePerSec!,
@@ -394,7 +412,22 @@ export function buildGroupAdvice(input: GroupAdviceInput): Omit<TGroupAdvice, 't
       return { topic: p!.topic, partition: p!.partition };
     };
     plan = { ...result, hotPartitions: result.hotPartitions.map(refOf) };
+    retentionVerdict = result.retention;
   }
+  const heldFor = new Map<string, 'quarantined' | 'own-processing'>([
+    ...[...ownBound.keys()].map((key) => [key, 'own-processing'] as const),
+    ...[...held].map((key) => [key, 'quarantined'] as const),
+  ]);
+  const retention = buildRetentionAdvice({
+    partitions: analysis.partitions,
+    sampledAtMs: input.sampledAt.getTime(),
+    held: heldFor,
+    plan:
+      plan === null
+        ? null
+        : { retention: retentionVerdict, recommendedConsumers: plan.recommendedConsumers, catchUpSec: plan.catchUpSec },
+    plannerNumberOf,
+  });
 
   const pollBudget = measurePollBudget(memberRates, input.clientSettings, input.windowMs, input.isWardenConsumer);
   if (pollBudget.note) notes.push(pollBudget.note);
@@ -478,6 +511,7 @@ export function buildGroupAdvice(input: GroupAdviceInput): Omit<TGroupAdvice, 't
       ),
     },
     rebalancePause,
+    retention,
   };
 }
 

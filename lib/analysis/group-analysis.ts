@@ -10,7 +10,16 @@ import {
   type PartitionEvaluation,
   type PartitionStatus,
 } from '../lag/partition-status';
-import type { TTimeLag } from '../schemas/groups';
+import type { RetentionRisk, TopicRetentionSettings } from '../lag/retention-risk';
+import type { TSoonestDeletion, TTimeLag } from '../schemas/groups';
+import {
+  deadlineIfUnread,
+  isAcknowledged,
+  lostReason,
+  partitionRetentionRisk,
+  soonestDeletion,
+  type LossEpisode,
+} from './retention';
 import {
   commitEntries,
   compareTimeLagDesc,
@@ -49,9 +58,21 @@ export interface PartitionAnalysis {
   arrivalRatePerSec: number | null;
   consumptionRatePerSec: number | null;
   ratesBasis: 'sampler' | 'lag-samples' | 'none';
+  /** Burrow's status, or LOST while the partition has an unacknowledged loss episode. */
   status: PartitionStatus;
-  /** The status with its reason and how full its window is. */
+  /** Why `status` is not OK: Burrow's reason, or for LOST what was lost; null when OK. */
+  statusReason: string | null;
+  /** Burrow's evaluation: its status with its reason and how full its window is. */
   evaluation: PartitionEvaluation;
+  /** What the topic's retention will do to the unread records, at the partition's current pace. */
+  retentionRisk: RetentionRisk;
+  /**
+   * The earliest its unread records can be deleted if nothing more were read (ms from the round; null: unknown),
+   * the deadline a drain must beat; null when nothing is at risk even then.
+   */
+  unreadDeadline: { earliestMs: number | null } | null;
+  /** Its loss episodes nobody acknowledged (what makes it LOST), oldest first. */
+  losses: LossEpisode[];
   /** Where the window's commits came from: every commit read from the offsets topic, or the samples. */
   commitSource: CommitSource;
 }
@@ -66,6 +87,12 @@ export interface GroupAnalysis {
   totalLag: number;
   partitionsWithoutCommit: number;
   worstTimeLag: (TTimeLag & { topic: string; partition: number }) | null;
+  /** The at-risk partition whose unread records can be deleted first; null when none is at risk. */
+  soonestDeletion: TSoonestDeletion | null;
+  retentionAtRiskPartitions: number;
+  retentionUnknownPartitions: number;
+  /** Every unacknowledged loss episode of the group, including partitions the newest round does not show. */
+  unacknowledgedLosses: LossEpisode[];
   /** One per member (by member id where known, else by client id and host), named by lib/members/member-name.ts. */
   members: Array<{
     memberId: string | null;
@@ -94,6 +121,10 @@ export function analyzeGroup(input: {
   groupState?: string | null;
   /** Per partition (partitionKey): the newest commits read from the offsets topic (windowFromObservations). */
   observedCommits?: ReadonlyMap<string, readonly ObservedCommit[]>;
+  /** Per topic: its retention settings as the sampler stored them; a topic absent is not read yet. */
+  retention?: ReadonlyMap<string, TopicRetentionSettings>;
+  /** The group's record-loss episodes (acknowledged ones are ignored; see isAcknowledged). */
+  losses?: readonly LossEpisode[];
 }): GroupAnalysis {
   const { nowMs } = input;
   const rows = [...input.rows].sort((a, b) =>
@@ -110,6 +141,14 @@ export function analyzeGroup(input: {
     return { commits: commitEntries(history), source: 'sampled' };
   };
   const windows = new Map(rows.map((row) => [partitionKey(row), windowOf(row)]));
+  const unacknowledged = (input.losses ?? [])
+    .filter((loss) => !isAcknowledged(loss))
+    .sort((a, b) => a.detectedAt.getTime() - b.detectedAt.getTime());
+  const lossesOf = new Map<string, LossEpisode[]>();
+  for (const loss of unacknowledged) {
+    const key = partitionKey(loss);
+    lossesOf.set(key, [...(lossesOf.get(key) ?? []), loss]);
+  }
   // Per owner, once: the distinct instants it committed at, ascending, and whether it still commits (per
   // silence bound). Done per partition instead, a member owning a thousand partitions had its thousands of
   // commit times deduplicated and sorted a thousand times (900 ms of a 1,000-partition group's analysis).
@@ -149,17 +188,31 @@ export function analyzeGroup(input: {
       ownerAlive: owner === null ? null : ownerAlive(owner, minSilenceMs),
       commits: window.source === 'offsets-topic' ? window.commits : undefined,
     });
+    const timeLag = resolveTimeLag(row, history, committed, nowMs);
+    const losses = lossesOf.get(partitionKey(row)) ?? [];
+    const position = {
+      committedOffset: row.committedOffset,
+      logStartOffset: row.logStartOffset,
+      logEndOffset: row.logEndOffset,
+      timeLag,
+      arrivalRatePerSec,
+      consumptionRatePerSec,
+    };
     return {
       row,
       history,
       lag: row.lag === null ? null : Number(row.lag),
-      timeLag: resolveTimeLag(row, history, committed, nowMs),
+      timeLag,
       rates,
       arrivalRatePerSec,
       consumptionRatePerSec,
       ratesBasis: fromSampler ? 'sampler' : arrivalRatePerSec !== null ? 'lag-samples' : 'none',
-      status: evaluation.status,
+      status: losses.length > 0 ? 'LOST' : evaluation.status,
+      statusReason: losses.length > 0 ? lostReason(losses, nowMs) : evaluation.reason,
       evaluation,
+      retentionRisk: partitionRetentionRisk(input.retention?.get(row.topic), position),
+      unreadDeadline: deadlineIfUnread(input.retention?.get(row.topic), position),
+      losses,
       commitSource: window.source,
     };
   });
@@ -175,13 +228,25 @@ export function analyzeGroup(input: {
     .sort((a, b) => compareTimeLagDesc(a.timeLag, b.timeLag))[0];
   const worstTimeLag = worst ? { ...worst.timeLag, topic: worst.row.topic, partition: worst.row.partition } : null;
 
+  // A loss of a partition the newest round does not show (the group stopped reading the topic) still makes
+  // the group LOST until it is acknowledged.
+  const shown = new Set(partitions.map((p) => partitionKey(p.row)));
+  const unshownLosses = [...lossesOf].filter(([key]) => !shown.has(key)).map(([, losses]) => losses);
   const status = combineGroupStatus({
-    partitionStatuses: partitions.map((p) => ({
-      topic: p.row.topic,
-      partition: p.row.partition,
-      status: p.status,
-      reason: p.evaluation.reason,
-    })),
+    partitionStatuses: [
+      ...partitions.map((p) => ({
+        topic: p.row.topic,
+        partition: p.row.partition,
+        status: p.status,
+        reason: p.statusReason,
+      })),
+      ...unshownLosses.map((losses) => ({
+        topic: losses[0]!.topic,
+        partition: losses[0]!.partition,
+        status: 'LOST' as const,
+        reason: lostReason(losses, nowMs),
+      })),
+    ],
     quarantinedPartitions: input.quarantined,
     worstTimeLagMs: worstTimeLag?.ms ?? null,
     timeLagObjectiveMs: input.timeLagObjectiveMs,
@@ -212,6 +277,13 @@ export function analyzeGroup(input: {
     totalLag,
     partitionsWithoutCommit,
     worstTimeLag,
+    soonestDeletion: soonestDeletion(
+      partitions.map((p) => ({ topic: p.row.topic, partition: p.row.partition, risk: p.retentionRisk })),
+      nowMs,
+    ),
+    retentionAtRiskPartitions: partitions.filter((p) => p.retentionRisk.kind === 'at-risk').length,
+    retentionUnknownPartitions: partitions.filter((p) => p.retentionRisk.kind === 'unknown').length,
+    unacknowledgedLosses: unacknowledged,
     members: [...members.values()],
   };
 }
@@ -223,6 +295,10 @@ export interface AnalyzedRound {
   rows: readonly LatestPartitionRow[];
   history: ReadonlyMap<string, readonly SamplePoint[]>;
   observedCommits: ReadonlyMap<string, readonly ObservedCommit[]>;
+  /** Per topic the group reads: its stored retention settings (absent: not read yet). */
+  retention?: ReadonlyMap<string, TopicRetentionSettings>;
+  /** The group's record-loss episodes that may still matter (at least every unacknowledged one). */
+  losses?: readonly LossEpisode[];
 }
 
 /**
@@ -239,6 +315,8 @@ export function analyzeRound(
     groupState: round.state,
     observedCommits: round.observedCommits,
     history: round.history,
+    retention: round.retention,
+    losses: round.losses,
     quarantined,
     timeLagObjectiveMs: options.timeLagObjectiveMs,
     rateWindowMs: options.rateWindowMs,
@@ -269,6 +347,10 @@ export function groupSummaryFields(
     members: analysis.members.length,
     worstTimeLag: analysis.worstTimeLag,
     quarantinedPartitions,
+    soonestDeletion: analysis.soonestDeletion,
+    retentionAtRiskPartitions: analysis.retentionAtRiskPartitions,
+    retentionUnknownPartitions: analysis.retentionUnknownPartitions,
+    unacknowledgedLosses: analysis.unacknowledgedLosses.length,
     lastRebalance: lastRebalance
       ? {
           startedAt: lastRebalance.startedAt.toISOString(),

@@ -33,6 +33,10 @@ function group(
         ? null
         : { ms: fields.ms, kind: 'interpolated', basis: 'sampler', topic: 't', partition: 0 },
     quarantinedPartitions: fields.quarantined ?? 0,
+    soonestDeletion: null,
+    retentionAtRiskPartitions: 0,
+    retentionUnknownPartitions: 0,
+    unacknowledgedLosses: status === 'LOST' ? 1 : 0,
     lastRebalance: fields.rebalanceAt
       ? { startedAt: fields.rebalanceAt, durationMs: 10, durationIsBound: false }
       : null,
@@ -65,6 +69,16 @@ describe('pageGroups', () => {
       'default/ok-old',
       'default/ok-small',
       'default/ok-unknown',
+    ]);
+  });
+
+  it('puts LOST before ERR, counts it as a facet and filters by it', () => {
+    const withLost = [...fleet, group('lost', 'LOST', { ms: 1 })];
+    const all = pageGroups(withLost, groupsPageRequest(['default', 'eu'], {}));
+    expect(ids(all.groups).slice(0, 2)).toEqual(['default/lost', 'default/err']);
+    expect(all.counts).toEqual({ LOST: 1, ERR: 1, QUARANTINED: 1, WARN: 2, OK: 3 });
+    expect(ids(pageGroups(withLost, groupsPageRequest(['default', 'eu'], { status: 'LOST' })).groups)).toEqual([
+      'default/lost',
     ]);
   });
 
@@ -105,10 +119,10 @@ describe('pageGroups', () => {
     const named = page({ q: '  OK-', status: 'OK' });
     expect(ids(named.groups)).toEqual(['default/ok-old', 'default/ok-small', 'default/ok-unknown']);
     expect(named.total).toBe(3);
-    expect(named.counts).toEqual({ ERR: 0, QUARANTINED: 0, WARN: 0, OK: 3 });
+    expect(named.counts).toEqual({ LOST: 0, ERR: 0, QUARANTINED: 0, WARN: 0, OK: 3 });
     const warned = page({ status: 'WARN' });
     expect(warned.total).toBe(2);
-    expect(warned.counts).toEqual({ ERR: 1, QUARANTINED: 1, WARN: 2, OK: 3 });
+    expect(warned.counts).toEqual({ LOST: 0, ERR: 1, QUARANTINED: 1, WARN: 2, OK: 3 });
     expect(warned.clusters).toEqual(['default', 'eu']);
   });
 

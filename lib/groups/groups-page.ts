@@ -31,7 +31,11 @@ export function groupsPageRequest(clusters: readonly string[], query: TGroupsQue
   };
 }
 
-export const STATUS_RANK: Record<TGroupStatus, number> = { ERR: 0, QUARANTINED: 1, WARN: 2, OK: 3 };
+/**
+ * Worst first. LOST ranks before ERR at -1, so the ranks stored in group_summary before LOST existed still sort
+ * the same way beside new ones.
+ */
+export const STATUS_RANK: Record<TGroupStatus, number> = { LOST: -1, ERR: 0, QUARANTINED: 1, WARN: 2, OK: 3 };
 
 /**
  * Strings in byte order of their UTF-8 form, which is how Postgres orders them under `COLLATE "C"`: the

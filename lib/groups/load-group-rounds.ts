@@ -2,6 +2,9 @@ import type { Database } from '../db';
 import type { LagSample } from '../generated/prisma/client';
 import { partitionKey, type LatestPartitionRow } from '../analysis/group-analysis';
 import type { ObservedCommit, SamplePoint } from '../analysis/partition-analysis';
+import type { LossEpisode } from '../analysis/retention';
+import type { TopicRetentionSettings } from '../lag/retention-risk';
+import { loadRecordLosses, loadRetentionSettings } from './load-retention';
 
 /** A group's newest sampler round, and the history the analysis needs. */
 export interface GroupRound {
@@ -17,6 +20,10 @@ export interface GroupRound {
   rounds: Array<{ atMs: number; totalLag: number | null }>;
   /** Per partition (partitionKey): the commits read from the offsets topic (the newest few; may be none). */
   observedCommits: Map<string, ObservedCommit[]>;
+  /** The cluster's stored topic retention settings, by topic (shared by every round of one load). */
+  retention: ReadonlyMap<string, TopicRetentionSettings>;
+  /** The group's record-loss episodes that still matter (load-retention.ts loadRecordLosses), newest first. */
+  losses: LossEpisode[];
 }
 
 /** A row of the newest round: the raw query names its columns as Prisma's model does. */
@@ -44,7 +51,7 @@ export async function loadGroupRounds(
   // thousands of rows (a Date and three bigints each) cost the client several times what the query costs
   // Postgres; JSON.parse is the cheapest decoder at hand. Offsets are exact as JSON numbers (below 2^53).
   // The tuples come in no particular order and are put in time order here.
-  const [histories, latestRows, observations] = await Promise.all([
+  const [histories, latestRows, observations, retention, losses] = await Promise.all([
     db.$queryRaw<Array<{ group_id: string; topic: string; partition: number; samples: string }>>`
       SELECT group_id, topic, partition,
         json_agg(json_build_array((extract(epoch FROM sampled_at) * 1000)::bigint, committed_offset, log_end_offset, lag))::text AS samples
@@ -68,6 +75,8 @@ export async function loadGroupRounds(
       where: { cluster, groupId: { in: groupIds } },
       select: { groupId: true, topic: true, partition: true, committedOffset: true, committedAt: true },
     }),
+    loadRetentionSettings(db, cluster),
+    loadRecordLosses(db, cluster, groupIds, options.nowMs),
   ]);
 
   const byGroup = new Map<string, GroupRound>();
@@ -82,6 +91,8 @@ export async function loadGroupRounds(
       history: new Map(),
       rounds: [],
       observedCommits: new Map(),
+      retention,
+      losses: losses.get(g.groupId) ?? [],
     });
   }
   const totals = new Map<string, Map<number, number | null>>();

@@ -1,7 +1,9 @@
 import type { Database } from '../db';
 import type { TGroupSummary } from '../schemas/groups';
-import { analyzeRound, groupSummaryFields } from '../analysis/group-analysis';
+import { analyzeRound, groupSummaryFields, type GroupAnalysis } from '../analysis/group-analysis';
 import { lagTrend } from '../analysis/partition-analysis';
+import { lossSummary, type LossEpisode } from '../analysis/retention';
+import type { BurrowStatus, PartitionStatus } from '../lag/partition-status';
 import { loadGroupRounds } from './load-group-rounds';
 import { lastRebalanceSummary, loadLatestRebalances } from './load-rebalances';
 import { compareWorstFirst } from './groups-page';
@@ -25,6 +27,33 @@ export interface ListGroupsOptions {
 }
 
 /**
+ * A group's overview row, and what the alert evaluation needs of its partitions beyond it: which are not OK
+ * and why, which have unread records retention is set to delete, and its unacknowledged record losses.
+ */
+export interface GroupFindings {
+  summary: TGroupSummary;
+  /** Partitions whose status is not OK (Burrow's, or LOST), by topic and partition. */
+  problems: Array<{
+    topic: string;
+    partition: number;
+    status: PartitionStatus;
+    burrowStatus: BurrowStatus;
+    reason: string | null;
+  }>;
+  /** At-risk partitions: the window of the earliest deletion (ms from the round) and the topic's retention.ms. */
+  retention: Array<{
+    topic: string;
+    partition: number;
+    earliestMs: number | null;
+    latestMs: number | null;
+    retentionMs: number | null;
+    basis: string;
+  }>;
+  /** Loss episodes nobody acknowledged, with their sentence. */
+  losses: Array<{ id: string; topic: string; partition: number; count: bigint; summary: string; detectedAtMs: number }>;
+}
+
+/**
  * Every recently sampled group of `clusters` analysed from its samples (each cluster read on its own, as
  * every other read is), worst first: what the worker's evaluation stores and alerts on.
  */
@@ -33,9 +62,18 @@ export async function summarizeGroups(
   clusters: readonly string[],
   options: ListGroupsOptions,
 ): Promise<TGroupSummary[]> {
+  return (await analyzeGroups(db, clusters, options)).map((g) => g.summary);
+}
+
+/** summarizeGroups with each group's findings (GroupFindings), worst first. */
+export async function analyzeGroups(
+  db: Database,
+  clusters: readonly string[],
+  options: ListGroupsOptions,
+): Promise<GroupFindings[]> {
   const now = options.now ?? new Date();
   const groups = (await Promise.all(clusters.map((cluster) => listClusterGroups(db, cluster, now, options)))).flat();
-  return groups.sort(compareWorstFirst);
+  return groups.sort((a, b) => compareWorstFirst(a.summary, b.summary));
 }
 
 async function listClusterGroups(
@@ -43,7 +81,7 @@ async function listClusterGroups(
   cluster: string,
   now: Date,
   options: ListGroupsOptions,
-): Promise<TGroupSummary[]> {
+): Promise<GroupFindings[]> {
   const historyMs = options.historyMs ?? DEFAULT_WINDOW_MS;
   const rounds = await loadGroupRounds(db, {
     cluster,
@@ -62,11 +100,11 @@ async function listClusterGroups(
     loadLatestRebalances(db, cluster, groupIds),
   ]);
 
-  return rounds.map((round): TGroupSummary => {
+  return rounds.map((round): GroupFindings => {
     const nowMs = round.sampledAt.getTime();
     const quarantined = quarantines.filter((q) => q.groupId === round.groupId);
     const analysis = analyzeRound(round, quarantined, options);
-    return {
+    const summary: TGroupSummary = {
       ...groupSummaryFields(
         round,
         analysis,
@@ -78,5 +116,46 @@ async function listClusterGroups(
         totalLag: b.totalLag,
       })),
     };
+    return { summary, ...findingsOf(analysis, round.retention, nowMs) };
   });
+}
+
+function findingsOf(
+  analysis: GroupAnalysis,
+  retention: ReadonlyMap<string, { retentionMs: number | null }>,
+  nowMs: number,
+): Omit<GroupFindings, 'summary'> {
+  return {
+    problems: analysis.partitions
+      .filter((p) => p.status !== 'OK')
+      .map((p) => ({
+        topic: p.row.topic,
+        partition: p.row.partition,
+        status: p.status,
+        burrowStatus: p.evaluation.status,
+        reason: p.statusReason,
+      })),
+    retention: analysis.partitions.flatMap((p) =>
+      p.retentionRisk.kind === 'at-risk'
+        ? [
+            {
+              topic: p.row.topic,
+              partition: p.row.partition,
+              earliestMs: p.retentionRisk.earliestMs,
+              latestMs: p.retentionRisk.latestMs,
+              retentionMs: retention.get(p.row.topic)?.retentionMs ?? null,
+              basis: p.retentionRisk.basis,
+            },
+          ]
+        : [],
+    ),
+    losses: analysis.unacknowledgedLosses.map((loss: LossEpisode) => ({
+      id: loss.id.toString(),
+      topic: loss.topic,
+      partition: loss.partition,
+      count: loss.count,
+      summary: lossSummary(loss, nowMs),
+      detectedAtMs: loss.detectedAt.getTime(),
+    })),
+  };
 }

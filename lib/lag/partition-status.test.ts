@@ -229,6 +229,27 @@ describe('combineGroupStatus', () => {
     expect(result.reasons[0]).toMatch(new RegExp(`^orders-3 ${status}`));
   });
 
+  it('is LOST over ERR and QUARANTINED, its line first, the others kept', () => {
+    const result = combineGroupStatus({
+      ...base,
+      partitionStatuses: [
+        ps(0, 'STOP'),
+        { ...ps(4, 'LOST'), reason: '1,204 records (offsets 88,100–89,303) deleted unread, first seen 14:02 UTC' },
+        ps(5, 'LOST'),
+      ],
+      quarantinedPartitions: [q(5)],
+    });
+    expect(result).toEqual({
+      status: 'LOST',
+      reasons: [
+        'orders-4 LOST: 1,204 records (offsets 88,100–89,303) deleted unread, first seen 14:02 UTC',
+        'orders-5 LOST: records were deleted before the group read them',
+        'orders-0 STOP: the consumer stopped committing while lagging',
+        'orders-5 is quarantined',
+      ],
+    });
+  });
+
   it('is WARN for a WARN partition', () => {
     const result = combineGroupStatus({ ...base, partitionStatuses: [ps(0, 'WARN'), ps(1, 'OK')] });
     expect(result.status).toBe('WARN');

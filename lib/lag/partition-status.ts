@@ -2,7 +2,15 @@
 
 import { formatDuration, formatNumber } from '../format';
 
-export type PartitionStatus = 'OK' | 'WARN' | 'STOP' | 'STALL' | 'REWIND';
+/** What Burrow's evaluator can say of a partition's commits. */
+export type BurrowStatus = 'OK' | 'WARN' | 'STOP' | 'STALL' | 'REWIND';
+
+/**
+ * A partition's status: Burrow's, or LOST while it has a loss episode nobody acknowledged (Kafka's retention
+ * deleted records the group never read; lib/analysis/record-losses.ts). LOST is louder than every Burrow status:
+ * those say the group may lose time, LOST says it lost data.
+ */
+export type PartitionStatus = BurrowStatus | 'LOST';
 
 /** One commit in the window: when it was made, the offset committed and the log end at that moment. */
 export interface CommitSample {
@@ -37,7 +45,7 @@ export interface PartitionEvaluationInput {
 }
 
 export interface PartitionEvaluation {
-  status: PartitionStatus;
+  status: BurrowStatus;
   /** Why, in on-call words ("no commit for 4 min 10 s; lag 3,012 and growing 8/s"); null when OK. */
   reason: string | null;
   /** Commits evaluated, and how full the window is (commits / capacity, at most 1). */
@@ -97,7 +105,7 @@ export function evaluatePartition(input: PartitionEvaluationInput): PartitionEva
   };
   const silenceMs = last === undefined ? 0 : Math.max(0, nowMs - last.atMs);
   const lagRatePerSec = last === undefined || silenceMs === 0 ? null : (currentLag - lagOf(last)) / (silenceMs / 1000);
-  const result = (status: PartitionStatus, reason: string | null): PartitionEvaluation => ({
+  const result = (status: BurrowStatus, reason: string | null): PartitionEvaluation => ({
     status,
     reason,
     ...base,
@@ -137,7 +145,7 @@ export function evaluatePartition(input: PartitionEvaluationInput): PartitionEva
 }
 
 /** The status alone; see evaluatePartition. */
-export function evaluatePartitionStatus(input: PartitionEvaluationInput): PartitionStatus {
+export function evaluatePartitionStatus(input: PartitionEvaluationInput): BurrowStatus {
   return evaluatePartition(input).status;
 }
 
@@ -179,7 +187,7 @@ export function assertTimeOrdered(samples: readonly CommitSample[]): void {
 // ---------------------------------------------------------------------------------------------------------
 // Group status
 
-export type GroupStatus = 'OK' | 'WARN' | 'ERR' | 'QUARANTINED';
+export type GroupStatus = 'OK' | 'WARN' | 'ERR' | 'QUARANTINED' | 'LOST';
 
 export interface PartitionRef {
   topic: string;
@@ -196,6 +204,10 @@ export interface GroupStatusResult {
  * Combines partition statuses, Warden's quarantines and a time-lag objective into one group status.
  *
  * Precedence, chosen for the on-call engineer (worst first):
+ * 0. LOST: some partition is LOST (records were deleted before the group read them, and nobody has
+ *    acknowledged it yet). Data is gone: that outranks every question of time. Its line quotes what was lost.
+ *    A LOST partition's Burrow status is not judged again (LOST replaced it); quarantined, it is also listed
+ *    as quarantined.
  * 1. ERR: some partition is STOP, STALL or REWIND and no quarantine explains it. Nothing is moving and
  *    nobody knows why: the consumer may be dead or wedged. Page.
  * 2. QUARANTINED: some partition is quarantined. Warden stopped it on purpose on a record it could not
@@ -233,6 +245,7 @@ export function combineGroupStatus({
   }
 
   const quarantined = new Set(quarantinedPartitions.map(keyOf));
+  const lost: string[] = [];
   const err: string[] = [];
   const quarantine: string[] = [];
   const warn: string[] = [];
@@ -249,7 +262,8 @@ export function combineGroupStatus({
   for (const entry of sortRefs(partitionStatuses)) {
     const isQuarantined = quarantined.has(keyOf(entry));
     const why = (fallback: string) => `${keyOf(entry)} ${entry.status}: ${entry.reason ?? fallback}`;
-    if (entry.status === 'REWIND') err.push(why('its committed offset moved backwards'));
+    if (entry.status === 'LOST') lost.push(why('records were deleted before the group read them'));
+    else if (entry.status === 'REWIND') err.push(why('its committed offset moved backwards'));
     else if (isQuarantined) continue;
     else if (entry.status === 'STOP') err.push(why('the consumer stopped committing while lagging'));
     else if (entry.status === 'STALL') err.push(why('committing the same offset while lagging'));
@@ -270,8 +284,16 @@ export function combineGroupStatus({
   }
 
   const status: GroupStatus =
-    err.length > 0 ? 'ERR' : quarantine.length > 0 ? 'QUARANTINED' : warn.length > 0 ? 'WARN' : 'OK';
-  const reasons = [...err, ...quarantine, ...warn, ...notes];
+    lost.length > 0
+      ? 'LOST'
+      : err.length > 0
+        ? 'ERR'
+        : quarantine.length > 0
+          ? 'QUARANTINED'
+          : warn.length > 0
+            ? 'WARN'
+            : 'OK';
+  const reasons = [...lost, ...err, ...quarantine, ...warn, ...notes];
   if (status === 'OK') {
     reasons.unshift(
       partitionStatuses.length === 0 ? 'no partitions evaluated' : `all ${partitionStatuses.length} partitions OK`,

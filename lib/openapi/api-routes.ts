@@ -35,6 +35,7 @@ import {
   ZOperatorAction,
 } from '../schemas/operator-actions';
 import { ZQuarantinesResponse, ZRecordsAround } from '../schemas/quarantines';
+import { ZLossAcknowledgeRequest, ZLossRouteParams, ZRecordLossOfGroup } from '../schemas/record-losses';
 import { ZRebalancesQuery, ZRebalancesResponse } from '../schemas/rebalances';
 
 // Every API route, one entry each: the source of the OpenAPI document (openapi-document.ts) and of the fuzz
@@ -133,7 +134,7 @@ export const API_ROUTES: ApiRoute[] = [
     method: 'GET',
     path: '/api/groups/{groupId}',
     summary:
-      "One group's partitions (lag, time lag, rates, owner, status, quarantine, commit prefix) and its instances that report to Warden (live, gone or stopped; readiness, partitions, refused commands).",
+      "One group's partitions (lag, time lag, rates, owner, status (LOST while a record loss is unacknowledged), retention risk, quarantine, commit prefix), its instances that report to Warden (live, gone or stopped; readiness, partitions, refused commands) and its record losses (unacknowledged, and the last 7 days').",
     access: 'viewer',
     params: ZGroupRouteParams,
     query: ZClusterQuery,
@@ -191,6 +192,18 @@ export const API_ROUTES: ApiRoute[] = [
     errors: [...WRITE, 404, 409],
   },
   {
+    method: 'POST',
+    path: '/api/groups/{groupId}/losses/{lossId}/acknowledge',
+    summary:
+      'Acknowledges records the retention deleted unread (one loss episode), with a reason: the partition is no longer LOST and its records-lost alert resolves; the audit keeps who, when and why. Unacknowledged again if more records of it are lost later.',
+    access: 'operator',
+    params: ZLossRouteParams,
+    query: ZClusterQuery,
+    body: ZLossAcknowledgeRequest,
+    success: { status: 200, description: 'The acknowledged episode', schema: ZRecordLossOfGroup },
+    errors: [...WRITE, 404, 409],
+  },
+  {
     method: 'GET',
     path: '/api/groups/{groupId}/partitions/{topic}/{partition}/records',
     summary:
@@ -231,7 +244,7 @@ export const API_ROUTES: ApiRoute[] = [
     method: 'GET',
     path: '/api/audit',
     summary:
-      'Every operator action, redrive and access event (who, what, target, reason, when, outcome), newest first; every cluster, or one with ?cluster= (then no access events, which belong to no cluster).',
+      'Every operator action, redrive, record-loss acknowledgement and access event (who, what, target, reason, when, outcome), newest first; every cluster, or one with ?cluster= (then no access events, which belong to no cluster).',
     access: 'viewer',
     query: z.object({ ...ZAuditQuery.shape, ...ZClusterQuery.shape }),
     success: { status: 200, description: 'The audit log', schema: ZAuditResponse },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZIsoTime, ZTopicPartition } from './common';
+import { ZIsoTime, ZOffset, ZTopicPartition } from './common';
 
 // GET /api/groups/{groupId}/advice: the capacity plan (lib/advisor/capacity.ts) with its what-if curve and the
 // advice list (lib/advisor/advice.ts), both computed from stored samples, plus the measured inputs so a
@@ -26,7 +26,56 @@ export const ZCapacityPlan = z.object({
   rateIsLowerBound: z.boolean(),
   /** From this count on more consumers shorten the catch-up by less than 10% (below the partition count only). */
   noGainBeyond: z.number().int().min(1).nullable(),
+  /** The count the target alone recommends; recommendedConsumers differs when retention needs more (finish first). */
+  targetConsumers: z.number().int().min(0),
   summary: z.string(),
+});
+
+/**
+ * What the topic's retention means for the plan (lib/advisor/retention-plan.ts): whether the recommended count
+ * reads every at-risk partition's unread records before retention can delete them, the count that finishes
+ * first, or which records will go.
+ * - 'in-time': the plan's count reads them first; 'finish-first': the plan recommends more consumers than its
+ *   target needs, to finish first; 'none-can': no count reads some of them in time (`willBeLost`);
+ *   'not-planned': no plan could be made, only the windows are known.
+ */
+export const ZRetentionAdvice = z.object({
+  state: z.enum(['in-time', 'finish-first', 'none-can', 'not-planned']),
+  /** The count judged (the plan's recommendation); null when not planned. */
+  consumers: z.number().int().min(0).nullable(),
+  /** The group's catch-up at that count; null: never, or not planned. */
+  catchUpSec: z.number().nullable(),
+  /** Every at-risk partition, soonest first. */
+  partitions: z.array(
+    ZTopicPartition.extend({
+      /** The oldest unread record (the committed offset). */
+      fromOffset: ZOffset.nullable(),
+      /** The window at the current pace, from the round and as times. */
+      earliestMs: z.number().min(0).nullable(),
+      latestMs: z.number().min(0).nullable(),
+      earliestAt: ZIsoTime.nullable(),
+      latestAt: ZIsoTime.nullable(),
+      /** The earliest if nothing more were read: the deadline the drain is judged against; null: unknown. */
+      deadlineMs: z.number().min(0).nullable(),
+      /** Its consumer's catch-up at `consumers` (pause included); null: never or not planned. */
+      drainSec: z.number().nullable(),
+      /** Read before the deadline at `consumers`; null: not judged (held, not planned, deadline unknown). */
+      inTime: z.boolean().nullable(),
+      /** Why the plan leaves it out: quarantined, or held back by its own processing; null: planned. */
+      held: z.enum(['quarantined', 'own-processing']).nullable(),
+    }),
+  ),
+  /** Partitions whose unread records will go (not in time, or held), with when and how fast. */
+  willBeLost: z.array(
+    ZTopicPartition.extend({
+      fromOffset: ZOffset.nullable(),
+      startsAt: ZIsoTime.nullable(),
+      /** Records deleted unread per minute once it starts, at the current pace; null: unknown. */
+      perMinute: z.number().min(0).nullable(),
+    }),
+  ),
+  /** The card's sentences. */
+  statement: z.string(),
 });
 
 export const ZAdvisorPartition = ZTopicPartition.extend({
@@ -136,11 +185,14 @@ export const ZGroupAdvice = z.object({
   scaling: ZScaling,
   offsetReset: ZOffsetReset,
   rebalancePause: ZRebalancePause,
+  /** What retention means for the plan; null when no partition's unread records are at risk. */
+  retention: ZRetentionAdvice.nullable(),
   /** The last plans shown for the group, newest first, with their outcomes. */
   trackRecord: z.array(ZTrackRecordEntry),
 });
 
 export type TAdvice = z.infer<typeof ZAdvice>;
 export type TGroupAdvice = z.infer<typeof ZGroupAdvice>;
+export type TRetentionAdvice = z.infer<typeof ZRetentionAdvice>;
 export type TScaling = z.infer<typeof ZScaling>;
 export type TTrackRecordEntry = z.infer<typeof ZTrackRecordEntry>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZIsoTime, ZOffset, ZTopicPartition } from './common';
+import { ZRecordLoss } from './record-losses';
 import {
   GROUP_FILTER_MAX_CHARS,
   GROUP_SORT_KEYS,
@@ -15,7 +16,10 @@ import {
 // Shared by the /api/groups route handlers (which parse their output with them) and the UI hooks (which
 // parse the responses with them), so the two can never disagree silently.
 
-export const ZPartitionStatus = z.enum(['OK', 'WARN', 'STOP', 'STALL', 'REWIND']);
+/** Burrow's statuses, as its evaluator gives them (docs/operating/statuses.md). */
+export const ZBurrowStatus = z.enum(['OK', 'WARN', 'STOP', 'STALL', 'REWIND']);
+/** Burrow's, or LOST while the partition has a record loss nobody acknowledged (louder than every other). */
+export const ZPartitionStatus = z.enum([...ZBurrowStatus.options, 'LOST']);
 export const ZGroupStatus = z.enum(GROUP_STATUSES);
 
 /**
@@ -41,6 +45,62 @@ export const ZStatusWindow = z.object({
   complete: z.number().min(0).max(1),
   source: ZCommitSource,
   lastCommitAt: ZIsoTime.nullable(),
+});
+
+// --- Retention risk and record losses ----------------------------------------------------------------------
+
+/**
+ * What a topic's retention will do to the records a group has not read in one partition
+ * (lib/lag/retention-risk.ts, judged at the round's time). Every kind carries `summary`, one sentence for the
+ * page. Windows are ms from the round (`sampledAt`), and `earliestAt` / `latestAt` the same as times.
+ */
+const riskSummary = { summary: z.string() };
+export const ZRetentionRule = z.enum(['time', 'size']);
+export const ZRetentionRisk = z.discriminatedUnion('kind', [
+  /** Nothing unread. */
+  z.object({ kind: z.literal('caught-up'), ...riskSummary }),
+  /** Never committed: nothing read, nothing to lose (it starts where its reset policy says). */
+  z.object({ kind: z.literal('not-committed'), ...riskSummary }),
+  /** Delete policy without a time or size limit. */
+  z.object({ kind: z.literal('unlimited'), ...riskSummary }),
+  /** Compaction only: nothing is deleted by age or size. */
+  z.object({ kind: z.literal('compacted'), ...riskSummary }),
+  /** Cannot be judged (settings not read yet or unreadable, age or rates unknown); never read as safe. */
+  z.object({ kind: z.literal('unknown'), reason: z.string(), ...riskSummary }),
+  /** The committed offset is below the log start: these records were deleted unread. */
+  z.object({ kind: z.literal('lost'), fromOffset: ZOffset, toOffset: ZOffset, count: ZOffset, ...riskSummary }),
+  /** Reading at least as fast as records arrive, its oldest unread record younger than the limit. */
+  z.object({
+    kind: z.literal('keeping-pace'),
+    oldestUnreadAgeMs: z.number().min(0).nullable(),
+    retentionMs: z.number().nullable(),
+    ...riskSummary,
+  }),
+  z.object({
+    kind: z.literal('at-risk'),
+    /** The earliest the oldest unread record can be deleted (0: at any moment); null: unknown. */
+    earliestMs: z.number().min(0).nullable(),
+    /** By when it will have been deleted if nothing changes; null: no bound. */
+    latestMs: z.number().min(0).nullable(),
+    earliestAt: ZIsoTime.nullable(),
+    latestAt: ZIsoTime.nullable(),
+    /** The rules that give the window (the sooner one wins where both apply). */
+    rules: z.array(ZRetentionRule),
+    /** How the window was obtained, in words. */
+    basis: z.string(),
+    /** 'compact,delete': compaction can also replace unread records. */
+    alsoCompacted: z.boolean(),
+    ...riskSummary,
+  }),
+]);
+
+/** The partition of a group whose unread records retention can delete soonest (the overview's column). */
+export const ZSoonestDeletion = ZTopicPartition.extend({
+  earliestMs: z.number().min(0).nullable(),
+  latestMs: z.number().min(0).nullable(),
+  earliestAt: ZIsoTime.nullable(),
+  latestAt: ZIsoTime.nullable(),
+  summary: z.string(),
 });
 
 // --- GET /api/groups -------------------------------------------------------------------------------------
@@ -77,6 +137,13 @@ export const ZGroupSummary = z.object({
   /** The partition whose waiting record is oldest; null when no partition's time lag is known. */
   worstTimeLag: ZTimeLag.extend(ZTopicPartition.shape).nullable(),
   quarantinedPartitions: z.number().int().min(0),
+  /** The partition whose unread records retention can delete soonest; null when none is at risk. */
+  soonestDeletion: ZSoonestDeletion.nullable(),
+  /** Partitions whose unread records retention is set to delete (at-risk), and those it cannot judge (unknown). */
+  retentionAtRiskPartitions: z.number().int().min(0),
+  retentionUnknownPartitions: z.number().int().min(0),
+  /** Record-loss episodes nobody acknowledged (each makes its partition LOST). */
+  unacknowledgedLosses: z.number().int().min(0),
   lastRebalance: z
     .object({ startedAt: ZIsoTime, durationMs: z.number().nullable(), durationIsBound: z.boolean() })
     .nullable(),
@@ -113,6 +180,7 @@ export const ZGroupsQuery = z
   .strict();
 
 export const ZGroupStatusCounts = z.object({
+  LOST: z.number().int().min(0),
   ERR: z.number().int().min(0),
   QUARANTINED: z.number().int().min(0),
   WARN: z.number().int().min(0),
@@ -179,10 +247,18 @@ export const ZPartitionDetail = z.object({
   owner: z
     .object({ memberId: z.string().nullable(), clientId: z.string(), host: z.string().nullable(), name: z.string() })
     .nullable(),
-  /** Burrow's evaluation of the recent commits. */
+  /** Burrow's evaluation of the recent commits, or LOST while a loss of the partition is unacknowledged. */
   status: ZPartitionStatus,
-  /** Why the status is not OK ("no commit for 4 min 10 s; lag 3,012 and growing 8/s"); null when OK. */
+  /**
+   * Why the status is not OK ("no commit for 4 min 10 s; lag 3,012 and growing 8/s"; for LOST "1,204 records
+   * (offsets 88,100–89,303) deleted unread, first seen 14:02 UTC"); null when OK.
+   */
   statusReason: z.string().nullable(),
+  /** Burrow's status alone (equal to `status` unless that is LOST), and its reason. */
+  burrowStatus: ZBurrowStatus,
+  burrowReason: z.string().nullable(),
+  /** What the topic's retention will do to the records the group has not read here. */
+  retentionRisk: ZRetentionRisk,
   statusWindow: ZStatusWindow,
   quarantine: ZPartitionQuarantine.nullable(),
   /** Warden's own consumer only: why the lag exists. */
@@ -245,6 +321,11 @@ export const ZGroupDetail = ZGroupSummary.omit({ trend: true }).extend({
    * for an hour after their last report, most recent first. Empty for a group whose consumers do not report.
    */
   instances: z.array(ZConsumerInstance),
+  /**
+   * The group's record-loss episodes: every unacknowledged one, and the others detected, extended or ended in
+   * the last RECORD_LOSS_LISTED_DAYS days; newest first.
+   */
+  losses: z.array(ZRecordLoss),
 });
 
 // --- GET /api/groups/{groupId}/lag -------------------------------------------------------------------------
@@ -318,6 +399,9 @@ export type TTimeLag = z.infer<typeof ZTimeLag>;
 export type TTimeLagKind = z.infer<typeof ZTimeLagKind>;
 export type TGroupStatus = z.infer<typeof ZGroupStatus>;
 export type TPartitionStatus = z.infer<typeof ZPartitionStatus>;
+export type TBurrowStatus = z.infer<typeof ZBurrowStatus>;
+export type TRetentionRisk = z.infer<typeof ZRetentionRisk>;
+export type TSoonestDeletion = z.infer<typeof ZSoonestDeletion>;
 export type TGroupSummary = z.infer<typeof ZGroupSummary>;
 export type TGroupsResponse = z.infer<typeof ZGroupsResponse>;
 export type TGroupsQuery = z.infer<typeof ZGroupsQuery>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZAccessEvent, ZAuditKindFilter } from './access-events';
 import { ZRedriveJob } from './dead-letters';
+import { ZRecordLossOfGroup } from './record-losses';
 import { ZAuditReason, ZGroupIdParam, ZIsoTime, ZOffset, ZRequestedOffset, ZRequestedTime } from './common';
 import { ACTION_STATUSES, COMMAND_STATES } from './values';
 
@@ -98,6 +99,11 @@ export const ZAuditResponse = z.object({
   access: z.array(ZAccessEvent),
   /** Redrive jobs (who, why, the selection, outcome counts; refused ones too), with the actions. */
   redrives: z.array(ZRedriveJob),
+  /**
+   * Acknowledged record losses (who, when, why: acknowledgedBy, acknowledgedAt, acknowledgeReason), with the
+   * actions, newest acknowledgement first. An episode acknowledged again after it grew shows its newest one.
+   */
+  lossAcknowledgements: z.array(ZRecordLossOfGroup),
 });
 
 export const ZCommandIdParam = z.string().regex(/^\d{1,18}$/, 'must be a command id (digits)');

@@ -25,7 +25,11 @@ export const REASON_MAX_CHARS = 500;
 
 // --- GET /api/groups -----------------------------------------------------------------------------------------
 
-export const GROUP_STATUSES = ['OK', 'WARN', 'ERR', 'QUARANTINED'] as const;
+/** A group's status (lib/lag/partition-status.ts combineGroupStatus); LOST outranks ERR: records were deleted unread. */
+export const GROUP_STATUSES = ['OK', 'WARN', 'ERR', 'QUARANTINED', 'LOST'] as const;
+
+/** How many days of record losses the group's detail lists beside the unacknowledged ones. */
+export const RECORD_LOSS_LISTED_DAYS = 7;
 
 /** The overview's orders; each one's natural direction is worst / largest / newest first (names: A to Z). */
 export const GROUP_SORT_KEYS = [

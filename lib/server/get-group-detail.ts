@@ -2,6 +2,7 @@ import type { Database } from '../db';
 import { ZGroupDetail, type TGroupDetail } from '../schemas/groups';
 import { memberName } from '../members/member-name';
 import { analyzeRound, groupSummaryFields, partitionKey, type LatestPartitionRow } from '../analysis/group-analysis';
+import { recordLossJson, retentionRiskJson } from '../analysis/retention';
 import { notFound } from './api-error';
 import { groupKey, loadConsumerInstances } from './consumer-instances';
 import { neverSampled } from './request-cluster';
@@ -19,8 +20,9 @@ export interface GroupDetailOptions {
 
 /**
  * GET /api/groups/{groupId}: the group's newest sampled round, per partition, with time lag, rates, Burrow
- * status, quarantine and (for a Warden consumer) its commit prefix, and the group's instances that report over
- * the control plane (consumer-instances.ts). A group that was never sampled is 404; one that stopped being
+ * status (LOST while a record loss is unacknowledged), retention risk, quarantine and (for a Warden consumer)
+ * its commit prefix; the group's instances that report over the control plane (consumer-instances.ts); and
+ * its record-loss episodes (every unacknowledged one, the others of the last 7 days). A group that was never sampled is 404; one that stopped being
  * sampled is still answered, and its sampledAt tells how old the data is.
  */
 export async function getGroupDetail(
@@ -71,7 +73,10 @@ export async function getGroupDetail(
         ratesBasis: p.ratesBasis,
         owner: ownerOf(p.row),
         status: p.status,
-        statusReason: p.evaluation.reason,
+        statusReason: p.statusReason,
+        burrowStatus: p.evaluation.status,
+        burrowReason: p.evaluation.reason,
+        retentionRisk: retentionRiskJson(p.retentionRisk, p.row, round.sampledAt.getTime()),
         statusWindow: {
           commits: p.evaluation.commits,
           capacity: p.evaluation.capacity,
@@ -107,6 +112,7 @@ export async function getGroupDetail(
       };
     }),
     instances,
+    losses: round.losses.map((loss) => recordLossJson(loss, round.sampledAt.getTime())),
   };
   return ZGroupDetail.parse(detail);
 }

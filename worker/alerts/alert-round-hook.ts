@@ -75,7 +75,7 @@ export class AlertRoundHook {
         const groups = await summarizeForAlerts(db, context, health, nowMs);
         // Stamped when stored, not when the analysis began: the API trusts summaries while this mark is recent
         // (list-groups.ts), and an analysis slower than the interval must not age them past that bound.
-        await recordGroupSummaries(db, context.cluster, groups, new Date(this.now()));
+        await recordGroupSummaries(db, context.cluster, groups?.map((g) => g.summary) ?? null, new Date(this.now()));
         const observation = await observeForAlerts(db, context, health, groups, nowMs);
         const evaluation = await recordAlertEvaluation(db, context, observation);
         this.failedBefore = false;

@@ -64,6 +64,23 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     });
   }
 
+  /** Partition 1 of the group committing at every round while its lag grows at each commit (Burrow's WARN). */
+  async function fallingBehind(groupId: string, atMs: number): Promise<void> {
+    await db.lagSample.createMany({
+      data: [0, 1, 2].map((i) => ({
+        sampledAt: new Date(atMs - (2 - i) * 5_000),
+        groupId,
+        topic: `${groupId}-t`,
+        partition: 1,
+        committedOffset: BigInt(10 + i),
+        logStartOffset: 0n,
+        logEndOffset: BigInt(12 + 2 * i),
+        lag: BigInt(2 + i),
+        groupState: 'Stable',
+      })),
+    });
+  }
+
   /** A round at which the consumer has caught up (current lag 0): OK whatever the window held before. */
   async function caughtUp(groupId: string, atMs: number, cluster = 'default'): Promise<void> {
     await db.lagSample.create({
@@ -135,10 +152,9 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     await evaluate(t0);
     await evaluate(t0, second);
     const alerts = await db.alert.findMany({ where: { groupId }, orderBy: [{ cluster: 'asc' }, { condition: 'asc' }] });
+    // One incident, one notification: the quarantine is told by partition-quarantined, not by the group's status.
     expect(alerts.map((a) => `${a.cluster} ${a.condition} ${a.phase}`)).toEqual([
-      'default group-status firing',
       'default partition-quarantined firing',
-      'second group-status firing',
       'second partition-quarantined firing',
     ]);
     expect(alerts.filter((a) => a.cluster === 'second').every((a) => a.id.startsWith('second/'))).toBe(true);
@@ -150,12 +166,9 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     expect(statusOf('default')).toEqual(['pending']);
     expect(statusOf('second')).toEqual(['silenced']);
     const payload = JSON.parse(
-      rows.find((r) => r.receiver === 'webhook' && r.alertId.startsWith('second/group-status'))!.body,
+      rows.find((r) => r.receiver === 'webhook' && r.alertId.startsWith('second/partition-quarantined'))!.body,
     ) as AlertPayloadV1;
-    expect(payload).toMatchObject({
-      cluster: 'second',
-      dashboardUrl: `http://127.0.0.1:3000/groups/${encodeURIComponent(groupId)}?cluster=second`,
-    });
+    expect(payload).toMatchObject({ cluster: 'second', dashboardUrl: 'http://127.0.0.1:3000/quarantine' });
 
     // The default cluster's group recovers: only its alerts resolve, whichever cluster is evaluated first.
     await db.partitionQuarantine.deleteMany({ where: { cluster: 'default', groupId } });
@@ -164,9 +177,7 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     await evaluate(t0 + 5_000);
     const after = await db.alert.findMany({ where: { groupId }, orderBy: [{ cluster: 'asc' }, { condition: 'asc' }] });
     expect(after.map((a) => `${a.cluster} ${a.condition} ${a.phase}`)).toEqual([
-      'default group-status resolved',
       'default partition-quarantined resolved',
-      'second group-status firing',
       'second partition-quarantined firing',
     ]);
   });
@@ -175,6 +186,7 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     const groupId = uniqueName('alerting');
     const t0 = Date.now();
     await sampledGroup(groupId, t0);
+    await fallingBehind(groupId, t0);
     await db.partitionQuarantine.create({ data: quarantineOf(groupId, t0 - 20_000) });
 
     await evaluate(t0);
@@ -203,6 +215,11 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     expect(payload.summary).toBe(
       `${groupId} is QUARANTINED: ${groupId}-t-0 is quarantined (its WARN is explained by the quarantine)`,
     );
+    // Paged for partition 1's WARN, which the quarantine does not explain.
+    expect(payload.reasons).toEqual([
+      `${groupId}-t-0 is quarantined (its WARN is explained by the quarantine)`,
+      `${groupId}-t-1 WARN: lag grew at each of 3 commits, to 4`,
+    ]);
     const slack = JSON.parse(rows.find((r) => r.receiver === 'slack')!.body) as { text: string };
     expect(slack.text).toContain('[FIRING]');
 
@@ -216,6 +233,7 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     const groupId = uniqueName('ack');
     const t0 = Date.now();
     await sampledGroup(groupId, t0);
+    await fallingBehind(groupId, t0);
     const quarantine = quarantineOf(groupId, t0);
     await db.partitionQuarantine.create({ data: quarantine });
     await evaluate(t0);
@@ -236,6 +254,7 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     });
 
     await sampledGroup(groupId, t0 + 61_000);
+    await fallingBehind(groupId, t0 + 61_000);
     await evaluate(t0 + 61_000);
     const reminders = (await notificationsOf(groupId)).filter((r) => r.kind === 'reminder');
     expect(reminders.map((r) => `${r.alert.condition} ${r.status} ${r.silenceId}`)).toEqual([
@@ -323,6 +342,7 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
           quarantined: quarantined
             ? [{ topic: `${groupId}-t`, partition: 0, offset: '5', reason: 'invalid JSON', sinceMs }]
             : [],
+          problems: [],
         },
       ],
       sampler: healthy,

@@ -11,8 +11,7 @@ import {
   type OpenAlert,
   type WorstTimeLag,
 } from '../../lib/alerts/evaluate-alerts';
-import type { TGroupSummary } from '../../lib/schemas/groups';
-import { summarizeGroups } from '../../lib/groups/summarize-groups';
+import { analyzeGroups, type GroupFindings } from '../../lib/groups/summarize-groups';
 
 /** Where notifications go; each configured receiver gets its own outbox row (delivered and retried alone). */
 export interface AlertReceivers {
@@ -40,17 +39,18 @@ export interface SamplerHealth {
 }
 
 /**
- * The cluster's groups as the overview lists them (summarizeGroups, the overview's own analysis, so an alert
- * says exactly what the dashboard shows), or null while its sampler is failing (its newest rounds are stale).
+ * The cluster's groups as the overview lists them (analyzeGroups, the overview's own analysis, so an alert
+ * says exactly what the dashboard shows), each with what the alerts read of its partitions, or null while its
+ * sampler is failing (its newest rounds are stale).
  */
 export function summarizeForAlerts(
   db: Database,
   context: AlertEvaluationContext,
   health: SamplerHealth,
   nowMs: number,
-): Promise<TGroupSummary[] | null> {
+): Promise<GroupFindings[] | null> {
   if (health.failingSinceMs !== null) return Promise.resolve(null);
-  return summarizeGroups(db, [context.cluster], {
+  return analyzeGroups(db, [context.cluster], {
     timeLagObjectiveMs: context.timeLagObjectiveMs,
     rateWindowMs: context.rateWindowMs,
     now: new Date(nowMs),
@@ -66,7 +66,7 @@ export async function observeForAlerts(
   db: Database,
   context: AlertEvaluationContext,
   health: SamplerHealth,
-  groups: readonly TGroupSummary[] | null,
+  groups: readonly GroupFindings[] | null,
   nowMs: number,
 ): Promise<AlertObservation> {
   const { cluster } = context;
@@ -92,12 +92,15 @@ export async function observeForAlerts(
   return {
     nowMs,
     groups:
-      groups?.map((g) => ({
+      groups?.map(({ summary: g, problems, retention, losses }) => ({
         groupId: g.groupId,
         status: g.status,
         reasons: g.statusReasons,
         worstTimeLag: g.worstTimeLag,
         timeLagObjectiveMs: context.timeLagObjectiveMs,
+        problems,
+        retention,
+        losses,
         quarantined: quarantines
           .filter((q) => q.groupId === g.groupId)
           .map((q) => ({

@@ -44,6 +44,10 @@ function generatedSummaries(cluster: string, count: number, seed: number): TGrou
           ? null
           : { ms: pick([0, 10, 10, 60_000]), kind: 'exact', basis: 'sampler', topic: 't', partition: 0 },
       quarantinedPartitions: pick([0, 0, 1, 2]),
+      soonestDeletion: null,
+      retentionAtRiskPartitions: 0,
+      retentionUnknownPartitions: pick([0, 3]),
+      unacknowledgedLosses: 0,
       lastRebalance:
         random() < 0.4
           ? null
