@@ -94,7 +94,7 @@ async function vitest(
   return readVitestCounts(project, report);
 }
 
-/** ESLint (boundaries included) and Prettier's check: one count, failed when either reports a problem. */
+/** The type check, ESLint (boundaries included) and Prettier's check: one count, failed when any reports a problem. */
 async function lint(): Promise<SuiteCount> {
   const code = await run('npm', ['run', '--silent', 'lint'], { cwd: ROOT, env: childProcessEnv() });
   return { suite: 'lint', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 };

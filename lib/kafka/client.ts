@@ -68,8 +68,9 @@ const EXPECTED_RESPONSE_ERRORS = [
 ];
 
 /** Whether a kafkajs log line is a broker answer of normal operation that kafkajs retries (never printed). */
-export function isExpectedKafkajsResponse(namespace: string, log: { error?: unknown }): boolean {
-  return namespace === 'Connection' && typeof log.error === 'string' && EXPECTED_RESPONSE_ERRORS.includes(log.error);
+export function isExpectedKafkajsResponse(namespace: string, log: Readonly<Record<string, unknown>>): boolean {
+  const error = log['error'];
+  return namespace === 'Connection' && typeof error === 'string' && EXPECTED_RESPONSE_ERRORS.includes(error);
 }
 
 export function createKafka(options: KafkaClientOptions): Kafka {
