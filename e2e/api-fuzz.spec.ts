@@ -39,6 +39,8 @@ let db: pg.Client;
 let admin: Admin;
 /** A pending command's id, so GET /api/commands/{id} has one to find. */
 let commandId = '1';
+/** A record loss of the fixture group, so its acknowledgement has one to find. */
+let lossId = '1';
 
 test.beforeAll(async () => {
   db = new pg.Client({ connectionString: loadTestConfig().DATABASE_URL });
@@ -78,10 +80,24 @@ test.beforeAll(async () => {
     [groupId, topic],
   );
   commandId = action.rows[0]!.id;
+  const loss = await db.query<{ id: string }>(
+    `INSERT INTO record_loss (cluster, group_id, topic, partition, from_offset, to_offset, count, basis, detected_at,
+       updated_at)
+     VALUES ('default', $1, $2, 1, 10, 19, 10, 'below-log-start', now(), now()) RETURNING id::text`,
+    [groupId, topic],
+  );
+  lossId = loss.rows[0]!.id;
 });
 
 test.afterAll(async () => {
-  for (const table of ['operator_action', 'partition_quarantine', 'lag_sample', 'alert_silence', 'advice_prediction'])
+  for (const table of [
+    'operator_action',
+    'partition_quarantine',
+    'lag_sample',
+    'alert_silence',
+    'advice_prediction',
+    'record_loss',
+  ])
     await db?.query(`DELETE FROM ${table} WHERE group_id = ANY($1)`, [[groupId, resetGroup]]);
   await db?.query(`DELETE FROM alert WHERE id = $1`, [alertId]);
   await db?.end();
@@ -102,6 +118,7 @@ async function stateFingerprint(): Promise<string> {
     alert: `SELECT id, phase, acknowledged_by, acknowledged_at FROM alert`,
     alert_acknowledgement: `SELECT * FROM alert_acknowledgement`,
     alert_silence: `SELECT * FROM alert_silence`,
+    record_loss: `SELECT * FROM record_loss`,
     dashboard_session: `SELECT id_hash FROM dashboard_session`,
     access_event: `SELECT * FROM access_event WHERE kind NOT IN ('sign-in-failed', 'sign-in-rate-limited')`,
     advice_prediction: `SELECT * FROM advice_prediction`,
@@ -176,6 +193,7 @@ const FIXTURE_PARAMS: Record<string, () => string[]> = {
   topic: () => [topic],
   partition: () => ['0', '1'],
   id: () => [alertId, commandId],
+  lossId: () => [lossId],
 };
 
 /** Percent-encoded; a lone surrogate (which no URL can carry) becomes U+FFFD first, as a browser does. */

@@ -411,8 +411,9 @@ export function buildGroupAdvice(input: GroupAdviceInput): Omit<TGroupAdvice, 't
       const p = multiTopic ? planned[n] : planned.find((q) => q.partition === n);
       return { topic: p!.topic, partition: p!.partition };
     };
-    plan = { ...result, hotPartitions: result.hotPartitions.map(refOf) };
-    retentionVerdict = result.retention;
+    const { retention: verdict, ...planFields } = result;
+    plan = { ...planFields, hotPartitions: result.hotPartitions.map(refOf) };
+    retentionVerdict = verdict;
   }
   const heldFor = new Map<string, 'quarantined' | 'own-processing'>([
     ...[...ownBound.keys()].map((key) => [key, 'own-processing'] as const),

@@ -4,6 +4,7 @@ import { createTopic, eventually, testKafka, uniqueName } from '../../test-suppo
 import { createKafka } from './client';
 import { ClusterReader } from './cluster-reader';
 import { commitOffsets } from '../../test-support/commit-offsets';
+import { loadTestConfig } from '../../test-support/test-config';
 
 // The kafkajs internals the reader relies on (kafkajs-cluster.ts), proven against the real broker: batched
 // watermarks for many topics, a group-less Fetch of the record at an offset, deleted and grown topics.
@@ -172,6 +173,61 @@ describe('ClusterReader on the real broker', () => {
     expect((await reader.readCluster()).groups.map((g) => g.groupId)).toContain(doomedGroup);
     await admin.deleteGroups([doomedGroup]);
     expect((await reader.readCluster()).groups.map((g) => g.groupId)).not.toContain(doomedGroup);
+  });
+
+  it("reads topics' retention configs (a missing topic gets its error) and the brokers' retention check interval", async () => {
+    const topic = `${prefix}-retention`;
+    await admin.createTopics({
+      topics: [
+        {
+          topic,
+          numPartitions: 1,
+          replicationFactor: 1,
+          configEntries: [
+            { name: 'retention.ms', value: '20000' },
+            { name: 'cleanup.policy', value: 'compact,delete' },
+            { name: 'segment.bytes', value: '1048576' },
+          ],
+        },
+      ],
+    });
+    const read = await reader.readTopicSettings([topic, `${prefix}-never-created`]);
+    expect(read.topics).toEqual([
+      {
+        topic,
+        configs: {
+          'cleanup.policy': 'compact,delete',
+          'retention.ms': '20000',
+          'retention.bytes': '-1',
+          'segment.ms': '604800000',
+          'segment.bytes': '1048576',
+        },
+        error: null,
+      },
+      {
+        topic: `${prefix}-never-created`,
+        configs: null,
+        error: expect.stringMatching(
+          new RegExp(
+            `^could not describe the configs of topic ${prefix}-never-created: .*\\(UNKNOWN_TOPIC_OR_PARTITION\\)$`,
+          ),
+        ),
+      },
+    ]);
+    expect(read.brokerError).toBeNull();
+    // The bundled broker checks every 5 s (scripts/kafka/broker.sh); another cluster keeps its own.
+    if (loadTestConfig().WARDEN_KAFKA_HOME !== undefined) expect(read.retentionCheckIntervalMs).toBe(5_000);
+    else expect(read.retentionCheckIntervalMs).toBeGreaterThan(0);
+  });
+
+  it("measures the records a read brings back as Kafka's record format sizes them", async () => {
+    const topic = `${prefix}-sizes`;
+    await createTopic(admin, topic, 1);
+    // One send: one batch of one record. Key 1+1, value 2+100, one header 1 + (1+1) + (1+1), attributes and
+    // both deltas 3: a 112-byte body, its 2-byte length, and the batch's 61-byte header.
+    await produce(topic, [{ key: 'k', value: 'x'.repeat(100), headers: { h: 'v' } }]);
+    const [read] = await reader.readRecordTimestamps([{ topic, partition: 0, offset: 0n }]);
+    expect(read?.recordSize).toEqual({ bytes: 175, records: 1 });
   });
 
   it('fails a round (rejects, never hangs or crashes) when the cluster cannot be reached', async () => {

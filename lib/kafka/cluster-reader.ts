@@ -1,4 +1,4 @@
-import { AssignerProtocol, type Admin, type GroupDescription, type Kafka } from 'kafkajs';
+import { AssignerProtocol, ConfigResourceTypes, type Admin, type GroupDescription, type Kafka } from 'kafkajs';
 import { createInternalCluster, type InternalCluster, type InternalPartitionMetadata } from './internal-cluster';
 import {
   type RecordReadRequest,
@@ -24,11 +24,64 @@ export interface ClusterReaderOptions {
   recordMaxBytes?: number;
 }
 
+/** The topic configs retention depends on, as readTopicSettings asks for them. */
+export const RETENTION_CONFIG_NAMES = [
+  'cleanup.policy',
+  'retention.ms',
+  'retention.bytes',
+  'segment.ms',
+  'segment.bytes',
+] as const;
+/** The broker config that says how often a broker deletes what retention allows it to. */
+export const RETENTION_CHECK_CONFIG_NAME = 'log.retention.check.interval.ms';
+
+/** One topic's retention configs as DescribeConfigs gave them, or why they could not be read. */
+export interface TopicConfigRead {
+  topic: string;
+  /** Every name of RETENTION_CONFIG_NAMES, with the value the broker gave (null: none); null with `error`. */
+  configs: Record<string, string | null> | null;
+  /** Why the configs could not be read, in words naming the cause (the per-resource error's type). */
+  error: string | null;
+}
+
+/** What one readTopicSettings call read. */
+export interface TopicSettingsRead {
+  topics: TopicConfigRead[];
+  /** The largest log.retention.check.interval.ms of the brokers; null when it could not be read. */
+  retentionCheckIntervalMs: number | null;
+  /** Why the brokers' setting could not be read; null when it was. */
+  brokerError: string | null;
+}
+
+/**
+ * The size of the records a read found, uncompressed: each record as it takes space in a record batch
+ * (key, value and headers with their length prefixes, attributes, timestamp and offset deltas) plus its share
+ * of its batch's 61-byte header. On disk a compressed batch is smaller; an uncompressed one is this size.
+ */
+export interface RecordSizeSample {
+  /** Bytes of the records measured, together. */
+  bytes: number;
+  /** Records measured (at least 1). */
+  records: number;
+}
+
+/** A record read at a committed offset, with the size of the records the read brought back. */
+export interface RecordRead extends RecordReadResult {
+  /** null (or absent) when no record could be measured. */
+  recordSize?: RecordSizeSample | null;
+}
+
 /** What the sampler reads from the cluster; a port so the sampler loop does not depend on kafkajs. */
 export interface ClusterReaderPort {
   /** `select`: sharded sampling's filter of the groups this instance samples (absent: every sampled group). */
   readCluster(select?: (groupId: string) => boolean): Promise<ClusterObservation>;
-  readRecordTimestamps(requests: readonly RecordReadRequest[]): Promise<RecordReadResult[]>;
+  readRecordTimestamps(requests: readonly RecordReadRequest[]): Promise<RecordRead[]>;
+  /**
+   * The retention configs of `topics` and the brokers' retention check interval. A topic whose configs the
+   * broker refuses (an authorization error, any per-resource error code) comes back with `error`; rejects
+   * only when the cluster cannot be asked at all. Absent: the reader cannot tell (the settings stay unknown).
+   */
+  readTopicSettings?(topics: readonly string[]): Promise<TopicSettingsRead>;
   disconnect(): Promise<void>;
 }
 
@@ -42,11 +95,15 @@ const STALE_METADATA_RETRIES = 3;
  * slow or failing cluster read cannot delay the consumer core. Requests per round: ListGroups, one
  * DescribeGroups per coordinator, one OffsetFetch per group, one Metadata and two ListOffsets per broker for
  * all topics together; exact time lag adds one Fetch per broker per batch, and one Metadata request when it
- * names a topic or partition the round's metadata lacks.
+ * names a topic or partition the round's metadata lacks. readTopicSettings (the sampler asks about once a
+ * minute) is one DescribeConfigs for all topics, one per broker for the retention check interval, and one
+ * Metadata request each.
  *
  * Failure behaviour: readCluster throws when the cluster cannot be read (the sampler backs off and marks a
  * gap); a group that cannot be described or whose offsets cannot be fetched is left out of the round; a
- * topic deleted since a group committed to it is left out. readRecordTimestamps never throws: an unreadable record has timestampMs null.
+ * topic deleted since a group committed to it is left out. readRecordTimestamps never throws: an unreadable
+ * record has timestampMs null. readTopicSettings gives a topic the broker refuses its own error and the
+ * others their configs; it rejects only when the request itself fails.
  */
 export class ClusterReader implements ClusterReaderPort {
   private readonly admin: Admin;
@@ -97,7 +154,16 @@ export class ClusterReader implements ClusterReaderPort {
     return { groups: snapshots, watermarks, topics: existing };
   }
 
-  async readRecordTimestamps(requests: readonly RecordReadRequest[]): Promise<RecordReadResult[]> {
+  async readTopicSettings(topics: readonly string[]): Promise<TopicSettingsRead> {
+    await this.ensureConnected();
+    const [described, broker] = await Promise.all([
+      topics.length === 0 ? [] : describeTopicConfigs(this.admin, [...new Set(topics)]),
+      readRetentionCheckInterval(this.admin),
+    ]);
+    return { topics: described, ...broker };
+  }
+
+  async readRecordTimestamps(requests: readonly RecordReadRequest[]): Promise<RecordRead[]> {
     if (requests.length === 0) return [];
     const byTopic = new Map<string, RecordReadRequest[]>();
     for (const r of requests) {
@@ -107,7 +173,7 @@ export class ClusterReader implements ClusterReaderPort {
     }
     await this.loadMetadataOf(byTopic);
     const byLeader = new Map<string, RecordReadRequest[]>();
-    const unreadable: RecordReadResult[] = [];
+    const unreadable: RecordRead[] = [];
     for (const [topic, list] of byTopic) {
       let leaders: Record<string, number[]>;
       try {
@@ -134,7 +200,7 @@ export class ClusterReader implements ClusterReaderPort {
     // positions) go in successive waves; waves to one broker run one after the other.
     const perBroker = await Promise.all(
       [...byLeader].map(async ([nodeId, list]) => {
-        const results: RecordReadResult[] = [];
+        const results: RecordRead[] = [];
         for (const wave of intoWaves(list)) {
           results.push(
             ...(await this.fetchFirstRecords(nodeId, wave, 0).catch(() =>
@@ -298,7 +364,7 @@ export class ClusterReader implements ClusterReaderPort {
     nodeId: string,
     requests: RecordReadRequest[],
     attempt: number,
-  ): Promise<RecordReadResult[]> {
+  ): Promise<RecordRead[]> {
     const broker = await this.cluster.findBroker({ nodeId });
     const maxBytes = this.options.recordMaxBytes ?? 32 * 1024;
     const topics = [...new Set(requests.map((r) => r.topic))].map((topic) => ({
@@ -337,6 +403,7 @@ export class ClusterReader implements ClusterReaderPort {
       return {
         ...r,
         timestampMs: timestampMs !== null && Number.isFinite(timestampMs) && timestampMs >= 0 ? timestampMs : null,
+        recordSize: measureRecords(partition?.messages ?? []),
       };
     });
   }
@@ -386,4 +453,172 @@ function isUnknownTopic(error: unknown): boolean {
     e = e.cause as typeof e;
   }
   return false;
+}
+
+/** Bytes of a record batch's header (magic 2): base offset, length, epoch, magic, crc, attributes, ... count. */
+const BATCH_HEADER_BYTES = 61;
+
+/**
+ * DescribeConfigs of `topics`, one request for all of them. kafkajs fails a whole DescribeConfigs when one
+ * resource in it has an error code, without saying which; the batch is then split in halves until each
+ * refused topic stands alone, so k refused topics among n cost about k·log2(n) more requests and every other
+ * topic still gets its configs. Rejects when the request fails for another reason than an error code.
+ */
+export async function describeTopicConfigs(
+  admin: Pick<Admin, 'describeConfigs'>,
+  topics: readonly string[],
+): Promise<TopicConfigRead[]> {
+  try {
+    const response = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: topics.map((name) => ({
+        type: ConfigResourceTypes.TOPIC,
+        name,
+        configNames: [...RETENTION_CONFIG_NAMES],
+      })),
+    });
+    const byName = new Map(response.resources.map((r) => [r.resourceName, r]));
+    return topics.map((topic): TopicConfigRead => {
+      const resource = byName.get(topic);
+      if (resource === undefined)
+        return { topic, configs: null, error: `the broker did not describe the configs of topic ${topic}` };
+      const values = new Map(resource.configEntries.map((e) => [e.configName, e.configValue ?? null]));
+      return {
+        topic,
+        configs: Object.fromEntries(RETENTION_CONFIG_NAMES.map((name) => [name, values.get(name) ?? null])),
+        error: null,
+      };
+    });
+  } catch (error) {
+    const type = protocolErrorType(error);
+    if (type === null) throw error;
+    if (topics.length === 1)
+      return [{ topic: topics[0]!, configs: null, error: describeConfigsError(`topic ${topics[0]}`, type, error) }];
+    const half = Math.ceil(topics.length / 2);
+    return [
+      ...(await describeTopicConfigs(admin, topics.slice(0, half))),
+      ...(await describeTopicConfigs(admin, topics.slice(half))),
+    ];
+  }
+}
+
+/**
+ * The largest log.retention.check.interval.ms of the cluster's brokers (one DescribeConfigs per broker).
+ * Never rejects: a refusal or a failure comes back as `brokerError`, so the topics' configs still count.
+ */
+export async function readRetentionCheckInterval(
+  admin: Pick<Admin, 'describeConfigs' | 'describeCluster'>,
+): Promise<Pick<TopicSettingsRead, 'retentionCheckIntervalMs' | 'brokerError'>> {
+  let subject = 'the brokers';
+  try {
+    const { brokers } = await admin.describeCluster();
+    const ids = brokers.map((b) => b.nodeId).sort((a, b) => a - b);
+    if (ids.length === 0) return { retentionCheckIntervalMs: null, brokerError: 'the cluster described no brokers' };
+    subject = ids.length === 1 ? `broker ${ids[0]}` : `brokers ${ids.join(', ')}`;
+    const response = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: ids.map((id) => ({
+        type: ConfigResourceTypes.BROKER,
+        name: String(id),
+        configNames: [RETENTION_CHECK_CONFIG_NAME],
+      })),
+    });
+    const values = response.resources
+      .flatMap((r) => r.configEntries.filter((e) => e.configName === RETENTION_CHECK_CONFIG_NAME))
+      .map((e) => Number(e.configValue))
+      .filter((v) => Number.isFinite(v) && v > 0);
+    if (values.length === 0)
+      return { retentionCheckIntervalMs: null, brokerError: `${subject} gave no ${RETENTION_CHECK_CONFIG_NAME}` };
+    return { retentionCheckIntervalMs: Math.max(...values), brokerError: null };
+  } catch (error) {
+    const type = protocolErrorType(error);
+    return {
+      retentionCheckIntervalMs: null,
+      brokerError:
+        type === null
+          ? `could not describe the configs of ${subject}: ${(error as Error).message}`
+          : describeConfigsError(subject, type, error),
+    };
+  }
+}
+
+/** The Kafka error code's name of a per-resource (protocol) error, or null for any other failure. */
+function protocolErrorType(error: unknown): string | null {
+  const { name, type } = error as { name?: unknown; type?: unknown };
+  return name === 'KafkaJSProtocolError' && typeof type === 'string' && type.length > 0 ? type : null;
+}
+
+/** "not authorized to describe the configs of topic orders (TOPIC_AUTHORIZATION_FAILED)", or the error's words. */
+export function describeConfigsError(subject: string, type: string, error: unknown): string {
+  if (type.endsWith('_AUTHORIZATION_FAILED')) return `not authorized to describe the configs of ${subject} (${type})`;
+  return `could not describe the configs of ${subject}: ${(error as Error).message} (${type})`;
+}
+
+/** A record as kafkajs decodes it from a Fetch (the fields the size needs; older formats lack batchContext). */
+export interface DecodedRecord {
+  offset: string;
+  timestamp: string;
+  isControlRecord?: boolean;
+  key?: Buffer | null;
+  value?: Buffer | null;
+  headers?: Record<string, Buffer | string | null | Array<Buffer | string | null>>;
+  batchContext?: { firstOffset?: string; firstTimestamp?: string; lastOffsetDelta?: number };
+}
+
+/** The size of the data records among `messages` (control records are not the group's); null when none. */
+function measureRecords(messages: readonly unknown[]): RecordSizeSample | null {
+  let bytes = 0;
+  let records = 0;
+  for (const message of messages as DecodedRecord[]) {
+    if (message.isControlRecord) continue;
+    const size = recordBatchBytes(message);
+    if (!Number.isFinite(size)) continue;
+    bytes += size;
+    records += 1;
+  }
+  return records === 0 ? null : { bytes, records };
+}
+
+/**
+ * Bytes one record takes in a magic-2 record batch before compression (Kafka's DefaultRecord.sizeInBytes:
+ * its length varint, attributes, timestamp and offset deltas, key, value and headers with their length
+ * varints), plus its share of its batch's 61-byte header.
+ */
+export function recordBatchBytes(record: DecodedRecord): number {
+  const context = record.batchContext;
+  const timestampDelta =
+    context?.firstTimestamp === undefined ? 0 : Number(record.timestamp) - Number(context.firstTimestamp);
+  const offsetDelta =
+    context?.firstOffset === undefined ? 0 : Number(BigInt(record.offset) - BigInt(context.firstOffset));
+  let body =
+    1 +
+    varintBytes(Number.isFinite(timestampDelta) ? timestampDelta : 0) +
+    varintBytes(offsetDelta) +
+    bytesField(record.key) +
+    bytesField(record.value);
+  const headers = Object.entries(record.headers ?? {}).flatMap(([key, value]) =>
+    (Array.isArray(value) ? value : [value]).map((v) => [key, v] as const),
+  );
+  body += varintBytes(headers.length);
+  for (const [key, value] of headers) body += bytesField(key) + bytesField(value);
+  const recordsInBatch = (context?.lastOffsetDelta ?? 0) + 1;
+  return varintBytes(body) + body + BATCH_HEADER_BYTES / Math.max(1, recordsInBatch);
+}
+
+/** A length-prefixed field: its varint length (-1 for null) and its bytes. */
+function bytesField(value: Buffer | string | null | undefined): number {
+  if (value === null || value === undefined) return varintBytes(-1);
+  const length = typeof value === 'string' ? Buffer.byteLength(value, 'utf8') : value.length;
+  return varintBytes(length) + length;
+}
+
+/** Bytes of `n` as a zig-zag varint (Kafka's ByteUtils.sizeOfVarint / sizeOfVarlong). */
+function varintBytes(n: number): number {
+  let zigzag = n >= 0 ? n * 2 : -n * 2 - 1;
+  let bytes = 1;
+  while (zigzag >= 128) {
+    zigzag = Math.floor(zigzag / 128);
+    bytes += 1;
+  }
+  return bytes;
 }

@@ -39,6 +39,9 @@ PROXIED_ADVERTISED_PORT="${WARDEN_KAFKA_PROXIED_ADVERTISED_PORT:-}"
 SSL_CERT_FILE="${WARDEN_KAFKA_SSL_CERT_FILE:-}"
 SSL_KEY_FILE="${WARDEN_KAFKA_SSL_KEY_FILE:-}"
 SSL_CA_FILE="${WARDEN_KAFKA_SSL_CA_FILE:-}"
+# 1 = enforce ACLs (StandardAuthorizer): PLAINTEXT clients (and inter-broker and controller traffic) are
+# ANONYMOUS, a super user; SASL users get only what ACLs grant them. For tests of refused requests.
+AUTHORIZER="${WARDEN_KAFKA_AUTHORIZER:-0}"
 
 KAFKA_VERSION="$(sed -n 's:.*<kafka\.version>\(.*\)</kafka\.version>.*:\1:p' "$POM")"
 # The cluster's nodes share one jar directory (WARDEN_KAFKA_LIBS) instead of resolving three copies.
@@ -79,6 +82,7 @@ QUORUM_VOTERS="${WARDEN_KAFKA_QUORUM_VOTERS:-$NODE_ID@$HOST:$CONTROLLER_PORT}"
 # With replicas to spare, an acks=all write needs two of them, so one lost node never loses an acknowledged record.
 MIN_ISR=$((REPLICATION_FACTOR > 1 ? 2 : 1))
 [[ "$WAIT_READY" == 0 || "$WAIT_READY" == 1 ]] || die "WARDEN_KAFKA_WAIT must be 0 or 1, got '$WAIT_READY'"
+[[ "$AUTHORIZER" == 0 || "$AUTHORIZER" == 1 ]] || die "WARDEN_KAFKA_AUTHORIZER must be 0 or 1, got '$AUTHORIZER'"
 [[ "$PORT" != "$CONTROLLER_PORT" ]] || die "WARDEN_KAFKA_PORT and WARDEN_KAFKA_CONTROLLER_PORT must differ"
 [[ -z "$PROXIED_PORT$PROXIED_ADVERTISED_PORT" || (-n "$PROXIED_PORT" && -n "$PROXIED_ADVERTISED_PORT") ]] ||
   die "WARDEN_KAFKA_PROXIED_PORT and WARDEN_KAFKA_PROXIED_ADVERTISED_PORT go together"
@@ -326,7 +330,19 @@ broker.heartbeat.interval.ms=1000
 broker.session.timeout.ms=3000
 num.network.threads=2
 num.io.threads=2
+# Retention deletes only at the broker's retention check (Kafka's default: every 5 min), so a topic that keeps
+# its records for seconds (the retention tests, a demo of a group losing records) would keep them for minutes.
+# Checked every 5 s here, the first check 5 s after start (default 30 s). Development, demo and tests only.
+log.retention.check.interval.ms=5000
+log.initial.task.delay.ms=5000
 EOF
+  if [[ "$AUTHORIZER" == 1 ]]; then
+    cat >>"$SERVER_PROPS" <<EOF
+# WARDEN_KAFKA_AUTHORIZER=1: ACLs are enforced; the unauthenticated listeners' ANONYMOUS is a super user.
+authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
+super.users=User:ANONYMOUS
+EOF
+  fi
   if [[ -n "$(security_listeners)" ]]; then
     write_security_config >>"$SERVER_PROPS"
     # PLAIN passwords are in the JAAS config.
@@ -596,7 +612,7 @@ usage: $0 install|start|stop|kill|status|tool <main class> [args...]
        WARDEN_KAFKA_REPLICATION_FACTOR=$REPLICATION_FACTOR WARDEN_KAFKA_LIBS=$LIBS WARDEN_KAFKA_WAIT=$WAIT_READY
   optional listeners: WARDEN_KAFKA_SASL_PORT WARDEN_KAFKA_SSL_PORT WARDEN_KAFKA_MTLS_PORT
        WARDEN_KAFKA_SASL_SSL_PORT, with WARDEN_KAFKA_SASL_USERS, WARDEN_KAFKA_SSL_CERT_FILE,
-       WARDEN_KAFKA_SSL_KEY_FILE, WARDEN_KAFKA_SSL_CA_FILE (see scripts/kafka/README.md)
+       WARDEN_KAFKA_SSL_KEY_FILE, WARDEN_KAFKA_SSL_CA_FILE, WARDEN_KAFKA_AUTHORIZER=$AUTHORIZER (see scripts/kafka/README.md)
 EOF
 }
 

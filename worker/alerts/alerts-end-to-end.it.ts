@@ -10,9 +10,11 @@ import { PrometheusServer } from '../../test-support/prometheus-server';
 
 // A real worker with alerts configured, a poison record, and both ways on-call hears of it: Warden's own
 // webhook (evaluated after the sampler's round, delivered from the outbox) and the shipped Prometheus rules
-// on Debian's real Prometheus server scraping the worker.
+// on Debian's real Prometheus server scraping the worker. One incident, one notification: the quarantine
+// pages once, and the group status it causes (QUARANTINED) raises nothing, however long it lasts.
 
 const kafka = testKafka('warden-alerts-it');
+const GROUP_STATUS_FOR_MS = 3_000;
 let admin: Admin;
 
 beforeAll(async () => {
@@ -25,7 +27,7 @@ afterAll(async () => {
 });
 
 describe('alerts from a real worker', () => {
-  it('delivers the quarantine to the webhook and fires WardenPartitionQuarantined in Prometheus', async () => {
+  it('delivers the quarantine to the webhook once, and fires WardenPartitionQuarantined in Prometheus', async () => {
     const prefix = uniqueName('alerts');
     const topic = `${prefix}-in`;
     const groupId = `${prefix}-group`;
@@ -46,7 +48,10 @@ describe('alerts from a real worker', () => {
       ALERT_WEBHOOK_URL: hook,
       ALERT_WEBHOOK_SECRET: 'integration-test-secret-0123456789',
       ALERT_CLUSTER_NAME: 'it-cluster',
-      ALERT_SETTINGS: JSON.stringify({ '*': { 'partition-quarantined': { forMs: 0 } } }),
+      // group-status fires 3 s after it holds: well within the test, were the quarantine to page twice.
+      ALERT_SETTINGS: JSON.stringify({
+        '*': { 'partition-quarantined': { forMs: 0 }, 'group-status': { forMs: GROUP_STATUS_FOR_MS } },
+      }),
     });
     const prometheus = new PrometheusServer({
       port: loadTestConfig().WORKER_PORT + 41,
@@ -82,6 +87,7 @@ describe('alerts from a real worker', () => {
         dashboardUrl: 'http://127.0.0.1:3000/quarantine',
       });
       expect(delivered.reasons).toEqual([expect.stringMatching(new RegExp(`^${topic}-1 quarantined at offset 0: `))]);
+      const deliveredAtMs = Date.now();
 
       const firing = await eventually(
         'WardenPartitionQuarantined firing in Prometheus',
@@ -94,6 +100,16 @@ describe('alerts from a real worker', () => {
       );
       expect(firing.labels).toMatchObject({ partition: '1', severity: 'critical', job: 'warden-worker' });
       expect(firing.annotations.summary).toBe(`${topic}-1 is quarantined on 127.0.0.1:${workerPort}`);
+
+      // Past the group status's for-window and a few rounds more (1 s each): still the one notification.
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, deliveredAtMs + GROUP_STATUS_FOR_MS + 4_000 - Date.now())),
+      );
+      const notifications = receiver
+        .requestsTo('/hook')
+        .map((r) => JSON.parse(r.body) as AlertPayloadV1)
+        .filter((p) => p.group === groupId);
+      expect(notifications.map((p) => `${p.kind} ${p.condition}`)).toEqual(['firing partition-quarantined']);
     } finally {
       await prometheus.stop();
       await worker.stop();

@@ -295,6 +295,122 @@ describe('observeForAlerts and recordAlertEvaluation', () => {
     expect((await db.alert.findMany({ where: { groupId } })).map((a) => a.phase)).toEqual(['resolved', 'resolved']);
   });
 
+  it('records lost: one notification (records-lost, not the LOST status), resolved by the acknowledgement', async () => {
+    const groupId = uniqueName('lost');
+    const t0 = Date.now();
+    await sampledGroup(groupId, t0);
+    const loss = await db.recordLoss.create({
+      data: {
+        cluster: 'default',
+        groupId,
+        topic: `${groupId}-t`,
+        partition: 0,
+        fromOffset: 88_100n,
+        toOffset: 89_303n,
+        count: 1_204n,
+        basis: 'below-log-start',
+        detectedAt: new Date(t0 - 10_000),
+        updatedAt: new Date(t0 - 10_000),
+      },
+    });
+    await evaluate(t0);
+    const alerts = await db.alert.findMany({ where: { groupId } });
+    expect(alerts.map((a) => `${a.condition} ${a.phase}`)).toEqual(['records-lost firing']);
+    expect(alerts[0]).toMatchObject({
+      severity: 'critical',
+      summary: `${groupId}: 1,204 records deleted unread on 1 partition`,
+      activeSince: new Date(t0 - 10_000),
+    });
+    expect(alerts[0]!.reasons).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${groupId}-t-0: 1,204 records \\(offsets 88,100–89,303\\) deleted unread, first seen`),
+      ),
+    ]);
+    // The dashboard's acknowledgement (lib/server/acknowledge-record-loss.ts writes these columns).
+    await db.recordLoss.update({
+      where: { id: loss.id },
+      data: {
+        acknowledgedAt: new Date(t0 + 1_000),
+        acknowledgedBy: 'alice',
+        acknowledgeReason: 'replayed',
+        acknowledgedToOffset: 89_303n,
+      },
+    });
+    await caughtUp(groupId, t0 + 5_000);
+    await evaluate(t0 + 5_000);
+    expect((await db.alert.findMany({ where: { groupId } })).map((a) => `${a.condition} ${a.phase}`)).toEqual([
+      'records-lost resolved',
+    ]);
+    expect((await notificationsOf(groupId)).map((r) => `${r.alert.condition} ${r.receiver} ${r.kind}`).sort()).toEqual([
+      'records-lost slack firing',
+      'records-lost slack resolved',
+      'records-lost webhook firing',
+      'records-lost webhook resolved',
+    ]);
+  });
+
+  it("retention risk: fires while a partition's earliest deletion is below the threshold", async () => {
+    const groupId = uniqueName('retention');
+    const topic = `${groupId}-t`;
+    const t0 = Date.now();
+    await db.topicRetention.create({
+      data: {
+        cluster: 'default',
+        topic,
+        cleanupPolicy: 'delete',
+        retentionMs: 3n * 3_600_000n,
+        retentionBytes: -1n,
+        segmentMs: 1_800_000n,
+        segmentBytes: 1_073_741_824n,
+        checkIntervalMs: 300_000n,
+        readAt: new Date(t0),
+        changedAt: new Date(t0),
+      },
+    });
+    // Stopped at offset 10 while 10 records/s arrive, its oldest unread record 2 h 40 min old: 20 min left.
+    await db.lagSample.createMany({
+      data: [0, 1, 2].map((i) => ({
+        sampledAt: new Date(t0 - (2 - i) * 5_000),
+        groupId,
+        topic,
+        partition: 0,
+        committedOffset: 10n,
+        logStartOffset: 0n,
+        logEndOffset: BigInt(1_000 + 50 * i),
+        lag: BigInt(990 + 50 * i),
+        groupState: 'Stable',
+        ...(i === 2 ? { exactTimeLagMs: 9_600_000n, arrivalRatePerSec: 10, consumptionRatePerSec: 0 } : {}),
+      })),
+    });
+    const ctx: AlertEvaluationContext = {
+      ...context,
+      settings: parseAlertSettings(JSON.stringify({ '*': { 'retention-risk': { forMs: 0 } } })),
+    };
+    await evaluate(t0, ctx);
+    const alerts = await db.alert.findMany({ where: { groupId } });
+    expect(alerts.map((a) => `${a.condition} ${a.phase} ${a.severity}`)).toEqual(['retention-risk firing warning']);
+    expect(alerts[0]!.summary).toBe(`${groupId}: records of ${topic}-0 can be deleted unread in 20 min`);
+    expect(alerts[0]!.reasons).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^${topic}-0: unread records can be deleted in 20 min \\(at the latest in 55 min\\), below the 1 h threshold; time retention: `,
+        ),
+      ),
+    ]);
+    // A group threshold below the window: it resolves.
+    const tight: AlertEvaluationContext = {
+      ...context,
+      settings: parseAlertSettings(
+        JSON.stringify({
+          '*': { 'retention-risk': { forMs: 0 } },
+          [groupId]: { 'retention-risk': { thresholdMs: 600_000 } },
+        }),
+      ),
+    };
+    await evaluate(t0, tight);
+    expect((await db.alert.findFirstOrThrow({ where: { groupId } })).phase).toBe('resolved');
+  });
+
   it('alerts on a worker that stopped reporting, unless a newer instance of its group replaced it', async () => {
     const groupId = uniqueName('workers');
     const t0 = Date.now();

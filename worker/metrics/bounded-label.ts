@@ -23,3 +23,29 @@ export function errorLabel(error: unknown): string {
   if (typeof code === 'string' && code.length > 0) return code;
   return typeof name === 'string' && name.length > 0 ? name : 'Error';
 }
+
+/**
+ * Keeps a counter's series bounded when its labels name things without a fixed set (groups, topics,
+ * partitions): the first `cap` distinct label sets pass through; a later new one has each label of `folded`
+ * replaced by "other", so its counts still add up in the totals.
+ */
+export class BoundedSeries<L extends string> {
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly cap: number,
+    private readonly folded: readonly L[],
+  ) {}
+
+  of(labels: Readonly<Record<L, string>>): Record<L, string> {
+    const key = JSON.stringify(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : 1)));
+    if (this.seen.has(key)) return { ...labels };
+    if (this.seen.size >= this.cap) {
+      const folded: Record<L, string> = { ...labels };
+      for (const label of this.folded) folded[label] = 'other';
+      return folded;
+    }
+    this.seen.add(key);
+    return { ...labels };
+  }
+}

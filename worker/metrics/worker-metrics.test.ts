@@ -4,7 +4,7 @@ import type { CoreSnapshot, PartitionSnapshot } from '@warden/consumer';
 import type { RoundResult } from '../sampler/lag-sampler';
 import type { LagSampleRow } from '../sampler/sampler-state';
 import { parsePrometheusText } from '../../test-support/prometheus-text';
-import { BoundedLabel, errorLabel } from './bounded-label';
+import { BoundedLabel, BoundedSeries, errorLabel } from './bounded-label';
 import { WorkerMetrics } from './worker-metrics';
 
 const partition = (overrides: Partial<PartitionSnapshot> & Pick<PartitionSnapshot, 'topic' | 'partition'>) =>
@@ -51,6 +51,8 @@ function round(rows: LagSampleRow[], written = true): RoundResult {
     computeMs: 1,
     writeMs: 1,
     durationMs: 120,
+    retentionRisks: [],
+    losses: [],
   };
 }
 
@@ -202,6 +204,69 @@ describe('WorkerMetrics', () => {
     expect(m.sum('warden_sampler_round_duration_seconds_count', { cluster: 'eu' })).toBe(2);
   });
 
+  it('counts records lost per group partition and exports the earliest deletion of unread records', async () => {
+    const { metrics, setLeader, scrape } = setup();
+    const withRetention = (
+      risks: RoundResult['retentionRisks'],
+      losses: RoundResult['losses'],
+      rows: LagSampleRow[] = [lagRow('billing', 0, 500n, 60_000n)],
+    ): RoundResult => ({ ...round(rows), retentionRisks: risks, losses });
+    metrics.onSamplerRound('default', {
+      result: withRetention(
+        [
+          {
+            groupId: 'billing',
+            topic: 'orders',
+            partition: 0,
+            earliestMs: 9_600_000,
+            latestMs: 11_400_000,
+            rules: ['time'],
+          },
+          { groupId: 'billing', topic: 'orders', partition: 1, earliestMs: null, latestMs: 60_000, rules: ['time'] },
+        ],
+        [{ groupId: 'audit', topic: 'orders', partition: 2, records: 1_204n }],
+      ),
+      durationMs: 100,
+    });
+    let m = await scrape();
+    expect(
+      m.sum('warden_group_retention_deletion_earliest_seconds', {
+        cluster: 'default',
+        group: 'billing',
+        partition: '0',
+      }),
+    ).toBe(9_600);
+    // An unknown earliest is absent, never 0 or a guess.
+    expect(m.find('warden_group_retention_deletion_earliest_seconds', { partition: '1' })).toHaveLength(0);
+    expect(
+      m.sum('warden_records_lost_total', { cluster: 'default', group: 'audit', topic: 'orders', partition: '2' }),
+    ).toBe(1_204);
+    expect(m.types.get('warden_records_lost_total')).toBe('counter');
+
+    // The next round: the risk is gone (the group caught up), more of the same loss was found.
+    metrics.onSamplerRound('default', {
+      result: withRetention([], [{ groupId: 'audit', topic: 'orders', partition: 2, records: 96n }]),
+      durationMs: 100,
+    });
+    m = await scrape();
+    expect(m.find('warden_group_retention_deletion_earliest_seconds')).toHaveLength(0);
+    expect(m.sum('warden_records_lost_total', { group: 'audit' })).toBe(1_300);
+
+    metrics.onSamplerRound('default', {
+      result: withRetention(
+        [{ groupId: 'billing', topic: 'orders', partition: 0, earliestMs: 0, latestMs: 0, rules: ['size'] }],
+        [],
+      ),
+      durationMs: 100,
+    });
+    m = await scrape();
+    expect(m.sum('warden_group_retention_deletion_earliest_seconds', { group: 'billing' })).toBe(0);
+    setLeader(false);
+    m = await scrape();
+    expect(m.find('warden_group_retention_deletion_earliest_seconds')).toHaveLength(0);
+    expect(m.sum('warden_records_lost_total')).toBe(1_300); // a counter keeps what it counted
+  });
+
   it('counts rebalances with their stop time and operator actions', async () => {
     const { metrics, scrape } = setup();
     metrics.onRebalance({
@@ -240,6 +305,17 @@ describe('BoundedLabel', () => {
     expect(errorLabel(Object.assign(new Error('x'), { code: 'P2034' }))).toBe('P2034');
     expect(errorLabel(new TypeError('x'))).toBe('TypeError');
     expect(errorLabel('boom')).toBe('string');
+  });
+});
+
+describe('BoundedSeries', () => {
+  it('passes the first label sets, then folds the named labels of new ones into "other"', () => {
+    const series = new BoundedSeries<'cluster' | 'group'>(2, ['group']);
+    expect(series.of({ cluster: 'eu', group: 'a' })).toEqual({ cluster: 'eu', group: 'a' });
+    expect(series.of({ group: 'b', cluster: 'eu' })).toEqual({ cluster: 'eu', group: 'b' });
+    expect(series.of({ cluster: 'eu', group: 'c' })).toEqual({ cluster: 'eu', group: 'other' });
+    expect(series.of({ cluster: 'eu', group: 'a' })).toEqual({ cluster: 'eu', group: 'a' });
+    expect(series.of({ cluster: 'us', group: 'b' })).toEqual({ cluster: 'us', group: 'other' });
   });
 });
 

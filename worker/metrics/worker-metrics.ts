@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CoreEvent, CoreSnapshot } from '@warden/consumer';
-import { BoundedLabel, errorLabel } from './bounded-label';
+import { BoundedLabel, BoundedSeries, errorLabel } from './bounded-label';
 import type { RebalanceTiming } from '../shared/worker-types';
 
 /** What the metrics read of a sampler round (the sampler's RoundOutcome has this shape); null: unreadable. */
@@ -16,6 +16,10 @@ export interface SamplerRoundReport {
       timeLagMs: bigint | null;
       exactTimeLagMs: bigint | null;
     }>;
+    /** Partitions whose unread records retention is set to delete, with the earliest it can (ms from the round). */
+    retentionRisks?: ReadonlyArray<{ groupId: string; topic: string; partition: number; earliestMs: number | null }>;
+    /** Records found deleted unread this round. */
+    losses?: ReadonlyArray<{ groupId: string; topic: string; partition: number; records: bigint }>;
   } | null;
 }
 
@@ -45,6 +49,8 @@ interface SampledLagRow {
 }
 
 const GROUP_PARTITION = ['cluster', 'group', 'topic', 'partition'] as const;
+/** Distinct group partitions warden_records_lost_total names before folding new ones into "other". */
+const MAX_LOSS_SERIES = 1_000;
 const STATES = ['running', 'rebalancing', 'draining', 'closed', 'fatal'] as const;
 
 /**
@@ -62,6 +68,16 @@ export class WorkerMetrics {
   private scrapeSnapshot: CoreSnapshot | null = null;
   /** Per cluster, the rows of its sampler's last round on this instance. */
   private readonly sampledLag = new Map<string, SampledLagRow[]>();
+  /** Per cluster, the earliest deletion of unread records (s) per partition at risk, from its last round. */
+  private readonly deletionRisk = new Map<
+    string,
+    Array<{ group: string; topic: string; partition: number; seconds: number }>
+  >();
+  private readonly lossSeries = new BoundedSeries<(typeof GROUP_PARTITION)[number]>(MAX_LOSS_SERIES, [
+    'group',
+    'topic',
+    'partition',
+  ]);
 
   private readonly completed: Counter<'outcome'>;
   private readonly retries: Counter<'phase' | 'error'>;
@@ -79,6 +95,7 @@ export class WorkerMetrics {
   private readonly samplerRounds: Counter<'cluster' | 'outcome'>;
   private readonly samplerRoundDuration: Histogram<'cluster'>;
   private readonly operatorActions: Counter<'action' | 'status'>;
+  private readonly recordsLost: Counter<(typeof GROUP_PARTITION)[number]>;
 
   constructor(private readonly options: WorkerMetricsOptions) {
     const registers = [this.registry];
@@ -158,6 +175,12 @@ export class WorkerMetrics {
       'warden_operator_actions_total',
       'Operator-action outcomes this worker recorded, by action and status: done, failed, rejected, failed_again (ingested from the consumers that applied them) and expired.',
       ['action', 'status'],
+    );
+
+    this.recordsLost = counter(
+      'warden_records_lost_total',
+      "Records Kafka's retention deleted before the group read them, as this instance's sampler found them (below the log start), per cluster and group partition.",
+      GROUP_PARTITION,
     );
 
     this.definePartitionGauges(registers);
@@ -259,6 +282,18 @@ export class WorkerMetrics {
       return;
     }
     this.samplerRounds.inc({ cluster, outcome: outcome.result.written ? 'ok' : 'unwritten' });
+    for (const loss of outcome.result.losses ?? []) {
+      const labels = { cluster, group: loss.groupId, topic: loss.topic, partition: String(loss.partition) };
+      this.recordsLost.inc(this.lossSeries.of(labels), Number(loss.records));
+    }
+    this.deletionRisk.set(
+      cluster,
+      (outcome.result.retentionRisks ?? []).flatMap((risk) =>
+        risk.earliestMs === null
+          ? []
+          : [{ group: risk.groupId, topic: risk.topic, partition: risk.partition, seconds: risk.earliestMs / 1_000 }],
+      ),
+    );
     this.sampledLag.set(
       cluster,
       outcome.result.rows.map((row) => ({
@@ -377,6 +412,24 @@ export class WorkerMetrics {
       'How late the group is at the partition: exact record age where measured, else interpolated or a lower bound (sampler leader only).',
       (row) => (row.timeLagMs === null ? null : row.timeLagMs / 1_000),
     );
+    const deletionRisk = this.deletionRisk;
+    new Gauge({
+      name: 'warden_group_retention_deletion_earliest_seconds',
+      help: "Seconds until Kafka's retention may first delete records the group has not read (0: at any moment), per partition at risk; absent when not at risk or unknown (sampler leader only).",
+      labelNames: GROUP_PARTITION,
+      registers,
+      collect() {
+        this.reset();
+        for (const { cluster, leader } of leaders()) {
+          if (!leader) continue;
+          for (const risk of deletionRisk.get(cluster) ?? [])
+            this.set(
+              { cluster, group: risk.group, topic: risk.topic, partition: String(risk.partition) },
+              risk.seconds,
+            );
+        }
+      },
+    });
     new Gauge({
       name: 'warden_sampler_leader',
       help: "1 while this instance leads the cluster's sampler (its leader lock, or a shard with SAMPLER_SHARDS > 1).",

@@ -84,6 +84,20 @@ describe('buildLagRows', () => {
     expect(rows.map((r) => [r.groupProtocol, r.memberClientId, r.lag])).toEqual([[null, null, 10n]]);
   });
 
+  it('takes a negative committed offset (a reset in progress) for nothing committed, never a position', () => {
+    // kafkajs commits -2 ("earliest") when a group's offset went out of range, until it has read again.
+    const resetting: GroupSnapshot = {
+      ...group,
+      committed: [{ topic: 'orders', partitions: [{ partition: 0, offset: '-2' }] }],
+    };
+    const rows = buildLagRows(
+      resetting,
+      [{ topic: 'orders', partitions: [{ partition: 0, low: '20', high: '50' }] }],
+      at,
+    );
+    expect(rows.map((r) => [r.committedOffset, r.lag])).toEqual([[null, null]]);
+  });
+
   it('keeps int64 offsets exact', () => {
     const big: GroupSnapshot = {
       ...group,

@@ -45,8 +45,9 @@ export function indexWatermarks(watermarks: readonly TopicWatermarks[]): Waterma
 /**
  * One row per partition of every topic the group consumes (committed on or assigned), topics in watermark
  * order, partitions in partition order. Lag is log end minus committed, never negative (a committed offset
- * can briefly lead a stale watermark), and null when nothing is committed. `watermarks` may be indexed once
- * per round (indexWatermarks) so that each group costs only its own partitions.
+ * can briefly lead a stale watermark), and null when nothing is committed (a negative committed offset counts
+ * as nothing committed). `watermarks` may be indexed once per round (indexWatermarks) so that each group costs
+ * only its own partitions.
  */
 export function buildLagRows(
   group: GroupSnapshot,
@@ -59,7 +60,9 @@ export function buildLagRows(
     let offsets = committed.get(topic.topic);
     if (!offsets) committed.set(topic.topic, (offsets = new Map()));
     for (const p of topic.partitions) {
-      if (p.offset !== '-1' && p.offset !== '') offsets.set(p.partition, BigInt(p.offset));
+      // -1 is "nothing committed"; any negative offset is a marker, not a position (kafkajs commits -2,
+      // "earliest", or -1, "latest", while it resets a group whose offset went out of range): none either.
+      if (p.offset !== '' && !p.offset.startsWith('-')) offsets.set(p.partition, BigInt(p.offset));
     }
   }
   const owners = new Map<string, Map<number, GroupMember>>();

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { nodePostgresPool, type Database } from '../../lib/db';
 import { PeriodicTask } from '../periodic-task';
-import type { ClusterReaderPort } from '../../lib/kafka/cluster-reader';
+import type { ClusterReaderPort, RecordRead } from '../../lib/kafka/cluster-reader';
+import { retentionRisk, type RetentionRule } from '../../lib/lag/retention-risk';
 import type { LockAttempt } from './leader-lock';
 import { IdleGroupFilter } from './idle-group-filter';
 import { insertLagSamples } from './lag-sample-store';
@@ -9,9 +10,13 @@ import { LogEndPointStore } from './log-end-point-store';
 import { inferredRebalanceRow, rebalanceEventData, type RebalanceRow } from './rebalance-rows';
 import { runMaintenance } from './retention';
 import { nextRoundDelayMs } from './round-schedule';
+import type { LossIncrement } from './record-loss';
+import { RecordLossStore } from './record-loss-store';
 import { SamplerGapStore } from './sampler-gap-store';
 import { SamplerState, type LagSampleRow, type SamplerStateOptions } from './sampler-state';
 import type { ConsumerLogger } from '../shared/worker-types';
+import { TopicRetentionStore } from './topic-retention-store';
+import { positionFromSample, TOPIC_SETTINGS_INTERVAL_MS, TopicSettingsTracker } from './topic-settings';
 
 /** The leader lock as the sampler uses it (LeaderLock implements it; ShardLeases in sharded mode). */
 export interface LeaderLockPort {
@@ -53,6 +58,11 @@ export interface LagSamplerOptions {
   retention: { rawDays: number; rollupDays: number };
   /** Rollup and retention cadence. Default 60 s. */
   maintenanceIntervalMs?: number;
+  /**
+   * How often the retention settings of every topic the sampled groups read are read again (a new topic is
+   * read in the round it appears). Default TOPIC_SETTINGS_INTERVAL_MS (60 s).
+   */
+  topicSettingsIntervalMs?: number;
   /** Whether this sampler runs the rollups and retention, which cover every cluster's rows. Default true. */
   runsMaintenance?: boolean;
   logger?: ConsumerLogger;
@@ -88,13 +98,32 @@ export interface RoundResult {
   written: boolean;
   /** Groups, offsets and watermarks from the cluster. */
   clusterReadMs: number;
-  /** Records read for exact time lag (0 when the cadence was not due). */
+  /** Records read for exact time lag, and topic settings read beside them when due (0 when neither was). */
   exactReadMs: number;
   /** Turning the observation into rows and rebalances (CPU). */
   computeMs: number;
-  /** lag_sample, rebalance_event and log_end_point writes. */
+  /** lag_sample, rebalance_event, log_end_point, topic_retention and record_loss writes. */
   writeMs: number;
   durationMs: number;
+  /**
+   * Partitions whose unread records Kafka's retention is set to delete (retention-risk.ts 'at-risk', over the
+   * round's rows and the cached topic settings); partitions without settings yet are left out.
+   */
+  retentionRisks: PartitionRetentionRisk[];
+  /** Records found deleted unread this round, as written to record_loss; empty when not written. */
+  losses: LossIncrement[];
+}
+
+/** One partition's window of deletion of records its group has not read, from the round's time. */
+export interface PartitionRetentionRisk {
+  groupId: string;
+  topic: string;
+  partition: number;
+  /** The earliest the oldest unread record can be deleted (0: at any moment); null: unknown. */
+  earliestMs: number | null;
+  /** By when it will have been deleted if nothing changes; null: no bound. */
+  latestMs: number | null;
+  rules: RetentionRule[];
 }
 
 /** A finished round: its result, or null when the cluster could not be read. */
@@ -110,6 +139,10 @@ const MAX_PENDING_REBALANCES = 1_000;
  * group (cluster-reader.ts), turns the round into lag_sample rows with time lag and rates plus inferred
  * rebalances (sampler-state.ts), and writes them with a few batched statements; about once a minute it rolls
  * up and applies retention (retention.ts). Instances without the lock try to take it every interval.
+ * Retention of the watched topics: about once a minute it reads their retention settings (topic-settings.ts,
+ * written to topic_retention when changed), judges each lagging partition's deletion window by them
+ * (lib/lag/retention-risk.ts; RoundResult.retentionRisks), and records unread records Kafka deleted
+ * (record-loss.ts, record_loss).
  *
  * Failure behaviour (it never throws out of its loop, and never touches the consumer core):
  * - cluster unreadable (broker down): the round fails, the sampler retries with exponential backoff
@@ -117,7 +150,10 @@ const MAX_PENDING_REBALANCES = 1_000;
  * - Postgres down: the round's rows are dropped and counted (stats), inferred rebalances are kept for the
  *   next round (bounded), log-end points stay queued in memory; a follower that cannot ask for the lock
  *   skips the round and counts it;
- * - leadership lost (its lock session died): it stops sampling at once and competes again next interval.
+ * - leadership lost (its lock session died): it stops sampling at once and competes again next interval;
+ * - topic settings unreadable: a refused topic is stored with its reason, a failed request keeps the settings
+ *   read before, and neither fails the round; a failed topic_retention or record_loss write is logged and
+ *   written again next round.
  * Rounds never overlap.
  */
 export class LagSampler {
@@ -132,6 +168,11 @@ export class LagSampler {
   private scopedPointsGeneration: number | null = null;
   private scopedPointsLoaded = false;
   private idleGroups: IdleGroupFilter;
+  private topicSettings: TopicSettingsTracker;
+  /** The last warning about settings that could not be read, so a lasting refusal is logged once. */
+  private lastSettingsWarning: string | null = null;
+  private readonly topicRetention: TopicRetentionStore;
+  private readonly losses: RecordLossStore;
   private readonly points: LogEndPointStore;
   private readonly pool: pg.Pool;
   private readonly gaps: SamplerGapStore;
@@ -153,8 +194,11 @@ export class LagSampler {
   constructor(private readonly options: LagSamplerOptions) {
     this.state = new SamplerState(options.state);
     this.idleGroups = new IdleGroupFilter(options.idleStoreMs ?? 0);
+    this.topicSettings = this.newTopicSettings();
     this.pool = nodePostgresPool(options.db);
     this.points = new LogEndPointStore(this.pool, options.cluster);
+    this.topicRetention = new TopicRetentionStore(this.pool, options.cluster);
+    this.losses = new RecordLossStore(this.pool, options.cluster);
     this.gaps = new SamplerGapStore(options.db, options.instanceId, options.cluster);
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
@@ -256,7 +300,11 @@ export class LagSampler {
       prepared = this.state.prepareRound(observation, this.now());
       computeMs = this.now() - computeStarted;
       const exactStarted = this.now();
-      reads = prepared.reads.length > 0 ? await this.options.reader.readRecordTimestamps(prepared.reads) : [];
+      // The settings read never fails the round (refreshTopicSettings keeps what it had).
+      [reads] = await Promise.all([
+        prepared.reads.length > 0 ? this.options.reader.readRecordTimestamps(prepared.reads) : ([] as RecordRead[]),
+        this.refreshTopicSettings(observation.topics ?? observation.watermarks.map((w) => w.topic), prepared.nowMs),
+      ]);
       exactReadMs = this.now() - exactStarted;
     } catch (error) {
       this.counters.failedRounds += 1;
@@ -271,15 +319,18 @@ export class LagSampler {
     }
     const completeStarted = this.now();
     const rows = this.state.completeRound(prepared, reads);
+    this.topicSettings.observeRecordSizes(reads);
+    const retentionRisks = this.retentionRisks(rows);
     const readDone = this.now();
     computeMs += readDone - completeStarted;
     const rebalances = prepared.rebalances.map(inferredRebalanceRow);
     this.queueRebalances(rebalances);
     // A leader whose lock session died during the round writes nothing: another instance may lead by now.
     const selection = this.idleGroups.select(rows, prepared.nowMs);
-    const written =
-      this.options.lock && this.leading && !this.options.lock.isHeld ? false : await this.write(selection.rows);
+    const mayWrite = !(this.options.lock && this.leading && !this.options.lock.isHeld);
+    const written = mayWrite ? await this.write(selection.rows) : false;
     if (written) this.idleGroups.remember(selection, prepared.nowMs);
+    const losses = mayWrite ? await this.writeRetention(rows, prepared.nowMs) : [];
     if (!written && this.options.lock && !this.options.lock.isHeld) this.counters.skippedRounds += 1;
     await this.gaps.roundSucceeded(new Date(prepared.nowMs)).catch(() => undefined);
     if (this.counters.consecutiveFailures > 0) {
@@ -299,6 +350,8 @@ export class LagSampler {
       computeMs,
       writeMs: done - readDone,
       durationMs: done - started,
+      retentionRisks,
+      losses,
     };
     this.options.onRound?.({ result, durationMs: result.durationMs });
     return result;
@@ -347,6 +400,91 @@ export class LagSampler {
     return written;
   }
 
+  /**
+   * Reads the retention settings of the round's topics when due (topic-settings.ts). Never throws: a failed
+   * request keeps the settings read before and is tried again later; refusals are logged when they change.
+   */
+  private async refreshTopicSettings(topics: string[], nowMs: number): Promise<void> {
+    const { reader, logger } = this.options;
+    if (!reader.readTopicSettings) return;
+    this.topicSettings.retainOnly(topics);
+    const plan = this.topicSettings.plan(topics, nowMs);
+    if (plan.topics.length === 0) return;
+    let warning: string | null = null;
+    try {
+      const result = await reader.readTopicSettings(plan.topics);
+      this.topicSettings.accept(plan, result, nowMs);
+      const refused = result.topics.flatMap((t) => (t.error === null ? [] : [t.error]));
+      if (result.brokerError !== null) refused.push(result.brokerError);
+      if (refused.length > 0) warning = refused.slice(0, 5).join('; ') + (refused.length > 5 ? '; ...' : '');
+    } catch (error) {
+      this.topicSettings.failed(nowMs);
+      warning = `topic settings not read: ${describe(error)}`;
+    }
+    if (warning !== null && warning !== this.lastSettingsWarning)
+      logger?.warn({ warning }, 'sampler cannot read some retention settings; their retention risk stays unknown');
+    this.lastSettingsWarning = warning;
+  }
+
+  /** The round's partitions at risk, by the retention rule over their rows and their topics' cached settings. */
+  private retentionRisks(rows: readonly LagSampleRow[]): PartitionRetentionRisk[] {
+    const risks: PartitionRetentionRisk[] = [];
+    for (const row of rows) {
+      // Nothing unread, never committed, or already lost: never a window (the rule says so without settings).
+      if (row.lag === null || row.lag === 0n || row.committedOffset === null) continue;
+      if (row.committedOffset < row.logStartOffset) continue;
+      const settings = this.topicSettings.settingsOf(row.topic);
+      if (settings === null) continue;
+      const risk = retentionRisk(settings, positionFromSample(row));
+      if (risk.kind !== 'at-risk') continue;
+      risks.push({
+        groupId: row.groupId,
+        topic: row.topic,
+        partition: row.partition,
+        earliestMs: risk.earliestMs,
+        latestMs: risk.latestMs,
+        rules: risk.rules,
+      });
+    }
+    return risks;
+  }
+
+  /**
+   * topic_retention rows that changed and the round's record losses (every row of the round, stored or not).
+   * Each is best effort: a failure is logged and the next round writes again (the tracker keeps unwritten
+   * rows; the loss store plans from Postgres again). Returns the losses written.
+   */
+  private async writeRetention(rows: readonly LagSampleRow[], nowMs: number): Promise<LossIncrement[]> {
+    const { logger } = this.options;
+    try {
+      if (this.topicSettings.needsStored) this.topicSettings.loadStored(await this.topicRetention.load());
+      const changed = this.topicSettings.changes();
+      await this.topicRetention.upsert(changed);
+      this.topicSettings.confirmStored(changed);
+    } catch (error) {
+      logger?.warn({ err: error }, 'topic retention settings not written; retried next round');
+    }
+    try {
+      const losses = await this.losses.apply(rows, nowMs);
+      if (losses.length > 0) {
+        logger?.warn(
+          { losses: losses.map((l) => ({ ...l, records: l.records.toString() })) },
+          'records deleted by retention before their group read them',
+        );
+      }
+      return losses;
+    } catch (error) {
+      logger?.warn({ err: error }, 'record losses not written; planned again next round');
+      return [];
+    }
+  }
+
+  private newTopicSettings(): TopicSettingsTracker {
+    return new TopicSettingsTracker({
+      intervalMs: this.options.topicSettingsIntervalMs ?? TOPIC_SETTINGS_INTERVAL_MS,
+    });
+  }
+
   private queueRebalances(rows: RebalanceRow[]): void {
     this.pendingRebalances.push(...rows);
     const excess = this.pendingRebalances.length - MAX_PENDING_REBALANCES;
@@ -390,6 +528,9 @@ export class LagSampler {
     this.leading = true;
     this.state = new SamplerState(this.options.state);
     this.idleGroups = new IdleGroupFilter(this.options.idleStoreMs ?? 0);
+    this.topicSettings = this.newTopicSettings();
+    this.lastSettingsWarning = null;
+    this.losses.reset();
     this.stateLoaded = false;
     this.scopedPointsGeneration = null;
     this.pendingRebalances = [];

@@ -189,4 +189,47 @@ describe('runMaintenance', () => {
     await db.lagRollup.deleteMany({ where: { groupId: { startsWith: groupId } } });
     await db.lagRollup10m.deleteMany({ where: { groupId: { startsWith: groupId } } });
   });
+
+  it('keeps record losses 90 days after they end (open ones always), and topic settings no sampler read for the raw retention go', async () => {
+    const groupId = uniqueName('ret-loss');
+    const cluster = uniqueName('ret-cluster');
+    const now = new Date();
+    const ago = (days: number) => new Date(now.getTime() - days * DAY);
+    const loss = (partition: number, detectedDaysAgo: number, endedDaysAgo: number | null) => ({
+      cluster,
+      groupId,
+      topic: 't',
+      partition,
+      fromOffset: 0n,
+      toOffset: 9n,
+      count: 10n,
+      basis: 'below-log-start',
+      detectedAt: ago(detectedDaysAgo),
+      updatedAt: ago(detectedDaysAgo),
+      endedAt: endedDaysAgo === null ? null : ago(endedDaysAgo),
+    });
+    await db.recordLoss.createMany({
+      data: [loss(0, 120, 91), loss(1, 120, 89), loss(2, 200, null)],
+    });
+    const settings = (topic: string, readDaysAgo: number) => ({
+      cluster,
+      topic,
+      cleanupPolicy: 'delete',
+      retentionMs: 1n,
+      readAt: ago(readDaysAgo),
+      changedAt: ago(30),
+    });
+    await db.topicRetention.createMany({ data: [settings('gone', 8), settings('read', 0)] });
+
+    const result = await runMaintenance(db, { now, rawRetentionDays: 7, rollupRetentionDays: 90 });
+
+    expect(
+      (await db.recordLoss.findMany({ where: { cluster }, orderBy: { partition: 'asc' } })).map((r) => r.partition),
+    ).toEqual([1, 2]);
+    expect(result.deletedLosses).toBeGreaterThanOrEqual(1);
+    expect((await db.topicRetention.findMany({ where: { cluster } })).map((r) => r.topic)).toEqual(['read']);
+    expect(result.deletedTopicRetention).toBeGreaterThanOrEqual(1);
+    await db.recordLoss.deleteMany({ where: { cluster } });
+    await db.topicRetention.deleteMany({ where: { cluster } });
+  });
 });

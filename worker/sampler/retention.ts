@@ -16,6 +16,8 @@ import { deleteExpiredDefaultSamples, dropExpiredSamplePartitions, ensureSampleP
 // - lag_rollup, lag_rollup_10m, rebalance_event and sampler_gap keep the longer rollup retention; log_end_point rows of
 //   partitions not observed for the raw retention go; consumer_partition_state rows not refreshed for an hour
 //   belong to instances that stopped and are removed.
+// - record_loss rows are history: an episode is kept RECORD_LOSS_RETENTION_DAYS after it ended (an open one
+//   is kept); topic_retention rows of topics no sampler has read for the raw retention go.
 
 export interface RetentionOptions {
   now: Date;
@@ -39,6 +41,8 @@ export interface MaintenanceResult {
   deletedGaps: number;
   deletedPoints: number;
   deletedStaleStates: number;
+  deletedLosses: number;
+  deletedTopicRetention: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -48,6 +52,8 @@ export const ROLLUP_LOOKBACK_MINUTES = 2;
 export const STALE_CONSUMER_STATE_MS = 3_600_000;
 /** Day partitions of lag_sample kept ready after today. */
 export const SAMPLE_PARTITION_DAYS_AHEAD = 2;
+/** Records deleted unread stay in the history this long after their episode ended. */
+export const RECORD_LOSS_RETENTION_DAYS = 90;
 
 export async function runMaintenance(db: Database, options: RetentionOptions): Promise<MaintenanceResult> {
   const createdSamplePartitions = await ensureSamplePartitions(db, {
@@ -85,6 +91,9 @@ export async function runMaintenance(db: Database, options: RetentionOptions): P
       where: { sampledAt: { lt: new Date(options.now.getTime() - STALE_CONSUMER_STATE_MS) } },
     })
   ).count;
+  const lossCutoff = new Date(options.now.getTime() - RECORD_LOSS_RETENTION_DAYS * DAY_MS);
+  const deletedLosses = (await db.recordLoss.deleteMany({ where: { endedAt: { lt: lossCutoff } } })).count;
+  const deletedTopicRetention = (await db.topicRetention.deleteMany({ where: { readAt: { lt: rawCutoff } } })).count;
   return {
     rolledUpBuckets,
     deletedSamples,
@@ -95,6 +104,8 @@ export async function runMaintenance(db: Database, options: RetentionOptions): P
     deletedGaps,
     deletedPoints,
     deletedStaleStates,
+    deletedLosses,
+    deletedTopicRetention,
   };
 }
 
