@@ -22,6 +22,7 @@ import { DemoAlertReceiver } from './demo/demo-alert-receiver';
 import { resetDemoState } from './demo/demo-reset';
 import { ORDERS_SERVICE, ORDERS_SERVICE_NODE_ARGS, ordersServiceEnv } from './demo/demo-orders-service';
 import { DemoPlainConsumer } from './demo/demo-plain-consumer';
+import { archiverGroupId, AUDIT_TOPIC_CONFIGS, auditTopic, DemoArchiver, SHORT_RETENTION } from './demo/demo-archiver';
 import {
   actsStartingBetween,
   ORDERS_SERVICE_ACTS,
@@ -88,6 +89,8 @@ async function main(): Promise<void> {
     config.WARDEN_INPUT_TOPIC,
   );
   let plainConsumerDone = false;
+  const audit = { topic: auditTopic(config.WARDEN_INPUT_TOPIC), groupId: archiverGroupId(config.WARDEN_GROUP_ID) };
+  const archiver = new DemoArchiver(kafka, audit.groupId, audit.topic);
   let story: NodeJS.Timeout | null = null;
   let shuttingDown = false;
   // Alerts go to the user's receivers when ALERT_WEBHOOK_URL is set, else to one the demo runs and prints.
@@ -117,6 +120,7 @@ async function main(): Promise<void> {
     if (story) clearInterval(story);
     await producer.disconnect().catch(() => undefined);
     await plainConsumer.stop().catch(() => undefined);
+    await archiver.stop().catch(() => undefined);
     await children.stopAll();
     if (alertReceiver) {
       console.log(`demo: ${alertReceiver.summary()}`);
@@ -145,10 +149,11 @@ async function main(): Promise<void> {
           config.WARDEN_DLQ_TOPIC,
           ORDERS_SERVICE.topic,
           ORDERS_SERVICE.resultsTopic,
+          audit.topic,
         ];
         const reset = await resetDemoState(admin, db, {
           groupId: config.WARDEN_GROUP_ID,
-          otherGroupIds: [plainConsumerGroupId(config.WARDEN_GROUP_ID), ORDERS_SERVICE.groupId],
+          otherGroupIds: [plainConsumerGroupId(config.WARDEN_GROUP_ID), ORDERS_SERVICE.groupId, audit.groupId],
           topics,
         });
         if (reset.topicsDeleted.length > 0 || reset.samplesDeleted > 0) {
@@ -171,6 +176,9 @@ async function main(): Promise<void> {
               { topic: ORDERS_SERVICE.topic, numPartitions: ORDERS_SERVICE.partitions },
               { topic: ORDERS_SERVICE.resultsTopic, numPartitions: ORDERS_SERVICE.partitions },
             ]
+          : []),
+        ...(withTraffic
+          ? [{ topic: audit.topic, numPartitions: SHORT_RETENTION.partitions, configEntries: AUDIT_TOPIC_CONFIGS }]
           : []),
       ]);
       return true;
@@ -200,6 +208,7 @@ async function main(): Promise<void> {
                 'time-lag-objective': { forMs: 15_000 },
                 'worker-not-ready': { forMs: 15_000 },
                 'sampler-gap': { forMs: 10_000 },
+                'retention-risk': { forMs: 10_000 },
               },
             }),
           }
@@ -279,11 +288,11 @@ async function main(): Promise<void> {
     if (!withTraffic) return;
 
     await producer.connect();
-    const traffic = new DemoTraffic(
-      producer,
-      config.WARDEN_INPUT_TOPIC,
-      ordersServiceEnvironment ? ORDERS_SERVICE.topic : null,
-    );
+    const traffic = new DemoTraffic(producer, {
+      topic: config.WARDEN_INPUT_TOPIC,
+      ordersTopic: ordersServiceEnvironment ? ORDERS_SERVICE.topic : null,
+      audit: { topic: audit.topic, partitions: SHORT_RETENTION.partitions },
+    });
     let secondWorker: ChildProcess | null = null;
     const storyStarted = Date.now();
     let lastTick = storyStarted;
@@ -306,6 +315,7 @@ async function main(): Promise<void> {
         for (const act of acts) {
           console.log(`demo story @${Math.round(elapsedSec)} s: ${act.cue}`);
           if (act.name === 'hot-key') console.log(`  (key ${HOT_KEY} on partition ${HOT_PARTITION})`);
+          if (act.name === 'short-retention') console.log(`  (topic ${audit.topic}, group ${audit.groupId})`);
           if (act.name === 'poison') {
             await traffic.sendPoison();
             console.log(`  (partition ${POISON_PARTITION})`);
@@ -324,6 +334,7 @@ async function main(): Promise<void> {
           );
           await plainConsumer.stop();
         }
+        if (plan.archiver && !archiver.running) await archiver.start();
         if (plan.secondWorker && secondWorker === null) {
           secondWorker = children.start('worker-2', process.execPath, WORKER, {
             cwd: ROOT,

@@ -6,16 +6,17 @@ import { eventually } from '../../test-support/eventually';
 // without this a second `npm run demo` plays its story over the first one's leftovers: partition 1 still held at the
 // old poison record, the old surge's backlog draining, time lag read from the old topics' log-end points.
 // Only the demo's own names are touched, and the caller does this only on the bundled broker with the story's
-// traffic on. The audit log stays; operator actions still pending for the old records expire.
+// traffic on. The audit log stays, but for the old groups' record losses (and their acknowledgements), which go with
+// their topics; operator actions still pending for the old records expire.
 
 export interface DemoNames {
   groupId: string;
   /**
-   * The demo's other groups (its plain kafkajs consumer, the orders service): their commits, samples,
-   * instances and holds go too, and none may have live members.
+   * The demo's other groups (its plain kafkajs consumer, the orders service, the audit archiver): their commits,
+   * samples, instances, holds and record losses go too, and none may have live members.
    */
   otherGroupIds?: string[];
-  /** Input, results and dead-letter topics, and the orders service's. */
+  /** Input, results and dead-letter topics, the orders service's and the audit topic: their retention settings go too. */
   topics: string[];
 }
 
@@ -65,6 +66,9 @@ export async function resetDemoState(admin: Admin, db: Database, names: DemoName
     db.commitObservation.deleteMany({ where: group }),
     // The previous run's processes: without this they would stay listed, gone, on the Instances cards for an hour.
     db.consumerInstance.deleteMany({ where: group }),
+    // Losses of records of topics that no longer exist: left, they would show the new run's groups LOST at once.
+    db.recordLoss.deleteMany({ where: group }),
+    db.topicRetention.deleteMany({ where: { topic: { in: names.topics } } }),
   ]);
   return {
     topicsDeleted,

@@ -8,6 +8,7 @@ import {
   STORY_ACTS,
   type DemoStorySettings,
 } from './demo-story';
+import { archiverGroupId, auditTopic, SHORT_RETENTION } from './demo-archiver';
 
 const story: DemoStorySettings = {
   scenario: 'story',
@@ -18,14 +19,24 @@ const story: DemoStorySettings = {
 
 describe('demo story', () => {
   it('plays steady traffic, then the hot key, the surge and the second worker, then steady again', () => {
-    const off = { plainConsumer: false, ordersRatePerSec: 2 };
-    expect(planAt(5, story)).toEqual({ ratePerSec: 20, hotKeyRatePerSec: 0, secondWorker: false, ...off });
+    const audit = { auditRatePerSec: SHORT_RETENTION.ratePerSec, archiver: true };
+    const off = { plainConsumer: false, ordersRatePerSec: 2, ...audit };
+    expect(planAt(5, story)).toEqual({
+      ratePerSec: 20,
+      hotKeyRatePerSec: 0,
+      secondWorker: false,
+      plainConsumer: false,
+      ordersRatePerSec: 2,
+      auditRatePerSec: 0,
+      archiver: false,
+    });
     expect(planAt(15, story)).toEqual({
       ratePerSec: 20,
       hotKeyRatePerSec: 0,
       secondWorker: false,
       plainConsumer: true,
       ordersRatePerSec: 2,
+      ...audit,
     });
     expect(planAt(30, story)).toEqual({
       ratePerSec: 20,
@@ -33,6 +44,7 @@ describe('demo story', () => {
       secondWorker: false,
       plainConsumer: true,
       ordersRatePerSec: 2,
+      ...audit,
     });
     expect(planAt(80, story)).toEqual({ ratePerSec: 300, hotKeyRatePerSec: 15, secondWorker: false, ...off });
     expect(planAt(100, story)).toEqual({ ratePerSec: 300, hotKeyRatePerSec: 15, secondWorker: true, ...off });
@@ -43,6 +55,17 @@ describe('demo story', () => {
 
   it("names the plain consumer's group after the demo's group", () => {
     expect(plainConsumerGroupId('warden-pipeline')).toBe('warden-pipeline-plain-kafkajs');
+  });
+
+  it("names the archiver's group and topic after the demo's, and reads a quarter as fast as records arrive", () => {
+    expect(archiverGroupId('warden-pipeline')).toBe('warden-pipeline-audit-archiver');
+    expect(auditTopic('warden-events')).toBe('warden-events-audit');
+    const perPartitionArrival = SHORT_RETENTION.ratePerSec / SHORT_RETENTION.partitions;
+    const perPartitionRead = 1_000 / SHORT_RETENTION.handleMs;
+    expect(perPartitionRead / perPartitionArrival).toBe(0.25);
+    // Its oldest unread record reaches the retention within about a minute and a half: the act ends in a loss.
+    const ageingPerSec = 1 - perPartitionRead / perPartitionArrival;
+    expect(SHORT_RETENTION.retentionMs / 1_000 / ageingPerSec).toBeLessThan(90);
   });
 
   it('never lowers the rate in a surge configured below the steady rate', () => {
@@ -57,6 +80,8 @@ describe('demo story', () => {
         secondWorker: false,
         plainConsumer: false,
         ordersRatePerSec: 2,
+        auditRatePerSec: 0,
+        archiver: false,
       });
     // The orders service takes its few orders in either scenario; its malformed order is the story's.
     expect(actsStartingBetween(-1, 1_000, 'steady').map((a) => a.name)).toEqual(['steady', 'orders-service']);
@@ -64,7 +89,11 @@ describe('demo story', () => {
 
   it('announces each act once, when its start time passes (the poison record and the malformed order included)', () => {
     expect(actsStartingBetween(-1, 0, 'story').map((a) => a.name)).toEqual(['steady', 'orders-service']);
-    expect(actsStartingBetween(0, 44.9, 'story').map((a) => a.name)).toEqual(['plain-consumer', 'hot-key']);
+    expect(actsStartingBetween(0, 44.9, 'story').map((a) => a.name)).toEqual([
+      'plain-consumer',
+      'short-retention',
+      'hot-key',
+    ]);
     expect(actsStartingBetween(44.9, 45.1, 'story').map((a) => a.name)).toEqual(['poison']);
     expect(actsStartingBetween(45.1, 45.3, 'story')).toEqual([]);
     expect(actsStartingBetween(45.3, 50, 'story').map((a) => a.name)).toEqual(['malformed-order']);

@@ -2,6 +2,8 @@
 // Pure (time in, plan out) so the timeline is unit-tested and the traffic generator and the demo's process
 // control read the same acts.
 
+import { SHORT_RETENTION } from './demo-archiver';
+
 export type DemoScenario = 'story' | 'steady';
 
 export interface DemoStorySettings {
@@ -39,6 +41,12 @@ export const STORY_ACTS: readonly DemoAct[] = [
     fromSec: 10,
     toSec: 60,
     cue: 'a consumer Warden did not write (plain kafkajs, its own group) reads the input topic; at 60 s it stops, and its group turns ERR: STOP with its reason within one sampler round (Overview)',
+  },
+  {
+    name: 'short-retention',
+    fromSec: 15,
+    toSec: Infinity,
+    cue: "an audit topic whose records Kafka keeps 45 s, read by an archiver a quarter as fast as they arrive: the archiver's group page counts down in its Retention column to when retention starts deleting records it has not read; about a minute later the sampler finds records deleted unread, the group turns LOST (Overview) and the records-lost alert fires; acknowledge the loss on its group page",
   },
   {
     name: 'hot-key',
@@ -83,6 +91,10 @@ export interface DemoPlan {
   plainConsumer: boolean;
   /** Orders per second to the orders service. */
   ordersRatePerSec: number;
+  /** Records per second to the short-retention audit topic (scripts/demo/demo-archiver.ts); 0 before its act. */
+  auditRatePerSec: number;
+  /** Whether the slow archiver of the audit topic should be running. */
+  archiver: boolean;
 }
 
 const active = (name: string, elapsedSec: number) => {
@@ -98,6 +110,8 @@ export function planAt(elapsedSec: number, settings: DemoStorySettings): DemoPla
       secondWorker: false,
       plainConsumer: false,
       ordersRatePerSec: ORDERS_RATE_PER_SEC,
+      auditRatePerSec: 0,
+      archiver: false,
     };
   return {
     ratePerSec: active('surge', elapsedSec)
@@ -107,6 +121,8 @@ export function planAt(elapsedSec: number, settings: DemoStorySettings): DemoPla
     secondWorker: active('second-worker', elapsedSec),
     plainConsumer: active('plain-consumer', elapsedSec),
     ordersRatePerSec: ORDERS_RATE_PER_SEC,
+    auditRatePerSec: active('short-retention', elapsedSec) ? SHORT_RETENTION.ratePerSec : 0,
+    archiver: active('short-retention', elapsedSec),
   };
 }
 

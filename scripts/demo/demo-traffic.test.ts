@@ -38,6 +38,8 @@ const plan: DemoPlan = {
   secondWorker: false,
   plainConsumer: false,
   ordersRatePerSec: 2,
+  auditRatePerSec: 4,
+  archiver: false,
 };
 
 /** The orders service's input contract (examples/orders-service/README.md), as its admission checks it. */
@@ -59,7 +61,7 @@ function isOrder(value: unknown): boolean {
 describe('DemoTraffic', () => {
   it("sends the plan's rates over the elapsed time, orders to the orders service's topic, all with acks=all", async () => {
     const producer = new RecordingProducer();
-    const traffic = new DemoTraffic(producer, 'events', 'orders', 'run1');
+    const traffic = new DemoTraffic(producer, { topic: 'events', ordersTopic: 'orders', runId: 'run1' });
     // 0.2 s ticks: 2 events, 1 hot-key event and 0.4 orders each; fractions carry over.
     for (let i = 0; i < 10; i++) await traffic.tick(plan, 200);
     expect(producer.on('events')).toHaveLength(30);
@@ -78,9 +80,26 @@ describe('DemoTraffic', () => {
     expect(values.map((v) => v.orderId)).toEqual(['order-run1-0', 'order-run1-1', 'order-run1-2', 'order-run1-3']);
   });
 
+  it('sends audit records at their rate, spread evenly over the audit partitions, only when it has the topic', async () => {
+    const producer = new RecordingProducer();
+    const traffic = new DemoTraffic(producer, { topic: 'events', audit: { topic: 'audit', partitions: 2 } });
+    // 0.2 s ticks at 4/s: 0.8 each, fractions carried: 8 in 2 s.
+    for (let i = 0; i < 10; i++) await traffic.tick(plan, 200);
+    const audit = producer.on('audit');
+    expect(audit).toHaveLength(8);
+    expect(traffic.auditSentCount).toBe(8);
+    expect(audit.map((m) => m.partition)).toEqual([0, 1, 0, 1, 0, 1, 0, 1]);
+    expect(new Set(audit.map((m) => m.key)).size).toBe(8);
+
+    const without = new RecordingProducer();
+    const withoutAudit = new DemoTraffic(without, { topic: 'events' });
+    for (let i = 0; i < 10; i++) await withoutAudit.tick(plan, 200);
+    expect(without.on('audit')).toHaveLength(0);
+  });
+
   it('sends no orders without the orders service, and refuses its malformed order then', async () => {
     const producer = new RecordingProducer();
-    const traffic = new DemoTraffic(producer, 'events');
+    const traffic = new DemoTraffic(producer, { topic: 'events' });
     await traffic.tick(plan, 5_000);
     expect(producer.sent.map((s) => s.topic)).toEqual(['events']);
     expect(traffic.ordersSentCount).toBe(0);
@@ -89,13 +108,13 @@ describe('DemoTraffic', () => {
 
   it('sends nothing for a tick too short for a whole record', async () => {
     const producer = new RecordingProducer();
-    await new DemoTraffic(producer, 'events', 'orders').tick(plan, 10);
+    await new DemoTraffic(producer, { topic: 'events', ordersTopic: 'orders' }).tick(plan, 10);
     expect(producer.sent).toEqual([]);
   });
 
   it('sends the malformed order alone, to its partition of the orders topic', async () => {
     const producer = new RecordingProducer();
-    await new DemoTraffic(producer, 'events', 'orders', 'run2').sendMalformedOrder();
+    await new DemoTraffic(producer, { topic: 'events', ordersTopic: 'orders', runId: 'run2' }).sendMalformedOrder();
     expect(producer.sent).toEqual([{ topic: 'orders', messages: [malformedOrder('run2')] }]);
     expect(producer.sent[0]!.messages[0]!.partition).toBe(MALFORMED_ORDER_PARTITION);
   });

@@ -52,25 +52,56 @@ export function malformedOrder(runId: string) {
   };
 }
 
+/** One record of the short-retention audit topic, to partition `sequence` modulo `partitions`. */
+export function auditRecord(sequence: number, partitions: number, at: Date = new Date()) {
+  return {
+    partition: sequence % partitions,
+    key: `audit-${sequence}`,
+    value: JSON.stringify({ auditId: sequence, action: 'document.viewed', at: at.toISOString() }),
+  };
+}
+
+/** What the producer sends, each at its own rate (fractions carry over between ticks). */
+type TrafficKind = 'background' | 'hot' | 'orders' | 'audit';
+
+export interface DemoTrafficTopics {
+  /** The worker's input topic. */
+  topic: string;
+  /** The orders service's topic; null when the demo runs without the service (no orders). */
+  ordersTopic?: string | null;
+  /** The short-retention audit topic and its partitions (scripts/demo/demo-archiver.ts); null: no audit records. */
+  audit?: { topic: string; partitions: number } | null;
+  /** Unique per demo run, so a new run's orders never meet the rows the service stored in an earlier one. */
+  runId?: string;
+}
+
 /**
  * The demo's producer: document.upsert events (with the odd ignored heartbeat) across many keys at the plan's
- * rate, plus the hot key's extra traffic, plus one poison record on request; and, when it has the orders
- * service's topic, orders at the plan's orders rate and one malformed order on request. Sends with acks=all; a
- * failed send is reported and the next tick tries again (the demo must survive a broker restart).
+ * rate, plus the hot key's extra traffic, plus one poison record on request; when it has the orders service's
+ * topic, orders at the plan's orders rate and one malformed order on request; when it has the audit topic, audit
+ * records at the plan's audit rate, spread evenly over its partitions. Sends with acks=all; a failed send is
+ * reported and the next tick tries again (the demo must survive a broker restart).
  */
 export class DemoTraffic {
   private readonly sequences = new Map<string, number>();
   private sent = 0;
   private ordersSent = 0;
-  private carry = { background: 0, hot: 0, orders: 0 };
+  private auditSent = 0;
+  private carry: Record<TrafficKind, number> = { background: 0, hot: 0, orders: 0, audit: 0 };
+  private readonly topic: string;
+  private readonly ordersTopic: string | null;
+  private readonly audit: { topic: string; partitions: number } | null;
+  private readonly runId: string;
 
-  /** `ordersTopic`: the orders service's topic; null when the demo runs without the service (no orders). */
   constructor(
     private readonly producer: Pick<Producer, 'send' | 'sendBatch'>,
-    private readonly topic: string,
-    private readonly ordersTopic: string | null = null,
-    private readonly runId: string = Date.now().toString(36),
-  ) {}
+    topics: DemoTrafficTopics,
+  ) {
+    this.topic = topics.topic;
+    this.ordersTopic = topics.ordersTopic ?? null;
+    this.audit = topics.audit ?? null;
+    this.runId = topics.runId ?? Date.now().toString(36);
+  }
 
   get sentCount(): number {
     return this.sent;
@@ -79,6 +110,11 @@ export class DemoTraffic {
   /** Orders sent to the orders service (the malformed one not counted). */
   get ordersSentCount(): number {
     return this.ordersSent;
+  }
+
+  /** Records sent to the audit topic. */
+  get auditSentCount(): number {
+    return this.auditSent;
   }
 
   /** Sends what `plan` asks for over `elapsedMs` (fractions carry over to the next tick), in one request. */
@@ -91,16 +127,25 @@ export class DemoTraffic {
       ...Array.from({ length: hot }, () => ({ ...this.event(HOT_KEY), partition: HOT_PARTITION })),
     ];
     const orderMessages = Array.from({ length: orders }, (_, i) => demoOrder(this.runId, this.ordersSent + i));
+    const audit = this.audit;
+    const auditMessages =
+      audit === null
+        ? []
+        : Array.from({ length: this.take('audit', (plan.auditRatePerSec * elapsedMs) / 1_000) }, (_, i) =>
+            auditRecord(this.auditSent + i, audit.partitions),
+          );
     const topicMessages = [
       ...(messages.length > 0 ? [{ topic: this.topic, messages }] : []),
       ...(this.ordersTopic !== null && orderMessages.length > 0
         ? [{ topic: this.ordersTopic, messages: orderMessages }]
         : []),
+      ...(audit !== null && auditMessages.length > 0 ? [{ topic: audit.topic, messages: auditMessages }] : []),
     ];
     if (topicMessages.length === 0) return;
     await this.producer.sendBatch({ acks: -1, topicMessages });
     this.sent += messages.length;
     this.ordersSent += orderMessages.length;
+    this.auditSent += auditMessages.length;
   }
 
   /** The orders service's malformed order (malformedOrder); throws when the demo runs without the service. */
@@ -120,7 +165,7 @@ export class DemoTraffic {
     });
   }
 
-  private take(kind: 'background' | 'hot' | 'orders', exact: number): number {
+  private take(kind: TrafficKind, exact: number): number {
     const total = this.carry[kind] + exact;
     const whole = Math.floor(total);
     this.carry[kind] = total - whole;

@@ -12,6 +12,7 @@ import { testDatabase } from '../../test-support/database';
 import { eventually, uniqueName } from '../../test-support/integration';
 import { ORDERS_SERVICE, ordersServiceDatabaseUrl } from './demo-orders-service';
 import { plainConsumerGroupId } from './demo-story';
+import { archiverGroupId } from './demo-archiver';
 import { HOT_PARTITION, MALFORMED_ORDER_PARTITION, POISON_PARTITION } from './demo-traffic';
 
 // `npm run demo` end to end (headless, the story played twice as fast) on the test broker and database:
@@ -55,6 +56,7 @@ describe('npm run demo', () => {
       const groupId = `${prefix}-group`;
       const topic = `${prefix}-events`;
       const plainGroupId = plainConsumerGroupId(groupId);
+      const archiverGroup = archiverGroupId(groupId);
       const config = loadTestConfig();
       demo = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts', '--no-ui'], {
         cwd: ROOT,
@@ -68,7 +70,7 @@ describe('npm run demo', () => {
           WARDEN_DLQ_TOPIC: `${prefix}-dlq`,
           WORKER_PORT: String(config.WORKER_PORT + 30),
           SAMPLE_INTERVAL_MS: '1000',
-          SAMPLER_GROUP_INCLUDE: `^${plainGroupId}$|^${groupId}$|^${ORDERS_SERVICE.groupId}$`,
+          SAMPLER_GROUP_INCLUDE: `^${plainGroupId}$|^${groupId}$|^${ORDERS_SERVICE.groupId}$|^${archiverGroup}$`,
           // Twice as fast, on workers that take at most 8 records at once, ~50 ms each: about 160 records/s, so the
           // surge (400 records/s) builds a backlog of thousands whatever the machine's speed.
           DEMO_STORY_SPEED: '2',
@@ -166,6 +168,22 @@ describe('npm run demo', () => {
       expect(stopped.state).toBe('Empty');
       expect(stopped.statusReasons[0]).toMatch(/STOP: the group has no members; no commit for /);
 
+      // The archiver of the short-retention audit topic (from story second 15) falls behind: its partitions are
+      // at risk, with a window that shrinks while it reads a quarter as fast as records arrive.
+      const detailOf = (id: string) =>
+        getGroupDetail(db, 'default', id, { timeLagObjectiveMs: null, rateWindowMs: 30_000 }).catch(() => undefined);
+      const windows: number[] = [];
+      await waitFor(
+        "the archiver's retention window to count down",
+        async () => {
+          const risk = (await detailOf(archiverGroup))?.partitions.find((p) => p.retentionRisk.kind === 'at-risk');
+          if (risk?.retentionRisk.kind === 'at-risk' && risk.retentionRisk.earliestMs !== null)
+            windows.push(risk.retentionRisk.earliestMs);
+          return windows.length >= 2 && windows.at(-1)! < windows[0]! ? true : undefined;
+        },
+        60_000,
+      );
+
       // The surge (75-120) builds a backlog on the partitions that flow; after it, the backlog drains.
       const flowing = (p: number) => p !== POISON_PARTITION && p !== HOT_PARTITION;
       const backlogAt = async () => {
@@ -203,6 +221,33 @@ describe('npm run demo', () => {
           return backlog <= peak / 4 ? true : undefined;
         },
         120_000,
+      );
+
+      // Then retention deletes records the archiver had not read: a loss with its count and range, the group
+      // LOST until someone acknowledges it, and the records-lost alert at the demo's receiver.
+      const lost = await waitFor(
+        'the archiver to lose records to retention',
+        async () => {
+          const detail = await detailOf(archiverGroup);
+          return detail?.status === 'LOST' && detail.losses.length > 0 ? detail : undefined;
+        },
+        90_000,
+      );
+      const loss = lost.losses[0]!;
+      expect(BigInt(loss.count)).toBe(BigInt(loss.toOffset) - BigInt(loss.fromOffset) + 1n);
+      expect(loss.summary).toMatch(/records? \(offsets? .*\) deleted unread/);
+      await waitFor(
+        'the records-lost alert at the receiver',
+        async () =>
+          output
+            .split('\n')
+            .some(
+              (line) =>
+                line.includes('alert ▶ [FIRING critical]') &&
+                line.includes(`${archiverGroup}: `) &&
+                line.includes('deleted unread'),
+            ) || undefined,
+        30_000,
       );
 
       // The hot key's partition lagged alone while the others kept up.

@@ -1,9 +1,12 @@
 import type { Admin } from 'kafkajs';
 
-/** Creates the topics that do not exist yet; existing topics are left exactly as they are. */
+/**
+ * Creates the topics that do not exist yet, with their topic configs when given; existing topics are left
+ * exactly as they are (their configs included).
+ */
 export async function ensureTopics(
   admin: Admin,
-  topics: Array<{ topic: string; numPartitions: number }>,
+  topics: Array<{ topic: string; numPartitions: number; configEntries?: Array<{ name: string; value: string }> }>,
 ): Promise<void> {
   const existing = new Set(await admin.listTopics());
   const missing = topics.filter((t) => !existing.has(t.topic));
