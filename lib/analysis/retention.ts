@@ -6,6 +6,7 @@
 import { formatDuration, formatNumber } from '../format';
 import {
   retentionRisk,
+  unreadableSettings,
   type PartitionPosition,
   type RetentionRisk,
   type TopicRetentionSettings,
@@ -17,16 +18,7 @@ import type { TRecordLoss } from '../schemas/record-losses';
 export const SETTINGS_NOT_READ = 'not read yet';
 
 /** The settings of a topic the sampler has not read: every rule unknown, never safe. */
-export const UNREAD_SETTINGS: TopicRetentionSettings = {
-  cleanupPolicy: null,
-  retentionMs: null,
-  retentionBytes: null,
-  segmentMs: null,
-  segmentBytes: null,
-  checkIntervalMs: null,
-  recordBytes: null,
-  readError: SETTINGS_NOT_READ,
-};
+export const UNREAD_SETTINGS: TopicRetentionSettings = unreadableSettings(SETTINGS_NOT_READ);
 
 /** One partition's position as the analysis resolved it (lib/analysis/group-analysis.ts). */
 export interface AnalysedPosition {

@@ -1,6 +1,6 @@
 import type { Database } from '../db';
 import type { RecordLoss, TopicRetention } from '../generated/prisma/client';
-import type { TopicRetentionSettings } from '../lag/retention-risk';
+import { unreadableSettings, type TopicRetentionSettings } from '../lag/retention-risk';
 import type { LossEpisode } from '../analysis/retention';
 import { RECORD_LOSS_LISTED_DAYS } from '../schemas/values';
 
@@ -8,8 +8,25 @@ import { RECORD_LOSS_LISTED_DAYS } from '../schemas/values';
 // (topic_retention) and the groups' record-loss episodes (record_loss). Both tables are small: one row per
 // watched topic, one per episode (kept 90 days).
 
-/** A stored settings row as the rule reads it; a number column the sampler could not read stays null. */
-export function settingsFromRow(row: TopicRetention): TopicRetentionSettings {
+/** The columns of a topic_retention row the retention rule reads (the sampler's rows before they are stored too). */
+export type StoredTopicRetention = Pick<
+  TopicRetention,
+  | 'cleanupPolicy'
+  | 'retentionMs'
+  | 'retentionBytes'
+  | 'segmentMs'
+  | 'segmentBytes'
+  | 'checkIntervalMs'
+  | 'readError'
+  | 'recordBytes'
+>;
+
+/**
+ * A stored settings row as the rule reads it: a refused topic is unreadable whatever else the row holds; a
+ * number column the sampler could not read stays null.
+ */
+export function settingsFromRow(row: StoredTopicRetention): TopicRetentionSettings {
+  if (row.readError !== null) return unreadableSettings(row.readError);
   const number = (value: bigint | null) => (value === null ? null : Number(value));
   return {
     cleanupPolicy: row.cleanupPolicy,

@@ -39,6 +39,20 @@ export interface TopicRetentionSettings {
   readError: string | null;
 }
 
+/** The settings of a topic that could not be read, and why: every rule unknown, never zeros and never safe. */
+export function unreadableSettings(readError: string): TopicRetentionSettings {
+  return {
+    cleanupPolicy: null,
+    retentionMs: null,
+    retentionBytes: null,
+    segmentMs: null,
+    segmentBytes: null,
+    checkIntervalMs: null,
+    recordBytes: null,
+    readError,
+  };
+}
+
 /** Where a group stands in one partition, and how fast things move there. */
 export interface PartitionPosition {
   /** null: the group never committed (it reads from its reset policy's offset). */

@@ -17,7 +17,8 @@ import { loadTestConfig } from '../../test-support/test-config';
 import { WorkerMetrics } from '../metrics/worker-metrics';
 import { LagSampler } from './lag-sampler';
 import type { LagSampleRow } from './sampler-state';
-import { positionFromSample, settingsFromRow } from './topic-settings';
+import { settingsFromRow } from '../../lib/groups/load-retention';
+import { positionFromSample } from './topic-settings';
 
 // Retention on the real broker (npm test's, which checks retention every 5 s: scripts/kafka/broker.sh), with
 // topics kept for seconds or a few MiB. A group stops; the sampler's rounds store its rows and its topic's

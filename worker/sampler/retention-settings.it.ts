@@ -24,7 +24,8 @@ import { testDatabase } from '../../test-support/database';
 import { createTopic, eventually, uniqueName } from '../../test-support/integration';
 import { loadTestConfig } from '../../test-support/test-config';
 import { LagSampler } from './lag-sampler';
-import { positionFromSample, settingsFromRow } from './topic-settings';
+import { settingsFromRow } from '../../lib/groups/load-retention';
+import { positionFromSample } from './topic-settings';
 
 // A topic whose retention settings the sampler may not read, for real: this file starts a broker of its own
 // that enforces ACLs (scripts/kafka/broker.sh, WARDEN_KAFKA_AUTHORIZER=1) with a SASL user for the sampler,

@@ -7,7 +7,6 @@ import {
   positionFromSample,
   READ_AT_MIN_INTERVAL_MS,
   RETRY_AFTER_FAILURE_MS,
-  settingsFromRow,
   TopicSettingsTracker,
   type TopicRetentionRow,
 } from './topic-settings';
@@ -266,39 +265,6 @@ describe('the rows as the retention rule reads them', () => {
     expect(positionFromSample({ ...row, exactTimeLagMs: null, timeLagKind: 'bogus' })).toMatchObject({
       timeLagMs: null,
       timeLagKind: 'unknown',
-    });
-  });
-
-  it('reads a stored row as settings; a refused one has nothing but its refusal', () => {
-    const row = {
-      cleanupPolicy: 'delete',
-      retentionMs: 20_000n,
-      retentionBytes: -1n,
-      segmentMs: 2_000n,
-      segmentBytes: 1_048_576n,
-      checkIntervalMs: 5_000n,
-      readError: null,
-      recordBytes: 120.5,
-    };
-    expect(settingsFromRow(row)).toEqual({
-      cleanupPolicy: 'delete',
-      retentionMs: 20_000,
-      retentionBytes: -1,
-      segmentMs: 2_000,
-      segmentBytes: 1_048_576,
-      checkIntervalMs: 5_000,
-      recordBytes: 120.5,
-      readError: null,
-    });
-    expect(settingsFromRow({ ...row, readError: 'not authorized' })).toEqual({
-      cleanupPolicy: null,
-      retentionMs: null,
-      retentionBytes: null,
-      segmentMs: null,
-      segmentBytes: null,
-      checkIntervalMs: null,
-      recordBytes: null,
-      readError: 'not authorized',
     });
   });
 });

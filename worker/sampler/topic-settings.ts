@@ -16,6 +16,7 @@
 //   new read at most once per READ_AT_MIN_INTERVAL_MS (read_at).
 
 import type { PartitionPosition, TopicRetentionSettings } from '../../lib/lag/retention-risk';
+import { settingsFromRow } from '../../lib/groups/load-retention';
 import type { RecordRead, TopicSettingsRead } from '../../lib/kafka/cluster-reader';
 
 /** How often every topic's settings are read again: settings seldom change, and one request covers them all. */
@@ -94,43 +95,6 @@ function integer(value: string | null | undefined): bigint | null {
 }
 
 const toNumber = (value: bigint | null): number | null => (value === null ? null : Number(value));
-
-/** A stored topic_retention row as the retention rule reads it. */
-export function settingsFromRow(
-  row: Pick<
-    TopicRetentionRow,
-    | 'cleanupPolicy'
-    | 'retentionMs'
-    | 'retentionBytes'
-    | 'segmentMs'
-    | 'segmentBytes'
-    | 'checkIntervalMs'
-    | 'readError'
-    | 'recordBytes'
-  >,
-): TopicRetentionSettings {
-  if (row.readError !== null)
-    return {
-      cleanupPolicy: null,
-      retentionMs: null,
-      retentionBytes: null,
-      segmentMs: null,
-      segmentBytes: null,
-      checkIntervalMs: null,
-      recordBytes: null,
-      readError: row.readError,
-    };
-  return {
-    cleanupPolicy: row.cleanupPolicy,
-    retentionMs: toNumber(row.retentionMs),
-    retentionBytes: toNumber(row.retentionBytes),
-    segmentMs: toNumber(row.segmentMs),
-    segmentBytes: toNumber(row.segmentBytes),
-    checkIntervalMs: toNumber(row.checkIntervalMs),
-    recordBytes: row.recordBytes,
-    readError: null,
-  };
-}
 
 const TIME_LAG_KINDS = new Set(['interpolated', 'lower-bound', 'caught-up', 'unknown']);
 
