@@ -174,7 +174,7 @@ export const PC_NO_OP_CONCURRENCY = 16;
 /** Warden ÷ Parallel Consumer targets per shared workload: level at least, 10% ahead on (6). */
 export const PC_RATIO_TARGETS: Readonly<Record<string, number>> = { '2': 1.0, '3b': 1.0, '4': 1.0, '6': 1.1 };
 
-export type LayoutId = 'keys10k' | 'keys10' | 'poison' | 'io' | 'rawIo' | 'memory' | 'pipeline';
+export type LayoutId = 'keys10k' | 'keys10kLong' | 'keys10' | 'poison' | 'io' | 'rawIo' | 'memory' | 'pipeline';
 
 export interface WorkloadPlan {
   id: string;
@@ -218,10 +218,16 @@ export function isTimingWorkload(plan: Pick<WorkloadPlan, 'kind'>): boolean {
   );
 }
 
+/** (15)'s topic holds this many times (2)'s records. */
+export const CONTROL_THROUGHPUT_SCALE = 5;
+
 export function layouts(sizes: BenchSizes): Record<LayoutId, TopicLayout> {
   const n = sizes.throughputRecords;
   return {
     keys10k: { name: 'keys10k', partitions: PARTITIONS, records: n, keys: 10_000 },
+    // keys10k's shape, CONTROL_THROUGHPUT_SCALE times as long: each of (15)'s windows lasts seconds, so the
+    // control plane's start inside its 'on' windows (its reader joining, its producer connecting) is a small part.
+    keys10kLong: { name: 'keys10k-long', partitions: PARTITIONS, records: n * CONTROL_THROUGHPUT_SCALE, keys: 10_000 },
     keys10: { name: 'keys10', partitions: PARTITIONS, records: n, keys: 10 },
     // Partitions 1-5 hold exactly what keys10k's do; partition 0 starts with the poison record.
     poison: { name: 'poison', partitions: PARTITIONS, records: n, keys: 10_000, poisonHeadPartition: 0 },
@@ -522,9 +528,9 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
   },
   {
     id: '15',
-    title: 'Warden unordered, no-op, control plane on (default state interval), each round back to back with it off',
+    title: `Warden unordered, no-op, control plane on (default state interval); each round off, on, on, off back to back on a topic ${CONTROL_THROUGHPUT_SCALE} times (2)'s size`,
     kind: 'control-throughput',
-    layout: 'keys10k',
+    layout: 'keys10kLong',
     handlerMs: 0,
     ordering: 'unordered',
     repeated: true,
