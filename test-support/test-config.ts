@@ -17,6 +17,16 @@ export const testsPart = configPart({
         'seed of the API fuzz test (`e2e/api-fuzz.spec.ts`; operation *i* runs with seed + *i*); a failure prints the seed and the request',
       example: '20261201',
     }),
+    WARDEN_REDRIVE_KILL_SEED: setting(z.coerce.number().int().min(0).max(2_147_483_647).optional(), {
+      description:
+        'seed of the redrive kill test (`worker/redrive/redrive-kill.it.ts`: when each worker is killed); drawn and printed when unset',
+      example: '20261207',
+    }),
+    WARDEN_REDRIVE_KILL_ITERATIONS: setting(z.coerce.number().int().min(1).max(1_000).default(3), {
+      description:
+        'jobs the redrive kill test runs, each with two workers killed with SIGKILL at random points before a third finishes it',
+      example: '3',
+    }),
   },
 });
 

@@ -215,12 +215,11 @@ export class WardenWorker {
       onRecorded: (outcome) => this.metrics.onOperatorAction(outcome.action, outcome.status),
       onExpired: (row) => this.metrics.onOperatorAction(row.action, 'expired'),
     });
-    // Redrive jobs share the idempotent producer; stopped before it, so a running job hands itself back.
+    // Redrive jobs run on transactional producers of their own (one per job); a stop hands a running job back.
     this.redrive = await startRedrive({
       config,
       kafka,
       db: this.db,
-      producer: this.producer,
       instanceId,
       logger,
     });

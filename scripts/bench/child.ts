@@ -44,6 +44,8 @@ async function runWorkload(spec: ChildSpec): Promise<Measurement> {
       return (await import('./workloads/overview-http')).runOverviewHttp(spec);
     case 'action-round-trip':
       return (await import('./workloads/action-round-trip')).runActionRoundTrip(spec, groupId);
+    case 'redrive':
+      return (await import('./workloads/redrive')).runRedrive(spec, groupId);
     case 'service-action-round-trip':
       return (await import('./workloads/service-action-round-trip')).runServiceActionRoundTrip(spec, groupId);
     case 'control-traffic':

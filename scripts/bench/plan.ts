@@ -31,6 +31,8 @@ export interface BenchSizes {
   apiIterations: number;
   /** Operator actions timed by (12) and (13). */
   actionRounds: number;
+  /** Dead letters redriven by (16) and (16u). */
+  redriveRecords: number;
   /** (14): time the instance runs before its window, and the window in state intervals (60 s at the default 5 s). */
   controlTrafficWarmupMs: number;
   controlTrafficWindowStates: number;
@@ -57,6 +59,7 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     scaleRounds: 21,
     apiIterations: 300,
     actionRounds: 20,
+    redriveRecords: 20_000,
     controlTrafficWarmupMs: 20_000,
     controlTrafficWindowStates: 12,
     repeat: 5,
@@ -78,6 +81,7 @@ export const SIZES: Record<BenchMode, BenchSizes> = {
     scaleRounds: 3,
     apiIterations: 10,
     actionRounds: 3,
+    redriveRecords: 4_000,
     controlTrafficWarmupMs: 5_000,
     controlTrafficWindowStates: 2,
     repeat: 1,
@@ -165,6 +169,12 @@ export const CONTROL_TRAFFIC_TARGET_BYTES_PER_SEC = 1_024;
 export const CONTROL_THROUGHPUT_TARGET_RATIO = 0.97;
 /** (11o): an overview page of the fleet (SIZES.scaleGroups groups x SCALE_PARTITIONS) over HTTP, at p95. */
 export const OVERVIEW_PAGE_TARGET_MS = 150;
+/** (16): the redrive job's rate, and how far from it its achieved rate (claim to end) may be. */
+export const REDRIVE_BENCH_RATE_PER_SEC = 2_000;
+export const REDRIVE_RATE_TOLERANCE = 0.1;
+/** (16u): the job's rate is REDRIVE_RATE_PER_SEC's maximum, which no batch waits for; records/s at least this. */
+export const REDRIVE_UNTHROTTLED_RATE_PER_SEC = 100_000;
+export const REDRIVE_UNTHROTTLED_TARGET_RECORDS_PER_SEC = 5_000;
 
 /**
  * Parallel Consumer's maxConcurrency (its worker threads) on the no-op topics: its default. Measured on this machine
@@ -202,6 +212,13 @@ export interface WorkloadPlan {
   read?: 'group-detail' | 'lag-series-24h';
   /** parallel-consumer: the Warden workload it runs beside, on the same topic and ordering; its ratio is Warden ÷ this. */
   peerOf?: string;
+  /** redrive: the job's rate (records/s). */
+  redriveRatePerSec?: number;
+}
+
+/** Workloads whose records/s compares with (1)'s: every one that counts records but a redrive (a rate it keeps to). */
+export function isRatedAgainstRaw(plan: Pick<WorkloadPlan, 'kind'>): boolean {
+  return !isTimingWorkload(plan) && plan.kind !== 'redrive';
 }
 
 /** Workloads that time operations rather than count records: no records/s, no ratio to (1). */
@@ -535,6 +552,24 @@ export const WORKLOADS: readonly WorkloadPlan[] = [
     ordering: 'unordered',
     repeated: true,
   },
+  {
+    id: '16',
+    title: `redrive of ${SIZES.full.redriveRecords.toLocaleString('en-US')} dead letters (quick: ${SIZES.quick.redriveRecords.toLocaleString('en-US')}) at ${REDRIVE_BENCH_RATE_PER_SEC.toLocaleString('en-US')}/s: one Kafka transaction per batch, real broker and Postgres`,
+    kind: 'redrive',
+    layout: null,
+    handlerMs: 0,
+    repeated: false,
+    redriveRatePerSec: REDRIVE_BENCH_RATE_PER_SEC,
+  },
+  {
+    id: '16u',
+    title: `redrive of ${SIZES.full.redriveRecords.toLocaleString('en-US')} dead letters (quick: ${SIZES.quick.redriveRecords.toLocaleString('en-US')}), unthrottled (rate ${REDRIVE_UNTHROTTLED_RATE_PER_SEC.toLocaleString('en-US')}/s, the setting's maximum)`,
+    kind: 'redrive',
+    layout: null,
+    handlerMs: 0,
+    repeated: false,
+    redriveRatePerSec: REDRIVE_UNTHROTTLED_RATE_PER_SEC,
+  },
 ];
 
 /** Workloads selected by id (all when `only` is empty); unknown ids are an error naming the known ones. */
@@ -544,9 +579,9 @@ export function selectWorkloads(only: readonly string[]): WorkloadPlan[] {
   const unknown = only.filter((id) => !known.has(id));
   if (unknown.length > 0) throw new Error(`unknown workload(s) ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
   // Ratios need (1), (7) compares itself with (2) and a Parallel Consumer row with its Warden peer; timing
-  // workloads need none of them.
+  // workloads and redrives need none of them.
   const selected = WORKLOADS.filter((w) => only.includes(w.id));
-  const needsRaw = selected.some((w) => !isTimingWorkload(w));
+  const needsRaw = selected.some(isRatedAgainstRaw);
   const peers = selected.flatMap((w) => (w.peerOf === undefined ? [] : [w.peerOf]));
   const wanted = new Set([...only, ...(needsRaw ? ['1'] : []), ...(only.includes('7') ? ['2'] : []), ...peers]);
   return WORKLOADS.filter((w) => wanted.has(w.id));

@@ -22,6 +22,8 @@ export type WorkloadKind =
   /** Warden's (2) run twice back to back, control plane off and on (workload-runs.ts); its children run 'warden'. */
   | 'control-throughput'
   | 'overview-http'
+  /** A redrive job run by the worker's runner (worker/redrive/), dead letters written first. */
+  | 'redrive'
   /** Confluent Parallel Consumer in a JVM of its own (parallel-consumer-runs.ts), not a Node child. */
   | 'parallel-consumer';
 
@@ -135,6 +137,18 @@ export interface ChildSpec {
     warmupMs: number;
     windowStates: number;
     logDirsBroker: { home: string; port: number; controllerPort: number } | null;
+  };
+  /**
+   * redrive: the bench database, the dead-letter topic and the target topic (both `partitions` partitions,
+   * made for this run), how many dead letters, and the job's rate.
+   */
+  redrive?: {
+    databaseUrl: string;
+    dlqTopic: string;
+    targetTopic: string;
+    partitions: number;
+    records: number;
+    ratePerSec: number;
   };
   /** Give up after this long (the child reports an error). */
   timeoutMs: number;

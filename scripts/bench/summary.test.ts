@@ -374,6 +374,42 @@ describe('summary', () => {
     expect(geometricMean([null])).toBeNull();
   });
 
+  it('judges (16) on its achieved rate within 10% of the job rate and (16u) against 5,000 records/s', () => {
+    const run = (records: number, elapsedMs: number, configuredRatePerSec: number) =>
+      measurement(records, elapsedMs, {
+        details: {
+          configuredRatePerSec,
+          achievedRatePerSec: Math.round((records * 1_000) / elapsedMs),
+          steadyRatePerSec: 2_010,
+          batches: 50,
+          meanBatchSize: 400,
+          firstBatchMs: 300,
+          postgresRoundTrips: 104,
+          postgresRoundTripsPerBatch: 2,
+          postgresRoundTripsToFirstBatch: 4,
+        },
+      });
+    const judged = (rows: WorkloadRuns[]) => summarize(rows, new Map());
+    const onRate = judged([
+      { plan: plan('16'), runs: [run(20_000, 10_500, 2_000)] },
+      { plan: plan('16u'), runs: [run(20_000, 2_000, 100_000)] },
+    ]);
+    expect(onRate.targets).toEqual([
+      {
+        target: '(16) a redrive keeps to its rate within 10% (claim to end)',
+        measured: '1,905/s of 2,000/s (-4.8%)',
+        pass: true,
+      },
+      { target: '(16u) an unthrottled redrive at least 5,000 records/s', measured: '10,000/s', pass: true },
+    ]);
+    expect(onRate.rows[0]).toMatchObject({ id: '16', ratioToRaw: null });
+    expect(onRate.rows[0]!.recordsPerSec).toBeCloseTo(1_904.76, 2);
+    expect(onRate.rows[0]!.notes).toContain('Postgres round trips 2 per batch, 104 in all');
+    expect(judged([{ plan: plan('16'), runs: [run(20_000, 11_200, 2_000)] }]).targets[0]!.pass).toBe(false);
+    expect(judged([{ plan: plan('16'), runs: [run(20_000, 8_900, 2_000)] }]).targets[0]!.pass).toBe(false);
+    expect(judged([{ plan: plan('16u'), runs: [run(20_000, 4_100, 100_000)] }]).targets[0]!.pass).toBe(false);
+  });
+
   it('shows a failed workload with no numbers rather than dropping it', () => {
     const { rows } = summarize([{ plan: plan('9'), runs: [], error: 'postgres down\nstack' }], new Map());
     expect(rows[0]).toMatchObject({ id: '9', recordsPerSec: null, ratioToRaw: null, notes: 'FAILED: postgres down' });
@@ -410,6 +446,10 @@ describe('workload selection', () => {
   it('runs the control-plane timings alone and brings (1) with the throughput comparison (15)', () => {
     expect(selectWorkloads(['13', '14']).map((w) => w.id)).toEqual(['13', '14']);
     expect(selectWorkloads(['15']).map((w) => w.id)).toEqual(['1', '15']);
+  });
+
+  it('runs the redrive rows alone: a rate they keep to has no ratio to (1)', () => {
+    expect(selectWorkloads(['16', '16u']).map((w) => w.id)).toEqual(['16', '16u']);
   });
 
   it('rejects unknown ids, naming the known ones', () => {

@@ -3,7 +3,10 @@ import {
   IO_CONCURRENCY,
   IO_MS,
   IO_TARGET_OF_IDEAL,
+  isRatedAgainstRaw,
   isTimingWorkload,
+  REDRIVE_RATE_TOLERANCE,
+  REDRIVE_UNTHROTTLED_TARGET_RECORDS_PER_SEC,
   PIPELINE_TARGET_OF_CEILING,
   PIPELINE_TARGET_RECORDS_PER_SEC,
   ACTION_ROUND_TRIP_TARGET_MS,
@@ -221,6 +224,16 @@ function notesFor(entry: WorkloadRuns, run: Measurement | null, context: Context
       break;
     case 'control-traffic':
       notes.push(controlTrafficNotes(d));
+      break;
+    case 'redrive':
+      notes.push(
+        `job rate ${formatCount(Number(d.configuredRatePerSec))}/s: achieved ${formatCount(Number(d.achievedRatePerSec))}/s from the claim to the job's end, ` +
+          `${formatCount(d.steadyRatePerSec === null ? null : Number(d.steadyRatePerSec))}/s from the first batch's commit to the last; ` +
+          `${formatCount(Number(d.batches))} batches of ${formatCount(Number(d.meanBatchSize))} (one Kafka transaction each; p50/p99 columns: their spacing in ms), ` +
+          `first committed ${formatCount(Number(d.firstBatchMs))} ms after the claim; ` +
+          `Postgres round trips ${d.postgresRoundTripsPerBatch ?? '—'} per batch, ${formatCount(Number(d.postgresRoundTrips))} in all ` +
+          `(${formatCount(Number(d.postgresRoundTripsToFirstBatch))} up to the first batch's write, the claim and the job's reads included)`,
+      );
       break;
     case 'control-throughput': {
       const comparison = controlThroughputComparison(entry);
@@ -459,7 +472,7 @@ export function summarize(
       records: run?.records ?? null,
       recordsPerSec: rate,
       runsRecordsPerSec: timing ? [] : entry.runs.map(runRate).filter((r): r is number => r !== null),
-      ratioToRaw: ratio(rate, rawRate),
+      ratioToRaw: isRatedAgainstRaw(entry.plan) ? ratio(rate, rawRate) : null,
       p50Ms: run?.latency.p50 ?? null,
       p99Ms: run?.latency.p99 ?? null,
       peakRssBytes: peaks.length > 0 ? Math.max(...peaks) : null,
@@ -589,6 +602,31 @@ function targets(rows: readonly Row[], context: Context): TargetCheck[] {
     SERVICE_ACTION_ROUND_TRIP_TARGET_MS,
     'an operator action to the example service (its own process) visible through the API',
   );
+  const redrive = (id: string) => {
+    const entry = context.byId.get(id);
+    const run = entry?.runs[entry.runs.length - 1];
+    return run ? { configured: Number(run.details.configuredRatePerSec), achieved: runRate(run) } : null;
+  };
+  if (context.byId.has('16')) {
+    const run = redrive('16');
+    const off = run?.achieved == null ? null : Math.abs(run.achieved / run.configured - 1);
+    checks.push({
+      target: `(16) a redrive keeps to its rate within ${REDRIVE_RATE_TOLERANCE * 100}% (claim to end)`,
+      measured:
+        run?.achieved == null
+          ? '—'
+          : `${formatCount(run.achieved)}/s of ${formatCount(run.configured)}/s (${((run.achieved / run.configured - 1) * 100).toFixed(1)}%)`,
+      pass: off === null ? null : off <= REDRIVE_RATE_TOLERANCE,
+    });
+  }
+  if (context.byId.has('16u')) {
+    const run = redrive('16u');
+    checks.push({
+      target: `(16u) an unthrottled redrive at least ${formatCount(REDRIVE_UNTHROTTLED_TARGET_RECORDS_PER_SEC)} records/s`,
+      measured: run?.achieved == null ? '—' : `${formatCount(run.achieved)}/s`,
+      pass: run?.achieved == null ? null : run.achieved >= REDRIVE_UNTHROTTLED_TARGET_RECORDS_PER_SEC,
+    });
+  }
   const traffic = context.byId.get('14');
   if (traffic) {
     const run = traffic.runs[traffic.runs.length - 1];

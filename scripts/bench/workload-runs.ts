@@ -113,6 +113,10 @@ export async function createRunTopics(admin: Admin, plans: readonly WorkloadPlan
       addControl(plan.id);
     }
     if (plan.kind === 'control-throughput') addControl(plan.id);
+    if (plan.kind === 'redrive') {
+      add(`${plan.id}.dlq`, `warden-bench.redrive-dlq.${run}.${plan.id}`);
+      add(plan.id, `warden-bench.redrive-target.${run}.${plan.id}`);
+    }
   }
   if (configs.length > 0) {
     await whileBrokerLoads('creating the run topics', () =>
@@ -368,6 +372,26 @@ async function runOverviewWorkload(plan: WorkloadPlan, services: Services): Prom
   );
 }
 
+/** (16), (16u): the bench database migrated, the run's dead-letter and target topics, then the timed job. */
+async function runRedriveWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
+  await prepareBenchDatabase(services.databaseUrl);
+  if (plan.redriveRatePerSec === undefined) throw new Error(`workload ${plan.id}: its redrive rate is not set`);
+  return runChild(
+    {
+      ...specFor(plan, services, '', []),
+      redrive: {
+        databaseUrl: services.databaseUrl,
+        dlqTopic: runTopic(services, plan, 'dlq'),
+        targetTopic: runTopic(services, plan),
+        partitions: PARTITIONS,
+        records: services.sizes.redriveRecords,
+        ratePerSec: plan.redriveRatePerSec,
+      },
+    },
+    { cpuProfileDir: services.cpuProfileDir },
+  );
+}
+
 /** (12): the bench database migrated, the run's input and dead-letter topics, then the timed actions. */
 async function runActionRoundTripWorkload(plan: WorkloadPlan, services: Services): Promise<Measurement> {
   await prepareBenchDatabase(services.databaseUrl);
@@ -486,6 +510,7 @@ export async function runWorkload(plan: WorkloadPlan, services: Services): Promi
   if (plan.kind === 'sampler-scale' || plan.kind === 'sampler-shards') return runSamplerScaleWorkload(plan, services);
   if (plan.kind === 'api-reads') return runApiReadsWorkload(plan, services);
   if (plan.kind === 'action-round-trip') return runActionRoundTripWorkload(plan, services);
+  if (plan.kind === 'redrive') return runRedriveWorkload(plan, services);
   if (plan.kind === 'service-action-round-trip') return runServiceActionWorkload(plan, services);
   if (plan.kind === 'control-traffic') return runControlTrafficWorkload(plan, services);
   if (plan.kind === 'overview-http') return runOverviewWorkload(plan, services);

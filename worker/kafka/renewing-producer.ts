@@ -38,7 +38,7 @@ export interface RenewingProducerOptions {
 }
 
 /**
- * A Producer for the worker's sends (results, dead letters, redrive) that renews itself on a lost
+ * A Producer for the worker's sends (results and dead letters) that renews itself on a lost
  * producer state. connect/disconnect act on the current producer; a renewal disconnects the old one
  * without waiting on it, and every send first waits for the current one's connect (again, when it failed).
  */

@@ -1,52 +1,58 @@
 import type { Database } from '../../lib/db';
 import { originalHeaders, type DeadLetterRecord } from '../../lib/dead-letters/dead-letter-record';
+import type { PartitionRange } from '../../lib/dead-letters/read-dead-letters';
 import { selectedRecords, selectionRanges, type PartitionOffsets } from '../../lib/dead-letters/redrive-selection';
 import type { RecordSource } from '../../lib/kafka/partition-records';
 import { REDRIVE_HEADERS, ZRedriveSelection, type TRedriveSelection } from '../../lib/schemas/dead-letters';
 import type { Clock } from '@warden/consumer';
+import {
+  RedriveFencedError,
+  type OpenedRedrive,
+  type RedriveMessage,
+  type RedriveSend,
+  type RedriveSent,
+  type RedriveTransport,
+} from './redrive-transport';
 
 // Runs redrive jobs (redrive_job rows) in the worker: produces the selected dead letters back to their source
-// topic (or the job's target topic) at the job's rate, with progress, pause and cancel, and resumes a job whose
-// worker died without sending any record twice.
+// topic (or the job's target topic) at the job's rate, with progress, pause and cancel, exactly once for
+// read_committed readers of the target, across worker deaths, stalls and takeovers
+// (docs/decisions/0044-redrive-transactions.md).
 //
-// The send protocol, per batch of records (the ledger is redriven_record):
-//   1. one Postgres transaction, only while this worker still holds the job's lease: a 'sending' ledger row per
-//      record naming the target partition and `searchFrom`, that partition's log end read just before;
-//   2. one produce (acks=all) of the batch, each record carrying `warden-redrive-id` and `warden-redrive-of`;
-//   3. one transaction: the rows turn 'sent' (with their target offsets), the job's counts and position move.
-// A worker that takes over a job first resolves every 'sending' row: it reads the target partition from
-// `searchFrom` to its end and marks the row 'sent' when a record carrying this job's id and the row's
-// coordinates is there, else deletes the row so the record is sent again. A record is therefore never sent
-// twice and never skipped, provided a produce of the dead worker is in the log or lost by the time the lease
-// has lapsed (a killed process's request is appended or dropped by the broker at once; a worker only *stalled*
-// longer than REDRIVE_LEASE_MS between steps 1 and 2 could still send after a takeover: the one case not covered).
-// Without `force`, a record some other job already redrove is skipped and counted, never sent again.
+// Each batch, after the job's producer is opened (redrive-transport.ts: that fences every earlier holder):
+//   1. one Postgres statement: the job's status and holder, and which of the batch's records another job
+//      already redrove (without `force` those are skipped and counted, never sent);
+//   2. one Kafka transaction: the records to send and the job's dead-letter position after the batch (the
+//      consumer group `warden-redrive-<cluster>-<jobId>`), committed together;
+//   3. one Postgres statement: the batch's ledger rows (redriven_record, state 'sent', with target offsets) and
+//      the job's counts, position and lease, the counts only while this worker still holds the job.
+// The position committed in Kafka is the authority: it moves only with the records it covers. Postgres
+// follows it by at most one batch (a worker that died or stalled between 2 and 3); the worker that opens the
+// job next finds the committed position ahead of the stored one, and records that gap's records as this job's
+// (sent; skipped when another job's ledger holds them) without sending them again. A worker whose producer
+// was fenced (another opened the job: it had stalled past REDRIVE_LEASE_MS) has had its open transaction
+// aborted and fails its next send or commit: it stops working on the job at once and never retries it.
+// A worker that was only stalled after step 3 finds at step 1 that it no longer holds the job.
 
-export interface RedriveMessage {
-  partition: number;
-  key: Buffer | null;
-  value: Buffer | null;
-  timestamp: string;
-  headers: Record<string, Buffer | Buffer[] | string>;
-}
-
-/** Produces one batch to one topic with acks=all; resolves with the offset each message got, in order when known. */
-export type RedriveSend = (
-  topic: string,
-  messages: RedriveMessage[],
-) => Promise<Array<{ partition: number; baseOffset: bigint }>>;
+/** Records per batch at most; a batch is otherwise a fifth of a second of the job's rate. */
+const DEFAULT_BATCH_MAX = 1_000;
+const BATCHES_PER_SECOND = 5;
 
 export interface RedriveRunnerOptions {
   db: Database;
   source: RecordSource;
-  send: RedriveSend;
+  transport: RedriveTransport;
   clock: Clock;
   instanceId: string;
   leaseMs: number;
   cluster?: string;
-  /** Records per batch at most (a batch is sent in one produce; the rate spaces batches). */
+  /** Records per batch at most (default 1,000); one Kafka transaction each, the rate spaces them. */
   batchMax?: number;
+  /** Test seam: awaited before each batch's Kafka transaction, after its Postgres check (`batch` counts from 0 per claim). */
+  beforeCommit?: (at: { jobId: bigint; batch: number }) => Promise<void>;
   onProgress?: (job: { id: bigint; sent: number; skipped: number; status: string }) => void;
+  /** Told when this worker's producer of a job was fenced: another worker runs the job now. */
+  onFenced?: (jobId: bigint) => void;
 }
 
 interface ClaimedJob {
@@ -69,6 +75,8 @@ interface PlannedRecord {
   targetPartition: number;
 }
 
+const keyOf = (letter: DeadLetterRecord) => `${letter.record.partition}:${letter.record.offset}`;
+
 export class RedriveRunner {
   private readonly cluster: string;
   private readonly batchMax: number;
@@ -76,7 +84,7 @@ export class RedriveRunner {
 
   constructor(private readonly options: RedriveRunnerOptions) {
     this.cluster = options.cluster ?? 'default';
-    this.batchMax = options.batchMax ?? 100;
+    this.batchMax = options.batchMax ?? DEFAULT_BATCH_MAX;
   }
 
   /**
@@ -120,61 +128,117 @@ export class RedriveRunner {
   }
 
   private async run(job: ClaimedJob): Promise<void> {
+    const resolved = await this.resolveSending(job);
+    let opened: OpenedRedrive | null = null;
+    try {
+      opened = await this.options.transport.open({ cluster: this.cluster, id: job.id, dlqTopic: job.dlq_topic });
+      if (await this.runOpened(job, opened, resolved))
+        await this.options.transport.forget({ cluster: this.cluster, id: job.id });
+    } catch (error) {
+      if (!(error instanceof RedriveFencedError)) throw error;
+      // Another worker opened the job since: its transaction of ours was aborted; hand back only what is ours.
+      this.options.onFenced?.(job.id);
+      await this.release(job.id);
+    } finally {
+      await opened?.producer.close().catch(() => undefined);
+    }
+  }
+
+  /** The batch loop; true when the job is done. */
+  private async runOpened(job: ClaimedJob, opened: OpenedRedrive, resolved: Set<string>): Promise<boolean> {
     const { db, source, clock } = this.options;
-    await this.resolveSending(job);
     const selection: TRedriveSelection = ZRedriveSelection.parse(job.selection);
-    const ranges = await selectionRanges(source, job.dlq_topic, selection, {
-      ends: job.end_offsets,
-      from: job.position,
-    });
-    const own = await this.ownLedger(job.id);
-    const batchSize = Math.max(1, Math.min(this.batchMax, Math.ceil(job.rate_per_sec / 5)));
-    const startedAt = clock.now();
-    let sentHere = 0;
-    let batch: DeadLetterRecord[] = [];
     const targetPartitions = new Map<string, number>();
-    const position: PartitionOffsets = { ...job.position };
+    const position = await this.catchUp(job, selection, opened.committed, targetPartitions);
+    const ranges = await selectionRanges(source, job.dlq_topic, selection, { ends: job.end_offsets, from: position });
+    const batchSize = Math.max(1, Math.min(this.batchMax, Math.ceil(job.rate_per_sec / BATCHES_PER_SECOND)));
+    const startedAt = clock.now();
+    let examined = 0;
+    let batchIndex = 0;
+    let batch: DeadLetterRecord[] = [];
     let { sent, skipped } = job;
 
     const flush = async (): Promise<boolean> => {
       if (batch.length === 0) return true;
-      // Keep to the rate: this batch may start once the records sent so far fit the elapsed time.
-      const dueAt = startedAt + (sentHere * 1_000) / job.rate_per_sec;
+      // Keep to the rate: a batch goes once the records examined before it fit the time since the start.
+      const dueAt = startedAt + (examined * 1_000) / job.rate_per_sec;
       if (dueAt > clock.now()) await sleep(clock, dueAt - clock.now());
       if (this.stopping) {
         await this.release(job.id);
         return false;
       }
-      const status = await this.currentStatus(job.id);
-      if (status !== 'running') return false;
       const letters = batch;
       batch = [];
-      const fresh = letters.filter((l) => !own.has(`${l.record.partition}:${l.record.offset}`));
-      const redrivenElsewhere = job.force ? new Set<string>() : await this.redrivenByOthers(job, fresh);
-      const toSend = fresh.filter((l) => !redrivenElsewhere.has(`${l.record.partition}:${l.record.offset}`));
+      const check = await this.check(job, job.force ? [] : letters);
+      if (check === null || check.status !== 'running') return false;
+      const toSend = letters.filter((l) => !check.elsewhere.has(keyOf(l)) && !resolved.has(keyOf(l)));
       const planned = await this.plan(job, toSend, targetPartitions);
       for (const l of letters) position[l.record.partition] = (l.record.offset + 1n).toString();
-      const stillHeld = await this.recordSending(job, planned);
-      if (!stillHeld) return false;
-      const offsets = await this.produce(job, planned);
-      skipped += redrivenElsewhere.size;
+      await this.options.beforeCommit?.({ jobId: job.id, batch: batchIndex++ });
+      const results = await opened.producer.commit(sendsOf(job, planned), { ...position });
       sent += planned.length;
-      sentHere += letters.length;
-      await this.recordSent(job, planned, offsets, { sent, skipped, position });
-      this.options.onProgress?.({ id: job.id, sent, skipped, status: 'running' });
-      return true;
+      skipped += check.elsewhere.size;
+      examined += letters.length;
+      const status = await this.recordBatch(job, planned, targetOffsets(planned, results), { sent, skipped, position });
+      if (status !== null) this.options.onProgress?.({ id: job.id, sent, skipped, status });
+      return status === 'running';
     };
 
     for await (const letter of selectedRecords(source, job.dlq_topic, selection, ranges)) {
       batch.push(letter);
-      if (batch.length >= batchSize && !(await flush())) return;
+      if (batch.length >= batchSize && !(await flush())) return false;
     }
-    if (!(await flush())) return;
-    await db.$executeRaw`
+    if (!(await flush())) return false;
+    const done = await db.$executeRaw`
       UPDATE redrive_job SET status = 'done', updated_at = now(), completed_at = now(), lease_until = NULL,
         outcome = ${`sent ${sent}, skipped ${skipped} (redriven before)${job.total !== sent + skipped ? `, ${job.total - sent - skipped} no longer in the topic` : ''}`}
       WHERE id = ${job.id} AND executed_by = ${this.options.instanceId} AND status = 'running'`;
+    if (done !== 1) return false;
     this.options.onProgress?.({ id: job.id, sent, skipped, status: 'done' });
+    return true;
+  }
+
+  /**
+   * The position to continue from: the stored one, or where the job's committed transactions got to when
+   * that is further (the previous holder stopped between its commit and its Postgres write). The records in
+   * between were sent (or skipped) in those transactions: they are recorded as such, not sent again.
+   */
+  private async catchUp(
+    job: ClaimedJob,
+    selection: TRedriveSelection,
+    committed: PartitionOffsets,
+    targetPartitions: Map<string, number>,
+  ): Promise<PartitionOffsets> {
+    const position: PartitionOffsets = { ...job.position };
+    const ahead = new Map<number, bigint>();
+    for (const [partition, offset] of Object.entries(committed)) {
+      const stored = position[partition];
+      if (stored === undefined || BigInt(offset) > BigInt(stored)) ahead.set(Number(partition), BigInt(offset));
+    }
+    if (ahead.size === 0) return position;
+    const ranges = await selectionRanges(this.options.source, job.dlq_topic, selection, {
+      ends: job.end_offsets,
+      from: job.position,
+    });
+    const gap: PartitionRange[] = ranges.map((r) => {
+      const to = ahead.get(r.partition);
+      return { ...r, end: to === undefined || to < r.start ? r.start : to < r.end ? to : r.end };
+    });
+    const letters: DeadLetterRecord[] = [];
+    for await (const letter of selectedRecords(this.options.source, job.dlq_topic, selection, gap))
+      letters.push(letter);
+    for (const [partition, offset] of ahead) position[partition] = offset.toString();
+    const check = await this.check(job, job.force ? [] : letters);
+    const elsewhere = check?.elsewhere ?? new Set<string>();
+    const planned = await this.plan(
+      job,
+      letters.filter((l) => !elsewhere.has(keyOf(l))),
+      targetPartitions,
+    );
+    job.sent += planned.length;
+    job.skipped += elsewhere.size;
+    await this.recordBatch(job, planned, new Map(), { sent: job.sent, skipped: job.skipped, position });
+    return position;
   }
 
   private async release(id: bigint): Promise<void> {
@@ -183,31 +247,27 @@ export class RedriveRunner {
       WHERE id = ${id} AND executed_by = ${this.options.instanceId} AND status = 'running'`;
   }
 
-  private async currentStatus(id: bigint): Promise<string | null> {
-    const rows = await this.options.db.$queryRaw<Array<{ status: string; executed_by: string | null }>>`
-      SELECT status, executed_by FROM redrive_job WHERE id = ${id}`;
+  /**
+   * Step 1: the job's status (null when another worker holds it now) and which of `letters` another job's
+   * ledger holds ("partition:offset"), in one statement.
+   */
+  private async check(
+    job: ClaimedJob,
+    letters: readonly DeadLetterRecord[],
+  ): Promise<{ status: string; elsewhere: Set<string> } | null> {
+    const rows = await this.options.db.$queryRaw<
+      Array<{ status: string; executed_by: string | null; elsewhere: string[] | null }>
+    >`
+      SELECT j.status, j.executed_by, (
+        SELECT array_agg(DISTINCT r.dlq_partition::text || ':' || r.dlq_offset::text)
+        FROM unnest(${letters.map((l) => l.record.partition)}::int[], ${letters.map((l) => l.record.offset)}::bigint[]) AS q(p, o)
+        JOIN redriven_record r ON r.cluster = ${this.cluster} AND r.dlq_topic = ${job.dlq_topic}
+          AND r.dlq_partition = q.p AND r.dlq_offset = q.o AND r.job_id <> j.id
+      ) AS elsewhere
+      FROM redrive_job j WHERE j.id = ${job.id}`;
     const row = rows[0];
     if (!row || row.executed_by !== this.options.instanceId) return null;
-    return row.status;
-  }
-
-  /** DLQ records of this job already in its ledger as sent (after a takeover): never sent again. */
-  private async ownLedger(jobId: bigint): Promise<Set<string>> {
-    const rows = await this.options.db.redrivenRecord.findMany({
-      where: { jobId },
-      select: { dlqPartition: true, dlqOffset: true },
-    });
-    return new Set(rows.map((r) => `${r.dlqPartition}:${r.dlqOffset}`));
-  }
-
-  private async redrivenByOthers(job: ClaimedJob, letters: DeadLetterRecord[]): Promise<Set<string>> {
-    if (letters.length === 0) return new Set();
-    const rows = await this.options.db.$queryRaw<Array<{ dlq_partition: number; dlq_offset: bigint }>>`
-      SELECT DISTINCT r.dlq_partition, r.dlq_offset
-      FROM unnest(${letters.map((l) => l.record.partition)}::int[], ${letters.map((l) => l.record.offset)}::bigint[]) AS q(p, o)
-      JOIN redriven_record r ON r.cluster = ${this.cluster} AND r.dlq_topic = ${job.dlq_topic}
-        AND r.dlq_partition = q.p AND r.dlq_offset = q.o AND r.job_id <> ${job.id}`;
-    return new Set(rows.map((r) => `${r.dlq_partition}:${r.dlq_offset}`));
+    return { status: row.status, elsewhere: new Set(row.elsewhere ?? []) };
   }
 
   /** Where each record goes: its source partition of its source topic, or of the job's target topic (modulo its partitions). */
@@ -234,89 +294,49 @@ export class RedriveRunner {
     return planned;
   }
 
-  /** Step 1: the 'sending' rows and a renewed lease, only while this worker holds the job and it runs. */
-  private async recordSending(job: ClaimedJob, planned: PlannedRecord[]): Promise<boolean> {
-    const searchFrom = new Map<string, bigint>();
-    for (const topic of new Set(planned.map((p) => p.targetTopic))) {
-      for (const log of (await this.options.source.partitionLogs(topic)) ?? [])
-        searchFrom.set(`${topic}\u0000${log.partition}`, log.high);
-    }
-    const leaseUntil = new Date(this.options.clock.now() + this.options.leaseMs);
-    return this.options.db.$transaction(async (tx) => {
-      const held = await tx.$executeRaw`
-        UPDATE redrive_job SET lease_until = ${leaseUntil}, updated_at = now()
-        WHERE id = ${job.id} AND executed_by = ${this.options.instanceId} AND status = 'running'`;
-      if (held !== 1) return false;
-      if (planned.length > 0) {
-        await tx.redrivenRecord.createMany({
-          data: planned.map((p) => ({
-            cluster: this.cluster,
-            jobId: job.id,
-            dlqTopic: job.dlq_topic,
-            dlqPartition: p.letter.record.partition,
-            dlqOffset: p.letter.record.offset,
-            targetTopic: p.targetTopic,
-            targetPartition: p.targetPartition,
-            searchFrom: searchFrom.get(`${p.targetTopic}\u0000${p.targetPartition}`) ?? 0n,
-            state: 'sending',
-          })),
-        });
-      }
-      return true;
-    });
-  }
-
-  /** Step 2: one produce per target topic; the offsets each record got. */
-  private async produce(job: ClaimedJob, planned: PlannedRecord[]): Promise<Map<PlannedRecord, bigint | null>> {
-    const offsets = new Map<PlannedRecord, bigint | null>();
-    for (const topic of new Set(planned.map((p) => p.targetTopic))) {
-      const group = planned.filter((p) => p.targetTopic === topic);
-      const results = await this.options.send(
-        topic,
-        group.map((p) => redriveMessage(job, p)),
-      );
-      // kafkajs answers one base offset per partition; the partition's records follow it in send order.
-      const next = new Map(results.map((r) => [r.partition, r.baseOffset]));
-      for (const p of group) {
-        const base = next.get(p.targetPartition);
-        offsets.set(p, base ?? null);
-        if (base !== undefined) next.set(p.targetPartition, base + 1n);
-      }
-    }
-    return offsets;
-  }
-
-  /** Step 3: the rows are sent, the job's progress moves, in one transaction. */
-  private async recordSent(
+  /**
+   * Step 3, in one statement: the ledger rows of `planned` (sent; their target offsets when known), and the
+   * job's counts, position and lease while this worker holds it. The job's status, or null when another
+   * worker holds it now (the rows are written either way: their records are in committed transactions).
+   */
+  private async recordBatch(
     job: ClaimedJob,
-    planned: PlannedRecord[],
-    offsets: Map<PlannedRecord, bigint | null>,
+    planned: readonly PlannedRecord[],
+    offsets: Map<PlannedRecord, bigint>,
     progress: { sent: number; skipped: number; position: PartitionOffsets },
-  ): Promise<void> {
-    const partitions = planned.map((p) => p.letter.record.partition);
-    const dlqOffsets = planned.map((p) => p.letter.record.offset);
-    const targetOffsets = planned.map((p) => offsets.get(p) ?? null);
-    await this.options.db.$transaction([
-      this.options.db.$executeRaw`
-        UPDATE redriven_record r SET state = 'sent', target_offset = q.t
-        FROM unnest(${partitions}::int[], ${dlqOffsets}::bigint[], ${targetOffsets}::bigint[]) AS q(p, o, t)
-        WHERE r.job_id = ${job.id} AND r.dlq_topic = ${job.dlq_topic} AND r.dlq_partition = q.p AND r.dlq_offset = q.o`,
-      this.options.db.redriveJob.update({
-        where: { id: job.id },
-        data: { sent: progress.sent, skipped: progress.skipped, position: progress.position, updatedAt: new Date() },
-      }),
-    ]);
+  ): Promise<string | null> {
+    const leaseUntil = new Date(this.options.clock.now() + this.options.leaseMs);
+    const rows = await this.options.db.$queryRaw<Array<{ status: string }>>`
+      WITH ledger AS (
+        INSERT INTO redriven_record (cluster, job_id, dlq_topic, dlq_partition, dlq_offset, target_topic,
+          target_partition, search_from, state, target_offset)
+        SELECT ${this.cluster}, ${job.id}, ${job.dlq_topic}, q.p, q.o, q.tt, q.tp, COALESCE(q.t, 0), 'sent', q.t
+        FROM unnest(${planned.map((p) => p.letter.record.partition)}::int[],
+          ${planned.map((p) => p.letter.record.offset)}::bigint[], ${planned.map((p) => p.targetTopic)}::text[],
+          ${planned.map((p) => p.targetPartition)}::int[], ${planned.map((p) => offsets.get(p) ?? null)}::bigint[])
+          AS q(p, o, tt, tp, t)
+        ON CONFLICT (job_id, dlq_topic, dlq_partition, dlq_offset) DO UPDATE
+          SET state = 'sent', target_offset = COALESCE(EXCLUDED.target_offset, redriven_record.target_offset)
+      )
+      UPDATE redrive_job SET sent = ${progress.sent}, skipped = ${progress.skipped},
+        position = ${JSON.stringify(progress.position)}::jsonb, lease_until = ${leaseUntil}, updated_at = now()
+      WHERE id = ${job.id} AND executed_by = ${this.options.instanceId}
+      RETURNING status`;
+    return rows[0]?.status ?? null;
   }
 
   /**
-   * After a takeover: every 'sending' row of the job is looked for in its target partition, from `searchFrom`
-   * to the log end, by this job's id and the row's coordinates; found rows are sent, the rest are deleted so
-   * their records are sent again. The job's sent count is recomputed from the ledger.
+   * Ledger rows left 'sending' by a worker of the earlier ledger-only protocol (a 'sending' row, then a
+   * produce, then 'sent'), when such a job is taken over: each is looked for in its target partition, from
+   * `searchFrom` to the log end, by this job's id and the row's coordinates; found rows turn 'sent' and their
+   * records are not sent again (the returned "partition:offset" keys), the rest are deleted so their records
+   * are sent. The job's sent count is recomputed from the ledger.
    */
-  private async resolveSending(job: ClaimedJob): Promise<void> {
+  private async resolveSending(job: ClaimedJob): Promise<Set<string>> {
     const { db, source } = this.options;
+    const resolved = new Set<string>();
     const sending = await db.redrivenRecord.findMany({ where: { jobId: job.id, state: 'sending' } });
-    if (sending.length === 0) return;
+    if (sending.length === 0) return resolved;
     const found = new Map<string, bigint>();
     const partitions = new Map<string, { topic: string; partition: number; from: bigint }>();
     for (const row of sending) {
@@ -351,16 +371,44 @@ export class RedriveRunner {
         };
         const at = found.get(redriveOf(row.dlqTopic, row.dlqPartition, row.dlqOffset));
         if (at === undefined) await tx.redrivenRecord.delete({ where });
-        else await tx.redrivenRecord.update({ where, data: { state: 'sent', targetOffset: at } });
+        else {
+          await tx.redrivenRecord.update({ where, data: { state: 'sent', targetOffset: at } });
+          resolved.add(`${row.dlqPartition}:${row.dlqOffset}`);
+        }
       }
       const sent = await tx.redrivenRecord.count({ where: { jobId: job.id, state: 'sent' } });
       await tx.redriveJob.update({ where: { id: job.id }, data: { sent, updatedAt: new Date() } });
       job.sent = sent;
     });
+    return resolved;
   }
 }
 
-/** `warden-redrive-of`: "<dlq topic>/<partition>/<offset>". */
+/** One send per target topic, its records in the order planned. */
+function sendsOf(job: ClaimedJob, planned: readonly PlannedRecord[]): RedriveSend[] {
+  const byTopic = new Map<string, RedriveMessage[]>();
+  for (const p of planned) {
+    const messages = byTopic.get(p.targetTopic) ?? [];
+    messages.push(redriveMessage(job, p));
+    byTopic.set(p.targetTopic, messages);
+  }
+  return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+}
+
+/** Each planned record's target offset: its partition's base offset plus its place among that partition's records. */
+function targetOffsets(planned: readonly PlannedRecord[], results: readonly RedriveSent[]): Map<PlannedRecord, bigint> {
+  const next = new Map(results.map((r) => [`${r.topic}\u0000${r.partition}`, r.baseOffset]));
+  const offsets = new Map<PlannedRecord, bigint>();
+  for (const p of planned) {
+    const key = `${p.targetTopic}\u0000${p.targetPartition}`;
+    const base = next.get(key);
+    if (base === undefined || base < 0n) continue;
+    offsets.set(p, base);
+    next.set(key, base + 1n);
+  }
+  return offsets;
+}
+
 export function redriveOf(topic: string, partition: number, offset: bigint): string {
   return `${topic}/${partition}/${offset}`;
 }

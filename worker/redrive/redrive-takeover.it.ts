@@ -1,133 +1,213 @@
-import type { Admin, Producer } from 'kafkajs';
-import { describe, expect, it } from 'vitest';
+import type { Admin, Kafka, Producer } from 'kafkajs';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../lib/db';
-import { DEAD_LETTER_HEADERS } from '../../lib/dead-letters/dead-letter-record';
 import type { RecordSource } from '../../lib/kafka/partition-records';
-import { REDRIVE_HEADERS } from '../../lib/schemas/dead-letters';
 import { requestRedrive } from '../../lib/server/dead-letters/request-redrive';
 import { createTopic, testKafka, uniqueName } from '../../test-support/integration';
 import { connectKafkaDatabaseAndRecords } from '../../test-support/kafka-and-database';
 import type { Clock } from '@warden/consumer';
-import { RedriveRunner, type RedriveSend } from './redrive-runner';
-import { producerSend } from './start-redrive';
+import { RedriveRunner, type RedriveRunnerOptions } from './redrive-runner';
+import { expectedOfs, readCommitted, writeDeadLetters } from './redrive-test-support';
+import { kafkaRedriveTransport, type RedriveTransport } from './redrive-transport';
 
-// The two places a worker can die inside a batch, made deterministic: after the 'sending' rows are written
-// but before the produce, and after the produce but before the rows turn 'sent'. A second runner that takes
-// the job over once the lease lapsed must send the first kind and must not send the second kind again.
+// A worker stalled past its lease at each point of a batch, made deterministic with the runner's and the
+// transport's seams: before the batch's Kafka transaction, inside it (produced, not committed), and after its
+// commit but before its Postgres write. Another runner, whose clock is past the lease, takes the job over and
+// finishes it; then the stalled one resumes. A read_committed consumer of the target must see every selected
+// record exactly once, and the job's counts in Postgres must be exact.
 
-const kafka = testKafka('warden-redrive-takeover-it');
+const kafka: Kafka = testKafka('warden-redrive-takeover-it');
 let admin: Admin;
 let db: Database;
 let source: RecordSource;
 let producer: Producer;
 connectKafkaDatabaseAndRecords(kafka, (handles) => ({ admin, db, source, producer } = handles));
 
+const transports: RedriveTransport[] = [];
+afterAll(async () => {
+  await Promise.all(transports.map((t) => t.close()));
+});
+
 const LEASE_MS = 60_000;
+const RECORDS = 25;
 /** Real time shifted by `skewMs`: a runner whose clock is past the first one's lease may take the job over. */
 const clockAt = (skewMs: number): Clock => ({
   now: () => Date.now() + skewMs,
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 });
-/** Never settles: the runner awaiting it is as good as killed at that point. */
-const never = () => new Promise<never>(() => undefined);
 
-async function setUp(count: number) {
+/** A promise the test settles itself, and one that settles when the stalled runner reached its stall. */
+function stallPoint() {
+  let reach!: () => void;
+  let resume!: () => void;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  const resumed = new Promise<void>((resolve) => (resume = resolve));
+  return {
+    reached,
+    resume,
+    stall: async () => {
+      reach();
+      await resumed;
+    },
+  };
+}
+
+async function setUp() {
   const prefix = uniqueName('takeover');
   const dlq = `${prefix}-dlq`;
   const origin = `${prefix}-orders`;
   await createTopic(admin, dlq, 1);
   await createTopic(admin, origin, 1);
-  await producer.send({
-    topic: dlq,
-    acks: -1,
-    messages: Array.from({ length: count }, (_, i) => ({
-      key: `k${i}`,
-      value: `v${i}`,
-      headers: {
-        [DEAD_LETTER_HEADERS.topic]: origin,
-        [DEAD_LETTER_HEADERS.partition]: '0',
-        [DEAD_LETTER_HEADERS.offset]: String(i),
-        [DEAD_LETTER_HEADERS.errorClass]: 'permanent',
-      },
-    })),
-  });
-  // The same guard a real cluster would give: one cluster value per test so other jobs are not claimed.
+  await writeDeadLetters(producer, dlq, origin, RECORDS);
+  // One cluster value per test, so no other test's jobs are claimed.
   const cluster = prefix;
   const job = await requestRedrive(
     db,
     source,
     { cluster, topic: dlq, ratePerSec: 10_000 },
-    { selection: { kind: 'filter', filter: {} }, reason: 'takeover test', expectedCount: count, force: false },
+    { selection: { kind: 'filter', filter: {} }, reason: 'takeover test', expectedCount: RECORDS, force: false },
     'alice',
   );
   return { dlq, origin, cluster, jobId: BigInt(job.id) };
 }
 
-async function arrivedOf(origin: string): Promise<string[]> {
-  const [log] = (await source.partitionLogs(origin)) ?? [];
-  const records = await source.readRange(origin, 0, log!.low, log!.high, 10_000);
-  return records.map((r) => r.headers[REDRIVE_HEADERS.of]!.toString());
+function transport(options: Parameters<typeof kafkaRedriveTransport>[1] = {}): RedriveTransport {
+  const created = kafkaRedriveTransport(kafka, options);
+  transports.push(created);
+  return created;
 }
 
-function runner(cluster: string, instanceId: string, send: RedriveSend, skewMs = 0) {
-  return new RedriveRunner({
+function runner(
+  cluster: string,
+  instanceId: string,
+  options: {
+    transport?: RedriveTransport;
+    skewMs?: number;
+    beforeCommit?: RedriveRunnerOptions['beforeCommit'];
+  } = {},
+) {
+  const fenced: bigint[] = [];
+  const created = new RedriveRunner({
     db,
     source,
-    send,
-    clock: clockAt(skewMs),
+    transport: options.transport ?? transport(),
+    clock: clockAt(options.skewMs ?? 0),
     instanceId,
     leaseMs: LEASE_MS,
     cluster,
     batchMax: 10,
+    beforeCommit: options.beforeCommit,
+    onFenced: (id) => fenced.push(id),
   });
+  return Object.assign(created, { fenced });
 }
 
-describe('redrive takeover', () => {
-  it('does not send again a batch produced before its worker died, and sends the rest once', async () => {
-    const { origin, cluster, jobId } = await setUp(25);
-    const real = producerSend(producer);
-    let calls = 0;
-    const dying: RedriveSend = async (topic, messages) => {
-      calls += 1;
-      if (calls === 1) return real(topic, messages);
-      await real(topic, messages); // the produce lands, then the worker dies before recording it
-      return never();
-    };
-    void runner(cluster, 'worker-a', dying).round();
-    await expect.poll(() => arrivedOf(origin).then((a) => a.length), { timeout: 20_000 }).toBe(20);
-    expect(await db.redrivenRecord.count({ where: { jobId, state: 'sending' } })).toBe(10);
+async function expectExactlyOnce(dlq: string, origin: string, jobId: bigint) {
+  const ofs = await readCommitted(kafka, producer, origin);
+  expect([...ofs].sort()).toEqual(expectedOfs(dlq, RECORDS));
+  const job = await db.redriveJob.findUniqueOrThrow({ where: { id: jobId } });
+  expect(job).toMatchObject({ status: 'done', sent: RECORDS, skipped: 0, executedBy: 'worker-b' });
+  expect(job.position).toEqual({ '0': String(RECORDS) });
+  expect(await db.redrivenRecord.count({ where: { jobId, state: 'sent' } })).toBe(RECORDS);
+}
+
+describe('redrive takeover of a stalled worker', () => {
+  it('stalled before its transaction: fenced when it resumes, nothing sent twice', async () => {
+    const { dlq, origin, cluster, jobId } = await setUp();
+    const point = stallPoint();
+    const a = runner(cluster, 'worker-a', {
+      beforeCommit: async ({ batch }) => {
+        if (batch === 1) await point.stall();
+      },
+    });
+    const aRound = a.round();
+    await point.reached;
+    expect((await db.redriveJob.findUniqueOrThrow({ where: { id: jobId } })).sent).toBe(10);
 
     // Within the lease the job stays with its worker: nobody else may take it.
-    expect(await runner(cluster, 'worker-b', real).round()).toBe(false);
-    expect(await runner(cluster, 'worker-b', real, LEASE_MS + 1_000).round()).toBe(true);
-
-    const arrived = await arrivedOf(origin);
-    expect(arrived).toHaveLength(25);
-    expect(new Set(arrived).size).toBe(25);
-    const job = await db.redriveJob.findUniqueOrThrow({ where: { id: jobId } });
-    expect(job).toMatchObject({ status: 'done', sent: 25, executedBy: 'worker-b' });
+    expect(await runner(cluster, 'worker-b').round()).toBe(false);
+    expect(await runner(cluster, 'worker-b', { skewMs: LEASE_MS + 1_000 }).round()).toBe(true);
+    point.resume();
+    expect(await aRound).toBe(true);
+    expect(a.fenced).toEqual([jobId]);
+    await expectExactlyOnce(dlq, origin, jobId);
   });
 
-  it('sends a batch whose worker died before producing it', async () => {
-    const { origin, cluster, jobId } = await setUp(15);
-    const real = producerSend(producer);
-    let calls = 0;
-    const dying: RedriveSend = async (topic, messages) => {
-      calls += 1;
-      if (calls === 1) return real(topic, messages);
-      return never(); // dies with the 'sending' rows written and nothing produced
-    };
-    void runner(cluster, 'worker-a', dying).round();
-    await expect
-      .poll(() => db.redrivenRecord.count({ where: { jobId, state: 'sending' } }), { timeout: 20_000 })
-      .toBe(5);
-    expect(await arrivedOf(origin)).toHaveLength(10);
+  it('stalled inside its transaction: the takeover aborts it, and its commit is refused', async () => {
+    const { dlq, origin, cluster, jobId } = await setUp();
+    const point = stallPoint();
+    let transactions = 0;
+    const a = runner(cluster, 'worker-a', {
+      transport: transport({
+        afterProduce: async () => {
+          transactions += 1;
+          if (transactions === 2) await point.stall();
+        },
+      }),
+    });
+    const aRound = a.round();
+    await point.reached;
 
-    expect(await runner(cluster, 'worker-b', real, LEASE_MS + 1_000).round()).toBe(true);
-    const arrived = await arrivedOf(origin);
-    expect(arrived).toHaveLength(15);
-    expect(new Set(arrived).size).toBe(15);
-    expect(await db.redrivenRecord.count({ where: { jobId, state: 'sent' } })).toBe(15);
+    expect(await runner(cluster, 'worker-b', { skewMs: LEASE_MS + 1_000 }).round()).toBe(true);
+    point.resume();
+    expect(await aRound).toBe(true);
+    expect(a.fenced).toEqual([jobId]);
+    await expectExactlyOnce(dlq, origin, jobId);
+    // The aborted batch is in the log: only a read_uncommitted reader sees its records.
+    const [log] = (await source.partitionLogs(origin)) ?? [];
+    const raw = await source.readRange(origin, 0, log!.low, log!.high, 10_000);
+    expect(raw.filter((r) => r.value?.toString() !== 'sentinel')).toHaveLength(RECORDS + 10);
+  });
+
+  it('stalled after its commit, before its Postgres write: the batch is recorded from Kafka, not sent again', async () => {
+    const { dlq, origin, cluster, jobId } = await setUp();
+    // A second job over the same records, requested before the first ran: without force it skips them all.
+    const overlapping = await requestRedrive(
+      db,
+      source,
+      { cluster, topic: dlq, ratePerSec: 10_000 },
+      { selection: { kind: 'filter', filter: {} }, reason: 'again', expectedCount: RECORDS, force: false },
+      'bob',
+    );
+    const point = stallPoint();
+    const real = transport();
+    let commits = 0;
+    const stallingAfterCommit: RedriveTransport = {
+      ...real,
+      open: async (job) => {
+        const opened = await real.open(job);
+        return {
+          ...opened,
+          producer: {
+            close: () => opened.producer.close(),
+            commit: async (sends, position) => {
+              const results = await opened.producer.commit(sends, position);
+              commits += 1;
+              if (commits === 2) await point.stall();
+              return results;
+            },
+          },
+        };
+      },
+    };
+    const a = runner(cluster, 'worker-a', { transport: stallingAfterCommit });
+    const aRound = a.round();
+    await point.reached;
+    expect((await db.redriveJob.findUniqueOrThrow({ where: { id: jobId } })).sent).toBe(10);
+
+    expect(await runner(cluster, 'worker-b', { skewMs: LEASE_MS + 1_000 }).round()).toBe(true);
+    // The batch recorded from Kafka has no target offsets (yet); the others have theirs.
+    expect(await db.redrivenRecord.count({ where: { jobId, targetOffset: null } })).toBe(10);
+    point.resume();
+    expect(await aRound).toBe(true);
+    await expectExactlyOnce(dlq, origin, jobId);
+    // The resumed worker's write adds them, and moves nothing else: the job is worker-b's.
+    expect(await db.redrivenRecord.count({ where: { jobId, targetOffset: null } })).toBe(0);
+
+    expect(await runner(cluster, 'worker-b').round()).toBe(true);
+    const skipping = await db.redriveJob.findUniqueOrThrow({ where: { id: BigInt(overlapping.id) } });
+    expect(skipping).toMatchObject({ status: 'done', sent: 0, skipped: RECORDS });
+    expect([...(await readCommitted(kafka, producer, origin))].sort()).toEqual(expectedOfs(dlq, RECORDS));
   });
 });

@@ -1,11 +1,12 @@
-import type { Kafka, Producer } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import type { WorkerConfig } from '../config';
 import type { Database } from '../../lib/db';
 import { connectRecordSource } from '../../lib/kafka/partition-records';
 import type { Clock } from '@warden/consumer';
 import { PeriodicTask } from '../periodic-task';
 import type { ConsumerLogger } from '../shared/worker-types';
-import { RedriveRunner, type RedriveSend } from './redrive-runner';
+import { RedriveRunner } from './redrive-runner';
+import { kafkaRedriveTransport } from './redrive-transport';
 
 const systemClock: Clock = {
   now: () => Date.now(),
@@ -13,34 +14,26 @@ const systemClock: Clock = {
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 
-/** A RedriveSend over a kafkajs producer (the worker's idempotent one): acks=all, explicit partitions. */
-export function producerSend(producer: Producer): RedriveSend {
-  return async (topic, messages) => {
-    const results = await producer.send({ topic, acks: -1, messages });
-    return results.map((r) => ({ partition: r.partition, baseOffset: BigInt(r.baseOffset ?? '-1') }));
-  };
-}
-
 /**
  * Runs redrive jobs in this worker: a round every COMMAND_POLL_INTERVAL_MS claims a runnable job and runs it
- * (worker/redrive/redrive-runner.ts states the no-double-send protocol). Stop it before the producer: the
- * running job stops at its next batch boundary and is handed back for another worker.
+ * with a transactional producer of the job's own (worker/redrive/redrive-runner.ts states the protocol).
+ * stop() ends the running job at its next batch boundary and hands it back for another worker.
  */
 export async function startRedrive(options: {
   config: WorkerConfig;
   kafka: Kafka;
   db: Database;
-  producer: Producer;
   /** Default: the system clock (the runner's rate waits and leases run on it). */
   clock?: Clock;
   instanceId: string;
   logger: ConsumerLogger;
 }): Promise<{ stop: () => Promise<void> }> {
   const source = await connectRecordSource(options.kafka);
+  const transport = kafkaRedriveTransport(options.kafka);
   const runner = new RedriveRunner({
     db: options.db,
     source,
-    send: producerSend(options.producer),
+    transport,
     clock: options.clock ?? systemClock,
     instanceId: options.instanceId,
     leaseMs: options.config.REDRIVE_LEASE_MS,
@@ -48,6 +41,11 @@ export async function startRedrive(options: {
       options.logger.info(
         { redriveId: job.id.toString(), sent: job.sent, skipped: job.skipped, status: job.status },
         'redrive progress',
+      ),
+    onFenced: (jobId) =>
+      options.logger.warn(
+        { redriveId: jobId.toString() },
+        'redrive job taken over by another worker (this worker stalled past REDRIVE_LEASE_MS); stopped working on it',
       ),
   });
   const task = new PeriodicTask(
@@ -65,6 +63,7 @@ export async function startRedrive(options: {
     stop: async () => {
       runner.requestStop();
       await task.stop();
+      await transport.close();
       await source.close();
     },
   };
