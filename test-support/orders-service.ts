@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { childProcessEnv, minimalChildEnv } from '../lib/config/program-config';
-import { eventually } from './eventually';
+import { askReadyz, waitUntilReady, type ReadyzAnswer } from './readiness';
 
 // The example service (examples/orders-service) as a team would run it: @warden/consumer packed into a
 // tarball, the example installed from it with npm into a copy of its own, built with tsc and started as
@@ -271,28 +271,17 @@ export class OrdersServiceProcess {
     this.child = child;
     this.exit = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     if (!waitReady) return;
-    await eventually(
-      `the orders service on port ${this.port} to be ready`,
-      async () => {
-        if (this.pid === null)
-          throw new ExitedError(`the orders service exited before it was ready:\n${this.output.slice(-4_000)}`);
-        return (await this.readiness()).ready ? true : undefined;
-      },
+    await waitUntilReady({
+      name: `the orders service on port ${this.port}`,
+      ask: () => this.readiness(),
+      exitedOutput: () => (this.pid === null ? this.output.slice(-4_000) : null),
       timeoutMs,
-      { rethrow: (error) => error instanceof ExitedError },
-    );
+    });
   }
 
   /** What /readyz answers: 200 is ready; its detail, or why it could not be asked. */
-  async readiness(): Promise<{ ready: boolean; detail: string }> {
-    try {
-      const response = await fetch(`http://127.0.0.1:${this.port}/readyz`);
-      const body = (await response.json().catch(() => ({}))) as { detail?: unknown };
-      const detail = typeof body.detail === 'string' ? body.detail : `HTTP ${response.status}`;
-      return { ready: response.status === 200, detail };
-    } catch (error) {
-      return { ready: false, detail: `unreachable: ${error instanceof Error ? error.message : String(error)}` };
-    }
+  readiness(): Promise<ReadyzAnswer> {
+    return askReadyz(this.port);
   }
 
   /**
@@ -326,8 +315,6 @@ export class OrdersServiceProcess {
     return this.stop('SIGKILL');
   }
 }
-
-class ExitedError extends Error {}
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {

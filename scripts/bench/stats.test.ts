@@ -11,6 +11,7 @@ import {
   percentileOfSorted,
   ratio,
   recordsPerSecond,
+  roundTripPercentiles,
   summarizeLatency,
 } from './stats';
 
@@ -47,6 +48,26 @@ describe('percentiles', () => {
 
   it('rejects non-finite samples, which would mean a broken clock', () => {
     expect(() => summarizeLatency([1, Number.NaN])).toThrow(/finite/);
+  });
+
+  it("gives an action's round-trip and applied percentiles numerically, rounded to 0.1 ms, without sorting the input", () => {
+    const roundTrips = Float64Array.from([120.04, 9.96, 300.26, 40, 80]);
+    const applied = [50, 10.44, 20];
+    expect(roundTripPercentiles(roundTrips, applied)).toEqual({
+      p50Ms: 80,
+      p95Ms: 300.3,
+      maxMs: 300.3,
+      appliedP50Ms: 20,
+      appliedP95Ms: 50,
+    });
+    expect(Array.from(roundTrips)).toEqual([120.04, 9.96, 300.26, 40, 80]);
+    expect(roundTripPercentiles([], [])).toEqual({
+      p50Ms: Number.NaN,
+      p95Ms: Number.NaN,
+      maxMs: Number.NaN,
+      appliedP50Ms: Number.NaN,
+      appliedP95Ms: Number.NaN,
+    });
   });
 });
 

@@ -36,6 +36,30 @@ export function summarizeLatency(samples: ArrayLike<number>): LatencySummary {
   };
 }
 
+/** Nearest-rank percentile of unsorted samples in ms, rounded to 0.1 ms; NaN when there are none. */
+function percentileMs(samples: ArrayLike<number>, p: number): number {
+  const sorted = Float64Array.from(samples).sort();
+  return Math.round((percentileOfSorted(sorted, p) ?? Number.NaN) * 10) / 10;
+}
+
+/**
+ * The percentiles of an operator action's timings that the bench's table and targets read: the round trip's
+ * (request to outcome visible through the API) p50, p95 and max, and the applied time's (request to the
+ * outcome recorded on the action's row) p50 and p95, in ms rounded to 0.1 ms. The inputs are not modified.
+ */
+export function roundTripPercentiles(
+  roundTrips: ArrayLike<number>,
+  applied: ArrayLike<number>,
+): { p50Ms: number; p95Ms: number; maxMs: number; appliedP50Ms: number; appliedP95Ms: number } {
+  return {
+    p50Ms: percentileMs(roundTrips, 50),
+    p95Ms: percentileMs(roundTrips, 95),
+    maxMs: percentileMs(roundTrips, 100),
+    appliedP50Ms: percentileMs(applied, 50),
+    appliedP95Ms: percentileMs(applied, 95),
+  };
+}
+
 /** Median of a non-empty list (mean of the two middle values for an even count); null when empty. */
 export function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;

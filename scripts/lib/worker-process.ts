@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { childProcessEnv } from '../../lib/config/program-config';
-import { eventually } from '../../test-support/eventually';
+import { askReadyz, waitUntilReady, type ReadyzAnswer } from '../../test-support/readiness';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -21,7 +21,10 @@ export class WorkerProcess {
     return this.child?.pid !== undefined && this.child.exitCode === null ? this.child.pid : null;
   }
 
-  /** Starts the worker and, unless `waitReady` is false, waits until its /readyz says ready. */
+  /**
+   * Starts the worker and, unless `waitReady` is false, waits until its /readyz says ready; fails at once, with
+   * its output, when the process exits first.
+   */
   async start(waitReady = true): Promise<void> {
     const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
       cwd: ROOT,
@@ -35,11 +38,12 @@ export class WorkerProcess {
     child.stderr!.on('data', keep);
     this.child = child;
     if (!waitReady) return;
-    await eventually(
-      `worker on port ${this.port} ready`,
-      () => this.ready().then((ok) => (ok ? true : undefined)),
-      60_000,
-    );
+    await waitUntilReady({
+      name: `the worker on port ${this.port}`,
+      ask: () => this.readiness(),
+      exitedOutput: () => (this.pid === null ? this.output.slice(-4_000) : null),
+      timeoutMs: 60_000,
+    });
   }
 
   async ready(): Promise<boolean> {
@@ -47,15 +51,8 @@ export class WorkerProcess {
   }
 
   /** What /readyz answers: 200 is ready; its detail, or why it could not be asked. */
-  async readiness(): Promise<{ ready: boolean; detail: string }> {
-    try {
-      const response = await fetch(`http://127.0.0.1:${this.port}/readyz`);
-      const body = (await response.json().catch(() => ({}))) as { detail?: unknown };
-      const detail = typeof body.detail === 'string' ? body.detail : `HTTP ${response.status}`;
-      return { ready: response.status === 200, detail };
-    } catch (error) {
-      return { ready: false, detail: `unreachable: ${error instanceof Error ? error.message : String(error)}` };
-    }
+  readiness(): Promise<ReadyzAnswer> {
+    return askReadyz(this.port);
   }
 
   /** Sends `signal` to the worker's process group without waiting; resolves with its exit code once it exits. */
