@@ -46,7 +46,7 @@ export interface AdvicePartition {
   quarantineReason?: string | null;
   /**
    * Measured as held back by its own processing (its lag grows while its consumer keeps up on its other
-   * partitions; lib/server/analysis/group-advice.ts).
+   * partitions; lib/analysis/group-advice.ts).
    */
   ownProcessingBound?: OwnProcessingBound | null;
   /** Burrow's status of the partition and its reason (lib/lag/partition-status.ts evaluatePartition). */

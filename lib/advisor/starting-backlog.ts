@@ -4,7 +4,7 @@
 // it reads from the log start (auto.offset.reset=earliest) or from the log end (latest). The broker cannot
 // tell which: the policy lives in the client. Warden's own worker always starts at the log start; for other
 // groups the policy comes from ADVISOR_CLIENT_SETTINGS, else it is unknown and the plan says it is not a
-// promise (lib/server/analysis/group-advice.ts).
+// promise (lib/analysis/group-advice.ts).
 
 import type { OffsetResetPolicy, ResolvedClientSettings } from './client-settings';
 

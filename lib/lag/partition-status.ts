@@ -7,7 +7,7 @@ export type BurrowStatus = 'OK' | 'WARN' | 'STOP' | 'STALL' | 'REWIND';
 
 /**
  * A partition's status: Burrow's, or LOST while it has a loss episode nobody acknowledged (Kafka's retention
- * deleted records the group never read; lib/analysis/record-losses.ts). LOST is louder than every Burrow status:
+ * deleted records the group never read; lib/analysis/retention.ts). LOST is louder than every Burrow status:
  * those say the group may lose time, LOST says it lost data.
  */
 export type PartitionStatus = BurrowStatus | 'LOST';

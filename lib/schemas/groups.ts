@@ -116,7 +116,7 @@ export const ZGroupSummary = z.object({
   status: ZGroupStatus,
   /**
    * Most severe first: why the status is what it is. In the overview's rows (GET /api/groups) only the first
-   * few (lib/server/groups-page.ts, OVERVIEW_STATUS_REASONS); the group's detail has them all.
+   * few (lib/groups/groups-page.ts, OVERVIEW_STATUS_REASONS); the group's detail has them all.
    */
   statusReasons: z.array(z.string()),
   /** How many reasons the analysis gave, including those the overview's rows leave out. */

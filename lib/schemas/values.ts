@@ -52,7 +52,7 @@ export const MAX_GROUPS_OFFSET = 1_000_000;
 // --- GET /api/groups/{groupId}: the instances of a group that report over the control plane -----------------
 
 /**
- * What a consumer instance is doing, judged when the API answers (lib/server/instance-liveness.ts): `live`
+ * What a consumer instance is doing, judged when the API answers (lib/instances/instance-liveness.ts): `live`
  * (reporting), `gone` (running by its last report, but silent for longer than a few of its report intervals:
  * crashed, hung or cut off) or `stopped` (its last report was a clean stop).
  */

@@ -39,7 +39,7 @@ export const SCALING_HISTORY_MS = 6 * 3_600_000;
 
 /**
  * GET /api/groups/{groupId}/advice: the capacity plan with its what-if curve and the advice list, from the
- * group's stored samples over the rate window (lib/server/analysis/group-advice.ts says how each input is
+ * group's stored samples over the rate window (lib/analysis/group-advice.ts says how each input is
  * measured), the group's measured scaling and its track record. Serving a plan records it (see
  * recordPrediction): the track record judges the plans people were shown. A group never sampled is 404.
  */

@@ -21,7 +21,8 @@ const FUTURE_TOLERANCE_MS = 60_000;
 
 /**
  * POST /api/groups/{groupId}/partitions/{topic}/{partition}/actions: records a pending operator action for the
- * worker that owns the partition (worker/commands/ executes it and records the outcome). Nothing is written
+ * consumer instance that owns the partition (a worker's command relay, worker/control/command-relay.ts, sends it
+ * over the control plane; the instance applies it and the worker's ingester records the outcome). Nothing is written
  * unless every check passes:
  * - 404: the group or the partition was never sampled;
  * - 409: the partition is not quarantined (only a held partition of a Warden consumer can be acted on), an
@@ -113,7 +114,7 @@ export async function requestOperatorAction(
           `action #${pending.id} (${pending.action}) on ${name} is still pending; wait for its outcome before asking again`,
         );
       }
-      // Wakes the owning worker at commit (worker/commands/operator-action-listener.ts); it also polls.
+      // Wakes the workers' command relays at commit (worker/control/operator-action-listener.ts); they also poll.
       await tx.$executeRaw`SELECT pg_notify(${OPERATOR_ACTION_CHANNEL}, ${groupId})`;
       return tx.operatorAction.create({ data: { ...row, quarantineOffset: quarantine.offset, status: 'pending' } });
     });

@@ -8,7 +8,7 @@ export const USAGE = `usage: npm run bench [-- [--quick] [--only 1,2,7] [--repea
   --only IDS              run only these workloads (1 comes along with any throughput workload: every ratio is
                           to it; 7 brings 2; 10 sampler round, 10s sampler at fleet size, 11a/11b group-page reads,
                           12/13 action round trips and 14 control traffic run alone; 15 runs (2)'s setting off and on)
-  --repeat N              rounds of the throughput workloads (default: 3 full, 1 quick); rows show the median round
+  --repeat N              rounds of the throughput workloads (default: 5 full, 1 quick); rows show the median round
   --commit-interval-ms MS Warden's commitIntervalMs in every workload (default: the library's 1000)
   --cpu-prof              write a V8 CPU profile of every workload child to bench-results/profiles/<run>/`;
 

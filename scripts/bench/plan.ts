@@ -165,7 +165,7 @@ export const SERVICE_ACTION_ROUND_TRIP_TARGET_MS = 1_000;
 export const CONTROL_TRAFFIC_PARTITIONS = 12;
 export const CONTROL_TRAFFIC_PRODUCE_PER_SEC = 500;
 export const CONTROL_TRAFFIC_TARGET_BYTES_PER_SEC = 1_024;
-/** (15): records/s with the control plane on over off (medians of the same run's back-to-back pairs). */
+/** (15): records/s with the control plane on over off (the geometric mean of the run's back-to-back pairs' ratios). */
 export const CONTROL_THROUGHPUT_TARGET_RATIO = 0.97;
 /** (11o): an overview page of the fleet (SIZES.scaleGroups groups x SCALE_PARTITIONS) over HTTP, at p95. */
 export const OVERVIEW_PAGE_TARGET_MS = 150;

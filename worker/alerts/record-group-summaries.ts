@@ -4,7 +4,7 @@ import { overviewRow } from '../../lib/groups/groups-page';
 import { summaryColumns } from '../../lib/groups/stored-group-summaries';
 
 /**
- * Stores what one evaluation of `cluster` computed as the overview's rows (lib/server/stored-group-summaries.ts
+ * Stores what one evaluation of `cluster` computed as the overview's rows (lib/groups/stored-group-summaries.ts
  * reads them): every listed group's row replaced where it changed, groups no longer listed deleted, and the
  * cluster's round marker moved on, all in one transaction, so a reader sees one evaluation's rows or the
  * previous one's, never a mix. `summaries` null (the sampler is failing, so nothing new was written) only

@@ -29,7 +29,7 @@ export interface InstanceReportRow {
 
 /**
  * What an expired action's outcome says: whether it ever reached the command topic, whether a live instance of
- * the group owned the partition when it expired (live: lib/server/instance-liveness.ts, as the dashboard says)
+ * the group owned the partition when it expired (live: lib/instances/instance-liveness.ts, as the dashboard says)
  * and what that instance last refused, if anything. Pure.
  */
 export function expiryOutcome(

@@ -9,7 +9,7 @@ import type { PartitionLog } from './plan-offset-reset';
 // coordinator. The broker accepts it only while the group has no members, so a consumer that joins between
 // our describeGroups check and the write makes the broker refuse it (GroupNotEmptyError), instead of the reset
 // racing a live member. kafkajs's own admin.setOffsets cannot promise that: it joins the group as a member to
-// commit. kafkajs's public API has no such commit, hence the internal Cluster (worker/sampler/kafkajs-cluster.ts;
+// commit. kafkajs's public API has no such commit, hence the internal Cluster (lib/kafka/internal-cluster.ts;
 // proven on the real broker by lib/server/reset-group-offsets.it.ts).
 
 export interface GroupOffsetsPort {

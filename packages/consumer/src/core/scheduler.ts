@@ -304,7 +304,7 @@ export class Scheduler<T> {
 
   /**
    * Settles the call when `running` does; a port returning a non-promise settles on the next microtask.
-   * (`then` with two closures: the cheapest way found to await a call; see docs/decisions.md.)
+   * (`then` with two closures: the cheapest way found to await a call; see docs/decisions/0004-hot-path-choices.md.)
    */
   private awaitCall(call: RecordCall<T>, running: Promise<void>): void {
     Promise.resolve(running).then(
