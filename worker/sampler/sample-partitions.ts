@@ -5,7 +5,7 @@ import type { Database } from '../../lib/db';
 // leading sampler's maintenance keeps the days of the raw retention and a few ahead in place, and raw
 // retention drops a day's partition once the whole day is past the cutoff: no row-by-row delete, no bloat.
 // The default partition (rows written before their day existed: a fresh install, a clock far off, seeded
-// history) is emptied of expired rows in bounded batches, as the unpartitioned table used to be.
+// history) is emptied of expired rows in bounded batches.
 //
 // Failure behaviour: every step is idempotent and takes a transaction-scoped advisory lock, so two
 // instances maintaining at once wait for each other instead of racing on CREATE/ATTACH/DROP; an error is
