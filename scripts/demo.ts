@@ -335,6 +335,10 @@ async function main(): Promise<void> {
           await plainConsumer.stop();
         }
         if (plan.archiver && !archiver.running) await archiver.start();
+        if (archiver.running && plan.archiverStalled !== archiver.stalled) {
+          if (plan.archiverStalled) archiver.stall();
+          else archiver.recover();
+        }
         if (plan.secondWorker && secondWorker === null) {
           secondWorker = children.start('worker-2', process.execPath, WORKER, {
             cwd: ROOT,

@@ -2,10 +2,12 @@ import type { Consumer, Kafka } from 'kafkajs';
 
 // The short-retention act: an audit topic whose records Kafka keeps for 45 s, read by an archiver that takes a
 // second per record while four a second arrive on each partition. Its oldest unread record ages 0.75 s per
-// second, so the group page counts down to the moment retention starts deleting what it has not read, and
-// about a minute after it starts the sampler finds records deleted unread: the group turns LOST and the
-// records-lost alert fires. The archiver then fetches below the log start and kafkajs resets it to the
-// earliest record (fromBeginning), where it falls behind again.
+// second, so the group page counts down to the moment retention starts deleting what it has not read. Then its
+// downstream fails and it stops reading (paused, still a member, its commits where they were): retention deletes
+// past its committed offset, the sampler records the records deleted unread, the group turns LOST and the
+// records-lost alert fires; the loss grows while it stays stopped. When its downstream is back it reads again, at
+// full speed: its fetch is out of range, kafkajs resets it to the earliest record kept (fromBeginning), which ends
+// the loss episode, and it catches up.
 
 export const SHORT_RETENTION = {
   partitions: 2,
@@ -38,16 +40,37 @@ export const AUDIT_TOPIC_CONFIGS = [
  */
 export class DemoArchiver {
   private consumer: Consumer | null = null;
+  private isStalled = false;
 
   constructor(
     private readonly kafka: Kafka,
     private readonly groupId: string,
     private readonly topic: string,
-    private readonly handleMs: number = SHORT_RETENTION.handleMs,
+    private handleMs: number = SHORT_RETENTION.handleMs,
   ) {}
 
   get running(): boolean {
     return this.consumer !== null;
+  }
+
+  get stalled(): boolean {
+    return this.isStalled;
+  }
+
+  /** Stops reading (its downstream failed): it stays in its group and commits nothing more. */
+  stall(): void {
+    this.consumer?.pause([{ topic: this.topic }]);
+    this.isStalled = this.consumer !== null;
+  }
+
+  /**
+   * Reads again from its committed offset (kafkajs resets it to the earliest record when that is gone), from now
+   * on without its per-record time: it catches up.
+   */
+  recover(): void {
+    this.handleMs = 0;
+    this.consumer?.resume([{ topic: this.topic }]);
+    this.isStalled = false;
   }
 
   async start(): Promise<void> {
@@ -64,13 +87,16 @@ export class DemoArchiver {
     await consumer.run({
       autoCommitInterval: 1_000,
       partitionsConsumedConcurrently: SHORT_RETENTION.partitions,
-      eachMessage: () => new Promise((resolve) => setTimeout(resolve, this.handleMs)),
+      eachMessage: async () => {
+        if (this.handleMs > 0) await new Promise((resolve) => setTimeout(resolve, this.handleMs));
+      },
     });
   }
 
   async stop(): Promise<void> {
     const consumer = this.consumer;
     this.consumer = null;
+    this.isStalled = false;
     await consumer?.disconnect();
   }
 }

@@ -19,8 +19,8 @@ const story: DemoStorySettings = {
 
 describe('demo story', () => {
   it('plays steady traffic, then the hot key, the surge and the second worker, then steady again', () => {
-    const audit = { auditRatePerSec: SHORT_RETENTION.ratePerSec, archiver: true };
-    const off = { plainConsumer: false, ordersRatePerSec: 2, ...audit };
+    const audit = { auditRatePerSec: SHORT_RETENTION.ratePerSec, archiver: true, archiverStalled: false };
+    const off = { plainConsumer: false, ordersRatePerSec: 2, ...audit, archiverStalled: true };
     expect(planAt(5, story)).toEqual({
       ratePerSec: 20,
       hotKeyRatePerSec: 0,
@@ -29,6 +29,7 @@ describe('demo story', () => {
       ordersRatePerSec: 2,
       auditRatePerSec: 0,
       archiver: false,
+      archiverStalled: false,
     });
     expect(planAt(15, story)).toEqual({
       ratePerSec: 20,
@@ -50,7 +51,13 @@ describe('demo story', () => {
     expect(planAt(100, story)).toEqual({ ratePerSec: 300, hotKeyRatePerSec: 15, secondWorker: true, ...off });
     expect(planAt(130, story)).toEqual({ ratePerSec: 20, hotKeyRatePerSec: 15, secondWorker: true, ...off });
     expect(planAt(145, story)).toEqual({ ratePerSec: 20, hotKeyRatePerSec: 0, secondWorker: true, ...off });
-    expect(planAt(200, story)).toEqual({ ratePerSec: 20, hotKeyRatePerSec: 0, secondWorker: false, ...off });
+    expect(planAt(200, story)).toEqual({
+      ratePerSec: 20,
+      hotKeyRatePerSec: 0,
+      secondWorker: false,
+      ...off,
+      archiverStalled: false,
+    });
   });
 
   it("names the plain consumer's group after the demo's group", () => {
@@ -63,9 +70,17 @@ describe('demo story', () => {
     const perPartitionArrival = SHORT_RETENTION.ratePerSec / SHORT_RETENTION.partitions;
     const perPartitionRead = 1_000 / SHORT_RETENTION.handleMs;
     expect(perPartitionRead / perPartitionArrival).toBe(0.25);
-    // Its oldest unread record reaches the retention within about a minute and a half: the act ends in a loss.
+    // Read slowly from 15 s, then stopped from 40 s: its oldest unread record passes the retention well before it
+    // reads again (at 150 s), so the act ends in a loss that lasts.
     const ageingPerSec = 1 - perPartitionRead / perPartitionArrival;
-    expect(SHORT_RETENTION.retentionMs / 1_000 / ageingPerSec).toBeLessThan(90);
+    const act = (name: string) => STORY_ACTS.find((a) => a.name === name)!;
+    const ageAtStall = (act('archiver-stalls').fromSec - act('short-retention').fromSec) * ageingPerSec;
+    const retentionSec = SHORT_RETENTION.retentionMs / 1_000;
+    expect(ageAtStall).toBeLessThan(retentionSec);
+    expect(act('archiver-stalls').fromSec + (retentionSec - ageAtStall)).toBeLessThan(
+      act('archiver-stalls').toSec - 60,
+    );
+    expect(act('archiver-recovers').fromSec).toBe(act('archiver-stalls').toSec);
   });
 
   it('never lowers the rate in a surge configured below the steady rate', () => {
@@ -82,6 +97,7 @@ describe('demo story', () => {
         ordersRatePerSec: 2,
         auditRatePerSec: 0,
         archiver: false,
+        archiverStalled: false,
       });
     // The orders service takes its few orders in either scenario; its malformed order is the story's.
     expect(actsStartingBetween(-1, 1_000, 'steady').map((a) => a.name)).toEqual(['steady', 'orders-service']);
@@ -93,11 +109,13 @@ describe('demo story', () => {
       'plain-consumer',
       'short-retention',
       'hot-key',
+      'archiver-stalls',
     ]);
     expect(actsStartingBetween(44.9, 45.1, 'story').map((a) => a.name)).toEqual(['poison']);
     expect(actsStartingBetween(45.1, 45.3, 'story')).toEqual([]);
     expect(actsStartingBetween(45.3, 50, 'story').map((a) => a.name)).toEqual(['malformed-order']);
     expect(actsStartingBetween(50, 95, 'story').map((a) => a.name)).toEqual(['surge', 'second-worker']);
+    expect(actsStartingBetween(95, 200, 'story').map((a) => a.name)).toEqual(['archiver-recovers']);
   });
 
   it("the orders service's acts: orders from the start at a few a second, its malformed order near Warden's poison record", () => {

@@ -46,13 +46,19 @@ export const STORY_ACTS: readonly DemoAct[] = [
     name: 'short-retention',
     fromSec: 15,
     toSec: Infinity,
-    cue: "an audit topic whose records Kafka keeps 45 s, read by an archiver a quarter as fast as they arrive: the archiver's group page counts down in its Retention column to when retention starts deleting records it has not read; about a minute later the sampler finds records deleted unread, the group turns LOST (Overview) and the records-lost alert fires; acknowledge the loss on its group page",
+    cue: "an audit topic whose records Kafka keeps 45 s, read by an archiver a quarter as fast as they arrive: the archiver's group page counts down in its Retention column to when retention starts deleting records it has not read, and retention-risk fires",
   },
   {
     name: 'hot-key',
     fromSec: 20,
     toSec: 140,
     cue: 'one key gets hot: its partition lags alone, more consumers would not help (group page: advice on partition 0)',
+  },
+  {
+    name: 'archiver-stalls',
+    fromSec: 40,
+    toSec: 150,
+    cue: "the archiver's downstream fails and it stops reading: about half a minute later retention deletes records it never read; the sampler records them (count and offsets) and its group turns LOST (Overview), records-lost fires, and the loss grows while it stays stopped; acknowledge it on its group page",
   },
   {
     name: 'poison',
@@ -78,6 +84,12 @@ export const STORY_ACTS: readonly DemoAct[] = [
     toSec: 150,
     cue: 'a second worker joins, later leaves: two rebalances (Rebalances page)',
   },
+  {
+    name: 'archiver-recovers',
+    fromSec: 150,
+    toSec: 150,
+    cue: "the archiver's downstream is back and it reads again, at full speed: its committed offset is gone, so kafkajs resets it to the earliest record retention kept, the loss episode ends and it catches up (LOST stays until someone acknowledges the loss)",
+  },
 ];
 
 export interface DemoPlan {
@@ -95,6 +107,8 @@ export interface DemoPlan {
   auditRatePerSec: number;
   /** Whether the slow archiver of the audit topic should be running. */
   archiver: boolean;
+  /** Whether it has stopped reading (its downstream failed), still a member of its group. */
+  archiverStalled: boolean;
 }
 
 const active = (name: string, elapsedSec: number) => {
@@ -112,6 +126,7 @@ export function planAt(elapsedSec: number, settings: DemoStorySettings): DemoPla
       ordersRatePerSec: ORDERS_RATE_PER_SEC,
       auditRatePerSec: 0,
       archiver: false,
+      archiverStalled: false,
     };
   return {
     ratePerSec: active('surge', elapsedSec)
@@ -123,6 +138,7 @@ export function planAt(elapsedSec: number, settings: DemoStorySettings): DemoPla
     ordersRatePerSec: ORDERS_RATE_PER_SEC,
     auditRatePerSec: active('short-retention', elapsedSec) ? SHORT_RETENTION.ratePerSec : 0,
     archiver: active('short-retention', elapsedSec),
+    archiverStalled: active('archiver-stalls', elapsedSec),
   };
 }
 

@@ -40,6 +40,7 @@ const plan: DemoPlan = {
   ordersRatePerSec: 2,
   auditRatePerSec: 4,
   archiver: false,
+  archiverStalled: false,
 };
 
 /** The orders service's input contract (examples/orders-service/README.md), as its admission checks it. */

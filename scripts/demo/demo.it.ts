@@ -285,6 +285,18 @@ describe('npm run demo', () => {
       expect(sampled('join', 2)).toHaveLength(1);
       expect(sampled('leave', 1)).toHaveLength(1);
 
+      // The archiver reads again at story second 150: kafkajs resets it past the deleted records, which ends the
+      // episode; the group stays LOST until someone acknowledges the loss.
+      const ended = await waitFor(
+        "the archiver's loss episode to end when it reads again",
+        async () => {
+          const detail = await detailOf(archiverGroup);
+          return detail?.losses.some((l) => l.endedAt !== null) ? detail : undefined;
+        },
+        45_000,
+      );
+      expect(ended.status).toBe('LOST');
+
       // The rebalances the second worker caused are in the advice too (the story's rate is well above the threshold).
       const advice = await getGroupAdvice(db, 'default', groupId, adviceOptions);
       expect(advice.advice.map((a) => a.id)).toContain('rebalance-rate');
