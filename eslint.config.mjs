@@ -178,6 +178,7 @@ export default tseslint.config(
       'playwright-report/',
       'bench-results/',
       'verify-results/',
+      'soak-results/',
       'packages/*/dist/',
       // Examples are projects of their own: their sources are linted (with their own tsconfig), their
       // build output and the packed tarballs they install are not.

@@ -20,7 +20,8 @@ export class DemoAlertReceiver {
     return `http://127.0.0.1:${address.port}`;
   }
 
-  async start(): Promise<void> {
+  /** Listens on `port` (0: any free port); a restart on the same port keeps the workers' webhook URL valid. */
+  async start(port = 0): Promise<void> {
     this.server = createServer((req, res) => {
       if (req.method === 'GET') {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(this.received, null, 2));
@@ -44,7 +45,7 @@ export class DemoAlertReceiver {
         res.writeHead(204).end();
       });
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
   }
 
   /** One line: how many alerts arrived and how long from condition and from firing to delivery. */

@@ -8,6 +8,8 @@ const ROOT = path.resolve(__dirname, '../..');
 
 export interface BuiltDashboard {
   baseUrl: string;
+  /** The `npx next start` process, leader of the process group the server runs in. */
+  pid: number | undefined;
   /** Resolves once the sign-in page answers; throws after a minute without an answer. */
   ready(): Promise<void>;
   /** Ends the server and its children (it runs in a process group of its own); a server already gone is fine. */
@@ -36,6 +38,7 @@ export function startBuiltDashboard(
   });
   return {
     baseUrl,
+    pid: server.pid,
     ready: () =>
       eventually(
         `the dashboard on ${baseUrl}`,

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine, UsageError } from './command-line';
+import { parseCommandLine, parseDuration, parseSeed, UsageError } from './command-line';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -84,5 +84,20 @@ describe('the scripts’ command lines', { timeout: 180_000 }, () => {
       expect(bogus.stderr, file).toContain('unknown option "--bogus-flag"');
       expect(bogus.stderr, file).toContain(usage);
     }
+  });
+});
+
+describe('parseDuration and parseSeed', () => {
+  it('reads seconds and minutes, and integer seeds', () => {
+    expect(parseDuration('90s')).toBe(90_000);
+    expect(parseDuration('1.5m')).toBe(90_000);
+    expect(parseSeed('42')).toBe(42);
+    expect(Number.isInteger(parseSeed(undefined))).toBe(true);
+  });
+
+  it('refuses anything else as a usage error', () => {
+    expect(() => parseDuration('20')).toThrow(UsageError);
+    expect(() => parseDuration('1h')).toThrow(/--duration must be like 90s or 20m/);
+    expect(() => parseSeed('-1')).toThrow(UsageError);
   });
 });

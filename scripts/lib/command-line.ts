@@ -81,3 +81,17 @@ export function runCommandLine(
     },
   );
 }
+
+/** `--duration` as milliseconds: a number of seconds or minutes such as 90s or 20m. Throws UsageError. */
+export function parseDuration(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)(s|m)$/.exec(value);
+  if (!match) throw new UsageError(`--duration must be like 90s or 20m, got "${value}"`);
+  return Math.round(Number(match[1]) * (match[2] === 'm' ? 60_000 : 1_000));
+}
+
+/** `--seed` as a non-negative integer; drawn at random when absent (the caller prints it). Throws UsageError. */
+export function parseSeed(value: string | undefined): number {
+  if (value === undefined) return Math.floor(Math.random() * 1_000_000);
+  if (!/^\d+$/.test(value)) throw new UsageError(`--seed must be a non-negative integer, got "${value}"`);
+  return Number(value);
+}

@@ -16,7 +16,7 @@ import { loadVerifyConfig } from './config';
 import { createDatabase } from '../../lib/db';
 import { createKafka, kafkaSecurityFrom } from '../../lib/kafka/client';
 import { siblingDatabaseUrl, startOwnBroker, startOwnCluster } from '../lib/own-services';
-import { parseCommandLine, runCommandLine, UsageError } from '../lib/command-line';
+import { parseCommandLine, parseDuration, parseSeed, runCommandLine, UsageError } from '../lib/command-line';
 import { migrateDatabase } from '../lib/database';
 import { portsFromBase } from '../lib/port-base';
 import { formatReports, formatToolsReports } from './report';
@@ -167,18 +167,6 @@ async function main(argv: string[]): Promise<number | 'help'> {
     await db.$disconnect();
     await stopBroker();
   }
-}
-
-function parseDuration(value: string): number {
-  const match = /^(\d+(?:\.\d+)?)(s|m)$/.exec(value);
-  if (!match) throw new UsageError(`--duration must be like 90s or 20m, got "${value}"`);
-  return Math.round(Number(match[1]) * (match[2] === 'm' ? 60_000 : 1_000));
-}
-
-function parseSeed(value: string | undefined): number {
-  if (value === undefined) return Math.floor(Math.random() * 1_000_000);
-  if (!/^\d+$/.test(value)) throw new UsageError(`--seed must be a non-negative integer, got "${value}"`);
-  return Number(value);
 }
 
 // Exit 1 is a failed verdict; a run that could not finish exits 2.

@@ -3,6 +3,7 @@
 // a failing seed replays the same faults at the same times; the scheduler takes its clock as a port.
 
 import { seededRandom } from '../../test-support/seeded-random';
+import { bytesSlopeMiBPerMinute } from '../lib/slope';
 
 export type NemesisAction =
   | { kind: 'kill-node'; node: 1 | 2 | 3 }
@@ -243,13 +244,5 @@ export interface RssSample {
 
 /** The least-squares slope of a worker's resident memory, in MiB per minute; null below two samples. */
 export function rssSlopeMiBPerMinute(samples: readonly RssSample[]): number | null {
-  if (samples.length < 2) return null;
-  const xs = samples.map((s) => s.atMs / 60_000);
-  const ys = samples.map((s) => s.rssBytes / 1_048_576);
-  const meanX = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const meanY = ys.reduce((a, b) => a + b, 0) / ys.length;
-  const sxx = xs.reduce((sum, x) => sum + (x - meanX) ** 2, 0);
-  if (sxx === 0) return null;
-  const sxy = xs.reduce((sum, x, i) => sum + (x - meanX) * (ys[i]! - meanY), 0);
-  return Math.round((sxy / sxx) * 100) / 100;
+  return bytesSlopeMiBPerMinute(samples.map((s) => ({ atMs: s.atMs, value: s.rssBytes })));
 }

@@ -79,7 +79,8 @@ export interface VerifyOptions {
 }
 
 export interface ScenarioReport {
-  scenario: ScenarioName;
+  /** A verify scenario, or `soak` when npm run soak reports its traffic in the same table. */
+  scenario: ScenarioName | 'soak';
   passed: boolean;
   seconds: number;
   verdict: Verdict;
@@ -691,7 +692,7 @@ async function runScenario(scenario: ScenarioName, options: VerifyOptions): Prom
 const STALLED_RUN_MS = 60_000;
 
 /** Waits until every valid record is stored and every bad record accounted for, or progress stops. */
-async function waitForCompletion(
+export async function waitForCompletion(
   produced: readonly ProducedRecord[],
   seen: () => Promise<Observation>,
   policy: 'pause' | 'dead-letter',
@@ -718,7 +719,7 @@ const RESULTS_POLL_MS = 5_000;
  * then leaves them unfinished and uncommitted for a redelivery that never comes in this run. No new
  * result for STALLED_RUN_MS ends the wait; the final verdict then reports what is missing.
  */
-async function waitForResults(
+export async function waitForResults(
   produced: readonly ProducedRecord[],
   seen: (withResults: boolean) => Promise<Observation>,
   notes: string[],
