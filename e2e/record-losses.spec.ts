@@ -54,6 +54,9 @@ test.afterAll(async () => {
   await db?.end();
 });
 
+/** How the audit names the operator's API token (test-support/credentials.ts WARDEN_API_TOKENS). */
+const TOKEN_OPERATOR = 'token:e2e-bot';
+
 const ackUrl = (id: string) => `/api/groups/${encodeURIComponent(groupId)}/losses/${id}/acknowledge`;
 const acknowledgement = async () =>
   (await db.query(`SELECT acknowledged_by, acknowledge_reason FROM record_loss WHERE id = $1`, [lossId])).rows[0];
@@ -104,7 +107,7 @@ test('an operator acknowledges records lost; the group is no longer LOST and the
     id: lossId,
     groupId,
     acknowledged: true,
-    acknowledgedBy: OPERATOR.name,
+    acknowledgedBy: TOKEN_OPERATOR,
     acknowledgeReason: 'replayed from the producer',
   });
   expect(
@@ -114,7 +117,7 @@ test('an operator acknowledges records lost; the group is no longer LOST and the
         409,
       )
     ).error,
-  ).toMatch(new RegExp(`already acknowledged by ${OPERATOR.name}`));
+  ).toMatch(new RegExp(`already acknowledged by ${TOKEN_OPERATOR}`));
 
   const after = await detail();
   expect(after.status).not.toBe('LOST');
@@ -127,7 +130,7 @@ test('an operator acknowledges records lost; the group is no longer LOST and the
   expect(audit.lossAcknowledgements).toEqual([
     expect.objectContaining({
       id: lossId,
-      acknowledgedBy: OPERATOR.name,
+      acknowledgedBy: TOKEN_OPERATOR,
       acknowledgeReason: 'replayed from the producer',
     }),
   ]);

@@ -278,12 +278,23 @@ describe('npm run demo', () => {
       expect(inferred.length).toBeGreaterThanOrEqual(2);
       expect(await db.rebalanceEvent.count({ where: { groupId, source: 'own-consumer' } })).toBeGreaterThanOrEqual(3);
       // The history shows each of the two changes once: the join with both workers' stops, the leave with the
-      // first worker's, each with what the sampler saw.
-      const { rebalances } = await listRebalances(db, 'default', { groupId });
-      const sampled = (trigger: string, stops: number) =>
+      // first worker's, each with what the sampler saw. A worker's measured stop reaches Postgres over the control
+      // topics, which can come after the sampler's inference: the history is awaited, not read once.
+      type History = Awaited<ReturnType<typeof listRebalances>>['rebalances'];
+      const sampled = (rebalances: History, trigger: string, stops: number) =>
         rebalances.filter((r) => r.trigger === trigger && r.stops.length === stops && r.sampledBetween !== null);
-      expect(sampled('join', 2)).toHaveLength(1);
-      expect(sampled('leave', 1)).toHaveLength(1);
+      const history = await waitFor(
+        'the join and the leave in the rebalance history, each with its measured stops and the sampled members',
+        async () => {
+          const { rebalances } = await listRebalances(db, 'default', { groupId });
+          return sampled(rebalances, 'join', 2).length > 0 && sampled(rebalances, 'leave', 1).length > 0
+            ? rebalances
+            : undefined;
+        },
+        30_000,
+      );
+      expect(sampled(history, 'join', 2)).toHaveLength(1);
+      expect(sampled(history, 'leave', 1)).toHaveLength(1);
 
       // The archiver reads again at story second 150: kafkajs resets it past the deleted records, which ends the
       // episode; the group stays LOST until someone acknowledges the loss.
