@@ -55,7 +55,8 @@ export function OverviewPageClient({
         <div>
           <h1 id="groups-heading">Consumer groups</h1>
           <p className="muted subtitle">
-            Worst first: errors, quarantines and warnings before healthy groups, then the oldest waiting record.
+            Worst first: lost records, errors, quarantines and warnings before healthy groups, then the oldest waiting
+            record.
           </p>
         </div>
         <RefreshIndicator query={query} refreshMs={refreshMs} />

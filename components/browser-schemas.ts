@@ -33,6 +33,7 @@ export const BROWSER_SCHEMA_LOADERS = {
   operatorAction: () => operatorActions().then((m) => m.ZOperatorAction),
   quarantines: () => quarantines().then((m) => m.ZQuarantinesResponse),
   rebalances: () => afterZod(() => import('@/lib/schemas/rebalances')).then((m) => m.ZRebalancesResponse),
+  recordLossOfGroup: () => afterZod(() => import('@/lib/schemas/record-losses')).then((m) => m.ZRecordLossOfGroup),
   recordsAround: () => quarantines().then((m) => m.ZRecordsAround),
   redriveJob: () => deadLetters().then((m) => m.ZRedriveJob),
   redriveJobs: () => deadLetters().then((m) => m.ZRedriveJobsResponse),

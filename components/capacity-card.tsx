@@ -4,14 +4,16 @@ import { memo } from 'react';
 import type { TGroupAdvice } from '@/lib/schemas/advice';
 import { ErrorState, LoadingState } from './states';
 import { formatDurationMs, formatRateRounded } from '@/lib/format';
+import { CapacityRetention } from './capacity-retention';
 import { CapacityTrackRecord } from './capacity-track-record';
 import { CapacityWhatIf } from './capacity-what-if';
 import './capacity-card.css';
 
 /**
  * "Scale consumers to N to catch up in T", with a what-if control over the consumer count that reads the
- * plan's curve (catch-up time for 1..partitions consumers). Honest about its inputs: a lower-bound rate and
- * every caveat the API returns are shown next to the number.
+ * plan's curve (catch-up time for 1..partitions consumers), and whether that count reads the records retention
+ * can delete before it does. Honest about its inputs: a lower-bound rate and every caveat the API returns are
+ * shown next to the number.
  */
 export const CapacityCard = memo(function CapacityCard({
   advice,
@@ -54,6 +56,7 @@ function CapacityBody({ advice }: { advice: TGroupAdvice }) {
           <ConsumersNow advice={advice} />
           <PerConsumerRate advice={advice} label="One consumer committed" />
         </dl>
+        <CapacityRetention retention={advice.retention} />
         <Scaling advice={advice} />
         <OffsetReset advice={advice} />
         <Notes notes={advice.notes} />
@@ -91,6 +94,7 @@ function CapacityBody({ advice }: { advice: TGroupAdvice }) {
         </div>
       </dl>
       <CapacityWhatIf advice={advice} plan={plan} />
+      <CapacityRetention retention={advice.retention} />
       <Scaling advice={advice} />
       <p className="small" data-testid="capacity-rebalance-pause">
         {advice.rebalancePause.statement}

@@ -6,6 +6,14 @@ import { formatCount } from '@/lib/format';
 import type { OverviewView } from './overview-view';
 import './group-status-chips.css';
 
+const CHIP_WORDS: Record<(typeof GROUP_STATUSES)[number], string> = {
+  OK: 'ok',
+  WARN: 'warn',
+  ERR: 'err',
+  QUARANTINED: 'quarantined',
+  LOST: 'records lost',
+};
+
 /** How many groups have each status; a chip filters the overview to that status, pressed again it clears. */
 export function GroupStatusChips({
   counts,
@@ -26,7 +34,7 @@ export function GroupStatusChips({
           aria-pressed={status === s}
           onClick={() => onStatus(status === s ? 'all' : s)}
         >
-          <strong>{formatCount(counts[s])}</strong> {s === 'QUARANTINED' ? 'quarantined' : s.toLowerCase()}
+          <strong>{formatCount(counts[s])}</strong> {CHIP_WORDS[s]}
         </button>
       ))}
     </div>

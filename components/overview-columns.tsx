@@ -4,6 +4,7 @@ import { formatCount, formatDurationMs } from '@/lib/format';
 import { Age } from './age';
 import { groupPath } from './api-client';
 import { AppLink } from './app-link';
+import { SoonestDeletionValue } from './retention-cell';
 import { SampledCell } from './sampled-cell';
 import { Sparkline } from './sparkline';
 import { GroupStatusBadge, StatePill } from './status-badge';
@@ -83,6 +84,14 @@ export const OVERVIEW_COLUMNS: readonly OverviewColumn[] = [
         {g.worstTimeLag ? (
           <div className="cell-note">{`${g.worstTimeLag.topic}-${g.worstTimeLag.partition}`}</div>
         ) : null}
+      </td>
+    ),
+  },
+  {
+    label: 'Soonest deletion',
+    cell: (g) => (
+      <td>
+        <SoonestDeletionValue group={g} />
       </td>
     ),
   },

@@ -41,6 +41,7 @@ export function OverviewToolbar({
           aria-label="Filter groups by status"
         >
           <option value="all">All</option>
+          <option value="LOST">Records lost</option>
           <option value="ERR">Error</option>
           <option value="QUARANTINED">Quarantined</option>
           <option value="WARN">Warning</option>

@@ -5,6 +5,7 @@ import { AppLink } from './app-link';
 import { CommitPrefix } from './commit-prefix';
 import type { PartitionSortKey } from './partition-sort';
 import { quarantineAnchor } from './quarantine-anchor';
+import { RetentionRiskValue } from './retention-cell';
 import { PartitionStatusBadge } from './status-badge';
 import { TimeLagValue } from './time-lag-cell';
 import './partition-columns.css';
@@ -59,7 +60,7 @@ const PARTITION_COLUMNS: readonly PartitionColumn[] = [
     sort: 'status',
     cell: (p) => (
       <td>
-        <PartitionStatusBadge status={p.status} quarantined={p.quarantine !== null} />
+        <PartitionStatusBadge status={p.status} quarantined={p.quarantine !== null} burrowStatus={p.burrowStatus} />
         {p.statusReason ? (
           <span className="small status-reason" data-testid="status-reason">
             {p.statusReason}
@@ -111,6 +112,20 @@ const PARTITION_COLUMNS: readonly PartitionColumn[] = [
     cell: (p) => (
       <td className="num">
         <TimeLagValue lag={p.timeLag} />
+      </td>
+    ),
+  },
+  {
+    id: 'retention',
+    header: (
+      <abbr title="When the topic's retention can delete the records the group has not read here (from the sample)">
+        Retention
+      </abbr>
+    ),
+    sort: 'retention',
+    cell: (p) => (
+      <td>
+        <RetentionRiskValue risk={p.retentionRisk} />
       </td>
     ),
   },

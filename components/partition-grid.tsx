@@ -44,6 +44,14 @@ export function SpacerRow({ height, columns }: { height: number; columns: number
   );
 }
 
+/** The row's mark on its first cell, loudest first: records lost, held, records at risk of deletion. */
+function rowMark(p: TPartitionDetail): string | undefined {
+  if (p.status === 'LOST') return 'row-lost';
+  if (p.quarantine) return 'row-quarantined';
+  if (p.retentionRisk.kind === 'at-risk') return 'row-at-risk';
+  return undefined;
+}
+
 export const PartitionRow = memo(function PartitionRow({
   groupId,
   partition: p,
@@ -69,7 +77,7 @@ export const PartitionRow = memo(function PartitionRow({
       aria-rowindex={measure ? index + 2 : undefined}
       data-testid="partition-row"
       data-partition={p.partition}
-      className={p.quarantine ? 'row-quarantined' : undefined}
+      className={rowMark(p)}
     >
       {partitionColumns(showCommitPrefix).map((column) => (
         <Fragment key={column.id}>{column.cell(p, groupId)}</Fragment>

@@ -16,6 +16,18 @@ const row = (partition: number, over: Partial<TPartitionDetail>): TPartitionDeta
     ...over,
   }) as TPartitionDetail;
 
+const atRisk = (earliestMs: number): TPartitionDetail['retentionRisk'] => ({
+  kind: 'at-risk',
+  earliestMs,
+  latestMs: earliestMs * 2,
+  earliestAt: null,
+  latestAt: null,
+  rules: ['time'],
+  basis: '',
+  alsoCompacted: false,
+  summary: '',
+});
+
 const rows = [
   row(0, { lag: 5, status: 'OK' }),
   row(1, { lag: null, status: 'STOP' }),
@@ -32,6 +44,21 @@ describe('sortPartitions', () => {
   });
   it('puts held partitions, then the worst status, first when descending', () => {
     expect(order('status', true)).toEqual([2, 3, 1, 0]);
+  });
+  it('sorts by retention: lost, then the soonest deletion, then unknown, then the rest', () => {
+    const risky = [
+      row(0, { retentionRisk: { kind: 'caught-up', summary: '' } }),
+      row(1, { retentionRisk: { kind: 'unknown', reason: 'not read yet', summary: '' } }),
+      row(2, { retentionRisk: atRisk(3_600_000) }),
+      row(3, { retentionRisk: { kind: 'lost', fromOffset: '1', toOffset: '5', count: '5', summary: '' } }),
+      row(4, { retentionRisk: atRisk(60_000) }),
+    ];
+    expect(sortPartitions(risky, { key: 'retention', descending: true }).map((p) => p.partition)).toEqual([
+      3, 4, 2, 1, 0,
+    ]);
+    expect(sortPartitions(risky, { key: 'retention', descending: false }).map((p) => p.partition)).toEqual([
+      0, 1, 2, 4, 3,
+    ]);
   });
   it('sorts by partition number and does not change its input', () => {
     expect(order('partition', true)).toEqual([3, 2, 1, 0]);

@@ -1,9 +1,11 @@
 import type { TPartitionDetail } from '@/lib/schemas/groups';
+import { retentionSortValue } from './retention-text';
 
 // How the partition table sorts. Unknown values (no commit, no rate, no time lag) sort last in either
-// direction, so "worst first" never opens on a page of blanks.
+// direction, so "worst first" never opens on a page of blanks. Retention, worst first: lost, the soonest deletion,
+// unknown, then the rest (retention-text.ts).
 
-export type PartitionSortKey = 'partition' | 'status' | 'lag' | 'timeLag' | 'in' | 'out' | 'owner';
+export type PartitionSortKey = 'partition' | 'status' | 'lag' | 'timeLag' | 'retention' | 'in' | 'out' | 'owner';
 export interface PartitionSort {
   key: PartitionSortKey;
   descending: boolean;
@@ -29,6 +31,8 @@ function valueOf(p: TPartitionDetail, key: PartitionSortKey): number | string | 
       return p.lag;
     case 'timeLag':
       return p.timeLag?.ms ?? null;
+    case 'retention':
+      return retentionSortValue(p.retentionRisk);
     case 'in':
       return p.arrivalRatePerSec;
     case 'out':

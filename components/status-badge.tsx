@@ -1,4 +1,5 @@
-import type { TGroupStatus, TPartitionStatus } from '@/lib/schemas/groups';
+import type { TBurrowStatus, TGroupStatus, TPartitionStatus } from '@/lib/schemas/groups';
+import './status-badge.css';
 
 const GROUP_TEXT: Record<TGroupStatus, string> = {
   OK: 'OK',
@@ -54,16 +55,20 @@ export const PARTITION_WORDS: Record<TPartitionStatus, string> = {
 /**
  * A partition's commit status. A quarantined partition reads Held, as its group reads Quarantined: its commit
  * waits for an operator, so STOP, STALL or WARN are the quarantine's expected consequences and OK would claim
- * a health it does not have. REWIND still shows: a quarantine never moves a commit backwards.
+ * a health it does not have. REWIND still shows: a quarantine never moves a commit backwards; so does LOST,
+ * louder than every other, with Burrow's own status beside it.
  */
 export function PartitionStatusBadge({
   status,
   quarantined = false,
+  burrowStatus,
 }: {
   status: TPartitionStatus;
   quarantined?: boolean;
+  /** Burrow's own status, shown beside LOST (which is Warden's, not Burrow's). */
+  burrowStatus?: TBurrowStatus;
 }) {
-  if (quarantined && status !== 'REWIND') {
+  if (quarantined && status !== 'REWIND' && status !== 'LOST') {
     return (
       <span
         className="badge badge-quarantined"
@@ -75,15 +80,16 @@ export function PartitionStatusBadge({
     );
   }
   const tone = status === 'OK' ? 'ok' : status === 'WARN' ? 'warn' : 'err';
+  const term = status === 'LOST' ? burrowStatus : status;
   return (
     <>
       <span className={`badge badge-${tone}`} title={PARTITION_HELP[status]} data-testid="partition-status">
         {PARTITION_WORDS[status]}
       </span>
-      {status === 'OK' ? null : (
+      {term === undefined || status === 'OK' ? null : (
         <span className="muted small status-term" data-testid="status-term">
           {' '}
-          (Burrow: {status})
+          (Burrow: {term})
         </span>
       )}
     </>

@@ -12,6 +12,7 @@ import { LagChartsCard } from '@/components/lag-charts-card';
 import { OffsetResetCard } from '@/components/offset-reset-card';
 import { PartitionsCard } from '@/components/partitions-card';
 import { RebalanceHistoryCard } from '@/components/rebalance-history-card';
+import { RecordLossesCard } from '@/components/record-losses-card';
 import { useCanOperate } from '@/components/session-context';
 import { StaleSampleBanner } from '@/components/stale-sample-banner';
 import { ErrorState, LoadingState } from '@/components/states';
@@ -20,8 +21,8 @@ import type { TLagRange } from '@/lib/schemas/groups';
 import { LAG_RANGES, oneOf } from '@/lib/schemas/values';
 
 /**
- * Group page: partitions and the instances that own them, capacity, advice, charts over a chosen range, and the
- * rebalance history. Each card is a component of its own, in the page's order below.
+ * Group page: records lost, partitions and the instances that own them, capacity, advice, charts over a chosen
+ * range, and the rebalance history. Each card is a component of its own, in the page's order below.
  */
 export function GroupPageClient({
   cluster,
@@ -71,6 +72,8 @@ export function GroupPageClient({
         />
       ) : null}
       {group.isPending ? <LoadingState label="Loading the group…" /> : detail ? <GroupTiles detail={detail} /> : null}
+      {/* Above the plan: records already gone come before what can still be saved. */}
+      {detail ? <RecordLossesCard cluster={cluster} groupId={groupId} losses={detail.losses} /> : null}
 
       <div className="two-col">
         <CapacityCard advice={advice.data} error={advice.error} isPending={advice.isPending} />
