@@ -1,7 +1,7 @@
-// npm test - the linter (ESLint with the import boundaries, Prettier's check), unit tests, then integration
-// tests; beside them, the production build and the end-to-end tests, then the integration file that plays a
-// whole workload (AFTER_E2E_INTEGRATION_FILES). Each lane runs against a real Kafka broker of its own (started
-// here unless KAFKA_BROKERS is set) and a fresh Postgres database of its own (`<database>_test`,
+// npm test - the linter (the type check, ESLint with the import boundaries, Prettier's check), unit tests, then
+// integration tests; beside them, the production build and the end-to-end tests, then the integration files that
+// each play a whole workload (AFTER_E2E_INTEGRATION_FILES). Each lane runs against a real Kafka broker of its own
+// (started here unless KAFKA_BROKERS is set) and a fresh Postgres database of its own (`<database>_test`,
 // `<database>_e2e_test`). Prints one closing line `N passed, N failed` summing every suite, and exits non-zero
 // on any failure.
 //   npm test                      all suites
@@ -57,13 +57,19 @@ function parseArguments(argv: string[]): { suites: Suite[]; filters: string[]; s
 type Runner = (command: string, args: string[], options: SpawnOptions) => Promise<number>;
 
 /**
- * An integration file that plays a whole workload on its own (the demo's story: about a minute and a half).
- * When both lanes run in full it runs in the end-to-end lane once that suite is done, on that lane's broker
- * and database, so the two lanes take about as long as each other. The verification scenarios (about two
- * minutes) stay in the integration lane: with both here, the end-to-end lane is the longer by minutes. With
- * file filters, or without the e2e suite, it stays with the rest of the integration suite.
+ * Integration files that each play a whole workload on their own (the demo's story, the verification
+ * scenarios, statuses on the real broker, the control plane end to end: about six minutes together). When both
+ * lanes run in full they run in the end-to-end lane once that suite is done, on that lane's broker and database,
+ * so the two lanes take about as long as each other (the integration lane is otherwise the longer by minutes).
+ * None of them packs the consumer package, which the packing tests in the integration lane rebuild meanwhile.
+ * With file filters, or without the e2e suite, they stay with the rest of the integration suite.
  */
-const AFTER_E2E_INTEGRATION_FILES = ['scripts/demo/demo.it.ts'];
+const AFTER_E2E_INTEGRATION_FILES = [
+  'scripts/demo/demo.it.ts',
+  'scripts/verify/verify.it.ts',
+  'worker/offsets-topic/status-on-broker.it.ts',
+  'worker/control/control-end-to-end.it.ts',
+];
 
 /** A vitest run: its report is `<report>.json` (a suite run in two parts needs two names). */
 async function vitest(
