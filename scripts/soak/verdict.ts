@@ -31,6 +31,8 @@ export const TABLE_GROWTH_EXPLAINED: Readonly<Record<string, string>> = {
   lag_rollup_10m: 'ten-minute rollups, kept SAMPLER_ROLLUP_RETENTION_DAYS (default 90) days',
   rebalance_event: 'rebalance history (every restart is one), kept SAMPLER_ROLLUP_RETENTION_DAYS',
   sampler_gap: 'sampler gaps (a broker or database outage is one), kept SAMPLER_ROLLUP_RETENTION_DAYS',
+  commit_observation:
+    'the newest WINDOW_CAPACITY (10) commits per group partition: its live rows are bounded, its bytes grow with the dead rows each write trims until autovacuum reclaims them',
   operator_action: "the audit log: one row per operator action (the soak's skips), history by design",
   redrive_job: "redrive history: one row per redrive (the soak's redrives)",
   redriven_record: 'one row per redriven record, history by design',
