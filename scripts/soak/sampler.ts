@@ -66,8 +66,9 @@ export async function tableSizes(client: pg.Pool): Promise<Record<string, number
 }
 
 /**
- * Bytes on disk of the topics whose name starts with one of `prefixes`, summed over their partitions'
- * directories in every broker data directory (the broker's own files: what kafka-log-dirs reports).
+ * Bytes of the topics whose name starts with one of `prefixes`: their log segments (`*.log`, what
+ * kafka-log-dirs reports as a partition's size; the preallocated index files are left out), summed over their
+ * partitions in every broker data directory.
  */
 export function topicSizes(dataDirs: readonly string[], prefixes: readonly string[]): Record<string, number> {
   const sizes: Record<string, number> = {};
@@ -78,7 +79,7 @@ export function topicSizes(dataDirs: readonly string[], prefixes: readonly strin
       if (topic === undefined || !prefixes.some((p) => topic.startsWith(p))) continue;
       try {
         for (const file of readdirSync(path.join(dir, entry)))
-          sizes[topic] = (sizes[topic] ?? 0) + statSync(path.join(dir, entry, file)).size;
+          if (file.endsWith('.log')) sizes[topic] = (sizes[topic] ?? 0) + statSync(path.join(dir, entry, file)).size;
       } catch {
         // A segment deleted while being read.
       }
