@@ -11,12 +11,13 @@ import './retention-cell.css';
 export function RetentionRiskValue({ risk }: { risk: TRetentionRisk }) {
   const { text, tone, title } = retentionCell(risk);
   return (
-    <>
+    // Positioned, so the unseen sentence (absolute) stays inside the table's scrolling box, not the page's.
+    <span className="retention-wrap">
       <span className={`retention retention-${tone}`} title={title} data-testid="retention-risk" data-kind={risk.kind}>
         {text}
       </span>
       {tone === 'quiet' ? null : <span className="visually-hidden">. {title}</span>}
-    </>
+    </span>
   );
 }
 
