@@ -1,12 +1,12 @@
 'use client';
 
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { REASON_MAX_CHARS } from '@/lib/schemas/values';
 import type { TActionRequest } from '@/lib/schemas/operator-actions';
 import type { TQuarantine } from '@/lib/schemas/quarantines';
 import { operatorActionRequest } from './action-request';
 import { ApiRequestError } from './api-client';
 import { useOperatorAction } from './hooks/use-operator-action';
+import { AuditReasonField } from './audit-reason-field';
 import './action-dialog.css';
 
 export type ActionKind = TActionRequest['action'];
@@ -173,25 +173,13 @@ export function ActionDialog({
           </fieldset>
         ) : null}
 
-        <label className="field">
-          <span>
-            Reason <span className="muted small">(required, kept in the audit log)</span>
-          </span>
-          <textarea
-            ref={reasonRef}
-            required
-            aria-required="true"
-            rows={3}
-            maxLength={REASON_MAX_CHARS}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            aria-invalid={problem?.field === 'reason'}
-            data-testid="action-reason"
-          />
-          <span className="muted small">
-            {reason.length}/{REASON_MAX_CHARS}
-          </span>
-        </label>
+        <AuditReasonField
+          value={reason}
+          onChange={setReason}
+          invalid={problem?.field === 'reason'}
+          inputRef={reasonRef}
+          testId="action-reason"
+        />
 
         {problem ? (
           <p role="alert" className="banner banner-error">

@@ -2,9 +2,9 @@
 
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { TRecordLoss } from '@/lib/schemas/record-losses';
-import { REASON_MAX_CHARS } from '@/lib/schemas/values';
 import { useAcknowledgeLoss } from './hooks/use-acknowledge-loss';
 import { groupDigits } from './retention-text';
+import { AuditReasonField } from './audit-reason-field';
 import './action-dialog.css';
 
 /**
@@ -78,25 +78,13 @@ export function LossAcknowledgeDialog({
           </p>
         </div>
 
-        <label className="field">
-          <span>
-            Reason <span className="muted small">(required, kept in the audit log)</span>
-          </span>
-          <textarea
-            ref={reasonRef}
-            required
-            aria-required="true"
-            rows={3}
-            maxLength={REASON_MAX_CHARS}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            aria-invalid={problem !== null && reason.trim() === ''}
-            data-testid="loss-acknowledge-reason"
-          />
-          <span className="muted small">
-            {reason.length}/{REASON_MAX_CHARS}
-          </span>
-        </label>
+        <AuditReasonField
+          value={reason}
+          onChange={setReason}
+          invalid={problem !== null && reason.trim() === ''}
+          inputRef={reasonRef}
+          testId="loss-acknowledge-reason"
+        />
 
         {problem ? (
           <p role="alert" className="banner banner-error" data-testid="loss-acknowledge-problem">
