@@ -21,14 +21,15 @@ let lossId = '';
 test.beforeAll(async () => {
   db = new pg.Client({ connectionString: loadTestConfig().DATABASE_URL });
   await db.connect();
+  // Both partitions of a round share its time (now() would differ between the statements): a round is one time.
+  const newestRound = Date.now();
   for (const back of [2, 1, 0]) {
     for (const partition of [0, 1]) {
       await db.query(
         `INSERT INTO lag_sample (sampled_at, group_id, topic, partition, committed_offset, log_start_offset,
            log_end_offset, lag, group_state, exact_time_lag_ms, arrival_rate_per_sec, consumption_rate_per_sec)
-         VALUES (now() - make_interval(secs => $4::int * 5), $1, $2, $3, 1000, 900, 2000 - $4::int * 50,
-           1000 - $4::int * 50, 'Stable', $5, 10, 0)`,
-        [groupId, topic, partition, back, back === 0 ? 9_600_000 : null],
+         VALUES ($6, $1, $2, $3, 1000, 900, 2000 - $4::int * 50, 1000 - $4::int * 50, 'Stable', $5, 10, 0)`,
+        [groupId, topic, partition, back, back === 0 ? 9_600_000 : null, new Date(newestRound - back * 5_000)],
       );
     }
   }
