@@ -173,7 +173,10 @@ export async function checkLayout(page: Page, name: string, ready: () => Promise
   for (const width of [390, 360]) {
     await page.setViewportSize({ width, height: 844 });
     await ready();
-    expect(await cutOffContent(page), `${name} at ${width} px: cut off`).toEqual([]);
+    // Charts follow a new width a frame or two later (a resize observer): polled, as a reader would see it settle.
+    await expect
+      .poll(() => cutOffContent(page), { message: `${name} at ${width} px: cut off`, timeout: 5_000 })
+      .toEqual([]);
     if (width === 390) await page.screenshot({ path: path.join(SHOTS, `${name}-390.png`), fullPage: true });
   }
 }
